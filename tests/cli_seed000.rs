@@ -31,8 +31,8 @@ fn every_seed000_word_decodes_in_one_stream() {
         "seed000_trigger.hex",
         "seed000_swap_queue_set.hex",
         "seed000_rearm.hex",
-        "seed000_indirect_bound_check.hex",
-        "seed000_indirect_save_accumulate.hex",
+        "seed000_pseudo_range_check.hex",
+        "seed000_pseudo_embedding_update.hex",
         "seed000_indirect_copy.hex",
         "seed000_move_shape.hex",
     ]);
@@ -47,8 +47,8 @@ fn every_seed000_word_decodes_in_one_stream() {
             "PSEUDO_DMA_TRIGGER",
             "PSEUDO_DMA_SWAP_QUEUE_SET",
             "PSEUDO_DMA_REARM",
-            "INDIRECT_BOUND_CHECK",
-            "INDIRECT_SAVE_ACCUMULATE",
+            "PSEUDO_RANGE_CHECK",
+            "PSEUDO_EMBEDDING_UPDATE",
             "INDIRECT_COPY",
             "MOVE_SHAPE",
         ]
@@ -179,7 +179,7 @@ fn trigger_name_is_text() {
 
 #[test]
 fn save_accumulate_json_joins_the_entry_size() {
-    let i = &decode_json(&["seed000_indirect_save_accumulate.hex"])[0];
+    let i = &decode_json(&["seed000_pseudo_embedding_update.hex"])[0];
     assert_eq!(i["fields"]["embed_entry_size_lo"], 0);
     assert_eq!(i["fields"]["embed_entry_size_hi"], 1);
     assert_eq!(
@@ -206,14 +206,14 @@ fn indirect_copy_json_keeps_both_widths() {
 #[test]
 fn constant_mismatches_are_reported_not_refused() {
     // 0xd6 with its 0x11 tag changed to 0x12 and the | 0x30 nibble to 0x4.
-    let mut b = vector("seed000_indirect_bound_check.hex");
+    let mut b = vector("seed000_pseudo_range_check.hex");
     b[0x28] = 0x12;
     b[0x29] = 0x49;
     let out = dmaspec(&["decode", "--json"], &b);
     assert_success(&out);
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let i = &doc["instructions"][0];
-    assert_eq!(i["struct"], "INDIRECT_BOUND_CHECK");
+    assert_eq!(i["struct"], "PSEUDO_RANGE_CHECK");
     assert_eq!(i["fields"]["const_tag"], 0x12);
     assert_eq!(
         i["fields"]["src_dtype"],
@@ -254,7 +254,7 @@ fn save_accumulate_table_shows_the_joined_value_at_its_parts() {
         &[
             "decode",
             "--hex",
-            "tests/vectors/seed000_indirect_save_accumulate.hex",
+            "tests/vectors/seed000_pseudo_embedding_update.hex",
         ],
         &[],
     );

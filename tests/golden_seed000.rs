@@ -399,10 +399,10 @@ fn rearm() {
 }
 
 #[test]
-fn indirect_bound_check() {
-    let bytes = vector("seed000_indirect_bound_check.hex");
-    let w = INDIRECT_BOUND_CHECK::decode(&bytes).expect("opcode 0xd6");
-    assert_header(&w.header, OPCODE::INDIRECT_BOUND_CHECK);
+fn pseudo_range_check() {
+    let bytes = vector("seed000_pseudo_range_check.hex");
+    let w = PSEUDO_RANGE_CHECK::decode(&bytes).expect("opcode 0xd6");
+    assert_header(&w.header, OPCODE::PSEUDO_RANGE_CHECK);
     assert_eq!(
         w.events,
         events(WAIT_MODE::NONE, 0, UPDATE_MODE::SEM_INC_COMPLETE, 5, 1)
@@ -422,11 +422,11 @@ fn indirect_bound_check() {
     assert_eq!(w.unknown_47, [0]);
     assert_eq!(w.branch_label_id, 42);
     assert_eq!(w.unknown_52, [0; 12]);
-    assert_eq!(INDIRECT_BOUND_CHECK::constant_mismatches(&bytes).count(), 0);
+    assert_eq!(PSEUDO_RANGE_CHECK::constant_mismatches(&bytes).count(), 0);
     assert_eq!(w.encode(), bytes);
 
     // new() fills every constant.
-    let n = INDIRECT_BOUND_CHECK::new().encode();
+    let n = PSEUDO_RANGE_CHECK::new().encode();
     assert_eq!(
         (n[0], n[1], n[0x28], n[0x29], n[0x2A], n[0x2B]),
         (0xd6, 0x10, 0x11, 0x30, 1, 0)
@@ -436,18 +436,18 @@ fn indirect_bound_check() {
     let mut bad = bytes;
     bad[0x28] = 0x12;
     bad[0x29] = 0x49;
-    let m: Vec<_> = INDIRECT_BOUND_CHECK::constant_mismatches(&bad)
+    let m: Vec<_> = PSEUDO_RANGE_CHECK::constant_mismatches(&bad)
         .map(|(l, e, f)| (l.path, e, f))
         .collect();
     assert_eq!(m, [("const_tag", 0x11, 0x12), ("src_dtype.tag", 3, 4)]);
-    assert_eq!(INDIRECT_BOUND_CHECK::decode(&bad).unwrap().encode(), bad);
+    assert_eq!(PSEUDO_RANGE_CHECK::decode(&bad).unwrap().encode(), bad);
 }
 
 #[test]
-fn indirect_save_accumulate_joins_the_split_entry_size() {
-    let bytes = vector("seed000_indirect_save_accumulate.hex");
-    let w = INDIRECT_SAVE_ACCUMULATE::decode(&bytes).expect("opcode 0xca");
-    assert_header(&w.header, OPCODE::INDIRECT_SAVE_ACCUMULATE);
+fn pseudo_embedding_update_joins_the_split_entry_size() {
+    let bytes = vector("seed000_pseudo_embedding_update.hex");
+    let w = PSEUDO_EMBEDDING_UPDATE::decode(&bytes).expect("opcode 0xca");
+    assert_header(&w.header, OPCODE::PSEUDO_EMBEDDING_UPDATE);
     assert_eq!(
         w.events,
         events(WAIT_MODE::WAIT_FOR_SEM_GE_IMM, 1, UPDATE_MODE::NONE, 0, 64)
@@ -464,13 +464,13 @@ fn indirect_save_accumulate_joins_the_split_entry_size() {
     assert_eq!(w.unknown_62, [0; 2]);
     assert_eq!(w.encode(), bytes);
 
-    let j = &INDIRECT_SAVE_ACCUMULATE::JOINS[0];
+    let j = &PSEUDO_EMBEDDING_UPDATE::JOINS[0];
     assert_eq!(j.name, "embed_entry_size_bytes");
     assert_eq!(
         j.parts,
         [("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)]
     );
-    let mut w2 = INDIRECT_SAVE_ACCUMULATE::new();
+    let mut w2 = PSEUDO_EMBEDDING_UPDATE::new();
     w2.set_embed_entry_size_bytes(0x1_0000);
     assert_eq!((w2.embed_entry_size_lo, w2.embed_entry_size_hi), (0, 1));
 }
@@ -552,10 +552,10 @@ fn every_vector_dispatches_by_opcode() {
         ("seed000_trigger.hex", "PSEUDO_DMA_TRIGGER"),
         ("seed000_swap_queue_set.hex", "PSEUDO_DMA_SWAP_QUEUE_SET"),
         ("seed000_rearm.hex", "PSEUDO_DMA_REARM"),
-        ("seed000_indirect_bound_check.hex", "INDIRECT_BOUND_CHECK"),
+        ("seed000_pseudo_range_check.hex", "PSEUDO_RANGE_CHECK"),
         (
-            "seed000_indirect_save_accumulate.hex",
-            "INDIRECT_SAVE_ACCUMULATE",
+            "seed000_pseudo_embedding_update.hex",
+            "PSEUDO_EMBEDDING_UPDATE",
         ),
         ("seed000_indirect_copy.hex", "INDIRECT_COPY"),
         ("seed000_move_shape.hex", "MOVE_SHAPE"),

@@ -1287,12 +1287,12 @@ fn seed000_word_rules() {
         }
     }
     bytes_cases(
-        "INDIRECT_SAVE_ACCUMULATE",
-        INDIRECT_SAVE_ACCUMULATE::RULES,
+        "PSEUDO_EMBEDDING_UPDATE",
+        PSEUDO_EMBEDDING_UPDATE::RULES,
         &[case(
             "scratch_address_aligned_64",
             "seed-000 §IndirectSaveAccumulate: scratch space address must be 64-byte aligned",
-            || vector("seed000_indirect_save_accumulate.hex"),
+            || vector("seed000_pseudo_embedding_update.hex"),
             |b| b[0x2C] |= 0x20,
         )],
     );

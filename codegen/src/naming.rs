@@ -19,6 +19,12 @@ pub mod c {
         format!("aws_neuron_isa_tpb_{}.h", s.to_ascii_lowercase())
     }
 
+    /// The C name of word `name`'s alias `alias`: the word's C name `c_name` with the alias
+    /// for the name (`NEURON_ISA_TPB_<alias>_STRUCT`).
+    pub fn word_alias(c_name: &str, name: &str, alias: &str) -> String {
+        c_name.replacen(name, alias, 1)
+    }
+
     /// A spec name as a C/C++ member name: itself, or with a trailing `_` if it is a keyword
     /// or standard name of either language ([`reserved`]).
     pub fn member(name: &str) -> String {

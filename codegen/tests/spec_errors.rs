@@ -1463,3 +1463,63 @@ fn rule_named_like_the_generated_validity_function() {
          code defines already is",
     );
 }
+
+#[test]
+fn alias_needs_a_source_or_ours() {
+    let bad = enumeration("  { name = \"A\", value = 1, aliases = [{ name = \"B\" }] },\n");
+    SPEC.only(
+        &bad,
+        "aliases",
+        r#""B""#,
+        "alias `B` needs a `source` that spells it so, or `ours = true` for a name the spec \
+         coined",
+    );
+}
+
+#[test]
+fn alias_with_a_source_is_not_ours() {
+    let bad = enumeration(
+        "  { name = \"A\", value = 1, aliases = [{ name = \"B\", source = \"src §1\", ours = true }] },\n",
+    );
+    SPEC.only(
+        &bad,
+        "aliases",
+        r#""src §1""#,
+        "alias `B` has a `source` and `ours = true`: a name a source uses is not the spec's own",
+    );
+}
+
+#[test]
+fn word_alias_needs_its_name_in_the_c_name() {
+    let bad = word("W", "W1", r#"["a1"]"#, "OPCODE").replace(
+        "c_name = \"W_C\"",
+        "c_name = \"OTHER\"\naliases = [{ name = \"OLD\", ours = true }]",
+    );
+    SPEC.only(
+        &bad,
+        "[[struct]]",
+        r#""W""#,
+        "`W` has aliases, so its C name must contain its name (`OTHER` does not) to spell them \
+         in C",
+    );
+}
+
+#[test]
+fn word_alias_loads_with_its_c_spelling() {
+    let good = word("W", "W1", r#"["a1"]"#, "OPCODE").replace(
+        "c_name = \"W_C\"",
+        "c_name = \"W_C\"\naliases = [{ name = \"OLD\", ours = true }]",
+    );
+    let m = SPEC.load(&good).expect("loads");
+    let w = m.types.iter().find(|t| t.name == "W").expect("W");
+    let dmaspec_codegen::model::TypeKind::Struct { aliases, .. } = &w.kind else {
+        panic!("a struct")
+    };
+    assert_eq!(aliases.len(), 1);
+    assert_eq!(
+        (aliases[0].name.as_str(), aliases[0].c_name.as_str()),
+        ("OLD", "OLD_C")
+    );
+    assert_eq!(aliases[0].source, None);
+    assert!(aliases[0].spelled_by().contains("no source uses it"));
+}

@@ -557,12 +557,21 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UPDATE_MODE) == 1, "NEURON_ISA_TPB_U
 
 /**
  * OPCODE (1 byte): Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that
- * the runtime lowers.
+ * the runtime lowers. Every wire opcode the Master Opcode Reference names is an enumerator, with
+ * the engine that page lists (metadata: the engine is never encoded in the word); only the words
+ * with a [[struct]] have a layout. Enumerators in SCREAMING_CASE are shipped NEURON_ISA_TPB_OPCODE
+ * spellings (common.h, struct2opcode, the field tables' Table 4.0) or, where a doc says so, the
+ * spec's. Enumerators in CamelCase carry that page's name for the byte (its L2 name where its Kind
+ * column gives one, otherwise the InstructionType name), suffixed with the byte where one
+ * instruction type stamps several bytes the page does not name apart: no source gives their
+ * NEURON_ISA_TPB_OPCODE spelling, so their C enumerators are the spec's. An enumerator doc's
+ * closing tag is that row's Conf column (CERTAIN: a binary-pinned encoder).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: seed-004 §1; supp-field-tables §4 Table 4.0; seed-000 §At a glance; supp-gather-scatter
- * §0. Spec: types/opcode.toml:5.
+ * §0; wiki-master-opcode §1; wiki-master-opcode §3; wiki-indirection-engine §1; supp-dge-microop
+ * §1.1; seed-004 §7; seed-004 §10. Spec: types/opcode.toml:5.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_OPCODE : uint8_t {
@@ -570,8 +579,213 @@ enum NEURON_ISA_TPB_OPCODE : uint8_t {
 enum NEURON_ISA_TPB_OPCODE {
 #endif
     /**
+     * IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's
+     * LoadWeights. CERTAIN Engine: PE.
+     */
+    NEURON_ISA_TPB_OPCODE_LdWeights = 0x01,
+    /** IT 8 Matmult: [split][mb:2] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN Engine: PE. */
+    NEURON_ISA_TPB_OPCODE_MatMul = 0x02,
+    /**
+     * IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), [newV3]. CERTAIN
+     * Engine: PE.
+     */
+    NEURON_ISA_TPB_OPCODE_Ldtags = 0x06,
+    /** IT 9 MatmultSparse (§3), [newV3]. CERTAIN Engine: PE. */
+    NEURON_ISA_TPB_OPCODE_MatMulSparse = 0x07,
+    /**
+     * IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, [newV4] (§3, §4 row 2).
+     * CERTAIN Engine: PE.
+     */
+    NEURON_ISA_TPB_OPCODE_LdWeightMx = 0x09,
+    /** IT 95 MatmultMx (§3, §4 row 2), [newV4]. CERTAIN Engine: PE. */
+    NEURON_ISA_TPB_OPCODE_MatmultMx = 0x0a,
+    /** IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN Engine: ACT. */
+    NEURON_ISA_TPB_OPCODE_Activation = 0x21,
+    /** IT 6 LoadActFuncSet. CERTAIN Engine: ACT. */
+    NEURON_ISA_TPB_OPCODE_LoadActFuncSet = 0x23,
+    /**
+     * IT 5 ReadActivationAccumulator; [col] shared with IT 101 ActivationReadAccumulator (§2).
+     * CERTAIN Engine: ACT.
+     */
+    NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator = 0x24,
+    /**
+     * IT 4 Activation on V4: [ΔV4], the only per-generation renumber (§4 row 1). Named with its
+     * byte: the page gives this byte no name of its own. CERTAIN Engine: ACT.
+     */
+    NEURON_ISA_TPB_OPCODE_Activation_0x25 = 0x25,
+    /** IT 103 Exponential, fused exp+sum, [newV4]. CERTAIN Engine: ACT. */
+    NEURON_ISA_TPB_OPCODE_Exponential = 0x30,
+    /** IT 31 TensorTensor; [split] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorTensor = 0x41,
+    /**
+     * IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose,
+     * isBitVec)); engine Pool/DVE for the IT. CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorReduce_0x42 = 0x42,
+    /**
+     * IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3).
+     * CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43 = 0x43,
+    /** IT 20 Pool. CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_Pool = 0x45,
+    /** IT 23 TensorCopy without a dtype cast ([+1=cast]: 0x47 casts). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorCopy = 0x46,
+    /**
+     * IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN Engine:
+     * DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorCopy_0x47 = 0x47,
+    /** IT 21 Reciprocal. CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_Reciprocal = 0x48,
+    /** IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_Memset = 0x49,
+    /**
+     * IT 100 Rng; [col] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at
+     * Inst+0xF8, Rng forces 0). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_Rng = 0x4d,
+    /** IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorTensor_0x51 = 0x51,
+    /** IT 27 TensorReduce, CR 82 (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorReduce_0x52 = 0x52,
+    /** IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53 = 0x53,
+    /** IT 34 BNStats; [split] 0x61 / 0x82 by apply_transpose. CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_BNStats = 0x61,
+    /** IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_BNStatsAggregate = 0x62,
+    /** IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_BNGradients = 0x63,
+    /**
+     * IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN
+     * Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BNBackprop = 0x64,
+    /** IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_BNBackprop_0x65 = 0x65,
+    /**
+     * IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the
+     * Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a). CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD = 0x67,
+    /**
+     * S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst[k] =
+     * Pool_Buffer[index[k]] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004
+     * §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode
+     * Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as
+     * reg_load on DVE (README conflict #9); no layout in the spec Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_GATHER = 0x68,
+    /**
+     * The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose ([col], §2, §3). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69 = 0x69,
+    /** IT 39 StreamShuffle's data-move bundle (after the 0x69 mask). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_StreamShuffle = 0x6a,
+    /** IT 40 StreamTranspose's data-move bundle (after the 0x69 mask). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_StreamTranspose = 0x6b,
+    /** IT 88 Max (L2 Max8). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_Max = 0x6c,
+    /**
+     * IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace ([col], §3).
+     * CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_MaxIndex = 0x6d,
+    /** IT 89 MaxIndex's index bundle, shared with IT 91 ([col], §3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e = 0x6e,
+    /** IT 90 MatchReplace (L2 MatchReplace8). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_MatchReplace = 0x6f,
+    /**
+     * IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr
+     * (wiki-indirection-engine §1 kernel map). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74 = 0x74,
+    /** IT 58 GetRandState; [col] shared with IT 99 RandGetState. CERTAIN Engine: DVE/Pool. */
+    NEURON_ISA_TPB_OPCODE_GetRandState = 0x77,
+    /**
+     * IT 98 RandSetState, [newV3]; also IT 59 SetRandState's V3 Pool arm. CERTAIN Engine: Pool/DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_RandSetState = 0x78,
+    /**
+     * The raw SEQ-side embedding scatter-reduce (NX_POOL handler 'y', SUNDA kernel
+     * pool_embedding_update); no struct2opcode key: the compiler emits the 0xca pseudo
+     * (wiki-indirection-engine §1, HIGH/OBSERVED). Not in the Master Opcode Reference Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE = 0x79,
+    /** IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorReduce = 0x7c,
+    /** IT 27 TensorReduce, TR 125 (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d = 0x7d,
+    /**
+     * IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN Engine:
+     * DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_Iota = 0x7e,
+    /** IT 65 Dropout. CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_Dropout = 0x7f,
+    /** IT 34 BNStats with apply_transpose. CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_BNStats_0x82 = 0x82,
+    /** IT 27 TensorReduce, CR 131 (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorReduce_0x83 = 0x83,
+    /** IT 27 TensorReduce, CR 132 (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorReduce_0x84 = 0x84,
+    /** IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN Engine: any. */
+    NEURON_ISA_TPB_OPCODE_CustomOp = 0x85,
+    /** IT 53 CustomOp's argument bundles (§3). CERTAIN Engine: any. */
+    NEURON_ISA_TPB_OPCODE_CustomOp_0x86 = 0x86,
+    /** IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a = 0x8a,
+    /** IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e = 0x8e,
+    /** IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect = 0x92,
+    /** IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93 = 0x93,
+    /** IT 36 BNGradients, register coefficients. CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_BNGradients_0x94 = 0x94,
+    /**
+     * IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3).
+     * CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a = 0x9a,
+    /**
+     * IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN Engine:
+     * DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_DveReadAccumulator = 0x9b,
+    /** IT 29 TensorScalarPtr dispatcher (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c = 0x9c,
+    /** IT 29 TensorScalarPtr dispatcher (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e = 0x9e,
+    /** IT 13 EventSemaphore. CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_EventSemaphore = 0xa0,
+    /** IT 17 Halt. CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_Halt = 0xa1,
+    /** IT 16 Drain. CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_Drain = 0xa2,
+    /** IT 12 NoOp (L2 Nop). CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_NoOp = 0xa4,
+    /** IT 74 RegisterMove (L2 Move). CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_RegisterMove = 0xa7,
+    /** IT 73 RegisterAlu (L2 AluOp). CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_RegisterAlu = 0xa8,
+    /**
+     * IT 78 CompareAndBranch; [col] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch
+     * condition tells them apart). CERTAIN Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_CompareAndBranch = 0xa9,
+    /** IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN Engine: scalar. */
+    NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa = 0xaa,
+    /** IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN Engine: scalar. */
+    NEURON_ISA_TPB_OPCODE_TensorSave = 0xab,
+    /** IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_GroupResetSemaphores = 0xb0,
+    /**
      * MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape
-     * @0x1213d00); the name is the encoder's, the sources give no enumerator
+     * @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the
+     * enumerator spelling is the spec's, from that L2 name Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_MOVE_SHAPE = 0xb2,
     /** DIRECT2D (2-D copy), real HW */
@@ -582,48 +796,175 @@ enum NEURON_ISA_TPB_OPCODE {
      * value.
      */
     NEURON_ISA_TPB_OPCODE_DMA_MEMCPY = 0xb8,
+    /**
+     * DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269); no
+     * layout in the spec (only on maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2 = 0xb9,
+    /**
+     * DMA_IMMEDIATE (NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT), a v5 DMA word (maverick
+     * common.h:268-269); no layout in the spec (only on maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE = 0xba,
     /** INDIRECT1D (indexed gather/scatter), real HW */
     NEURON_ISA_TPB_OPCODE_DMA_INDIRECT = 0xbb,
+    /** IT 63 RangeSelect, [newV3] (CoreV3 stamps 0xBC @0x135f95f, §4). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_RangeSelect = 0xbc,
     /** DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE = 0xbd,
+    /** IT 64 GetSequenceBounds, [newV3]. CERTAIN Engine: GPSIMD. */
+    NEURON_ISA_TPB_OPCODE_GetSequenceBounds = 0xbe,
+    /**
+     * S3D3_COLLECTIVE (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT): the collective (cross-NeuronCore)
+     * gather, a real HW Pool/Q7 iDMA over the LNC-grouped peer ring that the TriggerCollective
+     * pseudos lower into (seed 004 §7; common.h:262); decoded on the device under the log string
+     * "Decode: SB2SB_Collective", apart from the compute-side "P%i: DGE DIRECT2D" / "P%i: DGE
+     * INDIRECT" / "P%i: DGE GATHER TRANSPOSE" set; the Master Opcode Reference's IT 33 GPSIMDSB2SB
+     * (L2 Sb2sbCollective, [newV3]); no layout in the spec (only on cayman, mariana, maverick)
+     * Engine: GPSIMD.
+     */
+    NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE = 0xbf,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE` (as wiki-master-opcode §1 spells it). The
+     * page's L2 name (IT 33 GPSIMDSB2SB, engine GPSIMD, [newV3]).
+     */
+    NEURON_ISA_TPB_OPCODE_Sb2sbCollective = 0xbf,
     /**
      * DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger,
-     * NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT)
+     * NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT; Master Opcode Reference IT 67, L2 PseudoDMATrigger)
+     * Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER = 0xc1,
     /**
      * ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance,
-     * NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT)
+     * NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT; Master Opcode Reference IT 86, L2 PseudoDMARearm)
+     * Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM = 0xc2,
-    /** pseudo: memcpy whose whole access pattern is computed at run time */
+    /**
+     * pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT
+     * 43 IndirectLoad / IT 45 IndirectSave, [split] with 0xD6 by direction; which direction is
+     * open, see PSEUDO_RANGE_CHECK) Engine: DMA.
+     */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND = 0xc4,
     /**
-     * IndirectSaveAccumulate: embedding-update scatter (seed 000 visitInstIndirectSaveAccumulate);
-     * the name is the encoder's, the sources give no enumerator
+     * IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000
+     * visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds
+     * NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page
+     * §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79 Engine: CCE/Pool/Act.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE = 0xca,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` (as wiki-master-opcode §1 spells
+     * it). The page's L2 name (IT 46 IndirectSaveAccumulate).
+     */
+    NEURON_ISA_TPB_OPCODE_PseudoEmbeddingUpdate = 0xca,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped enumerator was found (after
+     * seed 000's encoder).
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE = 0xca,
     /**
+     * IT 49 CollectiveSend; [col] shared with IT 50 CollectiveRecv, direction is an in-bundle field
+     * (§2, §4 row 5). CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_CollectiveSend = 0xcb,
+    /** IT 76 TensorSave, register mode. CERTAIN Engine: scalar. */
+    NEURON_ISA_TPB_OPCODE_TensorSave_0xcd = 0xcd,
+    /** IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN Engine: scalar. */
+    NEURON_ISA_TPB_OPCODE_TensorLoad = 0xce,
+    /**
      * SwitchQueueInstance: re-point a DMA queue at another instance (seed 000
-     * visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT)
+     * visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode
+     * Reference IT 85, L2 PseudoDMASwapQueueSet) Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET = 0xcf,
-    /** the compiler's DGE pseudo; dge_op picks the real word */
+    /**
+     * IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN Engine: DVE/Pool.
+     */
+    NEURON_ISA_TPB_OPCODE_SetRandState = 0xd0,
+    /** IT 81 Return, one bundle per active engine. CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_Return = 0xd2,
+    /** IT 84 Call, one bundle per engine. CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_Call = 0xd3,
+    /**
+     * the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load,
+     * IT 22 Save, IT 32 DMACopy all stamp it, [col]) Engine: DMA.
+     */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D = 0xd4,
+    /** IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_AllEngineBarrier = 0xd5,
     /**
      * IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave
-     * form A); the name is ours, the sources give no enumerator
+     * form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling
+     * is the spec's INFERRED one (see the word's evidence) Engine: DMA.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK = 0xd6,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` (as wiki-master-opcode §3 spells it). The
+     * page's L2 name for 0xD6 (IT 43 IndirectLoad / IT 45 IndirectSave, [split] with 0xC4 by
+     * direction).
+     */
+    NEURON_ISA_TPB_OPCODE_PseudoRangeCheck = 0xd6,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the page's PseudoRangeCheck was found.
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK = 0xd6,
-    /** pseudo extension; meaning is positional (the word it follows) */
+    /** IT 87 CoreBarrier (L2 PseudoCoreBarrier), [newV3]. CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_CoreBarrier = 0xd8,
+    /** IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN Engine: POOL. */
+    NEURON_ISA_TPB_OPCODE_CollectiveCompute = 0xd9,
+    /**
+     * pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference
+     * also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's
+     * coarse form (POOL); the engine here is the DMA reading Engine: DMA.
+     */
     NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION = 0xda,
+    /** IT 66 GetCurProcessingRankID. CERTAIN Engine: CC. */
+    NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID = 0xdb,
+    /** IT 11 GetGlobalRankId. CERTAIN Engine: CC. */
+    NEURON_ISA_TPB_OPCODE_GetGlobalRankId = 0xdc,
+    /** IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_BranchHint = 0xdd,
+    /** IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN Engine: CC. */
+    NEURON_ISA_TPB_OPCODE_TensorCompletion = 0xde,
+    /** IT 82 Exit (L2 PseudoInst). CERTAIN Engine: SP. */
+    NEURON_ISA_TPB_OPCODE_Exit = 0xdf,
+    /** IT 97 Rand2, bounded RNG, [newV4]. CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_Rand2 = 0xe2,
+    /**
+     * IT 96 QuantizeMx, [newV4]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). CERTAIN
+     * Engine: PE/DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_QuantizeMx = 0xe3,
+    /** IT 29 TensorScalarPtr dispatcher (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5 = 0xe5,
+    /**
+     * IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorScalarCache = 0xe6,
     /**
      * IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter
-     * OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy)
+     * OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy; Master Opcode Reference IT 26, POOL,
+     * lowered to COPY on V4) Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_COPY = 0xe7,
+    /** IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_CopyPredicated = 0xea,
+    /**
+     * EXTENDED_STRUCT: the EXTISA extended instruction (ext-op 8 EXTENDED_RDMA_DESC_GEN, 9
+     * EXTENDED_RDMA_DESC_START; common.h:301); no layout in the spec
+     */
+    NEURON_ISA_TPB_OPCODE_EXTENDED_INST = 0xf0,
     /** GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE = 0xf1,
+    /**
+     * IT 104 NonzeroWithCount, [newV3] (CoreV3 stamps 0xF2 @0x1355b18, §4). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_NonzeroWithCount = 0xf2,
 };
 #ifndef __cplusplus
 typedef uint8_t NEURON_ISA_TPB_OPCODE;
@@ -881,16 +1222,16 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_tbl_offs) == 0,
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_immediate) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8.addr_immediate is at offset 0");
 
 /**
- * INDIRECT_BOUND_CHECK_DTYPE (1 byte): Byte +0x29 of INDIRECT_BOUND_CHECK: the index dtype's wire
- * tag in the low nibble, 0x3 in the high nibble. Not a shipped C type; named after the word.
+ * PSEUDO_RANGE_CHECK_DTYPE (1 byte): Byte +0x29 of PSEUDO_RANGE_CHECK: the index dtype's wire tag
+ * in the low nibble, 0x3 in the high nibble. Not a shipped C type; named after the word.
  *
  * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
  *
  * Confidence: CONFIRMED (confirmed).
  *
- * Evidence: seed-000 §Form A — Pool bound-check indirect. Spec: words/indirect_bound_check.toml:7.
+ * Evidence: seed-000 §Form A — Pool bound-check indirect. Spec: words/pseudo_range_check.toml:11.
  */
-typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE {
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE {
     /**
      * Bits 0..3. Holds a `NEURON_ISA_TPB_DTYPE`. Wire tag of the index AP's dtype (v4 is always the
      * index AP), masked to 4 bits. Confidence: CONFIRMED (confirmed).
@@ -898,8 +1239,8 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE
     unsigned int dtype : 4;
     /** Bits 4..7. Always 0x3 (the | 0x30). Confidence: CONFIRMED (confirmed). */
     unsigned int tag : 4;
-} NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE;
-DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE) == 1, "NEURON_ISA_TPB_INDIRECT_BOUND_CHECK_DTYPE is 1 byte");
+} NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE) == 1, "NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE is 1 byte");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 

@@ -22,7 +22,7 @@
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §2; supp-descriptor-model §2.2; supp-field-tables §2.1. Spec:
+ * Evidence: seed-004 §10; seed-004 §2; supp-descriptor-model §2.2; supp-field-tables §2.1. Spec:
  * words/dma_direct2d.toml:4.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT {

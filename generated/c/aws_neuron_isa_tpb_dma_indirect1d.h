@@ -26,8 +26,8 @@
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §3; supp-gather-scatter §1; supp-descriptor-model §2.3; supp-field-tables
- * §2.2. Spec: words/dma_indirect1d.toml:4.
+ * Evidence: seed-004 §10; seed-004 §3; supp-gather-scatter §1; supp-descriptor-model §2.3;
+ * supp-field-tables §2.2. Spec: words/dma_indirect1d.toml:4.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT {
     /** Offset 0, 4 bytes. opcode == 0xbb. Confidence: HIGH/OBSERVED (confirmed). */

@@ -26,8 +26,8 @@
  *
  * Confidence: STRONG (strong).
  *
- * Evidence: seed-000 §IndirectCopy / MoveShape; seed-000 §Dynamic / DGE / indirect arm; seed-000
- * §At a glance. Spec: words/move_shape.toml:6.
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-000 §IndirectCopy / MoveShape;
+ * seed-000 §Dynamic / DGE / indirect arm; seed-000 §At a glance. Spec: words/move_shape.toml:6.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_MOVE_SHAPE_STRUCT {
     /**

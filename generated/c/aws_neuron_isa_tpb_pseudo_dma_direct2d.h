@@ -29,7 +29,7 @@
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §5.1; seed-004 §5.3; seed-004 §10; supp-dge-microop §2.1; supp-consolidated
+ * Evidence: seed-004 §10; seed-004 §5.1; seed-004 §5.3; supp-dge-microop §2.1; supp-consolidated
  * §2.1; seed-000 §Static arm. Spec: words/pseudo_dma_direct2d.toml:7.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT {
@@ -176,6 +176,17 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_OPCODE == NEURON_ISA_TP
 #define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_fastest_dim_continuous 10
 #define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_same_element_count 11
 #define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_one_side_dynamic 12
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_vector_offsets_ap 13
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_location_sb 14
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_assert_indirect_direction 15
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_transpose_dynamic_ap_on_pool 16
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dge_transpose_4d_ap 17
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_addr8_hbm_no_tensor_indirect_ap 18
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_addr8_register_ap_pairs 19
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_addr8_register_allocated 20
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_addr8_physical_not_function_argument 21
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_addr8_physical_mode_physical_ap 22
+#define NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_dynamic_ap_scalar_offset_register 23
 
 /**
  * priority_class_at_most_4: dma_configs.priority_class must be 0..4: the max allowed priority class
@@ -376,6 +387,182 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_one_side_dynamic(const NEU
 }
 
 /**
+ * dge_assert_vector_offsets_ap: Vector-dynamic-offsets AP must exist.
+ *
+ * An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed
+ * 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the
+ * vector-dynamic-offsets access pattern; the word does not record it.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_vector_offsets_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_location_sb: …location must be SB.
+ *
+ * An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string.
+ * Where the memory location lives is not in the word.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_location_sb(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_assert_indirect_direction: Must have Indirect direction!.
+ *
+ * An assert of the same vector-indirect sub-form (A): the instruction must name its indirect
+ * direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is
+ * written.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_indirect_direction(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_transpose_dynamic_ap_on_pool: Transpose with DynamicAP only on Pool.
+ *
+ * An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two
+ * MoveShape 0xB2 words): which engine runs the instruction is not in the word.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_dynamic_ap_on_pool(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dge_transpose_4d_ap: DGE transpose must have 4D AP.
+ *
+ * An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds
+ * two dims per side and does not record the rank.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_4d_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * addr8_hbm_no_tensor_indirect_ap: Hardware Restriction: HBM accessing instruction cannot have
+ * TensorIndirect AP.
+ *
+ * The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr /
+ * dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The
+ * word does not say which memory an address is in.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §assign64bitAddr. Confidence: CONFIRMED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_hbm_no_tensor_indirect_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * addr8_register_ap_pairs: RegisterAP 1 or 2 RegAPPairs.
+ *
+ * An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has
+ * one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the
+ * module attribute "2-phys-reg DGE".
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_ap_pairs(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * addr8_register_allocated: Register has not been allocated yet!.
+ *
+ * An error of assign64bitAddr's register arm: the offset register must be allocated before the
+ * address is written; the word holds only the register id.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_allocated(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * addr8_physical_not_function_argument: physical tensor cannot be Function argument / NEFF IO.
+ *
+ * An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a
+ * function argument or NEFF input/output; the word does not record what the tensor is.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_not_function_argument(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * addr8_physical_mode_physical_ap: physical variable mode can only have physical AP.
+ *
+ * An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern;
+ * not visible in the word.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_mode_physical_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * dynamic_ap_scalar_offset_register: Cannot find register: … for scalar offset.
+ *
+ * An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this
+ * word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName
+ * finds; raised before any word is written.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §What "dynamic" means — the klr::BirAccessPattern fields. Confidence: CONFIRMED
+ * (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dynamic_ap_scalar_offset_register(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
  * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT holds
  * (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_RULE_*); rules limited to other architectures hold. `nc` is
  * the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
@@ -396,6 +583,17 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_rule_truth(const NEURO
     if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_fastest_dim_continuous(i)) t |= UINT64_C(1) << 10;
     if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_same_element_count(i)) t |= UINT64_C(1) << 11;
     if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_one_side_dynamic(i)) t |= UINT64_C(1) << 12;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_vector_offsets_ap(i)) t |= UINT64_C(1) << 13;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_location_sb(i)) t |= UINT64_C(1) << 14;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_indirect_direction(i)) t |= UINT64_C(1) << 15;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_dynamic_ap_on_pool(i)) t |= UINT64_C(1) << 16;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_4d_ap(i)) t |= UINT64_C(1) << 17;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_hbm_no_tensor_indirect_ap(i)) t |= UINT64_C(1) << 18;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_ap_pairs(i)) t |= UINT64_C(1) << 19;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_allocated(i)) t |= UINT64_C(1) << 20;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_not_function_argument(i)) t |= UINT64_C(1) << 21;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_mode_physical_ap(i)) t |= UINT64_C(1) << 22;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dynamic_ap_scalar_offset_register(i)) t |= UINT64_C(1) << 23;
     return t;
 }
 
@@ -419,6 +617,17 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_broken(const NEURON_IS
     if (!((t >> 10) & 1u)) v |= UINT64_C(1) << 10;
     if (!((t >> 11) & 1u)) v |= UINT64_C(1) << 11;
     if (!((t >> 12) & 1u)) v |= UINT64_C(1) << 12;
+    if (!((t >> 13) & 1u)) v |= UINT64_C(1) << 13;
+    if (!((t >> 14) & 1u)) v |= UINT64_C(1) << 14;
+    if (!((t >> 15) & 1u)) v |= UINT64_C(1) << 15;
+    if (!((t >> 16) & 1u)) v |= UINT64_C(1) << 16;
+    if (!((t >> 17) & 1u)) v |= UINT64_C(1) << 17;
+    if (!((t >> 18) & 1u)) v |= UINT64_C(1) << 18;
+    if (!((t >> 19) & 1u)) v |= UINT64_C(1) << 19;
+    if (!((t >> 20) & 1u)) v |= UINT64_C(1) << 20;
+    if (!((t >> 21) & 1u)) v |= UINT64_C(1) << 21;
+    if (!((t >> 22) & 1u)) v |= UINT64_C(1) << 22;
+    if (!((t >> 23) & 1u)) v |= UINT64_C(1) << 23;
     return v;
 }
 

@@ -31,8 +31,8 @@
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §5.2; seed-004 §5.3; seed-004 §1; seed-000 §Dynamic / DGE / indirect arm.
- * Spec: words/pseudo_dma_ext.toml:6.
+ * Evidence: seed-004 §10; seed-004 §5.2; seed-004 §5.3; seed-004 §1; seed-000 §Dynamic / DGE /
+ * indirect arm. Spec: words/pseudo_dma_ext.toml:6.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT {
     /** Offset 0, 1 byte. == 0xda (PSEUDO_EXTENSION). Confidence: HIGH/OBSERVED (confirmed). */

@@ -33,8 +33,9 @@
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §5.5; seed-004 §1; supp-dge-microop §1.1; seed-000 §Form B — main indirect
- * gather/scatter. Spec: words/pseudo_dmamemcpy_full_ind.toml:7.
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-004 §5.5; seed-004 §1;
+ * supp-dge-microop §1.1; seed-000 §Form B — main indirect gather/scatter. Spec:
+ * words/pseudo_dmamemcpy_full_ind.toml:7.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT {
     /** Offset 0, 4 bytes. opcode == 0xc4. Confidence: HIGH/OBSERVED (confirmed). */
@@ -146,6 +147,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_OPCODE == NEURON
  */
 #define NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_RULE_one_address_per_partition 0
 #define NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_RULE_two_d_data_ap 1
+#define NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_RULE_index_dtype_known 2
 
 /**
  * one_address_per_partition: Currently only support 1 address per partition for Indirect DMA.
@@ -180,6 +182,21 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_two_d_data_ap(const
 }
 
 /**
+ * index_dtype_known: Unknown dtype.
+ *
+ * generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the
+ * wire tag, so no word shows it.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: seed-000 §Form B — main indirect gather/scatter. Confidence: CONFIRMED (confirmed).
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_index_dtype_known(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
  * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT holds
  * (NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_RULE_*); rules limited to other architectures hold.
  * `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
@@ -189,6 +206,7 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_rule_truth(cons
     (void)nc;
     if (NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_one_address_per_partition(i)) t |= UINT64_C(1) << 0;
     if (NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_two_d_data_ap(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_index_dtype_known(i)) t |= UINT64_C(1) << 2;
     return t;
 }
 
@@ -201,6 +219,7 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_broken(const NE
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
     return v;
 }
 

@@ -29,8 +29,8 @@
  *
  * Confidence: CONFIRMED (confirmed).
  *
- * Evidence: seed-000 §ResetQueueInstance; seed-000 §At a glance; seed-000-txt §ResetQueueInstance.
- * Spec: words/pseudo_dma_rearm.toml:5.
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-000 §ResetQueueInstance;
+ * seed-000 §At a glance; seed-000-txt §ResetQueueInstance. Spec: words/pseudo_dma_rearm.toml:5.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT {
     /**

@@ -32,8 +32,9 @@
  *
  * Confidence: CONFIRMED (confirmed).
  *
- * Evidence: seed-000 §SwitchQueueInstance; seed-000 §At a glance; seed-000-txt
- * §SwitchQueueInstance. Spec: words/pseudo_dma_swap_queue_set.toml:5.
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-000 §SwitchQueueInstance;
+ * seed-000 §At a glance; seed-000-txt §SwitchQueueInstance. Spec:
+ * words/pseudo_dma_swap_queue_set.toml:5.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT {
     /**

@@ -30,8 +30,8 @@
  *
  * Confidence: CONFIRMED (confirmed).
  *
- * Evidence: seed-000 §DMATrigger; seed-000 §At a glance; seed-000-txt §DMATrigger. Spec:
- * words/pseudo_dma_trigger.toml:6.
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-000 §DMATrigger; seed-000 §At
+ * a glance; seed-000-txt §DMATrigger. Spec: words/pseudo_dma_trigger.toml:6.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT {
     /**

@@ -29,8 +29,9 @@
  *
  * Confidence: CERTAIN (confirmed).
  *
- * Evidence: supp-dve-datamove §IndirectCopy; seed-000 §IndirectCopy / MoveShape; seed-000-txt
- * §IndirectCopy / MoveShape; supp-gather-scatter §7.1. Spec: words/indirect_copy.toml:8.
+ * Evidence: wiki-indirection-engine §1; supp-dve-datamove §IndirectCopy; seed-000 §IndirectCopy /
+ * MoveShape; seed-000-txt §IndirectCopy / MoveShape; supp-gather-scatter §7.1. Spec:
+ * words/indirect_copy.toml:8.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
     /**

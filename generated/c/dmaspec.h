@@ -12,9 +12,7 @@
 #include "aws_neuron_isa_tpb_dma_direct2d_xpose.h"
 #include "aws_neuron_isa_tpb_dma_gather_xpose.h"
 #include "aws_neuron_isa_tpb_dma_indirect1d.h"
-#include "aws_neuron_isa_tpb_indirect_bound_check.h"
 #include "aws_neuron_isa_tpb_s4d4_ic.h"
-#include "aws_neuron_isa_tpb_indirect_save_accumulate.h"
 #include "aws_neuron_isa_tpb_move_shape.h"
 #include "aws_neuron_isa_tpb_pseudo_dma_direct2d.h"
 #include "aws_neuron_isa_tpb_pseudo_dma_ext.h"
@@ -22,5 +20,7 @@
 #include "aws_neuron_isa_tpb_pseudo_dma_swap_queue_set.h"
 #include "aws_neuron_isa_tpb_pseudo_dma_trigger.h"
 #include "aws_neuron_isa_tpb_pseudo_dma_memcpy_full_ind.h"
+#include "aws_neuron_isa_tpb_pseudo_embedding_update.h"
+#include "aws_neuron_isa_tpb_pseudo_range_check.h"
 
 #endif /* DMASPEC_DMASPEC_H */

@@ -251,6 +251,7 @@ pub mod evidence {
     pub const E28: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E29: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E30: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+<<<<<<< HEAD
     pub const E31: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), confidence: confidence::seed000::CONFIRMED, note: Some("the bytes the compiler writes into the PSEUDO_ADDR8 table arm"), ..meta::Evidence::DEFAULT };
     pub const E32: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the pseudo union is this union plus addr_var: addr_tbl_offs is the same member in both"), ..meta::Evidence::DEFAULT };
     pub const E33: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
@@ -885,6 +886,636 @@ pub mod evidence {
     pub const E662: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E663: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E664: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+=======
+    pub const E31: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E32: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E33: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E34: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E35: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E36: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E37: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E38: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E39: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E40: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E41: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E42: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E43: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E44: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E45: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E46: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E47: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E48: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Conventions", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E49: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E50: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E51: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E52: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E53: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E54: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E55: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E56: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E57: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E58: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E59: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E60: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E61: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E62: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E63: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
+    pub const E64: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E65: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E66: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E67: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E68: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E69: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E70: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E71: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E72: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E73: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E74: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E75: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E76: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
+    pub const E77: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E78: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E79: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E80: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E81: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E82: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E83: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
+    pub const E84: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E85: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E86: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E87: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E88: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E89: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E90: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E91: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E92: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E93: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E94: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E95: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E96: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E97: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E98: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E99: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E100: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E101: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E102: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E103: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
+    pub const E104: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E105: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
+    pub const E106: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E107: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E109: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E110: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E111: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E113: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
+    pub const E114: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E115: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E117: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E119: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E120: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E121: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E122: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
+    pub const E123: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E124: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E125: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
+    pub const E126: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E127: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
+    pub const E128: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E129: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E130: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E131: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E132: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E133: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E134: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E135: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E136: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E137: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E138: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E139: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E140: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E141: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E142: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E143: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E144: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
+    pub const E145: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E146: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E147: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E148: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E149: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E151: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E152: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E153: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E154: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E155: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E156: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
+    pub const E159: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E162: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
+    pub const E163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E165: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E167: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E168: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
+    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E171: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E174: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E177: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E180: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E184: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E186: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E188: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E189: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
+    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E191: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
+    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E198: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
+    pub const E199: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E200: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E201: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E206: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
+    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E209: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E218: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E219: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
+    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
+    pub const E221: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E222: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E223: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
+    pub const E224: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E225: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E226: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E227: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E228: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E229: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
+    pub const E231: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E232: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E233: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E234: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
+    pub const E235: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E236: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E237: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
+    pub const E238: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E239: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E242: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
+    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E244: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E245: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
+    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E247: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
+    pub const E248: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E249: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
+    pub const E250: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E251: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E252: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E253: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E254: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
+    pub const E255: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E256: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E259: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+>>>>>>> i13-names
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -3349,38 +3980,228 @@ impl EVENTS {
         );
     }
 }
-/// Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that the runtime lowers. Confidence: HIGH/OBSERVED (confirmed).
+/// Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that the runtime lowers. Every wire opcode the Master Opcode Reference names is an enumerator, with the engine that page lists (metadata: the engine is never encoded in the word); only the words with a \[\[struct\]\] have a layout. Enumerators in SCREAMING_CASE are shipped NEURON_ISA_TPB_OPCODE spellings (common.h, struct2opcode, the field tables' Table 4.0) or, where a doc says so, the spec's. Enumerators in CamelCase carry that page's name for the byte (its L2 name where its Kind column gives one, otherwise the InstructionType name), suffixed with the byte where one instruction type stamps several bytes the page does not name apart: no source gives their NEURON_ISA_TPB_OPCODE spelling, so their C enumerators are the spec's. An enumerator doc's closing tag is that row's Conf column (CERTAIN: a binary-pinned encoder). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum OPCODE {
-    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00); the name is the encoder's, the sources give no enumerator
+    /// `NEURON_ISA_TPB_OPCODE_LdWeights` = 0x1: IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's LoadWeights. CERTAIN
+    LdWeights = 1u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatMul` = 0x2: IT 8 Matmult: \[split\]\[mb:2\] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN
+    MatMul = 2u8,
+    /// `NEURON_ISA_TPB_OPCODE_Ldtags` = 0x6: IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), \[newV3\]. CERTAIN
+    Ldtags = 6u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatMulSparse` = 0x7: IT 9 MatmultSparse (§3), \[newV3\]. CERTAIN
+    MatMulSparse = 7u8,
+    /// `NEURON_ISA_TPB_OPCODE_LdWeightMx` = 0x9: IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, \[newV4\] (§3, §4 row 2). CERTAIN
+    LdWeightMx = 9u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatmultMx` = 0xa: IT 95 MatmultMx (§3, §4 row 2), \[newV4\]. CERTAIN
+    MatmultMx = 10u8,
+    /// `NEURON_ISA_TPB_OPCODE_Activation` = 0x21: IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN
+    Activation = 33u8,
+    /// `NEURON_ISA_TPB_OPCODE_LoadActFuncSet` = 0x23: IT 6 LoadActFuncSet. CERTAIN
+    LoadActFuncSet = 35u8,
+    /// `NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator` = 0x24: IT 5 ReadActivationAccumulator; \[col\] shared with IT 101 ActivationReadAccumulator (§2). CERTAIN
+    ReadActivationAccumulator = 36u8,
+    /// `NEURON_ISA_TPB_OPCODE_Activation_0x25` = 0x25: IT 4 Activation on V4: \[ΔV4\], the only per-generation renumber (§4 row 1). Named with its byte: the page gives this byte no name of its own. CERTAIN
+    Activation_0x25 = 37u8,
+    /// `NEURON_ISA_TPB_OPCODE_Exponential` = 0x30: IT 103 Exponential, fused exp+sum, \[newV4\]. CERTAIN
+    Exponential = 48u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorTensor` = 0x41: IT 31 TensorTensor; \[split\] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN
+    TensorTensor = 65u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x42` = 0x42: IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose, isBitVec)); engine Pool/DVE for the IT. CERTAIN
+    TensorReduce_0x42 = 66u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43` = 0x43: IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3). CERTAIN
+    TensorScalarPtr_0x43 = 67u8,
+    /// `NEURON_ISA_TPB_OPCODE_Pool` = 0x45: IT 20 Pool. CERTAIN
+    Pool = 69u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorCopy` = 0x46: IT 23 TensorCopy without a dtype cast (\[+1=cast\]: 0x47 casts). CERTAIN
+    TensorCopy = 70u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorCopy_0x47` = 0x47: IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN
+    TensorCopy_0x47 = 71u8,
+    /// `NEURON_ISA_TPB_OPCODE_Reciprocal` = 0x48: IT 21 Reciprocal. CERTAIN
+    Reciprocal = 72u8,
+    /// `NEURON_ISA_TPB_OPCODE_Memset` = 0x49: IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN
+    Memset = 73u8,
+    /// `NEURON_ISA_TPB_OPCODE_Rng` = 0x4d: IT 100 Rng; \[col\] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at Inst+0xF8, Rng forces 0). CERTAIN
+    Rng = 77u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorTensor_0x51` = 0x51: IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN
+    TensorTensor_0x51 = 81u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x52` = 0x52: IT 27 TensorReduce, CR 82 (§3). CERTAIN
+    TensorReduce_0x52 = 82u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53` = 0x53: IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x53 = 83u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNStats` = 0x61: IT 34 BNStats; \[split\] 0x61 / 0x82 by apply_transpose. CERTAIN
+    BNStats = 97u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNStatsAggregate` = 0x62: IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN
+    BNStatsAggregate = 98u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNGradients` = 0x63: IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN
+    BNGradients = 99u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNBackprop` = 0x64: IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN
+    BNBackprop = 100u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNBackprop_0x65` = 0x65: IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN
+    BNBackprop_0x65 = 101u8,
+    /// `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` = 0x67: IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a). CERTAIN
+    POOL_BUFFER_LOAD = 103u8,
+    /// `NEURON_ISA_TPB_OPCODE_GATHER` = 0x68: S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst\[k\] = Pool_Buffer\[index\[k\]\] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004 §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as reg_load on DVE (README conflict #9); no layout in the spec
+    GATHER = 104u8,
+    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69` = 0x69: The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3). CERTAIN
+    StreamShuffle_0x69 = 105u8,
+    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle` = 0x6a: IT 39 StreamShuffle's data-move bundle (after the 0x69 mask). CERTAIN
+    StreamShuffle = 106u8,
+    /// `NEURON_ISA_TPB_OPCODE_StreamTranspose` = 0x6b: IT 40 StreamTranspose's data-move bundle (after the 0x69 mask). CERTAIN
+    StreamTranspose = 107u8,
+    /// `NEURON_ISA_TPB_OPCODE_Max` = 0x6c: IT 88 Max (L2 Max8). CERTAIN
+    Max = 108u8,
+    /// `NEURON_ISA_TPB_OPCODE_MaxIndex` = 0x6d: IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace (\[col\], §3). CERTAIN
+    MaxIndex = 109u8,
+    /// `NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e` = 0x6e: IT 89 MaxIndex's index bundle, shared with IT 91 (\[col\], §3). CERTAIN
+    MaxIndex_0x6e = 110u8,
+    /// `NEURON_ISA_TPB_OPCODE_MatchReplace` = 0x6f: IT 90 MatchReplace (L2 MatchReplace8). CERTAIN
+    MatchReplace = 111u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74` = 0x74: IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr (wiki-indirection-engine §1 kernel map). CERTAIN
+    TensorScalarPtr_0x74 = 116u8,
+    /// `NEURON_ISA_TPB_OPCODE_GetRandState` = 0x77: IT 58 GetRandState; \[col\] shared with IT 99 RandGetState. CERTAIN
+    GetRandState = 119u8,
+    /// `NEURON_ISA_TPB_OPCODE_RandSetState` = 0x78: IT 98 RandSetState, \[newV3\]; also IT 59 SetRandState's V3 Pool arm. CERTAIN
+    RandSetState = 120u8,
+    /// `NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE` = 0x79: The raw SEQ-side embedding scatter-reduce (NX_POOL handler 'y', SUNDA kernel pool_embedding_update); no struct2opcode key: the compiler emits the 0xca pseudo (wiki-indirection-engine §1, HIGH/OBSERVED). Not in the Master Opcode Reference
+    EMBEDDING_UPDATE = 121u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce` = 0x7c: IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN
+    TensorReduce = 124u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d` = 0x7d: IT 27 TensorReduce, TR 125 (§3). CERTAIN
+    TensorReduce_0x7d = 125u8,
+    /// `NEURON_ISA_TPB_OPCODE_Iota` = 0x7e: IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN
+    Iota = 126u8,
+    /// `NEURON_ISA_TPB_OPCODE_Dropout` = 0x7f: IT 65 Dropout. CERTAIN
+    Dropout = 127u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNStats_0x82` = 0x82: IT 34 BNStats with apply_transpose. CERTAIN
+    BNStats_0x82 = 130u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x83` = 0x83: IT 27 TensorReduce, CR 131 (§3). CERTAIN
+    TensorReduce_0x83 = 131u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x84` = 0x84: IT 27 TensorReduce, CR 132 (§3). CERTAIN
+    TensorReduce_0x84 = 132u8,
+    /// `NEURON_ISA_TPB_OPCODE_CustomOp` = 0x85: IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN
+    CustomOp = 133u8,
+    /// `NEURON_ISA_TPB_OPCODE_CustomOp_0x86` = 0x86: IT 53 CustomOp's argument bundles (§3). CERTAIN
+    CustomOp_0x86 = 134u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a` = 0x8a: IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). CERTAIN
+    TensorTensor_0x8a = 138u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e` = 0x8e: IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN
+    BNBackprop2_0x8e = 142u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect` = 0x92: IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN
+    TensorScalarAffineSelect = 146u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93` = 0x93: IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x93 = 147u8,
+    /// `NEURON_ISA_TPB_OPCODE_BNGradients_0x94` = 0x94: IT 36 BNGradients, register coefficients. CERTAIN
+    BNGradients_0x94 = 148u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a` = 0x9a: IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3). CERTAIN
+    TensorScalarPtr_0x9a = 154u8,
+    /// `NEURON_ISA_TPB_OPCODE_DveReadAccumulator` = 0x9b: IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN
+    DveReadAccumulator = 155u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c` = 0x9c: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x9c = 156u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e` = 0x9e: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TensorScalarPtr_0x9e = 158u8,
+    /// `NEURON_ISA_TPB_OPCODE_EventSemaphore` = 0xa0: IT 13 EventSemaphore. CERTAIN
+    EventSemaphore = 160u8,
+    /// `NEURON_ISA_TPB_OPCODE_Halt` = 0xa1: IT 17 Halt. CERTAIN
+    Halt = 161u8,
+    /// `NEURON_ISA_TPB_OPCODE_Drain` = 0xa2: IT 16 Drain. CERTAIN
+    Drain = 162u8,
+    /// `NEURON_ISA_TPB_OPCODE_NoOp` = 0xa4: IT 12 NoOp (L2 Nop). CERTAIN
+    NoOp = 164u8,
+    /// `NEURON_ISA_TPB_OPCODE_RegisterMove` = 0xa7: IT 74 RegisterMove (L2 Move). CERTAIN
+    RegisterMove = 167u8,
+    /// `NEURON_ISA_TPB_OPCODE_RegisterAlu` = 0xa8: IT 73 RegisterAlu (L2 AluOp). CERTAIN
+    RegisterAlu = 168u8,
+    /// `NEURON_ISA_TPB_OPCODE_CompareAndBranch` = 0xa9: IT 78 CompareAndBranch; \[col\] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch condition tells them apart). CERTAIN
+    CompareAndBranch = 169u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa` = 0xaa: IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN
+    TensorLoad_0xaa = 170u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorSave` = 0xab: IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN
+    TensorSave = 171u8,
+    /// `NEURON_ISA_TPB_OPCODE_GroupResetSemaphores` = 0xb0: IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN
+    GroupResetSemaphores = 176u8,
+    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the enumerator spelling is the spec's, from that L2 name
     MOVE_SHAPE = 178u8,
     /// `NEURON_ISA_TPB_OPCODE_DMAMEMCPY` = 0xb8: DIRECT2D (2-D copy), real HW
     DMAMEMCPY = 184u8,
+    /// `NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2` = 0xb9: DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269); no layout in the spec (only on maverick)
+    DMA_MEMCPY2 = 185u8,
+    /// `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE` = 0xba: DMA_IMMEDIATE (NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT), a v5 DMA word (maverick common.h:268-269); no layout in the spec (only on maverick)
+    DMA_IMMEDIATE = 186u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT` = 0xbb: INDIRECT1D (indexed gather/scatter), real HW
     DMA_INDIRECT = 187u8,
+    /// `NEURON_ISA_TPB_OPCODE_RangeSelect` = 0xbc: IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4). CERTAIN
+    RangeSelect = 188u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE` = 0xbd: DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_TRANSPOSE = 189u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER` = 0xc1: DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger, NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT)
+    /// `NEURON_ISA_TPB_OPCODE_GetSequenceBounds` = 0xbe: IT 64 GetSequenceBounds, \[newV3\]. CERTAIN
+    GetSequenceBounds = 190u8,
+    /// `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE` = 0xbf: S3D3_COLLECTIVE (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT): the collective (cross-NeuronCore) gather, a real HW Pool/Q7 iDMA over the LNC-grouped peer ring that the TriggerCollective pseudos lower into (seed 004 §7; common.h:262); decoded on the device under the log string "Decode: SB2SB_Collective", apart from the compute-side "P%i: DGE DIRECT2D" / "P%i: DGE INDIRECT" / "P%i: DGE GATHER TRANSPOSE" set; the Master Opcode Reference's IT 33 GPSIMDSB2SB (L2 Sb2sbCollective, \[newV3\]); no layout in the spec (only on cayman, mariana, maverick)
+    SB2SB_COLLECTIVE = 191u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER` = 0xc1: DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger, NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT; Master Opcode Reference IT 67, L2 PseudoDMATrigger)
     PSEUDO_DMA_TRIGGER = 193u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM` = 0xc2: ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT)
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM` = 0xc2: ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT; Master Opcode Reference IT 86, L2 PseudoDMARearm)
     PSEUDO_DMA_REARM = 194u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT 43 IndirectLoad / IT 45 IndirectSave, \[split\] with 0xD6 by direction; which direction is open, see PSEUDO_RANGE_CHECK)
     PSEUDO_DMAMEMCPY_FULL_IND = 196u8,
-    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE` = 0xca: IndirectSaveAccumulate: embedding-update scatter (seed 000 visitInstIndirectSaveAccumulate); the name is the encoder's, the sources give no enumerator
-    INDIRECT_SAVE_ACCUMULATE = 202u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET` = 0xcf: SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT)
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` = 0xca: IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000 visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79
+    PSEUDO_EMBEDDING_UPDATE = 202u8,
+    /// `NEURON_ISA_TPB_OPCODE_CollectiveSend` = 0xcb: IT 49 CollectiveSend; \[col\] shared with IT 50 CollectiveRecv, direction is an in-bundle field (§2, §4 row 5). CERTAIN
+    CollectiveSend = 203u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorSave_0xcd` = 0xcd: IT 76 TensorSave, register mode. CERTAIN
+    TensorSave_0xcd = 205u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorLoad` = 0xce: IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN
+    TensorLoad = 206u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET` = 0xcf: SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode Reference IT 85, L2 PseudoDMASwapQueueSet)
     PSEUDO_DMA_SWAP_QUEUE_SET = 207u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word
+    /// `NEURON_ISA_TPB_OPCODE_SetRandState` = 0xd0: IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN
+    SetRandState = 208u8,
+    /// `NEURON_ISA_TPB_OPCODE_Return` = 0xd2: IT 81 Return, one bundle per active engine. CERTAIN
+    Return = 210u8,
+    /// `NEURON_ISA_TPB_OPCODE_Call` = 0xd3: IT 84 Call, one bundle per engine. CERTAIN
+    Call = 211u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load, IT 22 Save, IT 32 DMACopy all stamp it, \[col\])
     PSEUDO_DMA_DIRECT2D = 212u8,
-    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the name is ours, the sources give no enumerator
-    INDIRECT_BOUND_CHECK = 214u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows)
+    /// `NEURON_ISA_TPB_OPCODE_AllEngineBarrier` = 0xd5: IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN
+    AllEngineBarrier = 213u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling is the spec's INFERRED one (see the word's evidence)
+    PSEUDO_RANGE_CHECK = 214u8,
+    /// `NEURON_ISA_TPB_OPCODE_CoreBarrier` = 0xd8: IT 87 CoreBarrier (L2 PseudoCoreBarrier), \[newV3\]. CERTAIN
+    CoreBarrier = 216u8,
+    /// `NEURON_ISA_TPB_OPCODE_CollectiveCompute` = 0xd9: IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN
+    CollectiveCompute = 217u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's coarse form (POOL); the engine here is the DMA reading
     PSEUDO_EXTENSION = 218u8,
-    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy)
+    /// `NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID` = 0xdb: IT 66 GetCurProcessingRankID. CERTAIN
+    GetCurProcessingRankID = 219u8,
+    /// `NEURON_ISA_TPB_OPCODE_GetGlobalRankId` = 0xdc: IT 11 GetGlobalRankId. CERTAIN
+    GetGlobalRankId = 220u8,
+    /// `NEURON_ISA_TPB_OPCODE_BranchHint` = 0xdd: IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN
+    BranchHint = 221u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorCompletion` = 0xde: IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN
+    TensorCompletion = 222u8,
+    /// `NEURON_ISA_TPB_OPCODE_Exit` = 0xdf: IT 82 Exit (L2 PseudoInst). CERTAIN
+    Exit = 223u8,
+    /// `NEURON_ISA_TPB_OPCODE_Rand2` = 0xe2: IT 97 Rand2, bounded RNG, \[newV4\]. CERTAIN
+    Rand2 = 226u8,
+    /// `NEURON_ISA_TPB_OPCODE_QuantizeMx` = 0xe3: IT 96 QuantizeMx, \[newV4\]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). CERTAIN
+    QuantizeMx = 227u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5` = 0xe5: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TensorScalarPtr_0xe5 = 229u8,
+    /// `NEURON_ISA_TPB_OPCODE_TensorScalarCache` = 0xe6: IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN
+    TensorScalarCache = 230u8,
+    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy; Master Opcode Reference IT 26, POOL, lowered to COPY on V4)
     INDIRECT_COPY = 231u8,
+    /// `NEURON_ISA_TPB_OPCODE_CopyPredicated` = 0xea: IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN
+    CopyPredicated = 234u8,
+    /// `NEURON_ISA_TPB_OPCODE_EXTENDED_INST` = 0xf0: EXTENDED_STRUCT: the EXTISA extended instruction (ext-op 8 EXTENDED_RDMA_DESC_GEN, 9 EXTENDED_RDMA_DESC_START; common.h:301); no layout in the spec
+    EXTENDED_INST = 240u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE` = 0xf1: GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_GATHER_TRANSPOSE = 241u8,
+    /// `NEURON_ISA_TPB_OPCODE_NonzeroWithCount` = 0xf2: IT 104 NonzeroWithCount, \[newV3\] (CoreV3 stamps 0xF2 @0x1355b18, §4). CERTAIN
+    NonzeroWithCount = 242u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 0u8,
 }
@@ -3392,9 +4213,493 @@ impl Default for OPCODE {
 impl OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
+            name: "LdWeights",
+            value: 1,
+            c_name: "NEURON_ISA_TPB_OPCODE_LdWeights",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatMul",
+            value: 2,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatMul",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Ldtags",
+            value: 6,
+            c_name: "NEURON_ISA_TPB_OPCODE_Ldtags",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatMulSparse",
+            value: 7,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatMulSparse",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "LdWeightMx",
+            value: 9,
+            c_name: "NEURON_ISA_TPB_OPCODE_LdWeightMx",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatmultMx",
+            value: 10,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatmultMx",
+            engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Activation",
+            value: 33,
+            c_name: "NEURON_ISA_TPB_OPCODE_Activation",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "LoadActFuncSet",
+            value: 35,
+            c_name: "NEURON_ISA_TPB_OPCODE_LoadActFuncSet",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ReadActivationAccumulator",
+            value: 36,
+            c_name: "NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Activation_0x25",
+            value: 37,
+            c_name: "NEURON_ISA_TPB_OPCODE_Activation_0x25",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Exponential",
+            value: 48,
+            c_name: "NEURON_ISA_TPB_OPCODE_Exponential",
+            engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorTensor",
+            value: 65,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x42",
+            value: 66,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x42",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x43",
+            value: 67,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Pool",
+            value: 69,
+            c_name: "NEURON_ISA_TPB_OPCODE_Pool",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorCopy",
+            value: 70,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorCopy_0x47",
+            value: 71,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy_0x47",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Reciprocal",
+            value: 72,
+            c_name: "NEURON_ISA_TPB_OPCODE_Reciprocal",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Memset",
+            value: 73,
+            c_name: "NEURON_ISA_TPB_OPCODE_Memset",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Rng",
+            value: 77,
+            c_name: "NEURON_ISA_TPB_OPCODE_Rng",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorTensor_0x51",
+            value: 81,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor_0x51",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x52",
+            value: 82,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x52",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x53",
+            value: 83,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNStats",
+            value: 97,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNStats",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNStatsAggregate",
+            value: 98,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNStatsAggregate",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNGradients",
+            value: 99,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNGradients",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNBackprop",
+            value: 100,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNBackprop_0x65",
+            value: 101,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop_0x65",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "POOL_BUFFER_LOAD",
+            value: 103,
+            c_name: "NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GATHER",
+            value: 104,
+            c_name: "NEURON_ISA_TPB_OPCODE_GATHER",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "StreamShuffle_0x69",
+            value: 105,
+            c_name: "NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "StreamShuffle",
+            value: 106,
+            c_name: "NEURON_ISA_TPB_OPCODE_StreamShuffle",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "StreamTranspose",
+            value: 107,
+            c_name: "NEURON_ISA_TPB_OPCODE_StreamTranspose",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Max",
+            value: 108,
+            c_name: "NEURON_ISA_TPB_OPCODE_Max",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MaxIndex",
+            value: 109,
+            c_name: "NEURON_ISA_TPB_OPCODE_MaxIndex",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MaxIndex_0x6e",
+            value: 110,
+            c_name: "NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MatchReplace",
+            value: 111,
+            c_name: "NEURON_ISA_TPB_OPCODE_MatchReplace",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x74",
+            value: 116,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GetRandState",
+            value: 119,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetRandState",
+            engine: Some("DVE/Pool"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RandSetState",
+            value: 120,
+            c_name: "NEURON_ISA_TPB_OPCODE_RandSetState",
+            engine: Some("Pool/DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EMBEDDING_UPDATE",
+            value: 121,
+            c_name: "NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce",
+            value: 124,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x7d",
+            value: 125,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Iota",
+            value: 126,
+            c_name: "NEURON_ISA_TPB_OPCODE_Iota",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Dropout",
+            value: 127,
+            c_name: "NEURON_ISA_TPB_OPCODE_Dropout",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNStats_0x82",
+            value: 130,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNStats_0x82",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x83",
+            value: 131,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x83",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorReduce_0x84",
+            value: 132,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x84",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CustomOp",
+            value: 133,
+            c_name: "NEURON_ISA_TPB_OPCODE_CustomOp",
+            engine: Some("any"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CustomOp_0x86",
+            value: 134,
+            c_name: "NEURON_ISA_TPB_OPCODE_CustomOp_0x86",
+            engine: Some("any"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorTensor_0x8a",
+            value: 138,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNBackprop2_0x8e",
+            value: 142,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarAffineSelect",
+            value: 146,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x93",
+            value: 147,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BNGradients_0x94",
+            value: 148,
+            c_name: "NEURON_ISA_TPB_OPCODE_BNGradients_0x94",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x9a",
+            value: 154,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DveReadAccumulator",
+            value: 155,
+            c_name: "NEURON_ISA_TPB_OPCODE_DveReadAccumulator",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x9c",
+            value: 156,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0x9e",
+            value: 158,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EventSemaphore",
+            value: 160,
+            c_name: "NEURON_ISA_TPB_OPCODE_EventSemaphore",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Halt",
+            value: 161,
+            c_name: "NEURON_ISA_TPB_OPCODE_Halt",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Drain",
+            value: 162,
+            c_name: "NEURON_ISA_TPB_OPCODE_Drain",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "NoOp",
+            value: 164,
+            c_name: "NEURON_ISA_TPB_OPCODE_NoOp",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RegisterMove",
+            value: 167,
+            c_name: "NEURON_ISA_TPB_OPCODE_RegisterMove",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RegisterAlu",
+            value: 168,
+            c_name: "NEURON_ISA_TPB_OPCODE_RegisterAlu",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CompareAndBranch",
+            value: 169,
+            c_name: "NEURON_ISA_TPB_OPCODE_CompareAndBranch",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorLoad_0xaa",
+            value: 170,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa",
+            engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorSave",
+            value: 171,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorSave",
+            engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GroupResetSemaphores",
+            value: 176,
+            c_name: "NEURON_ISA_TPB_OPCODE_GroupResetSemaphores",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "MOVE_SHAPE",
             value: 178,
             c_name: "NEURON_ISA_TPB_OPCODE_MOVE_SHAPE",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -3405,9 +4710,30 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "DMA_MEMCPY2",
+            value: 185,
+            c_name: "NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2",
+            arch: &["maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DMA_IMMEDIATE",
+            value: 186,
+            c_name: "NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE",
+            arch: &["maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "DMA_INDIRECT",
             value: 187,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_INDIRECT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RangeSelect",
+            value: 188,
+            c_name: "NEURON_ISA_TPB_OPCODE_RangeSelect",
+            engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -3418,57 +4744,223 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "GetSequenceBounds",
+            value: 190,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetSequenceBounds",
+            engine: Some("GPSIMD"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SB2SB_COLLECTIVE",
+            value: 191,
+            c_name: "NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE",
+            aliases: &["Sb2sbCollective"],
+            arch: &["cayman", "mariana", "maverick"],
+            engine: Some("GPSIMD"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "PSEUDO_DMA_TRIGGER",
             value: 193,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_REARM",
             value: 194,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMAMEMCPY_FULL_IND",
             value: 196,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_SAVE_ACCUMULATE",
+            name: "PSEUDO_EMBEDDING_UPDATE",
             value: 202,
-            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE",
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE",
+            aliases: &["PseudoEmbeddingUpdate", "INDIRECT_SAVE_ACCUMULATE"],
+            engine: Some("CCE/Pool/Act"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CollectiveSend",
+            value: 203,
+            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveSend",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorSave_0xcd",
+            value: 205,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorSave_0xcd",
+            engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorLoad",
+            value: 206,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorLoad",
+            engine: Some("scalar"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_SWAP_QUEUE_SET",
             value: 207,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET",
+            engine: Some("DMA"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SetRandState",
+            value: 208,
+            c_name: "NEURON_ISA_TPB_OPCODE_SetRandState",
+            engine: Some("DVE/Pool"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Return",
+            value: 210,
+            c_name: "NEURON_ISA_TPB_OPCODE_Return",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Call",
+            value: 211,
+            c_name: "NEURON_ISA_TPB_OPCODE_Call",
+            engine: Some("SP"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_DIRECT2D",
             value: 212,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D",
+            engine: Some("DMA"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "INDIRECT_BOUND_CHECK",
+            name: "AllEngineBarrier",
+            value: 213,
+            c_name: "NEURON_ISA_TPB_OPCODE_AllEngineBarrier",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "PSEUDO_RANGE_CHECK",
             value: 214,
-            c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK",
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK",
+            aliases: &["PseudoRangeCheck", "INDIRECT_BOUND_CHECK"],
+            engine: Some("DMA"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CoreBarrier",
+            value: 216,
+            c_name: "NEURON_ISA_TPB_OPCODE_CoreBarrier",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CollectiveCompute",
+            value: 217,
+            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveCompute",
+            engine: Some("POOL"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_EXTENSION",
             value: 218,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION",
+            engine: Some("DMA"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GetCurProcessingRankID",
+            value: 219,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID",
+            engine: Some("CC"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GetGlobalRankId",
+            value: 220,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetGlobalRankId",
+            engine: Some("CC"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BranchHint",
+            value: 221,
+            c_name: "NEURON_ISA_TPB_OPCODE_BranchHint",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorCompletion",
+            value: 222,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorCompletion",
+            engine: Some("CC"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Exit",
+            value: 223,
+            c_name: "NEURON_ISA_TPB_OPCODE_Exit",
+            engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "Rand2",
+            value: 226,
+            c_name: "NEURON_ISA_TPB_OPCODE_Rand2",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "QuantizeMx",
+            value: 227,
+            c_name: "NEURON_ISA_TPB_OPCODE_QuantizeMx",
+            engine: Some("PE/DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarPtr_0xe5",
+            value: 229,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TensorScalarCache",
+            value: 230,
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarCache",
+            engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "INDIRECT_COPY",
             value: 231,
             c_name: "NEURON_ISA_TPB_OPCODE_INDIRECT_COPY",
+            engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CopyPredicated",
+            value: 234,
+            c_name: "NEURON_ISA_TPB_OPCODE_CopyPredicated",
+            engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EXTENDED_INST",
+            value: 240,
+            c_name: "NEURON_ISA_TPB_OPCODE_EXTENDED_INST",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -3476,6 +4968,13 @@ impl OPCODE {
             value: 241,
             c_name: "NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE",
             arch: &["cayman", "mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "NonzeroWithCount",
+            value: 242,
+            c_name: "NEURON_ISA_TPB_OPCODE_NonzeroWithCount",
+            engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
@@ -3492,20 +4991,115 @@ impl OPCODE {
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
+            1u8 => Self::LdWeights,
+            2u8 => Self::MatMul,
+            6u8 => Self::Ldtags,
+            7u8 => Self::MatMulSparse,
+            9u8 => Self::LdWeightMx,
+            10u8 => Self::MatmultMx,
+            33u8 => Self::Activation,
+            35u8 => Self::LoadActFuncSet,
+            36u8 => Self::ReadActivationAccumulator,
+            37u8 => Self::Activation_0x25,
+            48u8 => Self::Exponential,
+            65u8 => Self::TensorTensor,
+            66u8 => Self::TensorReduce_0x42,
+            67u8 => Self::TensorScalarPtr_0x43,
+            69u8 => Self::Pool,
+            70u8 => Self::TensorCopy,
+            71u8 => Self::TensorCopy_0x47,
+            72u8 => Self::Reciprocal,
+            73u8 => Self::Memset,
+            77u8 => Self::Rng,
+            81u8 => Self::TensorTensor_0x51,
+            82u8 => Self::TensorReduce_0x52,
+            83u8 => Self::TensorScalarPtr_0x53,
+            97u8 => Self::BNStats,
+            98u8 => Self::BNStatsAggregate,
+            99u8 => Self::BNGradients,
+            100u8 => Self::BNBackprop,
+            101u8 => Self::BNBackprop_0x65,
+            103u8 => Self::POOL_BUFFER_LOAD,
+            104u8 => Self::GATHER,
+            105u8 => Self::StreamShuffle_0x69,
+            106u8 => Self::StreamShuffle,
+            107u8 => Self::StreamTranspose,
+            108u8 => Self::Max,
+            109u8 => Self::MaxIndex,
+            110u8 => Self::MaxIndex_0x6e,
+            111u8 => Self::MatchReplace,
+            116u8 => Self::TensorScalarPtr_0x74,
+            119u8 => Self::GetRandState,
+            120u8 => Self::RandSetState,
+            121u8 => Self::EMBEDDING_UPDATE,
+            124u8 => Self::TensorReduce,
+            125u8 => Self::TensorReduce_0x7d,
+            126u8 => Self::Iota,
+            127u8 => Self::Dropout,
+            130u8 => Self::BNStats_0x82,
+            131u8 => Self::TensorReduce_0x83,
+            132u8 => Self::TensorReduce_0x84,
+            133u8 => Self::CustomOp,
+            134u8 => Self::CustomOp_0x86,
+            138u8 => Self::TensorTensor_0x8a,
+            142u8 => Self::BNBackprop2_0x8e,
+            146u8 => Self::TensorScalarAffineSelect,
+            147u8 => Self::TensorScalarPtr_0x93,
+            148u8 => Self::BNGradients_0x94,
+            154u8 => Self::TensorScalarPtr_0x9a,
+            155u8 => Self::DveReadAccumulator,
+            156u8 => Self::TensorScalarPtr_0x9c,
+            158u8 => Self::TensorScalarPtr_0x9e,
+            160u8 => Self::EventSemaphore,
+            161u8 => Self::Halt,
+            162u8 => Self::Drain,
+            164u8 => Self::NoOp,
+            167u8 => Self::RegisterMove,
+            168u8 => Self::RegisterAlu,
+            169u8 => Self::CompareAndBranch,
+            170u8 => Self::TensorLoad_0xaa,
+            171u8 => Self::TensorSave,
+            176u8 => Self::GroupResetSemaphores,
             178u8 => Self::MOVE_SHAPE,
             184u8 => Self::DMAMEMCPY,
+            185u8 => Self::DMA_MEMCPY2,
+            186u8 => Self::DMA_IMMEDIATE,
             187u8 => Self::DMA_INDIRECT,
+            188u8 => Self::RangeSelect,
             189u8 => Self::DMA_TRANSPOSE,
+            190u8 => Self::GetSequenceBounds,
+            191u8 => Self::SB2SB_COLLECTIVE,
             193u8 => Self::PSEUDO_DMA_TRIGGER,
             194u8 => Self::PSEUDO_DMA_REARM,
             196u8 => Self::PSEUDO_DMAMEMCPY_FULL_IND,
-            202u8 => Self::INDIRECT_SAVE_ACCUMULATE,
+            202u8 => Self::PSEUDO_EMBEDDING_UPDATE,
+            203u8 => Self::CollectiveSend,
+            205u8 => Self::TensorSave_0xcd,
+            206u8 => Self::TensorLoad,
             207u8 => Self::PSEUDO_DMA_SWAP_QUEUE_SET,
+            208u8 => Self::SetRandState,
+            210u8 => Self::Return,
+            211u8 => Self::Call,
             212u8 => Self::PSEUDO_DMA_DIRECT2D,
-            214u8 => Self::INDIRECT_BOUND_CHECK,
+            213u8 => Self::AllEngineBarrier,
+            214u8 => Self::PSEUDO_RANGE_CHECK,
+            216u8 => Self::CoreBarrier,
+            217u8 => Self::CollectiveCompute,
             218u8 => Self::PSEUDO_EXTENSION,
+            219u8 => Self::GetCurProcessingRankID,
+            220u8 => Self::GetGlobalRankId,
+            221u8 => Self::BranchHint,
+            222u8 => Self::TensorCompletion,
+            223u8 => Self::Exit,
+            226u8 => Self::Rand2,
+            227u8 => Self::QuantizeMx,
+            229u8 => Self::TensorScalarPtr_0xe5,
+            230u8 => Self::TensorScalarCache,
             231u8 => Self::INDIRECT_COPY,
+            234u8 => Self::CopyPredicated,
+            240u8 => Self::EXTENDED_INST,
             241u8 => Self::DMA_GATHER_TRANSPOSE,
+            242u8 => Self::NonzeroWithCount,
             other => Self::Other(other),
         }
     }
@@ -3515,40 +5109,230 @@ impl OPCODE {
             return v;
         }
         match self {
+            Self::LdWeights => 1u8,
+            Self::MatMul => 2u8,
+            Self::Ldtags => 6u8,
+            Self::MatMulSparse => 7u8,
+            Self::LdWeightMx => 9u8,
+            Self::MatmultMx => 10u8,
+            Self::Activation => 33u8,
+            Self::LoadActFuncSet => 35u8,
+            Self::ReadActivationAccumulator => 36u8,
+            Self::Activation_0x25 => 37u8,
+            Self::Exponential => 48u8,
+            Self::TensorTensor => 65u8,
+            Self::TensorReduce_0x42 => 66u8,
+            Self::TensorScalarPtr_0x43 => 67u8,
+            Self::Pool => 69u8,
+            Self::TensorCopy => 70u8,
+            Self::TensorCopy_0x47 => 71u8,
+            Self::Reciprocal => 72u8,
+            Self::Memset => 73u8,
+            Self::Rng => 77u8,
+            Self::TensorTensor_0x51 => 81u8,
+            Self::TensorReduce_0x52 => 82u8,
+            Self::TensorScalarPtr_0x53 => 83u8,
+            Self::BNStats => 97u8,
+            Self::BNStatsAggregate => 98u8,
+            Self::BNGradients => 99u8,
+            Self::BNBackprop => 100u8,
+            Self::BNBackprop_0x65 => 101u8,
+            Self::POOL_BUFFER_LOAD => 103u8,
+            Self::GATHER => 104u8,
+            Self::StreamShuffle_0x69 => 105u8,
+            Self::StreamShuffle => 106u8,
+            Self::StreamTranspose => 107u8,
+            Self::Max => 108u8,
+            Self::MaxIndex => 109u8,
+            Self::MaxIndex_0x6e => 110u8,
+            Self::MatchReplace => 111u8,
+            Self::TensorScalarPtr_0x74 => 116u8,
+            Self::GetRandState => 119u8,
+            Self::RandSetState => 120u8,
+            Self::EMBEDDING_UPDATE => 121u8,
+            Self::TensorReduce => 124u8,
+            Self::TensorReduce_0x7d => 125u8,
+            Self::Iota => 126u8,
+            Self::Dropout => 127u8,
+            Self::BNStats_0x82 => 130u8,
+            Self::TensorReduce_0x83 => 131u8,
+            Self::TensorReduce_0x84 => 132u8,
+            Self::CustomOp => 133u8,
+            Self::CustomOp_0x86 => 134u8,
+            Self::TensorTensor_0x8a => 138u8,
+            Self::BNBackprop2_0x8e => 142u8,
+            Self::TensorScalarAffineSelect => 146u8,
+            Self::TensorScalarPtr_0x93 => 147u8,
+            Self::BNGradients_0x94 => 148u8,
+            Self::TensorScalarPtr_0x9a => 154u8,
+            Self::DveReadAccumulator => 155u8,
+            Self::TensorScalarPtr_0x9c => 156u8,
+            Self::TensorScalarPtr_0x9e => 158u8,
+            Self::EventSemaphore => 160u8,
+            Self::Halt => 161u8,
+            Self::Drain => 162u8,
+            Self::NoOp => 164u8,
+            Self::RegisterMove => 167u8,
+            Self::RegisterAlu => 168u8,
+            Self::CompareAndBranch => 169u8,
+            Self::TensorLoad_0xaa => 170u8,
+            Self::TensorSave => 171u8,
+            Self::GroupResetSemaphores => 176u8,
             Self::MOVE_SHAPE => 178u8,
             Self::DMAMEMCPY => 184u8,
+            Self::DMA_MEMCPY2 => 185u8,
+            Self::DMA_IMMEDIATE => 186u8,
             Self::DMA_INDIRECT => 187u8,
+            Self::RangeSelect => 188u8,
             Self::DMA_TRANSPOSE => 189u8,
+            Self::GetSequenceBounds => 190u8,
+            Self::SB2SB_COLLECTIVE => 191u8,
             Self::PSEUDO_DMA_TRIGGER => 193u8,
             Self::PSEUDO_DMA_REARM => 194u8,
             Self::PSEUDO_DMAMEMCPY_FULL_IND => 196u8,
-            Self::INDIRECT_SAVE_ACCUMULATE => 202u8,
+            Self::PSEUDO_EMBEDDING_UPDATE => 202u8,
+            Self::CollectiveSend => 203u8,
+            Self::TensorSave_0xcd => 205u8,
+            Self::TensorLoad => 206u8,
             Self::PSEUDO_DMA_SWAP_QUEUE_SET => 207u8,
+            Self::SetRandState => 208u8,
+            Self::Return => 210u8,
+            Self::Call => 211u8,
             Self::PSEUDO_DMA_DIRECT2D => 212u8,
-            Self::INDIRECT_BOUND_CHECK => 214u8,
+            Self::AllEngineBarrier => 213u8,
+            Self::PSEUDO_RANGE_CHECK => 214u8,
+            Self::CoreBarrier => 216u8,
+            Self::CollectiveCompute => 217u8,
             Self::PSEUDO_EXTENSION => 218u8,
+            Self::GetCurProcessingRankID => 219u8,
+            Self::GetGlobalRankId => 220u8,
+            Self::BranchHint => 221u8,
+            Self::TensorCompletion => 222u8,
+            Self::Exit => 223u8,
+            Self::Rand2 => 226u8,
+            Self::QuantizeMx => 227u8,
+            Self::TensorScalarPtr_0xe5 => 229u8,
+            Self::TensorScalarCache => 230u8,
             Self::INDIRECT_COPY => 231u8,
+            Self::CopyPredicated => 234u8,
+            Self::EXTENDED_INST => 240u8,
             Self::DMA_GATHER_TRANSPOSE => 241u8,
+            Self::NonzeroWithCount => 242u8,
             Self::Other(_) => 0u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
+            Self::LdWeights => Some("LdWeights"),
+            Self::MatMul => Some("MatMul"),
+            Self::Ldtags => Some("Ldtags"),
+            Self::MatMulSparse => Some("MatMulSparse"),
+            Self::LdWeightMx => Some("LdWeightMx"),
+            Self::MatmultMx => Some("MatmultMx"),
+            Self::Activation => Some("Activation"),
+            Self::LoadActFuncSet => Some("LoadActFuncSet"),
+            Self::ReadActivationAccumulator => Some("ReadActivationAccumulator"),
+            Self::Activation_0x25 => Some("Activation_0x25"),
+            Self::Exponential => Some("Exponential"),
+            Self::TensorTensor => Some("TensorTensor"),
+            Self::TensorReduce_0x42 => Some("TensorReduce_0x42"),
+            Self::TensorScalarPtr_0x43 => Some("TensorScalarPtr_0x43"),
+            Self::Pool => Some("Pool"),
+            Self::TensorCopy => Some("TensorCopy"),
+            Self::TensorCopy_0x47 => Some("TensorCopy_0x47"),
+            Self::Reciprocal => Some("Reciprocal"),
+            Self::Memset => Some("Memset"),
+            Self::Rng => Some("Rng"),
+            Self::TensorTensor_0x51 => Some("TensorTensor_0x51"),
+            Self::TensorReduce_0x52 => Some("TensorReduce_0x52"),
+            Self::TensorScalarPtr_0x53 => Some("TensorScalarPtr_0x53"),
+            Self::BNStats => Some("BNStats"),
+            Self::BNStatsAggregate => Some("BNStatsAggregate"),
+            Self::BNGradients => Some("BNGradients"),
+            Self::BNBackprop => Some("BNBackprop"),
+            Self::BNBackprop_0x65 => Some("BNBackprop_0x65"),
+            Self::POOL_BUFFER_LOAD => Some("POOL_BUFFER_LOAD"),
+            Self::GATHER => Some("GATHER"),
+            Self::StreamShuffle_0x69 => Some("StreamShuffle_0x69"),
+            Self::StreamShuffle => Some("StreamShuffle"),
+            Self::StreamTranspose => Some("StreamTranspose"),
+            Self::Max => Some("Max"),
+            Self::MaxIndex => Some("MaxIndex"),
+            Self::MaxIndex_0x6e => Some("MaxIndex_0x6e"),
+            Self::MatchReplace => Some("MatchReplace"),
+            Self::TensorScalarPtr_0x74 => Some("TensorScalarPtr_0x74"),
+            Self::GetRandState => Some("GetRandState"),
+            Self::RandSetState => Some("RandSetState"),
+            Self::EMBEDDING_UPDATE => Some("EMBEDDING_UPDATE"),
+            Self::TensorReduce => Some("TensorReduce"),
+            Self::TensorReduce_0x7d => Some("TensorReduce_0x7d"),
+            Self::Iota => Some("Iota"),
+            Self::Dropout => Some("Dropout"),
+            Self::BNStats_0x82 => Some("BNStats_0x82"),
+            Self::TensorReduce_0x83 => Some("TensorReduce_0x83"),
+            Self::TensorReduce_0x84 => Some("TensorReduce_0x84"),
+            Self::CustomOp => Some("CustomOp"),
+            Self::CustomOp_0x86 => Some("CustomOp_0x86"),
+            Self::TensorTensor_0x8a => Some("TensorTensor_0x8a"),
+            Self::BNBackprop2_0x8e => Some("BNBackprop2_0x8e"),
+            Self::TensorScalarAffineSelect => Some("TensorScalarAffineSelect"),
+            Self::TensorScalarPtr_0x93 => Some("TensorScalarPtr_0x93"),
+            Self::BNGradients_0x94 => Some("BNGradients_0x94"),
+            Self::TensorScalarPtr_0x9a => Some("TensorScalarPtr_0x9a"),
+            Self::DveReadAccumulator => Some("DveReadAccumulator"),
+            Self::TensorScalarPtr_0x9c => Some("TensorScalarPtr_0x9c"),
+            Self::TensorScalarPtr_0x9e => Some("TensorScalarPtr_0x9e"),
+            Self::EventSemaphore => Some("EventSemaphore"),
+            Self::Halt => Some("Halt"),
+            Self::Drain => Some("Drain"),
+            Self::NoOp => Some("NoOp"),
+            Self::RegisterMove => Some("RegisterMove"),
+            Self::RegisterAlu => Some("RegisterAlu"),
+            Self::CompareAndBranch => Some("CompareAndBranch"),
+            Self::TensorLoad_0xaa => Some("TensorLoad_0xaa"),
+            Self::TensorSave => Some("TensorSave"),
+            Self::GroupResetSemaphores => Some("GroupResetSemaphores"),
             Self::MOVE_SHAPE => Some("MOVE_SHAPE"),
             Self::DMAMEMCPY => Some("DMAMEMCPY"),
+            Self::DMA_MEMCPY2 => Some("DMA_MEMCPY2"),
+            Self::DMA_IMMEDIATE => Some("DMA_IMMEDIATE"),
             Self::DMA_INDIRECT => Some("DMA_INDIRECT"),
+            Self::RangeSelect => Some("RangeSelect"),
             Self::DMA_TRANSPOSE => Some("DMA_TRANSPOSE"),
+            Self::GetSequenceBounds => Some("GetSequenceBounds"),
+            Self::SB2SB_COLLECTIVE => Some("SB2SB_COLLECTIVE"),
             Self::PSEUDO_DMA_TRIGGER => Some("PSEUDO_DMA_TRIGGER"),
             Self::PSEUDO_DMA_REARM => Some("PSEUDO_DMA_REARM"),
             Self::PSEUDO_DMAMEMCPY_FULL_IND => Some("PSEUDO_DMAMEMCPY_FULL_IND"),
-            Self::INDIRECT_SAVE_ACCUMULATE => Some("INDIRECT_SAVE_ACCUMULATE"),
+            Self::PSEUDO_EMBEDDING_UPDATE => Some("PSEUDO_EMBEDDING_UPDATE"),
+            Self::CollectiveSend => Some("CollectiveSend"),
+            Self::TensorSave_0xcd => Some("TensorSave_0xcd"),
+            Self::TensorLoad => Some("TensorLoad"),
             Self::PSEUDO_DMA_SWAP_QUEUE_SET => Some("PSEUDO_DMA_SWAP_QUEUE_SET"),
+            Self::SetRandState => Some("SetRandState"),
+            Self::Return => Some("Return"),
+            Self::Call => Some("Call"),
             Self::PSEUDO_DMA_DIRECT2D => Some("PSEUDO_DMA_DIRECT2D"),
-            Self::INDIRECT_BOUND_CHECK => Some("INDIRECT_BOUND_CHECK"),
+            Self::AllEngineBarrier => Some("AllEngineBarrier"),
+            Self::PSEUDO_RANGE_CHECK => Some("PSEUDO_RANGE_CHECK"),
+            Self::CoreBarrier => Some("CoreBarrier"),
+            Self::CollectiveCompute => Some("CollectiveCompute"),
             Self::PSEUDO_EXTENSION => Some("PSEUDO_EXTENSION"),
+            Self::GetCurProcessingRankID => Some("GetCurProcessingRankID"),
+            Self::GetGlobalRankId => Some("GetGlobalRankId"),
+            Self::BranchHint => Some("BranchHint"),
+            Self::TensorCompletion => Some("TensorCompletion"),
+            Self::Exit => Some("Exit"),
+            Self::Rand2 => Some("Rand2"),
+            Self::QuantizeMx => Some("QuantizeMx"),
+            Self::TensorScalarPtr_0xe5 => Some("TensorScalarPtr_0xe5"),
+            Self::TensorScalarCache => Some("TensorScalarCache"),
             Self::INDIRECT_COPY => Some("INDIRECT_COPY"),
+            Self::CopyPredicated => Some("CopyPredicated"),
+            Self::EXTENDED_INST => Some("EXTENDED_INST"),
             Self::DMA_GATHER_TRANSPOSE => Some("DMA_GATHER_TRANSPOSE"),
+            Self::NonzeroWithCount => Some("NonzeroWithCount"),
             Self::Other(_) => None,
         }
     }
@@ -3557,7 +5341,12 @@ impl OPCODE {
         let _ = arch;
         #[allow(unreachable_patterns)]
         match self {
+            Self::DMA_MEMCPY2 => matches!(arch, Arch::maverick),
+            Self::DMA_IMMEDIATE => matches!(arch, Arch::maverick),
             Self::DMA_TRANSPOSE => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::SB2SB_COLLECTIVE => {
                 matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
             }
             Self::DMA_GATHER_TRANSPOSE => {
@@ -4533,9 +6322,11 @@ impl DMA_DIRECT2D {
     pub const META: WordMeta = WordMeta {
         name: "DMA_DIRECT2D",
         c_name: "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT",
+        aliases: &[],
         opcode: 184u8,
         opcode_enumerator: "DMAMEMCPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: false,
         follows: None,
         doc: "DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE.",
         fields: Self::FIELDS,
@@ -5421,9 +7212,11 @@ impl DMA_DIRECT2D_XPOSE {
     pub const META: WordMeta = WordMeta {
         name: "DMA_DIRECT2D_XPOSE",
         c_name: "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT",
+        aliases: &[],
         opcode: 189u8,
         opcode_enumerator: "DMA_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: false,
         follows: None,
         doc: "DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.",
         fields: Self::FIELDS,
@@ -6073,9 +7866,11 @@ impl DMA_GATHER_XPOSE {
     pub const META: WordMeta = WordMeta {
         name: "DMA_GATHER_XPOSE",
         c_name: "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT",
+        aliases: &[],
         opcode: 241u8,
         opcode_enumerator: "DMA_GATHER_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: false,
         follows: None,
         doc: "DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.",
         fields: Self::FIELDS,
@@ -6969,9 +8764,11 @@ impl DMA_INDIRECT1D {
     pub const META: WordMeta = WordMeta {
         name: "DMA_INDIRECT1D",
         c_name: "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT",
+        aliases: &[],
         opcode: 187u8,
         opcode_enumerator: "DMA_INDIRECT",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: false,
         follows: None,
         doc: "DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
@@ -7769,6 +9566,7 @@ impl DMA_INDIRECT1D {
         Self::check_rules(&b, arch).into_result()
     }
 }
+<<<<<<< HEAD
 /// Byte +0x29 of INDIRECT_BOUND_CHECK: the index dtype's wire tag in the low nibble, 0x3 in the high nibble. Not a shipped C type; named after the word. Confidence: CONFIRMED (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct INDIRECT_BOUND_CHECK_DTYPE {
@@ -8276,6 +10074,8 @@ impl INDIRECT_BOUND_CHECK {
         Self::check_rules(&b, arch).into_result()
     }
 }
+=======
+>>>>>>> i13-names
 /// IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr\[index\[i\]\] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead." The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct INDIRECT_COPY {
@@ -8328,7 +10128,11 @@ impl INDIRECT_COPY {
             type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E295, evidence::E296],
+=======
+            evidence: &[evidence::E261, evidence::E262],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8338,7 +10142,11 @@ impl INDIRECT_COPY {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
             confidence: confidence::certainty::MEDIUM,
+<<<<<<< HEAD
             evidence: &[evidence::E297, evidence::E298],
+=======
+            evidence: &[evidence::E263, evidence::E264],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8348,7 +10156,11 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E299, evidence::E300, evidence::E301, evidence::E302],
+=======
+            evidence: &[evidence::E265, evidence::E266, evidence::E267, evidence::E268],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8358,7 +10170,11 @@ impl INDIRECT_COPY {
             type_name: "ADDR4",
             doc: "The gathered data's ADDR4.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E303, evidence::E304, evidence::E305],
+=======
+            evidence: &[evidence::E269, evidence::E270, evidence::E271],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8368,14 +10184,22 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E306, evidence::E307],
+=======
+            evidence: &[evidence::E272, evidence::E273],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16",
                     type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
                     confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
                     evidence: &[evidence::E308, evidence::E309],
+=======
+                    evidence: &[evidence::E274, evidence::E275],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8397,7 +10221,11 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E310, evidence::E311, evidence::E312],
+=======
+            evidence: &[evidence::E276, evidence::E277, evidence::E278],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8407,7 +10235,11 @@ impl INDIRECT_COPY {
             type_name: "DTYPE",
             doc: "Destination dtype.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E313, evidence::E314, evidence::E315],
+=======
+            evidence: &[evidence::E279, evidence::E280, evidence::E281],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8417,7 +10249,11 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E316, evidence::E317, evidence::E318],
+=======
+            evidence: &[evidence::E282, evidence::E283, evidence::E284],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8427,7 +10263,11 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E319, evidence::E320, evidence::E315],
+=======
+            evidence: &[evidence::E285, evidence::E286, evidence::E281],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8437,7 +10277,11 @@ impl INDIRECT_COPY {
             type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E321],
+=======
+            evidence: &[evidence::E287],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8448,7 +10292,11 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E322],
+=======
+            evidence: &[evidence::E288],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8458,14 +10306,22 @@ impl INDIRECT_COPY {
             type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E323, evidence::E324],
+=======
+            evidence: &[evidence::E289, evidence::E290],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16",
                     type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
                     confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
                     evidence: &[evidence::E325],
+=======
+                    evidence: &[evidence::E291],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -8478,7 +10334,11 @@ impl INDIRECT_COPY {
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E326],
+=======
+            evidence: &[evidence::E292],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8488,7 +10348,11 @@ impl INDIRECT_COPY {
             type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
+<<<<<<< HEAD
             evidence: &[evidence::E327, evidence::E328, evidence::E329],
+=======
+            evidence: &[evidence::E293, evidence::E294, evidence::E295],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -8642,9 +10506,11 @@ impl INDIRECT_COPY {
     pub const META: WordMeta = WordMeta {
         name: "INDIRECT_COPY",
         c_name: "NEURON_ISA_TPB_S4D4_IC_STRUCT",
+        aliases: &[],
         opcode: 231u8,
         opcode_enumerator: "INDIRECT_COPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: false,
         follows: None,
         doc: "IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.\" The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).",
         fields: Self::FIELDS,
@@ -8728,7 +10594,11 @@ impl INDIRECT_COPY {
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
         confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
         evidence: &[evidence::E330],
+=======
+        evidence: &[evidence::E296],
+>>>>>>> i13-names
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -8756,6 +10626,7 @@ impl INDIRECT_COPY {
         Self::check_rules(&b, arch).into_result()
     }
 }
+<<<<<<< HEAD
 /// IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: "IndirectSaveAccumulate scratch space address must be 64-byte aligned". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family. Confidence: CONFIRMED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct INDIRECT_SAVE_ACCUMULATE {
@@ -9166,6 +11037,8 @@ impl INDIRECT_SAVE_ACCUMULATE {
         Self::check_rules(&b, arch).into_result()
     }
 }
+=======
+>>>>>>> i13-names
 /// MoveShape: loads the shape register the DGE uses to permute a transposed access. The DIRECT2D transpose sub-form (DMACopy, IT 32, transpose output flag I+336 == 1) emits it twice; it encodes the 4-D shape, and its body mirrors DIRECT2D's step / num pairs against the shape register. Asserts on that path: "Transpose with DynamicAP only on Pool", "DGE transpose must have 4D AP". No source gives its byte layout. Confidence: STRONG (strong).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MOVE_SHAPE {
@@ -9192,7 +11065,11 @@ impl MOVE_SHAPE {
             type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
             confidence: confidence::seed000::STRONG,
+<<<<<<< HEAD
             evidence: &[evidence::E344],
+=======
+            evidence: &[evidence::E297],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9202,7 +11079,11 @@ impl MOVE_SHAPE {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
             confidence: confidence::seed000::INFERRED,
+<<<<<<< HEAD
             evidence: &[evidence::E285],
+=======
+            evidence: &[evidence::E298],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9265,9 +11146,11 @@ impl MOVE_SHAPE {
     pub const META: WordMeta = WordMeta {
         name: "MOVE_SHAPE",
         c_name: "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT",
+        aliases: &[],
         opcode: 178u8,
         opcode_enumerator: "MOVE_SHAPE",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: true,
         follows: None,
         doc: "MoveShape: loads the shape register the DGE uses to permute a transposed access. The DIRECT2D transpose sub-form (DMACopy, IT 32, transpose output flag I+336 == 1) emits it twice; it encodes the 4-D shape, and its body mirrors DIRECT2D's step / num pairs against the shape register. Asserts on that path: \"Transpose with DynamicAP only on Pool\", \"DGE transpose must have 4D AP\". No source gives its byte layout.",
         fields: Self::FIELDS,
@@ -9377,7 +11260,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "HEADER",
             doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E345],
+=======
+            evidence: &[evidence::E30, evidence::E299],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9387,7 +11274,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E346],
+=======
+            evidence: &[evidence::E30, evidence::E300],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9397,7 +11288,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E347, evidence::E348, evidence::E349],
+=======
+            evidence: &[evidence::E301, evidence::E302, evidence::E303],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9407,7 +11302,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Completion semaphore index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E350, evidence::E351],
+=======
+            evidence: &[evidence::E304, evidence::E305],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9417,7 +11316,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u8",
             doc: "Semaphore increment.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E352, evidence::E353],
+=======
+            evidence: &[evidence::E306, evidence::E307],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9427,14 +11330,22 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E354, evidence::E355, evidence::E356, evidence::E357, evidence::E358, evidence::E359],
+=======
+            evidence: &[evidence::E308, evidence::E309, evidence::E310, evidence::E311, evidence::E312, evidence::E313],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte",
                     type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E360, evidence::E361],
+=======
+                    evidence: &[evidence::E314, evidence::E315],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9446,7 +11357,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E362, evidence::E363],
+=======
+            evidence: &[evidence::E30, evidence::E316, evidence::E317],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9456,14 +11371,22 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E364, evidence::E365],
+=======
+            evidence: &[evidence::E318, evidence::E319],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E366],
+=======
+                    evidence: &[evidence::E320],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9475,7 +11398,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E367],
+=======
+            evidence: &[evidence::E30, evidence::E321],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9485,7 +11412,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E368],
+=======
+            evidence: &[evidence::E30, evidence::E322],
+>>>>>>> i13-names
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9496,14 +11427,22 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E369, evidence::E370, evidence::E371],
+=======
+            evidence: &[evidence::E323, evidence::E324, evidence::E325],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E372],
+=======
+                    evidence: &[evidence::E326],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9515,14 +11454,22 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E373, evidence::E20],
+=======
+            evidence: &[evidence::E327, evidence::E20],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg",
                     type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E374],
+=======
+                    evidence: &[evidence::E328],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9534,7 +11481,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E375, evidence::E376],
+=======
+            evidence: &[evidence::E30, evidence::E329, evidence::E330],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9544,14 +11495,22 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E377],
+=======
+            evidence: &[evidence::E30, evidence::E331],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes",
                     type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E366],
+=======
+                    evidence: &[evidence::E320],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -9563,7 +11522,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16[2]",
             doc: "2-D destination shape.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E378],
+=======
+            evidence: &[evidence::E30, evidence::E332],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9573,7 +11536,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E30, evidence::E379],
+=======
+            evidence: &[evidence::E30, evidence::E333],
+>>>>>>> i13-names
             codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
@@ -9584,7 +11551,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E380, evidence::E381, evidence::E382, evidence::E383],
+=======
+            evidence: &[evidence::E334, evidence::E335, evidence::E336, evidence::E337],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -9594,7 +11565,11 @@ impl PSEUDO_DMA_DIRECT2D {
             type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E384, evidence::E382, evidence::E385],
+=======
+            evidence: &[evidence::E338, evidence::E336, evidence::E339],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -9756,9 +11731,11 @@ impl PSEUDO_DMA_DIRECT2D {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_DIRECT2D",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT",
+        aliases: &[],
         opcode: 212u8,
         opcode_enumerator: "PSEUDO_DMA_DIRECT2D",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: false,
         follows: None,
         doc: "PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
@@ -9861,7 +11838,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dma_configs.priority_class"],
             source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E386, evidence::E387],
+=======
+            evidence: &[evidence::E340, evidence::E341],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9874,7 +11855,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["dge_op"],
             source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E388, evidence::E389],
+=======
+            evidence: &[evidence::E342, evidence::E343],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9887,7 +11872,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E390],
+=======
+            evidence: &[evidence::E344],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9900,7 +11889,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E391],
+=======
+            evidence: &[evidence::E345],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9914,7 +11907,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["in_dtype", "out_dtype"],
             source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E392, evidence::E393],
+=======
+            evidence: &[evidence::E346, evidence::E347],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9928,7 +11925,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E394],
+=======
+            evidence: &[evidence::E348],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9941,7 +11942,11 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E395],
+=======
+            evidence: &[evidence::E349],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9954,7 +11959,11 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E396],
+=======
+            evidence: &[evidence::E350],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9967,7 +11976,11 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E397],
+=======
+            evidence: &[evidence::E351],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9981,7 +11994,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E398],
+=======
+            evidence: &[evidence::E352],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -9995,7 +12012,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E399],
+=======
+            evidence: &[evidence::E353],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10009,7 +12030,11 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E400],
+=======
+            evidence: &[evidence::E354],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10023,7 +12048,159 @@ impl PSEUDO_DMA_DIRECT2D {
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-003 §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E401],
+=======
+            evidence: &[evidence::E355],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_assert_vector_offsets_ap",
+            name: "dge_assert_vector_offsets_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Vector-dynamic-offsets AP must exist",
+            doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E356],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_assert_location_sb",
+            name: "dge_assert_location_sb",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "…location must be SB",
+            doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E357],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_assert_indirect_direction",
+            name: "dge_assert_indirect_direction",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Must have Indirect direction!",
+            doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E358],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_transpose_dynamic_ap_on_pool",
+            name: "dge_transpose_dynamic_ap_on_pool",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Transpose with DynamicAP only on Pool",
+            doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E359],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dge_transpose_4d_ap",
+            name: "dge_transpose_4d_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "DGE transpose must have 4D AP",
+            doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
+            source: "seed-000 §Dynamic / DGE / indirect arm",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E360],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_hbm_no_tensor_indirect_ap",
+            name: "addr8_hbm_no_tensor_indirect_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP",
+            doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §assign64bitAddr",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E361],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_register_ap_pairs",
+            name: "addr8_register_ap_pairs",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "RegisterAP 1 or 2 RegAPPairs",
+            doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E362],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_register_allocated",
+            name: "addr8_register_allocated",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Register has not been allocated yet!",
+            doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E363],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_physical_not_function_argument",
+            name: "addr8_physical_not_function_argument",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "physical tensor cannot be Function argument / NEFF IO",
+            doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E364],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "addr8_physical_mode_physical_ap",
+            name: "addr8_physical_mode_physical_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "physical variable mode can only have physical AP",
+            doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
+            fields: &["src_start_addr", "dst_start_addr"],
+            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E365],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dynamic_ap_scalar_offset_register",
+            name: "dynamic_ap_scalar_offset_register",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Cannot find register: … for scalar offset",
+            doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
+            source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E366],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10032,7 +12209,7 @@ impl PSEUDO_DMA_DIRECT2D {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x1ff0;
+        const ALWAYS: u64 = 0xfffff0;
         let nc = arch.nc() as i64;
         let dma_configs_priority_class = ((u8::from_le_bytes(*at::<12, 1, 64>(b)) as u64)
             & 0x7) as i64;
@@ -10116,7 +12293,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E402, evidence::E403],
+=======
+            evidence: &[evidence::E367, evidence::E368],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10126,14 +12307,22 @@ impl PSEUDO_DMA_EXT {
             type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E405, evidence::E406],
+=======
+            evidence: &[evidence::E369, evidence::E370, evidence::E371],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E407, evidence::E408],
+=======
+                    evidence: &[evidence::E372],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10145,14 +12334,22 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E409],
+=======
+            evidence: &[evidence::E369, evidence::E373],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi",
                     type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E410, evidence::E411],
+=======
+                    evidence: &[evidence::E374],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10164,7 +12361,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E412, evidence::E413, evidence::E414],
+=======
+            evidence: &[evidence::E369, evidence::E375, evidence::E376, evidence::E377],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10174,14 +12375,22 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Gather index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E415, evidence::E416, evidence::E417],
+=======
+            evidence: &[evidence::E369, evidence::E378, evidence::E379, evidence::E380],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word",
                     type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
                     confidence: confidence::seed000::STRONG,
+<<<<<<< HEAD
                     evidence: &[evidence::E418],
+=======
+                    evidence: &[evidence::E381],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10193,7 +12402,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "ADDR4",
             doc: "Scatter index vector.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E419, evidence::E420],
+=======
+            evidence: &[evidence::E369, evidence::E382, evidence::E383],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10203,7 +12416,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E421, evidence::E422],
+=======
+            evidence: &[evidence::E369, evidence::E384, evidence::E385],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10213,7 +12430,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E423, evidence::E424],
+=======
+            evidence: &[evidence::E369, evidence::E386, evidence::E387],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10223,7 +12444,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E425],
+=======
+            evidence: &[evidence::E388],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10233,7 +12458,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E426],
+=======
+            evidence: &[evidence::E369, evidence::E389],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10243,7 +12472,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E427],
+=======
+            evidence: &[evidence::E369, evidence::E390],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10254,7 +12487,11 @@ impl PSEUDO_DMA_EXT {
             role: meta::Role::Reserved,
             doc: "Reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E428],
+=======
+            evidence: &[evidence::E391],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10264,7 +12501,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E429, evidence::E430, evidence::E431],
+=======
+            evidence: &[evidence::E369, evidence::E392, evidence::E393, evidence::E394],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10274,7 +12515,11 @@ impl PSEUDO_DMA_EXT {
             type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E404, evidence::E432, evidence::E433],
+=======
+            evidence: &[evidence::E369, evidence::E395, evidence::E396],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10284,13 +12529,21 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
         evidence: &[evidence::E434, evidence::E435],
+=======
+        evidence: &[evidence::E397, evidence::E398],
+>>>>>>> i13-names
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
         evidence: &[evidence::E436, evidence::E435],
+=======
+        evidence: &[evidence::E399, evidence::E398],
+>>>>>>> i13-names
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -10426,9 +12679,11 @@ impl PSEUDO_DMA_EXT {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_EXT",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT",
+        aliases: &[],
         opcode: 218u8,
         opcode_enumerator: "PSEUDO_EXTENSION",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: true,
         follows: Some("PSEUDO_DMA_DIRECT2D"),
         doc: "PseudoExtension: must follow a PSEUDO_DMA_DIRECT2D immediately in the instruction stream; holds the spillover fields for INDIRECT1D (flags, index addresses, byte bounds) and for the transpose kinds (tile geometry). 0xda is a generic extension opcode (it also carries TRIGGER_COLLECTIVE2_EXT_STRUCT); which extension it is follows from the word before it. Index fields are validated only when idx_num_active_channels != 0.",
         fields: Self::FIELDS,
@@ -10509,7 +12764,11 @@ impl PSEUDO_DMA_EXT {
             fields: &["tile_src_cols", "tile_src_rows"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E437],
+=======
+            evidence: &[evidence::E400],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10523,7 +12782,11 @@ impl PSEUDO_DMA_EXT {
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E438],
+=======
+            evidence: &[evidence::E401],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10537,7 +12800,11 @@ impl PSEUDO_DMA_EXT {
             fields: &["idx_num_active_channels"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E439],
+=======
+            evidence: &[evidence::E402],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10551,7 +12818,11 @@ impl PSEUDO_DMA_EXT {
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E440],
+=======
+            evidence: &[evidence::E403],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -10565,7 +12836,11 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E441, evidence::E442],
+=======
+            evidence: &[evidence::E404, evidence::E405],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10579,7 +12854,11 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E443],
+=======
+            evidence: &[evidence::E406],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -10648,7 +12927,11 @@ impl PSEUDO_DMA_REARM {
             type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E444, evidence::E284],
+=======
+            evidence: &[evidence::E407, evidence::E408],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10658,7 +12941,11 @@ impl PSEUDO_DMA_REARM {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E445],
+=======
+            evidence: &[evidence::E409],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10668,7 +12955,11 @@ impl PSEUDO_DMA_REARM {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E446],
+=======
+            evidence: &[evidence::E410],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -10734,9 +13025,11 @@ impl PSEUDO_DMA_REARM {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_REARM",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT",
+        aliases: &[],
         opcode: 194u8,
         opcode_enumerator: "PSEUDO_DMA_REARM",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: true,
         follows: None,
         doc: "ResetQueueInstance: the bare 're-arm this queue' command, a queue name and the sync header, with no instance bytes at +0x3B / +0x3C. Legal only when the module carries the feature attribute neff_feature_SQI_no_rearm (otherwise NeuronAssertion, errcode 1106). The encoder registers the DMAQueue -> BasicBlock binding DMATrigger looks up, and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)).",
         fields: Self::FIELDS,
@@ -10812,7 +13105,11 @@ impl PSEUDO_DMA_REARM {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
         evidence: &[evidence::E447],
+=======
+        evidence: &[evidence::E411],
+>>>>>>> i13-names
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature",
@@ -10823,7 +13120,11 @@ impl PSEUDO_DMA_REARM {
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
         evidence: &[evidence::E448],
+=======
+        evidence: &[evidence::E412],
+>>>>>>> i13-names
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
@@ -11041,7 +13342,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E449, evidence::E284],
+=======
+            evidence: &[evidence::E413, evidence::E408],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11051,7 +13356,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E450],
+=======
+            evidence: &[evidence::E414],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11061,7 +13370,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E451],
+=======
+            evidence: &[evidence::E415],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11081,7 +13394,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E452],
+=======
+            evidence: &[evidence::E416],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11091,7 +13408,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E453],
+=======
+            evidence: &[evidence::E417],
+>>>>>>> i13-names
             constant: Some(1),
             ..meta::FieldMeta::DEFAULT
         },
@@ -11162,9 +13483,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_SWAP_QUEUE_SET",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT",
+        aliases: &[],
         opcode: 207u8,
         opcode_enumerator: "PSEUDO_DMA_SWAP_QUEUE_SET",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: true,
         follows: None,
         doc: "SwitchQueueInstance: names a DMA queue by string (the queue's name at +0x58) and switches it to another queue instance. The encoder registers the DMAQueue -> BasicBlock binding (key *(I+0xF0), value *(I+0xF8)) that DMATrigger later looks up, sets the module feature attribute 'swap-queue-set used' (attr #5), and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)). With PSEUDO_DMA_REARM (0xc2) it is the set / clear pair of the Swap-Queue-Instance feature.",
         fields: Self::FIELDS,
@@ -11242,7 +13565,11 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
         confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
         evidence: &[evidence::E447],
+=======
+        evidence: &[evidence::E411],
+>>>>>>> i13-names
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -11459,7 +13786,11 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E454],
+=======
+            evidence: &[evidence::E418],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11469,7 +13800,11 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E455],
+=======
+            evidence: &[evidence::E419],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11479,7 +13814,11 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E456],
+=======
+            evidence: &[evidence::E420],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11499,7 +13838,11 @@ impl PSEUDO_DMA_TRIGGER {
             type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E457],
+=======
+            evidence: &[evidence::E421],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11583,9 +13926,11 @@ impl PSEUDO_DMA_TRIGGER {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_TRIGGER",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT",
+        aliases: &[],
         opcode: 193u8,
         opcode_enumerator: "PSEUDO_DMA_TRIGGER",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: true,
         follows: None,
         doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\".",
         fields: Self::FIELDS,
@@ -11664,7 +14009,11 @@ impl PSEUDO_DMA_TRIGGER {
             ],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E458],
+=======
+            evidence: &[evidence::E422],
+>>>>>>> i13-names
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11677,7 +14026,11 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_queue_name"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E459],
+=======
+            evidence: &[evidence::E423],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -11691,7 +14044,11 @@ impl PSEUDO_DMA_TRIGGER {
             fields: &["dma_block_id"],
             source: "seed-000 §DMATrigger",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E460],
+=======
+            evidence: &[evidence::E424],
+>>>>>>> i13-names
             enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
@@ -11926,7 +14283,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "HEADER",
             doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E461, evidence::E284, evidence::E462],
+=======
+            evidence: &[evidence::E425, evidence::E408, evidence::E426],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11936,7 +14297,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "EVENTS",
             doc: "Wait/update semaphore gate.",
             confidence: confidence::seed000::STRONG,
+<<<<<<< HEAD
             evidence: &[evidence::E463, evidence::E462],
+=======
+            evidence: &[evidence::E427, evidence::E426],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11946,7 +14311,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E464, evidence::E465],
+=======
+            evidence: &[evidence::E428, evidence::E429],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11956,14 +14325,22 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E466, evidence::E467],
+=======
+            evidence: &[evidence::E430, evidence::E431],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
+<<<<<<< HEAD
                     evidence: &[evidence::E468],
+=======
+                    evidence: &[evidence::E432],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11975,7 +14352,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E469, evidence::E470],
+=======
+            evidence: &[evidence::E433, evidence::E434],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11985,7 +14366,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E471, evidence::E472],
+=======
+            evidence: &[evidence::E435, evidence::E436],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -11995,14 +14380,22 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E473, evidence::E474],
+=======
+            evidence: &[evidence::E437, evidence::E438],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config",
                     type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
                     confidence: confidence::seed000::STRONG,
+<<<<<<< HEAD
                     evidence: &[evidence::E475],
+=======
+                    evidence: &[evidence::E439],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12014,7 +14407,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E476, evidence::E477],
+=======
+            evidence: &[evidence::E440, evidence::E441],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12024,7 +14421,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E478, evidence::E479],
+=======
+            evidence: &[evidence::E442, evidence::E443],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12034,14 +14435,22 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E480, evidence::E481],
+=======
+            evidence: &[evidence::E444, evidence::E445],
+>>>>>>> i13-names
             alternatives: &[
                 meta::Alternative {
                     name: "reserved",
                     type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
                     confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
                     evidence: &[evidence::E482],
+=======
+                    evidence: &[evidence::E446],
+>>>>>>> i13-names
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12053,7 +14462,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E483, evidence::E484],
+=======
+            evidence: &[evidence::E447, evidence::E448],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12063,7 +14476,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
             evidence: &[evidence::E485, evidence::E486],
+=======
+            evidence: &[evidence::E449, evidence::E450],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12083,7 +14500,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
             confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
             evidence: &[evidence::E487],
+=======
+            evidence: &[evidence::E451],
+>>>>>>> i13-names
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -12093,7 +14514,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
         confidence: confidence::seed000::CONFIRMED,
+<<<<<<< HEAD
         evidence: &[evidence::E488],
+=======
+        evidence: &[evidence::E452],
+>>>>>>> i13-names
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -12262,9 +14687,11 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMAMEMCPY_FULL_IND",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT",
+        aliases: &[],
         opcode: 196u8,
         opcode_enumerator: "PSEUDO_DMAMEMCPY_FULL_IND",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: true,
         follows: None,
         doc: "Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).",
         fields: Self::FIELDS,
@@ -12331,6 +14758,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
 }
 impl PSEUDO_DMAMEMCPY_FULL_IND {
     /// The validity rules the sources state for this type, in spec order.
+<<<<<<< HEAD
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
         id: "one_address_per_partition",
         name: "one_address_per_partition",
@@ -12358,11 +14786,56 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         enforced: false,
         ..rules::RuleMeta::DEFAULT
     }];
+=======
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "one_address_per_partition",
+            name: "one_address_per_partition",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Currently only support 1 address per partition for Indirect DMA",
+            doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
+            fields: &["indirect_num_elems"],
+            source: "seed-000 §Form B — main indirect gather/scatter",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E453],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "two_d_data_ap",
+            name: "two_d_data_ap",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Currently only support 2D DataAP for Indirect DMA",
+            doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
+            fields: &["direct_num_elems", "direct_step_elems"],
+            source: "seed-000 §Form B — main indirect gather/scatter",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E454],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "index_dtype_known",
+            name: "index_dtype_known",
+            clause: true,
+            kind: rules::RuleKind::NotEnforced,
+            message: "Unknown dtype",
+            doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
+            source: "seed-000 §Form B — main indirect gather/scatter",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E455],
+            enforced: false,
+            ..rules::RuleMeta::DEFAULT
+        },
+    ];
+>>>>>>> i13-names
     /// Truth of each of `PSEUDO_DMAMEMCPY_FULL_IND`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x3;
+        const ALWAYS: u64 = 0x7;
         let nc = arch.nc() as i64;
         let mut t = ALWAYS;
         t
@@ -12376,6 +14849,945 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         )
     }
     /// Checks every rule of `PSEUDO_DMAMEMCPY_FULL_IND` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: "IndirectSaveAccumulate scratch space address must be 64-byte aligned". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PSEUDO_EMBEDDING_UPDATE {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xca. Confidence: CONFIRMED (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: STRONG (strong).
+    pub events: EVENTS,
+    /// Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype. Confidence: CONFIRMED (confirmed).
+    pub index_dtype: DTYPE,
+    /// Offset 13 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here). Confidence: CONFIRMED (confirmed).
+    pub unknown_13: [u8; 31],
+    /// Offset 44 (4 bytes), `u32`. Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned. Confidence: CONFIRMED (confirmed).
+    pub embedding_table_base_addr: u32,
+    /// Offset 48 (2 bytes), `u16`. Row width: elements per embedding entry. Confidence: CONFIRMED (confirmed).
+    pub embed_entry_num_elements: u16,
+    /// Offset 50 (2 bytes), `u16`. Entry byte size, low 16 bits (see embed_entry_size_bytes). Confidence: CONFIRMED (confirmed).
+    pub embed_entry_size_lo: u16,
+    /// Offset 52 (2 bytes), `u16`. Number of indices. Confidence: CONFIRMED (confirmed).
+    pub sequence_length: u16,
+    /// Offset 54 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x36..+0x37. Confidence: CONFIRMED (confirmed).
+    pub unknown_54: [u8; 2],
+    /// Offset 56 (4 bytes), `u32`. Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate). Confidence: CONFIRMED (confirmed).
+    pub table_num_entries: u32,
+    /// Offset 60 (2 bytes), `u16`. Entry byte size, high 16 bits (see embed_entry_size_bytes). Confidence: CONFIRMED (confirmed).
+    pub embed_entry_size_hi: u16,
+    /// Offset 62 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x3E..+0x3F. Confidence: CONFIRMED (confirmed).
+    pub unknown_62: [u8; 2],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for PSEUDO_EMBEDDING_UPDATE {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl PSEUDO_EMBEDDING_UPDATE {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xca.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E456, evidence::E408],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E457],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "index_dtype",
+            offset: 12,
+            size: 1,
+            type_name: "DTYPE",
+            doc: "Wire tag of the index list's dtype.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E458],
+            alternatives: &[
+                meta::Alternative {
+                    name: "embed_data_dtype",
+                    type_name: "DTYPE",
+                    doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E459],
+                },
+            ],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_13",
+            offset: 13,
+            size: 31,
+            type_name: "u8[31]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embedding_table_base_addr",
+            offset: 44,
+            size: 4,
+            type_name: "u32",
+            doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E460],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embed_entry_num_elements",
+            offset: 48,
+            size: 2,
+            type_name: "u16",
+            doc: "Row width: elements per embedding entry.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E461],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embed_entry_size_lo",
+            offset: 50,
+            size: 2,
+            type_name: "u16",
+            doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E462],
+            alternatives: &[
+                meta::Alternative {
+                    name: "embed_entry_stride_bytes",
+                    type_name: "u16",
+                    doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
+                    confidence: confidence::wiki::HIGH_OBSERVED,
+                    evidence: &[evidence::E463],
+                },
+            ],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "sequence_length",
+            offset: 52,
+            size: 2,
+            type_name: "u16",
+            doc: "Number of indices.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E464],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_54",
+            offset: 54,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x36..+0x37.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "table_num_entries",
+            offset: 56,
+            size: 4,
+            type_name: "u32",
+            doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E465],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "embed_entry_size_hi",
+            offset: 60,
+            size: 2,
+            type_name: "u16",
+            doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E466],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_62",
+            offset: 62,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x3E..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[meta::JoinMeta {
+        name: "embed_entry_size_bytes",
+        parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
+        doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E467],
+    }];
+    /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
+    pub const fn embed_entry_size_bytes(&self) -> u64 {
+        (self.embed_entry_size_lo as u64) | ((self.embed_entry_size_hi as u64) << 16)
+    }
+    /// Splits `value` into its parts (bits above the parts' total are dropped).
+    pub fn set_embed_entry_size_bytes(&mut self, value: u64) {
+        self.embed_entry_size_lo = value as u16;
+        self.embed_entry_size_hi = (value >> 16) as u16;
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            index_dtype: DTYPE::read(at::<12, 1, 64>(b)),
+            unknown_13: *at::<13, 31, 64>(b),
+            embedding_table_base_addr: u32::from_le_bytes(*at::<44, 4, 64>(b)),
+            embed_entry_num_elements: u16::from_le_bytes(*at::<48, 2, 64>(b)),
+            embed_entry_size_lo: u16::from_le_bytes(*at::<50, 2, 64>(b)),
+            sequence_length: u16::from_le_bytes(*at::<52, 2, 64>(b)),
+            unknown_54: *at::<54, 2, 64>(b),
+            table_num_entries: u32::from_le_bytes(*at::<56, 4, 64>(b)),
+            embed_entry_size_hi: u16::from_le_bytes(*at::<60, 2, 64>(b)),
+            unknown_62: *at::<62, 2, 64>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.index_dtype.write(at_mut::<12, 1, 64>(b));
+        *at_mut::<13, 31, 64>(b) = self.unknown_13;
+        *at_mut::<44, 4, 64>(b) = self.embedding_table_base_addr.to_le_bytes();
+        *at_mut::<48, 2, 64>(b) = self.embed_entry_num_elements.to_le_bytes();
+        *at_mut::<50, 2, 64>(b) = self.embed_entry_size_lo.to_le_bytes();
+        *at_mut::<52, 2, 64>(b) = self.sequence_length.to_le_bytes();
+        *at_mut::<54, 2, 64>(b) = self.unknown_54;
+        *at_mut::<56, 4, 64>(b) = self.table_num_entries.to_le_bytes();
+        *at_mut::<60, 2, 64>(b) = self.embed_entry_size_hi.to_le_bytes();
+        *at_mut::<62, 2, 64>(b) = self.unknown_62;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.value(&Self::FIELDS[2], base + 12, self.index_dtype.value(arch));
+        v.enter(&Self::FIELDS[3], base + 13, visit::Group::Array);
+        for (i0, x0) in self.unknown_13.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[3],
+                base + 13 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[4],
+            base + 44,
+            visit::Value::Unsigned(self.embedding_table_base_addr as u64),
+        );
+        v.value(
+            &Self::FIELDS[5],
+            base + 48,
+            visit::Value::Unsigned(self.embed_entry_num_elements as u64),
+        );
+        v.value(
+            &Self::FIELDS[6],
+            base + 50,
+            visit::Value::Unsigned(self.embed_entry_size_lo as u64),
+        );
+        v.value(
+            &Self::FIELDS[7],
+            base + 52,
+            visit::Value::Unsigned(self.sequence_length as u64),
+        );
+        v.enter(&Self::FIELDS[8], base + 54, visit::Group::Array);
+        for (i0, x0) in self.unknown_54.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[8],
+                base + 54 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[9],
+            base + 56,
+            visit::Value::Unsigned(self.table_num_entries as u64),
+        );
+        v.value(
+            &Self::FIELDS[10],
+            base + 60,
+            visit::Value::Unsigned(self.embed_entry_size_hi as u64),
+        );
+        v.enter(&Self::FIELDS[11], base + 62, visit::Group::Array);
+        for (i0, x0) in self.unknown_62.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[11],
+                base + 62 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.joined(&Self::JOINS[0], base, self.embed_entry_size_bytes());
+    }
+}
+impl PSEUDO_EMBEDDING_UPDATE {
+    pub const OPCODE: u8 = 202u8;
+    pub const NAME: &'static str = "PSEUDO_EMBEDDING_UPDATE";
+    pub const META: WordMeta = WordMeta {
+        name: "PSEUDO_EMBEDDING_UPDATE",
+        c_name: "NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT",
+        aliases: &["INDIRECT_SAVE_ACCUMULATE"],
+        opcode: 202u8,
+        opcode_enumerator: "PSEUDO_EMBEDDING_UPDATE",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: false,
+        follows: None,
+        doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("index_dtype", 12, &PSEUDO_EMBEDDING_UPDATE::FIELDS[2]),
+            meta::LeafMeta::of("unknown_13", 13, &PSEUDO_EMBEDDING_UPDATE::FIELDS[3]),
+            meta::LeafMeta::of("embedding_table_base_addr", 44, &PSEUDO_EMBEDDING_UPDATE::FIELDS[4]),
+            meta::LeafMeta::of("embed_entry_num_elements", 48, &PSEUDO_EMBEDDING_UPDATE::FIELDS[5]),
+            meta::LeafMeta::of("embed_entry_size_lo", 50, &PSEUDO_EMBEDDING_UPDATE::FIELDS[6]),
+            meta::LeafMeta::of("sequence_length", 52, &PSEUDO_EMBEDDING_UPDATE::FIELDS[7]),
+            meta::LeafMeta::of("unknown_54", 54, &PSEUDO_EMBEDDING_UPDATE::FIELDS[8]),
+            meta::LeafMeta::of("table_num_entries", 56, &PSEUDO_EMBEDDING_UPDATE::FIELDS[9]),
+            meta::LeafMeta::of("embed_entry_size_hi", 60, &PSEUDO_EMBEDDING_UPDATE::FIELDS[10]),
+            meta::LeafMeta::of("unknown_62", 62, &PSEUDO_EMBEDDING_UPDATE::FIELDS[11]),
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        202, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl PSEUDO_EMBEDDING_UPDATE {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "scratch_address_aligned_64",
+        name: "scratch_address_aligned_64",
+        clause: true,
+        expr: Some("embedding_table_base_addr % 64 == 0"),
+        message: "IndirectSaveAccumulate scratch space address must be 64-byte aligned",
+        doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
+        fields: &["embedding_table_base_addr"],
+        source: "seed-000 §IndirectSaveAccumulate",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E468, evidence::E469],
+        ..rules::RuleMeta::DEFAULT
+    }, rules::RuleMeta {
+        id: "embedding_entry_fits_16_bits",
+        name: "embedding_entry_fits_16_bits",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        message: "embedding entry too large for 16-bit field",
+        doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
+        fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
+        source: "seed-000 §IndirectSaveAccumulate",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E470],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x2;
+        let nc = arch.nc() as i64;
+        let embedding_table_base_addr = u32::from_le_bytes(*at::<44, 4, 64>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = ((embedding_table_base_addr % 64i64) == 0i64);
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "PSEUDO_EMBEDDING_UPDATE",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `PSEUDO_EMBEDDING_UPDATE` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// Byte +0x29 of PSEUDO_RANGE_CHECK: the index dtype's wire tag in the low nibble, 0x3 in the high nibble. Not a shipped C type; named after the word. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PSEUDO_RANGE_CHECK_DTYPE {
+    /// Bits 0..=3. Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits. Confidence: CONFIRMED (confirmed).
+    pub dtype: DTYPE,
+    /// Bits 4..=7. Always 0x3 (the | 0x30). Confidence: CONFIRMED (confirmed).
+    pub tag: u8,
+}
+impl PSEUDO_RANGE_CHECK_DTYPE {
+    pub const SIZE: usize = 1;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
+        name: "dtype",
+        offset: 0,
+        size: 1,
+        bits: Some((0, 4)),
+        type_name: "DTYPE",
+        doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E471],
+        ..meta::FieldMeta::DEFAULT
+    }, meta::FieldMeta {
+        name: "tag",
+        offset: 0,
+        size: 1,
+        bits: Some((4, 4)),
+        type_name: "u4",
+        doc: "Always 0x3 (the | 0x30).",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E472],
+        constant: Some(3),
+        ..meta::FieldMeta::DEFAULT
+    }];
+    #[inline(always)]
+    pub const fn from_raw(raw: u8) -> Self {
+        Self {
+            dtype: DTYPE::read(&((raw & 0xf) as u8).to_le_bytes()),
+            tag: (raw >> 4 & 0xf) as u8,
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline(always)]
+    pub const fn raw(&self) -> u8 {
+        (self.dtype.raw() as u8 & 0xf) | (self.tag as u8 & 0xf) << 4
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::from_raw(u8::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0], base, self.dtype.value(arch));
+        v.value(&Self::FIELDS[1], base, visit::Value::Unsigned(self.tag as u64));
+        v.leave(visit::Group::Bitfield);
+    }
+}
+/// IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: "Indirect DMA bound-check can only be on Pool engine", "must have 3 args and 2 outputs for bound-check". The body also holds two assignAccess\<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4). Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PSEUDO_RANGE_CHECK {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xd6. Confidence: CONFIRMED (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B. Confidence: INFERRED (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges). Confidence: CONFIRMED (confirmed).
+    pub unknown_12: [u8; 12],
+    /// Offset 24 (4 bytes), `u32`. Register that receives the bound-check result. Confidence: STRONG (strong).
+    pub bound_result_reg: u32,
+    /// Offset 28 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x1C..+0x1F. Confidence: CONFIRMED (confirmed).
+    pub unknown_28: [u8; 4],
+    /// Offset 32 (8 bytes), `u64`. The byte bound: the data AP's memory-location size product. Confidence: CONFIRMED (confirmed).
+    pub bound_size_bytes: u64,
+    /// Offset 40 (1 byte), `u8`. Always 17 (0x11). Confidence: CONFIRMED (confirmed).
+    pub const_tag: u8,
+    /// Offset 41 (1 byte), `PSEUDO_RANGE_CHECK_DTYPE`. Index dtype wire tag | 0x30. Confidence: CONFIRMED (confirmed).
+    pub src_dtype: PSEUDO_RANGE_CHECK_DTYPE,
+    /// Offset 42 (2 bytes), `u16`. Always 1. Confidence: CONFIRMED (confirmed).
+    pub const_one: u16,
+    /// Offset 44 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2C..+0x2D. Confidence: CONFIRMED (confirmed).
+    pub unknown_44: [u8; 2],
+    /// Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further. Confidence: STRONG (strong).
+    pub idx_ap_meta: u8,
+    /// Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F. Confidence: CONFIRMED (confirmed).
+    pub unknown_47: [u8; 1],
+    /// Offset 48 (4 bytes), `u32`. Id of the branch target (the Pool-engine bound-loop label emitted after this word). Confidence: CONFIRMED (confirmed).
+    pub branch_label_id: u32,
+    /// Offset 52 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x34..+0x3F. Confidence: CONFIRMED (confirmed).
+    pub unknown_52: [u8; 12],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for PSEUDO_RANGE_CHECK {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl PSEUDO_RANGE_CHECK {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header",
+            offset: 0,
+            size: 4,
+            type_name: "HEADER",
+            doc: "opcode == 0xd6.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E473, evidence::E408],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events",
+            offset: 4,
+            size: 8,
+            type_name: "EVENTS",
+            doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
+            confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E298],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_12",
+            offset: 12,
+            size: 12,
+            type_name: "u8[12]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "bound_result_reg",
+            offset: 24,
+            size: 4,
+            type_name: "u32",
+            doc: "Register that receives the bound-check result.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E474],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_28",
+            offset: 28,
+            size: 4,
+            type_name: "u8[4]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x1C..+0x1F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "bound_size_bytes",
+            offset: 32,
+            size: 8,
+            type_name: "u64",
+            doc: "The byte bound: the data AP's memory-location size product.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E475],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "const_tag",
+            offset: 40,
+            size: 1,
+            type_name: "u8",
+            doc: "Always 17 (0x11).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E476],
+            constant: Some(17),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_dtype",
+            offset: 41,
+            size: 1,
+            type_name: "PSEUDO_RANGE_CHECK_DTYPE",
+            doc: "Index dtype wire tag | 0x30.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E477],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "const_one",
+            offset: 42,
+            size: 2,
+            type_name: "u16",
+            doc: "Always 1.",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E478],
+            constant: Some(1),
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_44",
+            offset: 44,
+            size: 2,
+            type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x2C..+0x2D.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "idx_ap_meta",
+            offset: 46,
+            size: 1,
+            type_name: "u8",
+            doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
+            confidence: confidence::seed000::STRONG,
+            evidence: &[evidence::E479],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_47",
+            offset: 47,
+            size: 1,
+            type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x2F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "branch_label_id",
+            offset: 48,
+            size: 4,
+            type_name: "u32",
+            doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
+            confidence: confidence::seed000::CONFIRMED,
+            evidence: &[evidence::E480],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_52",
+            offset: 52,
+            size: 12,
+            type_name: "u8[12]",
+            role: meta::Role::Unknown,
+            doc: "No row of seed 000 covers +0x34..+0x3F.",
+            confidence: confidence::seed000::CONFIRMED,
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            unknown_12: *at::<12, 12, 64>(b),
+            bound_result_reg: u32::from_le_bytes(*at::<24, 4, 64>(b)),
+            unknown_28: *at::<28, 4, 64>(b),
+            bound_size_bytes: u64::from_le_bytes(*at::<32, 8, 64>(b)),
+            const_tag: u8::from_le_bytes(*at::<40, 1, 64>(b)),
+            src_dtype: PSEUDO_RANGE_CHECK_DTYPE::read(at::<41, 1, 64>(b)),
+            const_one: u16::from_le_bytes(*at::<42, 2, 64>(b)),
+            unknown_44: *at::<44, 2, 64>(b),
+            idx_ap_meta: u8::from_le_bytes(*at::<46, 1, 64>(b)),
+            unknown_47: *at::<47, 1, 64>(b),
+            branch_label_id: u32::from_le_bytes(*at::<48, 4, 64>(b)),
+            unknown_52: *at::<52, 12, 64>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        *at_mut::<12, 12, 64>(b) = self.unknown_12;
+        *at_mut::<24, 4, 64>(b) = self.bound_result_reg.to_le_bytes();
+        *at_mut::<28, 4, 64>(b) = self.unknown_28;
+        *at_mut::<32, 8, 64>(b) = self.bound_size_bytes.to_le_bytes();
+        *at_mut::<40, 1, 64>(b) = self.const_tag.to_le_bytes();
+        self.src_dtype.write(at_mut::<41, 1, 64>(b));
+        *at_mut::<42, 2, 64>(b) = self.const_one.to_le_bytes();
+        *at_mut::<44, 2, 64>(b) = self.unknown_44;
+        *at_mut::<46, 1, 64>(b) = self.idx_ap_meta.to_le_bytes();
+        *at_mut::<47, 1, 64>(b) = self.unknown_47;
+        *at_mut::<48, 4, 64>(b) = self.branch_label_id.to_le_bytes();
+        *at_mut::<52, 12, 64>(b) = self.unknown_52;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
+        for (i0, x0) in self.unknown_12.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 12 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[3],
+            base + 24,
+            visit::Value::Unsigned(self.bound_result_reg as u64),
+        );
+        v.enter(&Self::FIELDS[4], base + 28, visit::Group::Array);
+        for (i0, x0) in self.unknown_28.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[4],
+                base + 28 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[5],
+            base + 32,
+            visit::Value::Unsigned(self.bound_size_bytes as u64),
+        );
+        v.value(
+            &Self::FIELDS[6],
+            base + 40,
+            visit::Value::Unsigned(self.const_tag as u64),
+        );
+        self.src_dtype.visit(&Self::FIELDS[7], v, base + 41, arch);
+        v.value(
+            &Self::FIELDS[8],
+            base + 42,
+            visit::Value::Unsigned(self.const_one as u64),
+        );
+        v.enter(&Self::FIELDS[9], base + 44, visit::Group::Array);
+        for (i0, x0) in self.unknown_44.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[9],
+                base + 44 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[10],
+            base + 46,
+            visit::Value::Unsigned(self.idx_ap_meta as u64),
+        );
+        v.enter(&Self::FIELDS[11], base + 47, visit::Group::Array);
+        for (i0, x0) in self.unknown_47.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[11],
+                base + 47 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[12],
+            base + 48,
+            visit::Value::Unsigned(self.branch_label_id as u64),
+        );
+        v.enter(&Self::FIELDS[13], base + 52, visit::Group::Array);
+        for (i0, x0) in self.unknown_52.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[13],
+                base + 52 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl PSEUDO_RANGE_CHECK {
+    pub const OPCODE: u8 = 214u8;
+    pub const NAME: &'static str = "PSEUDO_RANGE_CHECK";
+    pub const META: WordMeta = WordMeta {
+        name: "PSEUDO_RANGE_CHECK",
+        c_name: "NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT",
+        aliases: &["INDIRECT_BOUND_CHECK"],
+        opcode: 214u8,
+        opcode_enumerator: "PSEUDO_RANGE_CHECK",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
+        arch_inferred: true,
+        follows: None,
+        doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0]),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1]),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2]),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3]),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0]),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1]),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2]),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3]),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4]),
+            meta::LeafMeta::of("unknown_12", 12, &PSEUDO_RANGE_CHECK::FIELDS[2]),
+            meta::LeafMeta::of("bound_result_reg", 24, &PSEUDO_RANGE_CHECK::FIELDS[3]),
+            meta::LeafMeta::of("unknown_28", 28, &PSEUDO_RANGE_CHECK::FIELDS[4]),
+            meta::LeafMeta::of("bound_size_bytes", 32, &PSEUDO_RANGE_CHECK::FIELDS[5]),
+            meta::LeafMeta::of("const_tag", 40, &PSEUDO_RANGE_CHECK::FIELDS[6]),
+            meta::LeafMeta::of("src_dtype.dtype", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[0]),
+            meta::LeafMeta::of("src_dtype.tag", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[1]),
+            meta::LeafMeta::of("const_one", 42, &PSEUDO_RANGE_CHECK::FIELDS[8]),
+            meta::LeafMeta::of("unknown_44", 44, &PSEUDO_RANGE_CHECK::FIELDS[9]),
+            meta::LeafMeta::of("idx_ap_meta", 46, &PSEUDO_RANGE_CHECK::FIELDS[10]),
+            meta::LeafMeta::of("unknown_47", 47, &PSEUDO_RANGE_CHECK::FIELDS[11]),
+            meta::LeafMeta::of("branch_label_id", 48, &PSEUDO_RANGE_CHECK::FIELDS[12]),
+            meta::LeafMeta::of("unknown_52", 52, &PSEUDO_RANGE_CHECK::FIELDS[13]),
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        214, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 17, 48, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl PSEUDO_RANGE_CHECK {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "bound_check_on_pool",
+        name: "bound_check_on_pool",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        message: "Indirect DMA bound-check can only be on Pool engine",
+        doc: "Which engine runs the instruction is not in the word.",
+        source: "seed-000 §Form A — Pool bound-check indirect",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E481],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
+    }, rules::RuleMeta {
+        id: "bound_check_operands",
+        name: "bound_check_operands",
+        clause: true,
+        kind: rules::RuleKind::NotEnforced,
+        message: "must have 3 args and 2 outputs for bound-check",
+        doc: "An operand-count check on the compiler's instruction; not visible in the word.",
+        source: "seed-000 §Form A — Pool bound-check indirect",
+        confidence: confidence::seed000::CONFIRMED,
+        evidence: &[evidence::E482],
+        enforced: false,
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x3;
+        let nc = arch.nc() as i64;
+        let mut t = ALWAYS;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "PSEUDO_RANGE_CHECK",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `PSEUDO_RANGE_CHECK` for `arch`; the error lists every violated rule.
     pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
         let mut b = [0u8; 64];
         self.write(&mut b);
@@ -13730,7 +17142,11 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E491],
+=======
+            evidence: &[evidence::E483],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "src",
@@ -13740,7 +17156,11 @@ pub mod klr {
             offset: Some(16),
             doc: "Source.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E491],
+=======
+            evidence: &[evidence::E483],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "dtype",
@@ -13750,7 +17170,11 @@ pub mod klr {
             offset: Some(32),
             doc: "Optional output dtype; the leaf does not branch on it.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E491],
+=======
+            evidence: &[evidence::E483],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "engine",
@@ -13760,7 +17184,11 @@ pub mod klr {
             offset: Some(40),
             doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E492],
+=======
+            evidence: &[evidence::E484],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::NcDmaCopy`.
@@ -13774,7 +17202,11 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E493, evidence::E494],
+=======
+            evidence: &[evidence::E485, evidence::E486],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "src",
@@ -13784,7 +17216,11 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; the data being scattered on the GenericIndirectSave path.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E493, evidence::E494],
+=======
+            evidence: &[evidence::E485, evidence::E486],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "compute_op",
@@ -13794,7 +17230,11 @@ pub mod klr {
             offset: Some(32),
             doc: "1 = none (plain copy), 2 = add (accumulate).",
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E495],
+=======
+            evidence: &[evidence::E487],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "oobMode",
@@ -13804,7 +17244,11 @@ pub mod klr {
             offset: Some(40),
             doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E496],
+=======
+            evidence: &[evidence::E488],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "dgeMode",
@@ -13814,7 +17258,11 @@ pub mod klr {
             offset: Some(56),
             doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E493, evidence::E497],
+=======
+            evidence: &[evidence::E485, evidence::E489],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "uniqueIndices",
@@ -13824,7 +17272,11 @@ pub mod klr {
             offset: Some(60),
             doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).",
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E498],
+=======
+            evidence: &[evidence::E490],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "engine",
@@ -13834,7 +17286,11 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E499],
+=======
+            evidence: &[evidence::E491],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::DmaCompute`.
@@ -13848,7 +17304,11 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E500],
+=======
+            evidence: &[evidence::E492],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "srcs",
@@ -13858,7 +17318,11 @@ pub mod klr {
             offset: Some(16),
             doc: "The sources.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E500],
+=======
+            evidence: &[evidence::E492],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "scales",
@@ -13868,7 +17332,11 @@ pub mod klr {
             offset: Some(40),
             doc: "One scale per source; each must be a float immediate.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E500],
+=======
+            evidence: &[evidence::E492],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "reduceOp",
@@ -13878,7 +17346,11 @@ pub mod klr {
             offset: Some(64),
             doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E501],
+=======
+            evidence: &[evidence::E493],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::DmaTranspose`.
@@ -13892,7 +17364,11 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination; must be rank 4.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E502],
+=======
+            evidence: &[evidence::E494],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "src",
@@ -13902,7 +17378,11 @@ pub mod klr {
             offset: Some(16),
             doc: "Source; must be rank 4; dynamic or static.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E502],
+=======
+            evidence: &[evidence::E494],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "dgeMode",
@@ -13912,7 +17392,11 @@ pub mod klr {
             offset: Some(44),
             doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E502],
+=======
+            evidence: &[evidence::E494],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "oobMode",
@@ -13922,7 +17406,11 @@ pub mod klr {
             offset: Some(48),
             doc: "`oob_is_err` (+0x130) is `oobMode != 1`.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E503],
+=======
+            evidence: &[evidence::E495],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::TensorLoad`.
@@ -13935,7 +17423,11 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E504],
+=======
+        evidence: &[evidence::E496],
+>>>>>>> i13-names
     }, FieldMeta {
         name: "srcRef",
         input: Input::Ap,
@@ -13944,7 +17436,11 @@ pub mod klr {
         offset: None,
         doc: "The region read; bound with addArgument.",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E505],
+=======
+        evidence: &[evidence::E497],
+>>>>>>> i13-names
     }];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
@@ -13956,7 +17452,11 @@ pub mod klr {
         offset: None,
         doc: "The named scalar register holding the runtime address.",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E506],
+=======
+        evidence: &[evidence::E498],
+>>>>>>> i13-names
     }, FieldMeta {
         name: "dstRef",
         input: Input::Ap,
@@ -13965,7 +17465,11 @@ pub mod klr {
         offset: None,
         doc: "The region written; bound with addOutput.",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E507],
+=======
+        evidence: &[evidence::E499],
+>>>>>>> i13-names
     }];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -13978,7 +17482,11 @@ pub mod klr {
             offset: Some(0),
             doc: "The gathered rows (out0).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E508],
+=======
+            evidence: &[evidence::E500],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "data",
@@ -13988,7 +17496,11 @@ pub mod klr {
             offset: Some(16),
             doc: "The data source (arg0).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E508],
+=======
+            evidence: &[evidence::E500],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "index",
@@ -13998,7 +17510,11 @@ pub mod klr {
             offset: Some(32),
             doc: "The index/offset vector, u16 (arg1); 16-partition blocks.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E508],
+=======
+            evidence: &[evidence::E500],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "num_valid_indices",
@@ -14008,7 +17524,11 @@ pub mod klr {
             offset: Some(48),
             doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E508],
+=======
+            evidence: &[evidence::E500],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::NcNGather`.
@@ -14022,7 +17542,11 @@ pub mod klr {
             offset: Some(0),
             doc: "Output.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E509],
+=======
+            evidence: &[evidence::E501],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "data",
@@ -14032,7 +17556,11 @@ pub mod klr {
             offset: Some(16),
             doc: "Params / data source.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E510],
+=======
+            evidence: &[evidence::E502],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "index",
@@ -14042,7 +17570,11 @@ pub mod klr {
             offset: Some(32),
             doc: "int32 indices.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E511],
+=======
+            evidence: &[evidence::E503],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::NcRangeSelect`.
@@ -14056,7 +17588,11 @@ pub mod klr {
             offset: Some(0),
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E512],
+=======
+            evidence: &[evidence::E504],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "rangeT",
@@ -14066,7 +17602,11 @@ pub mod klr {
             offset: Some(24),
             doc: "The range tensor.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E513],
+=======
+            evidence: &[evidence::E505],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "cmp0",
@@ -14076,7 +17616,11 @@ pub mod klr {
             offset: Some(48),
             doc: "First bound's compare op (through codegenAluOp; the op description carries the result).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E514],
+=======
+            evidence: &[evidence::E506],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "cmp1",
@@ -14086,7 +17630,11 @@ pub mod klr {
             offset: Some(56),
             doc: "Second bound's compare op.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E515],
+=======
+            evidence: &[evidence::E507],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "redOp",
@@ -14096,7 +17644,11 @@ pub mod klr {
             offset: Some(64),
             doc: "The reduce op.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E516],
+=======
+            evidence: &[evidence::E508],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "bound0",
@@ -14106,7 +17658,11 @@ pub mod klr {
             offset: None,
             doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E517],
+=======
+            evidence: &[evidence::E509],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "bound1",
@@ -14116,7 +17672,11 @@ pub mod klr {
             offset: None,
             doc: "Upper bound.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E518],
+=======
+            evidence: &[evidence::E510],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "fill",
@@ -14126,7 +17686,11 @@ pub mod klr {
             offset: None,
             doc: "Fill value outside the band.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E519],
+=======
+            evidence: &[evidence::E511],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "mode",
@@ -14136,7 +17700,11 @@ pub mod klr {
             offset: None,
             doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E520],
+=======
+            evidence: &[evidence::E512],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::SelectReduce`.
@@ -14150,7 +17718,11 @@ pub mod klr {
             offset: Some(0),
             doc: "Destination of the predicated copy (t0).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E521],
+=======
+            evidence: &[evidence::E513],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "onTrue",
@@ -14160,7 +17732,11 @@ pub mod klr {
             offset: Some(16),
             doc: "The source taken where the predicate holds (t1).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E522],
+=======
+            evidence: &[evidence::E514],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "predicate",
@@ -14170,7 +17746,11 @@ pub mod klr {
             offset: Some(32),
             doc: "The predicate (t2).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E523],
+=======
+            evidence: &[evidence::E515],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::BatchNormStats`.
@@ -14184,7 +17764,11 @@ pub mod klr {
             offset: None,
             doc: "Output (6 elements per partition, [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524],
+=======
+            evidence: &[evidence::E516],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "src",
@@ -14194,7 +17778,11 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524],
+=======
+            evidence: &[evidence::E516],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "dtype",
@@ -14204,7 +17792,11 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524],
+=======
+            evidence: &[evidence::E516],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
@@ -14218,7 +17810,11 @@ pub mod klr {
             offset: None,
             doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524],
+=======
+            evidence: &[evidence::E516],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "src",
@@ -14228,7 +17824,11 @@ pub mod klr {
             offset: None,
             doc: "Input (K Welford triples).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524],
+=======
+            evidence: &[evidence::E516],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "dtype",
@@ -14238,7 +17838,11 @@ pub mod klr {
             offset: None,
             doc: "Not branched on by the leaf.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524],
+=======
+            evidence: &[evidence::E516],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::Shuffle`.
@@ -14252,7 +17856,11 @@ pub mod klr {
             offset: None,
             doc: "Output (addOutput).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E525],
+=======
+            evidence: &[evidence::E517],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "src",
@@ -14262,7 +17870,11 @@ pub mod klr {
             offset: None,
             doc: "Input (addArgument).",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E526],
+=======
+            evidence: &[evidence::E518],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "shuffleMask",
@@ -14272,7 +17884,11 @@ pub mod klr {
             offset: Some(32),
             doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E527],
+=======
+            evidence: &[evidence::E519],
+>>>>>>> i13-names
         },
     ];
     /// The input fields of `klr::Transpose`.
@@ -14286,7 +17902,11 @@ pub mod klr {
             offset: None,
             doc: "Output; its dtype picks the path.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E528],
+=======
+            evidence: &[evidence::E520],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "src",
@@ -14296,7 +17916,11 @@ pub mod klr {
             offset: None,
             doc: "Input.",
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E529],
+=======
+            evidence: &[evidence::E521],
+>>>>>>> i13-names
         },
         FieldMeta {
             name: "engine",
@@ -14306,7 +17930,11 @@ pub mod klr {
             offset: Some(40),
             doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.",
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E530],
+=======
+            evidence: &[evidence::E522],
+>>>>>>> i13-names
         },
     ];
     /// The paths of `codegenNcCopy`.
@@ -14320,7 +17948,11 @@ pub mod klr {
             prefix: Some("TensorCopy_"),
             build: "InstBuilder::addTensorCopyCustom @0xf2d7d0",
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E531],
+=======
+            evidence: &[evidence::E523],
+>>>>>>> i13-names
         },
         PathInfo {
             name: "dynamic dst",
@@ -14330,7 +17962,11 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicSrc_"),
             build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b",
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E532],
+=======
+            evidence: &[evidence::E524],
+>>>>>>> i13-names
         },
         PathInfo {
             name: "dynamic src",
@@ -14340,7 +17976,11 @@ pub mod klr {
             prefix: Some("TensorCopyDynamicDst_"),
             build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938",
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E533],
+=======
+            evidence: &[evidence::E525],
+>>>>>>> i13-names
         },
     ];
     /// The paths of `codegenNcDmaCopy`.
@@ -14353,7 +17993,11 @@ pub mod klr {
         prefix: Some("dma_copy_"),
         build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9",
         confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
         evidence: &[evidence::E534, evidence::E535],
+=======
+        evidence: &[evidence::E526, evidence::E527],
+>>>>>>> i13-names
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14362,7 +18006,11 @@ pub mod klr {
         prefix: Some("DynamicDMACopy-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E536],
+=======
+        evidence: &[evidence::E528],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
@@ -14374,7 +18022,11 @@ pub mod klr {
         prefix: Some("DMACompute"),
         build: "InstBuilder::addDmaCopyFma @0xf1e054",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E537],
+=======
+        evidence: &[evidence::E529],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
@@ -14386,7 +18038,11 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "InstBuilder::addInstruction<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E502],
+=======
+        evidence: &[evidence::E494],
+>>>>>>> i13-names
     }, PathInfo {
         name: "dynamic",
         when: None,
@@ -14395,7 +18051,11 @@ pub mod klr {
         prefix: Some("DMATranspose-"),
         build: "insertElement<InstDMACopy>",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E502],
+=======
+        evidence: &[evidence::E494],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
@@ -14407,7 +18067,11 @@ pub mod klr {
         prefix: Some("IndirectSaveAccumulate-"),
         build: "insertElement<InstGenericIndirectSave>",
         confidence: confidence::seed003::READ_OFF_CALL_SITE,
+<<<<<<< HEAD
         evidence: &[evidence::E538],
+=======
+        evidence: &[evidence::E530],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
@@ -14419,7 +18083,11 @@ pub mod klr {
         prefix: Some("TensorLoad-"),
         build: "insertElement<InstTensorLoad>",
         confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
         evidence: &[evidence::E539],
+=======
+        evidence: &[evidence::E531],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
@@ -14431,7 +18099,11 @@ pub mod klr {
         prefix: Some("TensorStore-"),
         build: "insertElement<InstTensorSave>",
         confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
         evidence: &[evidence::E539],
+=======
+        evidence: &[evidence::E531],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
@@ -14443,7 +18115,11 @@ pub mod klr {
         prefix: Some("LocalGather-"),
         build: "insertElement<InstIndirectCopy> @0xf2abda",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E508],
+=======
+        evidence: &[evidence::E500],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
@@ -14455,7 +18131,11 @@ pub mod klr {
         prefix: Some("Gather-"),
         build: "insertElement<InstGather> @0xf2a6d7",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E540],
+=======
+        evidence: &[evidence::E532],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
@@ -14467,7 +18147,11 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addRangeSelectReduce @0xf1c633",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E541],
+=======
+        evidence: &[evidence::E533],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
@@ -14479,7 +18163,11 @@ pub mod klr {
         prefix: Some("SelectReduce-"),
         build: "insertElement<InstCopyPredicated> @0xf271ef",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E542],
+=======
+        evidence: &[evidence::E534],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
@@ -14491,7 +18179,11 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNStats @0xf1af6f",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E543],
+=======
+        evidence: &[evidence::E535],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
@@ -14503,7 +18195,11 @@ pub mod klr {
         prefix: None,
         build: "InstBuilder::addBNAggr @0xf1b26f",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E524],
+=======
+        evidence: &[evidence::E516],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
@@ -14515,7 +18211,11 @@ pub mod klr {
         prefix: Some("StreamShuffle-"),
         build: "insertElement<InstStreamShuffle>",
         confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
         evidence: &[evidence::E544],
+=======
+        evidence: &[evidence::E536],
+>>>>>>> i13-names
     }];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
@@ -14527,7 +18227,11 @@ pub mod klr {
         prefix: Some("StreamTranspose-"),
         build: "insertElement<InstStreamTranspose> @0xf2947d",
         confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
         evidence: &[evidence::E545],
+=======
+        evidence: &[evidence::E537],
+>>>>>>> i13-names
     }, PathInfo {
         name: "matmult",
         when: None,
@@ -14536,7 +18240,11 @@ pub mod klr {
         prefix: Some("matmult_TP_"),
         build: "InstBuilder::addMatmult @0xf292f9",
         confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
         evidence: &[evidence::E546],
+=======
+        evidence: &[evidence::E538, evidence::E539],
+>>>>>>> i13-names
     }];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
@@ -14550,7 +18258,11 @@ pub mod klr {
             fields: &FIELDS_NcCopy,
             paths: &PATHS_NcCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E547],
+=======
+            evidence: &[evidence::E540],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "NcDmaCopy",
@@ -14562,7 +18274,11 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_NcDmaCopy,
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E548, evidence::E549],
+=======
+            evidence: &[evidence::E541, evidence::E542],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "DmaCompute",
@@ -14574,7 +18290,11 @@ pub mod klr {
             fields: &FIELDS_DmaCompute,
             paths: &PATHS_DmaCompute,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E500, evidence::E550],
+=======
+            evidence: &[evidence::E492, evidence::E543],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "DmaTranspose",
@@ -14586,7 +18306,11 @@ pub mod klr {
             fields: &FIELDS_DmaTranspose,
             paths: &PATHS_DmaTranspose,
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E551],
+=======
+            evidence: &[evidence::E544],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "GenericIndirectSave",
@@ -14598,7 +18322,11 @@ pub mod klr {
             fields: &FIELDS_NcDmaCopy,
             paths: &PATHS_GenericIndirectSave,
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E552],
+=======
+            evidence: &[evidence::E545],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "TensorLoad",
@@ -14610,7 +18338,11 @@ pub mod klr {
             fields: &FIELDS_TensorLoad,
             paths: &PATHS_TensorLoad,
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E539, evidence::E553],
+=======
+            evidence: &[evidence::E531, evidence::E546],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "TensorStore",
@@ -14622,7 +18354,11 @@ pub mod klr {
             fields: &FIELDS_TensorStore,
             paths: &PATHS_TensorStore,
             confidence: confidence::seed003::BYTE_ANCHORED,
+<<<<<<< HEAD
             evidence: &[evidence::E554],
+=======
+            evidence: &[evidence::E547],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "NcLocalGather",
@@ -14634,7 +18370,11 @@ pub mod klr {
             fields: &FIELDS_NcLocalGather,
             paths: &PATHS_NcLocalGather,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E508, evidence::E555],
+=======
+            evidence: &[evidence::E500, evidence::E548],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "NcNGather",
@@ -14646,7 +18386,11 @@ pub mod klr {
             fields: &FIELDS_NcNGather,
             paths: &PATHS_NcNGather,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E540, evidence::E556],
+=======
+            evidence: &[evidence::E532, evidence::E549],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "NcRangeSelect",
@@ -14658,7 +18402,11 @@ pub mod klr {
             fields: &FIELDS_NcRangeSelect,
             paths: &PATHS_NcRangeSelect,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E557, evidence::E558],
+=======
+            evidence: &[evidence::E550, evidence::E551],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "SelectReduce",
@@ -14670,7 +18418,11 @@ pub mod klr {
             fields: &FIELDS_SelectReduce,
             paths: &PATHS_SelectReduce,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E542, evidence::E559],
+=======
+            evidence: &[evidence::E534, evidence::E552],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "BatchNormStats",
@@ -14682,7 +18434,11 @@ pub mod klr {
             fields: &FIELDS_BatchNormStats,
             paths: &PATHS_BatchNormStats,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524, evidence::E560],
+=======
+            evidence: &[evidence::E516, evidence::E553],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "BatchNormAggregate",
@@ -14694,7 +18450,11 @@ pub mod klr {
             fields: &FIELDS_BatchNormAggregate,
             paths: &PATHS_BatchNormAggregate,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E524, evidence::E561],
+=======
+            evidence: &[evidence::E516, evidence::E554],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "Shuffle",
@@ -14706,7 +18466,11 @@ pub mod klr {
             fields: &FIELDS_Shuffle,
             paths: &PATHS_Shuffle,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E544],
+=======
+            evidence: &[evidence::E536],
+>>>>>>> i13-names
         },
         LeafMeta {
             name: "Transpose",
@@ -14718,7 +18482,11 @@ pub mod klr {
             fields: &FIELDS_Transpose,
             paths: &PATHS_Transpose,
             confidence: confidence::seed003::READ_DIRECTLY,
+<<<<<<< HEAD
             evidence: &[evidence::E562, evidence::E563],
+=======
+            evidence: &[evidence::E555, evidence::E556],
+>>>>>>> i13-names
         },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
@@ -16163,13 +19931,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite).",
         confidence: confidence::wiki::HIGH_OBSERVED,
+<<<<<<< HEAD
         evidence: &[evidence::E564, evidence::E33, evidence::E565, evidence::E566, evidence::E567],
+=======
+        evidence: &[evidence::E557, evidence::E558, evidence::E559, evidence::E560, evidence::E561],
+>>>>>>> i13-names
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED,
             inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
+<<<<<<< HEAD
             evidence: &[evidence::E568, evidence::E569],
+=======
+            evidence: &[evidence::E562, evidence::E563],
+>>>>>>> i13-names
         },
         abis: &[
             lowering::AbiMeta {
@@ -16180,7 +19956,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
+<<<<<<< HEAD
                 evidence: &[evidence::E570],
+=======
+                evidence: &[evidence::E564],
+>>>>>>> i13-names
             },
             lowering::AbiMeta {
                 name: "v3",
@@ -16190,7 +19970,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 confidence: confidence::wiki::HIGH_OBSERVED,
                 inferred: false,
                 note: None,
+<<<<<<< HEAD
                 evidence: &[evidence::E571, evidence::E572],
+=======
+                evidence: &[evidence::E565, evidence::E566],
+>>>>>>> i13-names
             },
         ],
         kinds: &[
@@ -16210,7 +19994,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E573],
+=======
+                        evidence: &[evidence::E567],
+>>>>>>> i13-names
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16218,7 +20006,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
+<<<<<<< HEAD
                         evidence: &[evidence::E574, evidence::E575],
+=======
+                        evidence: &[evidence::E568, evidence::E569],
+>>>>>>> i13-names
                     },
                 ],
                 mappings: &[
@@ -16229,7 +20021,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E576, evidence::E577],
+=======
+                        evidence: &[evidence::E570, evidence::E571],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16238,7 +20034,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E578],
+=======
+                        evidence: &[evidence::E572],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16247,7 +20047,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579, evidence::E580],
+=======
+                        evidence: &[evidence::E573, evidence::E574],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16256,7 +20060,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579],
+=======
+                        evidence: &[evidence::E573],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16265,7 +20073,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579, evidence::E581],
+=======
+                        evidence: &[evidence::E573, evidence::E575],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16286,7 +20098,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
+<<<<<<< HEAD
                         evidence: &[evidence::E582, evidence::E583],
+=======
+                        evidence: &[evidence::E576, evidence::E577],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16295,7 +20111,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E584],
+=======
+                        evidence: &[evidence::E578],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16304,7 +20124,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E584],
+=======
+                        evidence: &[evidence::E578],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16313,7 +20137,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E585, evidence::E586],
+=======
+                        evidence: &[evidence::E579, evidence::E580],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16329,7 +20157,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
+<<<<<<< HEAD
                         evidence: &[evidence::E587, evidence::E588],
+=======
+                        evidence: &[evidence::E581, evidence::E582],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16338,7 +20170,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579],
+=======
+                        evidence: &[evidence::E573],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16347,7 +20183,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579],
+=======
+                        evidence: &[evidence::E573],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -16356,7 +20196,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579],
+=======
+                        evidence: &[evidence::E573],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16377,7 +20221,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
+<<<<<<< HEAD
                         evidence: &[evidence::E589],
+=======
+                        evidence: &[evidence::E583],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16398,7 +20246,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type."),
+<<<<<<< HEAD
                         evidence: &[evidence::E590],
+=======
+                        evidence: &[evidence::E584],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16414,7 +20266,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E591],
+=======
+                        evidence: &[evidence::E585],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16423,7 +20279,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579],
+=======
+                        evidence: &[evidence::E573],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -16432,7 +20292,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579],
+=======
+                        evidence: &[evidence::E573],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -16441,7 +20305,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E579],
+=======
+                        evidence: &[evidence::E573],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -16450,7 +20318,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E592],
+=======
+                        evidence: &[evidence::E586],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -16459,7 +20331,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E592],
+=======
+                        evidence: &[evidence::E586],
+>>>>>>> i13-names
                     },
                 ],
                 unmapped: &[],
@@ -16477,7 +20353,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     inferred: false,
                     note: None,
+<<<<<<< HEAD
                     evidence: &[evidence::E593],
+=======
+                    evidence: &[evidence::E587],
+>>>>>>> i13-names
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
@@ -16487,7 +20367,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E594],
+=======
+                        evidence: &[evidence::E588],
+>>>>>>> i13-names
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16495,7 +20379,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
+<<<<<<< HEAD
                         evidence: &[evidence::E595, evidence::E596],
+=======
+                        evidence: &[evidence::E589, evidence::E590],
+>>>>>>> i13-names
                     },
                 ],
                 mappings: &[
@@ -16506,7 +20394,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E597],
+=======
+                        evidence: &[evidence::E591],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16515,7 +20407,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E578],
+=======
+                        evidence: &[evidence::E572],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16524,7 +20420,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E581],
+=======
+                        evidence: &[evidence::E575],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16533,7 +20433,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E581],
+=======
+                        evidence: &[evidence::E575],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16542,7 +20446,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E598, evidence::E30],
+=======
+                        evidence: &[evidence::E592, evidence::E30],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -16551,7 +20459,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
+<<<<<<< HEAD
                         evidence: &[evidence::E599, evidence::E600],
+=======
+                        evidence: &[evidence::E593, evidence::E594],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -16560,7 +20472,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
+<<<<<<< HEAD
                         evidence: &[evidence::E601, evidence::E602],
+=======
+                        evidence: &[evidence::E595, evidence::E596],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -16569,7 +20485,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
+<<<<<<< HEAD
                         evidence: &[evidence::E603, evidence::E604],
+=======
+                        evidence: &[evidence::E597, evidence::E598],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -16578,7 +20498,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS."),
+<<<<<<< HEAD
                         evidence: &[evidence::E605],
+=======
+                        evidence: &[evidence::E599],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16594,7 +20518,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
+<<<<<<< HEAD
                         evidence: &[evidence::E591],
+=======
+                        evidence: &[evidence::E585],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -16603,7 +20531,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
+<<<<<<< HEAD
                         evidence: &[evidence::E606, evidence::E607],
+=======
+                        evidence: &[evidence::E600, evidence::E601],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -16612,7 +20544,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
+<<<<<<< HEAD
                         evidence: &[evidence::E608],
+=======
+                        evidence: &[evidence::E602],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
@@ -16621,7 +20557,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E609],
+=======
+                        evidence: &[evidence::E603],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -16637,7 +20577,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
+<<<<<<< HEAD
                         evidence: &[evidence::E591],
+=======
+                        evidence: &[evidence::E585],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -16646,7 +20590,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
+<<<<<<< HEAD
                         evidence: &[evidence::E610],
+=======
+                        evidence: &[evidence::E604],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -16655,7 +20603,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
+<<<<<<< HEAD
                         evidence: &[evidence::E611],
+=======
+                        evidence: &[evidence::E605],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
@@ -16664,7 +20616,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E612],
+=======
+                        evidence: &[evidence::E606],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -16673,7 +20629,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E613, evidence::E614],
+=======
+                        evidence: &[evidence::E607, evidence::E608],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
@@ -16682,7 +20642,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_idx_start_addr."),
+<<<<<<< HEAD
                         evidence: &[evidence::E615],
+=======
+                        evidence: &[evidence::E609],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
@@ -16691,7 +20655,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E616],
+=======
+                        evidence: &[evidence::E610],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
@@ -16700,7 +20668,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E617],
+=======
+                        evidence: &[evidence::E611],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16721,7 +20693,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
+<<<<<<< HEAD
                         evidence: &[evidence::E618],
+=======
+                        evidence: &[evidence::E612],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16742,7 +20718,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index."),
+<<<<<<< HEAD
                         evidence: &[evidence::E619],
+=======
+                        evidence: &[evidence::E613],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -16751,7 +20731,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E620],
+=======
+                        evidence: &[evidence::E614],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16772,7 +20756,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
+<<<<<<< HEAD
                         evidence: &[evidence::E621, evidence::E622],
+=======
+                        evidence: &[evidence::E615, evidence::E616],
+>>>>>>> i13-names
                     },
                 ],
                 unmapped: &[],
@@ -16795,7 +20783,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
+<<<<<<< HEAD
                     evidence: &[evidence::E623],
+=======
+                    evidence: &[evidence::E617],
+>>>>>>> i13-names
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -16808,7 +20800,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E624],
+=======
+                        evidence: &[evidence::E618],
+>>>>>>> i13-names
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -16816,7 +20812,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E625],
+=======
+                        evidence: &[evidence::E619],
+>>>>>>> i13-names
                     },
                 ],
                 mappings: &[
@@ -16827,7 +20827,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E626, evidence::E627],
+=======
+                        evidence: &[evidence::E620, evidence::E621],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -16836,7 +20840,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E578],
+=======
+                        evidence: &[evidence::E572],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -16845,7 +20853,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E581],
+=======
+                        evidence: &[evidence::E575],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -16854,7 +20866,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E581],
+=======
+                        evidence: &[evidence::E575],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -16863,7 +20879,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E628],
+=======
+                        evidence: &[evidence::E622],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16884,7 +20904,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
+<<<<<<< HEAD
                         evidence: &[evidence::E590],
+=======
+                        evidence: &[evidence::E584],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -16905,7 +20929,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose."),
+<<<<<<< HEAD
                         evidence: &[evidence::E590],
+=======
+                        evidence: &[evidence::E584],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -16914,7 +20942,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
+<<<<<<< HEAD
                         evidence: &[evidence::E629],
+=======
+                        evidence: &[evidence::E623],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -16923,7 +20955,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
+<<<<<<< HEAD
                         evidence: &[evidence::E630],
+=======
+                        evidence: &[evidence::E624],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -16939,7 +20975,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E631, evidence::E591],
+=======
+                        evidence: &[evidence::E625, evidence::E585],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -16948,7 +20988,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
+<<<<<<< HEAD
                         evidence: &[evidence::E632],
+=======
+                        evidence: &[evidence::E626],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -16957,7 +21001,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
+<<<<<<< HEAD
                         evidence: &[evidence::E633],
+=======
+                        evidence: &[evidence::E627],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -16966,7 +21014,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E634],
+=======
+                        evidence: &[evidence::E628],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -16982,7 +21034,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
+<<<<<<< HEAD
                         evidence: &[evidence::E591],
+=======
+                        evidence: &[evidence::E585],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -16991,7 +21047,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
+<<<<<<< HEAD
                         evidence: &[evidence::E635],
+=======
+                        evidence: &[evidence::E629],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17000,7 +21060,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
+<<<<<<< HEAD
                         evidence: &[evidence::E636],
+=======
+                        evidence: &[evidence::E630],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
@@ -17009,7 +21073,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
+<<<<<<< HEAD
                         evidence: &[evidence::E637],
+=======
+                        evidence: &[evidence::E631],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
@@ -17018,7 +21086,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As tile_src_row_step."),
+<<<<<<< HEAD
                         evidence: &[evidence::E638],
+=======
+                        evidence: &[evidence::E632],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -17027,7 +21099,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
+<<<<<<< HEAD
                         evidence: &[evidence::E639],
+=======
+                        evidence: &[evidence::E633],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17048,7 +21124,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
+<<<<<<< HEAD
                         evidence: &[evidence::E640, evidence::E641],
+=======
+                        evidence: &[evidence::E634, evidence::E635],
+>>>>>>> i13-names
                     },
                 ],
                 unmapped: &[],
@@ -17076,7 +21156,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     confidence: confidence::wiki::LOW_INFERRED,
                     inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
+<<<<<<< HEAD
                     evidence: &[evidence::E642],
+=======
+                    evidence: &[evidence::E636],
+>>>>>>> i13-names
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -17089,7 +21173,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E643],
+=======
+                        evidence: &[evidence::E637],
+>>>>>>> i13-names
                     },
                     lowering::RouteMeta {
                         abi: "v3",
@@ -17097,7 +21185,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E644],
+=======
+                        evidence: &[evidence::E638],
+>>>>>>> i13-names
                     },
                 ],
                 mappings: &[
@@ -17108,7 +21200,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E645, evidence::E646],
+=======
+                        evidence: &[evidence::E639, evidence::E640],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
@@ -17117,7 +21213,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: None,
+<<<<<<< HEAD
                         evidence: &[evidence::E578],
+=======
+                        evidence: &[evidence::E572],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -17126,7 +21226,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E581],
+=======
+                        evidence: &[evidence::E575],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -17135,7 +21239,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
+<<<<<<< HEAD
                         evidence: &[evidence::E581],
+=======
+                        evidence: &[evidence::E575],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -17144,7 +21252,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
+<<<<<<< HEAD
                         evidence: &[evidence::E647],
+=======
+                        evidence: &[evidence::E641],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -17153,7 +21265,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
+<<<<<<< HEAD
                         evidence: &[evidence::E648],
+=======
+                        evidence: &[evidence::E642],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17174,7 +21290,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
+<<<<<<< HEAD
                         evidence: &[evidence::E649, evidence::E650],
+=======
+                        evidence: &[evidence::E643, evidence::E644],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -17183,7 +21303,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E604, evidence::E651],
+=======
+                        evidence: &[evidence::E598, evidence::E645],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17204,7 +21328,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
+<<<<<<< HEAD
                         evidence: &[evidence::E652],
+=======
+                        evidence: &[evidence::E646],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -17220,7 +21348,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E591],
+=======
+                        evidence: &[evidence::E585],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -17229,7 +21361,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
+<<<<<<< HEAD
                         evidence: &[evidence::E653],
+=======
+                        evidence: &[evidence::E647],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -17238,7 +21374,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
+<<<<<<< HEAD
                         evidence: &[evidence::E654],
+=======
+                        evidence: &[evidence::E648],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -17247,7 +21387,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E655],
+=======
+                        evidence: &[evidence::E649],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -17263,7 +21407,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("As src_start_addr."),
+<<<<<<< HEAD
                         evidence: &[evidence::E591],
+=======
+                        evidence: &[evidence::E585],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17284,7 +21432,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
+<<<<<<< HEAD
                         evidence: &[evidence::E656],
+=======
+                        evidence: &[evidence::E650],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -17293,7 +21445,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
+<<<<<<< HEAD
                         evidence: &[evidence::E657],
+=======
+                        evidence: &[evidence::E651],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -17302,7 +21458,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2])."),
+<<<<<<< HEAD
                         evidence: &[evidence::E658],
+=======
+                        evidence: &[evidence::E652],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -17311,7 +21471,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
+<<<<<<< HEAD
                         evidence: &[evidence::E659],
+=======
+                        evidence: &[evidence::E653],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -17320,7 +21484,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E660, evidence::E661],
+=======
+                        evidence: &[evidence::E654, evidence::E655],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -17329,7 +21497,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
+<<<<<<< HEAD
                         evidence: &[evidence::E662],
+=======
+                        evidence: &[evidence::E656],
+>>>>>>> i13-names
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -17350,7 +21522,11 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
+<<<<<<< HEAD
                         evidence: &[evidence::E663, evidence::E664],
+=======
+                        evidence: &[evidence::E657, evidence::E658],
+>>>>>>> i13-names
                     },
                 ],
                 unmapped: &[],
@@ -17373,9 +21549,15 @@ pub struct WordMeta {
     /// Spec name (the C name without `NEURON_ISA_TPB_` and `_STRUCT`).
     pub name: &'static str,
     pub c_name: &'static str,
+    /// Other names of the word (older spec names, sources' spellings): input
+    /// that names the word by one of them resolves to it.
+    pub aliases: &'static [&'static str],
     pub opcode: u8,
     pub opcode_enumerator: &'static str,
     pub arch: &'static [Arch],
+    /// No source lists the word per architecture: `arch` (all of them) is the
+    /// spec's inference.
+    pub arch_inferred: bool,
     /// The word this one must immediately follow (positional extensions).
     pub follows: Option<&'static str>,
     pub doc: &'static str,
@@ -17390,9 +21572,7 @@ pub const WORDS: &[WordMeta] = &[
     DMA_DIRECT2D_XPOSE::META,
     DMA_GATHER_XPOSE::META,
     DMA_INDIRECT1D::META,
-    INDIRECT_BOUND_CHECK::META,
     INDIRECT_COPY::META,
-    INDIRECT_SAVE_ACCUMULATE::META,
     MOVE_SHAPE::META,
     PSEUDO_DMA_DIRECT2D::META,
     PSEUDO_DMA_EXT::META,
@@ -17400,6 +21580,8 @@ pub const WORDS: &[WordMeta] = &[
     PSEUDO_DMA_SWAP_QUEUE_SET::META,
     PSEUDO_DMA_TRIGGER::META,
     PSEUDO_DMAMEMCPY_FULL_IND::META,
+    PSEUDO_EMBEDDING_UPDATE::META,
+    PSEUDO_RANGE_CHECK::META,
 ];
 /// A decoded word of any kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17409,9 +21591,7 @@ pub enum Word {
     DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE),
     DMA_GATHER_XPOSE(DMA_GATHER_XPOSE),
     DMA_INDIRECT1D(DMA_INDIRECT1D),
-    INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK),
     INDIRECT_COPY(INDIRECT_COPY),
-    INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE),
     MOVE_SHAPE(MOVE_SHAPE),
     PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D),
     PSEUDO_DMA_EXT(PSEUDO_DMA_EXT),
@@ -17419,6 +21599,8 @@ pub enum Word {
     PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET),
     PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER),
     PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND),
+    PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE),
+    PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK),
 }
 impl Word {
     /// Decodes by opcode; `None` when `arch` has no word with this opcode.
@@ -17436,15 +21618,9 @@ impl Word {
             187u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::read(b))),
-            214u8 if matches!(
-                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::read(b))),
             231u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::read(b))),
-            202u8 if matches!(
-                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::read(b))),
             178u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::read(b))),
@@ -17470,6 +21646,12 @@ impl Word {
             ) => {
                 Some(Word::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND::read(b)))
             }
+            202u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE::read(b))),
+            214u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK::read(b))),
             _ => None,
         }
     }
@@ -17479,9 +21661,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(w) => w.encode(),
             Word::DMA_GATHER_XPOSE(w) => w.encode(),
             Word::DMA_INDIRECT1D(w) => w.encode(),
-            Word::INDIRECT_BOUND_CHECK(w) => w.encode(),
             Word::INDIRECT_COPY(w) => w.encode(),
-            Word::INDIRECT_SAVE_ACCUMULATE(w) => w.encode(),
             Word::MOVE_SHAPE(w) => w.encode(),
             Word::PSEUDO_DMA_DIRECT2D(w) => w.encode(),
             Word::PSEUDO_DMA_EXT(w) => w.encode(),
@@ -17489,6 +21669,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => w.encode(),
             Word::PSEUDO_DMA_TRIGGER(w) => w.encode(),
             Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.encode(),
+            Word::PSEUDO_EMBEDDING_UPDATE(w) => w.encode(),
+            Word::PSEUDO_RANGE_CHECK(w) => w.encode(),
         }
     }
     pub fn meta(&self) -> &'static WordMeta {
@@ -17497,9 +21679,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(_) => &DMA_DIRECT2D_XPOSE::META,
             Word::DMA_GATHER_XPOSE(_) => &DMA_GATHER_XPOSE::META,
             Word::DMA_INDIRECT1D(_) => &DMA_INDIRECT1D::META,
-            Word::INDIRECT_BOUND_CHECK(_) => &INDIRECT_BOUND_CHECK::META,
             Word::INDIRECT_COPY(_) => &INDIRECT_COPY::META,
-            Word::INDIRECT_SAVE_ACCUMULATE(_) => &INDIRECT_SAVE_ACCUMULATE::META,
             Word::MOVE_SHAPE(_) => &MOVE_SHAPE::META,
             Word::PSEUDO_DMA_DIRECT2D(_) => &PSEUDO_DMA_DIRECT2D::META,
             Word::PSEUDO_DMA_EXT(_) => &PSEUDO_DMA_EXT::META,
@@ -17507,6 +21687,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => &PSEUDO_DMA_SWAP_QUEUE_SET::META,
             Word::PSEUDO_DMA_TRIGGER(_) => &PSEUDO_DMA_TRIGGER::META,
             Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => &PSEUDO_DMAMEMCPY_FULL_IND::META,
+            Word::PSEUDO_EMBEDDING_UPDATE(_) => &PSEUDO_EMBEDDING_UPDATE::META,
+            Word::PSEUDO_RANGE_CHECK(_) => &PSEUDO_RANGE_CHECK::META,
         }
     }
     /// Walks every field in offset order.
@@ -17516,9 +21698,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(w) => w.visit_fields(v, 0, arch),
             Word::DMA_GATHER_XPOSE(w) => w.visit_fields(v, 0, arch),
             Word::DMA_INDIRECT1D(w) => w.visit_fields(v, 0, arch),
-            Word::INDIRECT_BOUND_CHECK(w) => w.visit_fields(v, 0, arch),
             Word::INDIRECT_COPY(w) => w.visit_fields(v, 0, arch),
-            Word::INDIRECT_SAVE_ACCUMULATE(w) => w.visit_fields(v, 0, arch),
             Word::MOVE_SHAPE(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMA_DIRECT2D(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMA_EXT(w) => w.visit_fields(v, 0, arch),
@@ -17526,6 +21706,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMA_TRIGGER(w) => w.visit_fields(v, 0, arch),
             Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.visit_fields(v, 0, arch),
+            Word::PSEUDO_EMBEDDING_UPDATE(w) => w.visit_fields(v, 0, arch),
+            Word::PSEUDO_RANGE_CHECK(w) => w.visit_fields(v, 0, arch),
         }
     }
 }
@@ -17553,13 +21735,7 @@ pub fn check_rules_by_name(
         "DMA_INDIRECT1D" => {
             Some(DMA_INDIRECT1D::check_rules(bytes.try_into().ok()?, arch))
         }
-        "INDIRECT_BOUND_CHECK" => {
-            Some(INDIRECT_BOUND_CHECK::check_rules(bytes.try_into().ok()?, arch))
-        }
         "INDIRECT_COPY" => Some(INDIRECT_COPY::check_rules(bytes.try_into().ok()?, arch)),
-        "INDIRECT_SAVE_ACCUMULATE" => {
-            Some(INDIRECT_SAVE_ACCUMULATE::check_rules(bytes.try_into().ok()?, arch))
-        }
         "PSEUDO_DMA_DIRECT2D" => {
             Some(PSEUDO_DMA_DIRECT2D::check_rules(bytes.try_into().ok()?, arch))
         }
@@ -17577,6 +21753,12 @@ pub fn check_rules_by_name(
         }
         "PSEUDO_DMAMEMCPY_FULL_IND" => {
             Some(PSEUDO_DMAMEMCPY_FULL_IND::check_rules(bytes.try_into().ok()?, arch))
+        }
+        "PSEUDO_EMBEDDING_UPDATE" => {
+            Some(PSEUDO_EMBEDDING_UPDATE::check_rules(bytes.try_into().ok()?, arch))
+        }
+        "PSEUDO_RANGE_CHECK" => {
+            Some(PSEUDO_RANGE_CHECK::check_rules(bytes.try_into().ok()?, arch))
         }
         _ => None,
     }
@@ -17602,17 +21784,9 @@ impl Word {
                 let b = w.encode();
                 DMA_INDIRECT1D::check_rules(&b, arch)
             }
-            Word::INDIRECT_BOUND_CHECK(w) => {
-                let b = w.encode();
-                INDIRECT_BOUND_CHECK::check_rules(&b, arch)
-            }
             Word::INDIRECT_COPY(w) => {
                 let b = w.encode();
                 INDIRECT_COPY::check_rules(&b, arch)
-            }
-            Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                let b = w.encode();
-                INDIRECT_SAVE_ACCUMULATE::check_rules(&b, arch)
             }
             Word::MOVE_SHAPE(_) => rules::Violations::from_truth("MOVE_SHAPE", &[], 0),
             Word::PSEUDO_DMA_DIRECT2D(w) => {
@@ -17639,6 +21813,14 @@ impl Word {
                 let b = w.encode();
                 PSEUDO_DMAMEMCPY_FULL_IND::check_rules(&b, arch)
             }
+            Word::PSEUDO_EMBEDDING_UPDATE(w) => {
+                let b = w.encode();
+                PSEUDO_EMBEDDING_UPDATE::check_rules(&b, arch)
+            }
+            Word::PSEUDO_RANGE_CHECK(w) => {
+                let b = w.encode();
+                PSEUDO_RANGE_CHECK::check_rules(&b, arch)
+            }
         }
     }
     /// Checks the word's rules for `arch`; the error lists every violated rule.
@@ -17652,9 +21834,7 @@ impl Word {
             Word::DMA_DIRECT2D_XPOSE(_) => DMA_DIRECT2D_XPOSE::RULES,
             Word::DMA_GATHER_XPOSE(_) => DMA_GATHER_XPOSE::RULES,
             Word::DMA_INDIRECT1D(_) => DMA_INDIRECT1D::RULES,
-            Word::INDIRECT_BOUND_CHECK(_) => INDIRECT_BOUND_CHECK::RULES,
             Word::INDIRECT_COPY(_) => INDIRECT_COPY::RULES,
-            Word::INDIRECT_SAVE_ACCUMULATE(_) => INDIRECT_SAVE_ACCUMULATE::RULES,
             Word::MOVE_SHAPE(_) => &[],
             Word::PSEUDO_DMA_DIRECT2D(_) => PSEUDO_DMA_DIRECT2D::RULES,
             Word::PSEUDO_DMA_EXT(_) => PSEUDO_DMA_EXT::RULES,
@@ -17662,6 +21842,8 @@ impl Word {
             Word::PSEUDO_DMA_SWAP_QUEUE_SET(_) => PSEUDO_DMA_SWAP_QUEUE_SET::RULES,
             Word::PSEUDO_DMA_TRIGGER(_) => PSEUDO_DMA_TRIGGER::RULES,
             Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => PSEUDO_DMAMEMCPY_FULL_IND::RULES,
+            Word::PSEUDO_EMBEDDING_UPDATE(_) => PSEUDO_EMBEDDING_UPDATE::RULES,
+            Word::PSEUDO_RANGE_CHECK(_) => PSEUDO_RANGE_CHECK::RULES,
         }
     }
 }
@@ -22017,523 +26199,6 @@ pub mod view {
             DMA_INDIRECT1D_mut::decode(b)
         }
     }
-    /// Read-only view of [`INDIRECT_BOUND_CHECK_DTYPE`](super::INDIRECT_BOUND_CHECK_DTYPE).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK_DTYPE<'a>(&'a [u8; 1]);
-    impl<'a> INDIRECT_BOUND_CHECK_DTYPE<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 1]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 1] {
-            self.0
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
-            super::INDIRECT_BOUND_CHECK_DTYPE {
-                dtype: self.dtype(),
-                tag: self.tag(),
-            }
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
-        #[inline]
-        pub fn dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
-        #[inline]
-        pub fn tag(&self) -> u8 {
-            (self.bits() >> 4 & 0xf) as u8
-        }
-        /// The packed container value.
-        #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
-    }
-    /// Writable view of [`INDIRECT_BOUND_CHECK_DTYPE`](super::INDIRECT_BOUND_CHECK_DTYPE); see [`INDIRECT_BOUND_CHECK_DTYPE`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK_DTYPE_mut<'a>(&'a mut [u8; 1]);
-    impl<'a> INDIRECT_BOUND_CHECK_DTYPE_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 1]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 1] {
-            &*self.0
-        }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
-            INDIRECT_BOUND_CHECK_DTYPE::new(&*self.0)
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK_DTYPE {
-            self.as_view().read()
-        }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK_DTYPE) -> &mut Self {
-            self.set_dtype(v.dtype);
-            self.set_tag(v.tag);
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
-        #[inline]
-        pub fn dtype(&self) -> super::DTYPE {
-            self.as_view().dtype()
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
-        #[inline]
-        pub fn tag(&self) -> u8 {
-            self.as_view().tag()
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::dtype`](super::INDIRECT_BOUND_CHECK_DTYPE::dtype), bits 0..=3.
-        #[inline]
-        pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
-        }
-        /// [`INDIRECT_BOUND_CHECK_DTYPE::tag`](super::INDIRECT_BOUND_CHECK_DTYPE::tag), bits 4..=7.
-        #[inline]
-        pub fn set_tag(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0xf << 4) | (v as u8 & 0xf) << 4)
-        }
-        /// The packed container value.
-        #[inline]
-        pub fn bits(&self) -> u8 {
-            u8::from_le_bytes(*self.0)
-        }
-        /// Sets the packed container value.
-        #[inline]
-        pub fn set_bits(&mut self, v: u8) -> &mut Self {
-            *self.0 = v.to_le_bytes();
-            self
-        }
-    }
-    /// Read-only view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK<'a>(&'a [u8; 64]);
-    impl<'a> INDIRECT_BOUND_CHECK<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
-            super::INDIRECT_BOUND_CHECK {
-                header: self.header().read(),
-                events: self.events().read(),
-                unknown_12: *self.unknown_12(),
-                bound_result_reg: self.bound_result_reg(),
-                unknown_28: *self.unknown_28(),
-                bound_size_bytes: self.bound_size_bytes(),
-                const_tag: self.const_tag(),
-                src_dtype: self.src_dtype().read(),
-                const_one: self.const_one(),
-                unknown_44: *self.unknown_44(),
-                idx_ap_meta: self.idx_ap_meta(),
-                unknown_47: *self.unknown_47(),
-                branch_label_id: self.branch_label_id(),
-                unknown_52: *self.unknown_52(),
-            }
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
-        #[inline]
-        pub fn unknown_12(&self) -> &'a [u8; 12] {
-            at::<12, 12, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
-        #[inline]
-        pub fn bound_result_reg(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<24, 4, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
-        #[inline]
-        pub fn unknown_28(&self) -> &'a [u8; 4] {
-            at::<28, 4, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
-        #[inline]
-        pub fn bound_size_bytes(&self) -> u64 {
-            let b = self.0;
-            u64::from_le_bytes(*at::<32, 8, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
-        #[inline]
-        pub fn const_tag(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<40, 1, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'a> {
-            INDIRECT_BOUND_CHECK_DTYPE::new(at::<41, 1, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
-        #[inline]
-        pub fn const_one(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<42, 2, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
-        #[inline]
-        pub fn unknown_44(&self) -> &'a [u8; 2] {
-            at::<44, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
-        #[inline]
-        pub fn idx_ap_meta(&self) -> u8 {
-            let b = self.0;
-            u8::from_le_bytes(*at::<46, 1, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
-        #[inline]
-        pub fn unknown_47(&self) -> &'a [u8; 1] {
-            at::<47, 1, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
-        #[inline]
-        pub fn branch_label_id(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<48, 4, 64>(b))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
-        #[inline]
-        pub fn unknown_52(&self) -> &'a [u8; 12] {
-            at::<52, 12, 64>(self.0)
-        }
-        /// Views a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_BOUND_CHECK::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_BOUND_CHECK::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_BOUND_CHECK::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_BOUND_CHECK::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    /// Writable view of [`INDIRECT_BOUND_CHECK`](super::INDIRECT_BOUND_CHECK); see [`INDIRECT_BOUND_CHECK`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_BOUND_CHECK_mut<'a>(&'a mut [u8; 64]);
-    impl<'a> INDIRECT_BOUND_CHECK_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> INDIRECT_BOUND_CHECK<'_> {
-            INDIRECT_BOUND_CHECK::new(&*self.0)
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_BOUND_CHECK {
-            self.as_view().read()
-        }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::INDIRECT_BOUND_CHECK) -> &mut Self {
-            self.header_mut().write(&v.header);
-            self.events_mut().write(&v.events);
-            self.set_unknown_12(v.unknown_12);
-            self.set_bound_result_reg(v.bound_result_reg);
-            self.set_unknown_28(v.unknown_28);
-            self.set_bound_size_bytes(v.bound_size_bytes);
-            self.set_const_tag(v.const_tag);
-            self.src_dtype_mut().write(&v.src_dtype);
-            self.set_const_one(v.const_one);
-            self.set_unknown_44(v.unknown_44);
-            self.set_idx_ap_meta(v.idx_ap_meta);
-            self.set_unknown_47(v.unknown_47);
-            self.set_branch_label_id(v.branch_label_id);
-            self.set_unknown_52(v.unknown_52);
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
-        #[inline]
-        pub fn unknown_12(&self) -> &[u8; 12] {
-            self.as_view().unknown_12()
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
-        #[inline]
-        pub fn bound_result_reg(&self) -> u32 {
-            self.as_view().bound_result_reg()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
-        #[inline]
-        pub fn unknown_28(&self) -> &[u8; 4] {
-            self.as_view().unknown_28()
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
-        #[inline]
-        pub fn bound_size_bytes(&self) -> u64 {
-            self.as_view().bound_size_bytes()
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
-        #[inline]
-        pub fn const_tag(&self) -> u8 {
-            self.as_view().const_tag()
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn src_dtype(&self) -> INDIRECT_BOUND_CHECK_DTYPE<'_> {
-            self.as_view().src_dtype()
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
-        #[inline]
-        pub fn const_one(&self) -> u16 {
-            self.as_view().const_one()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
-        #[inline]
-        pub fn unknown_44(&self) -> &[u8; 2] {
-            self.as_view().unknown_44()
-        }
-        /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
-        #[inline]
-        pub fn idx_ap_meta(&self) -> u8 {
-            self.as_view().idx_ap_meta()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
-        #[inline]
-        pub fn unknown_47(&self) -> &[u8; 1] {
-            self.as_view().unknown_47()
-        }
-        /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
-        #[inline]
-        pub fn branch_label_id(&self) -> u32 {
-            self.as_view().branch_label_id()
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
-        #[inline]
-        pub fn unknown_52(&self) -> &[u8; 12] {
-            self.as_view().unknown_52()
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
-            v.write(at_mut::<0, 4, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::header`](super::INDIRECT_BOUND_CHECK::header), offset 0.
-        #[inline]
-        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
-            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
-            v.write(at_mut::<4, 8, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::events`](super::INDIRECT_BOUND_CHECK::events), offset 4.
-        #[inline]
-        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
-            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_12`](super::INDIRECT_BOUND_CHECK::unknown_12), offset 12.
-        #[inline]
-        pub fn set_unknown_12(&mut self, v: [u8; 12]) -> &mut Self {
-            *at_mut::<12, 12, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] {
-            at_mut::<12, 12, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_result_reg`](super::INDIRECT_BOUND_CHECK::bound_result_reg), offset 24.
-        #[inline]
-        pub fn set_bound_result_reg(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_28`](super::INDIRECT_BOUND_CHECK::unknown_28), offset 28.
-        #[inline]
-        pub fn set_unknown_28(&mut self, v: [u8; 4]) -> &mut Self {
-            *at_mut::<28, 4, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] {
-            at_mut::<28, 4, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::bound_size_bytes`](super::INDIRECT_BOUND_CHECK::bound_size_bytes), offset 32.
-        #[inline]
-        pub fn set_bound_size_bytes(&mut self, v: u64) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<32, 8, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_tag`](super::INDIRECT_BOUND_CHECK::const_tag), offset 40.
-        #[inline]
-        pub fn set_const_tag(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<40, 1, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn set_src_dtype(
-            &mut self,
-            v: super::INDIRECT_BOUND_CHECK_DTYPE,
-        ) -> &mut Self {
-            v.write(at_mut::<41, 1, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::src_dtype`](super::INDIRECT_BOUND_CHECK::src_dtype), offset 41.
-        #[inline]
-        pub fn src_dtype_mut(&mut self) -> INDIRECT_BOUND_CHECK_DTYPE_mut<'_> {
-            INDIRECT_BOUND_CHECK_DTYPE_mut::new(at_mut::<41, 1, 64>(self.0))
-        }
-        /// [`INDIRECT_BOUND_CHECK::const_one`](super::INDIRECT_BOUND_CHECK::const_one), offset 42.
-        #[inline]
-        pub fn set_const_one(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<42, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_44`](super::INDIRECT_BOUND_CHECK::unknown_44), offset 44.
-        #[inline]
-        pub fn set_unknown_44(&mut self, v: [u8; 2]) -> &mut Self {
-            *at_mut::<44, 2, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<44, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::idx_ap_meta`](super::INDIRECT_BOUND_CHECK::idx_ap_meta), offset 46.
-        #[inline]
-        pub fn set_idx_ap_meta(&mut self, v: u8) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<46, 1, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_47`](super::INDIRECT_BOUND_CHECK::unknown_47), offset 47.
-        #[inline]
-        pub fn set_unknown_47(&mut self, v: [u8; 1]) -> &mut Self {
-            *at_mut::<47, 1, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] {
-            at_mut::<47, 1, 64>(self.0)
-        }
-        /// [`INDIRECT_BOUND_CHECK::branch_label_id`](super::INDIRECT_BOUND_CHECK::branch_label_id), offset 48.
-        #[inline]
-        pub fn set_branch_label_id(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_BOUND_CHECK::unknown_52`](super::INDIRECT_BOUND_CHECK::unknown_52), offset 52.
-        #[inline]
-        pub fn set_unknown_52(&mut self, v: [u8; 12]) -> &mut Self {
-            *at_mut::<52, 12, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
-            at_mut::<52, 12, 64>(self.0)
-        }
-        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_BOUND_CHECK::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_BOUND_CHECK::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_BOUND_CHECK::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_BOUND_CHECK::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    impl super::INDIRECT_BOUND_CHECK {
-        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn view(b: &[u8; 64]) -> Result<INDIRECT_BOUND_CHECK<'_>, DecodeError> {
-            INDIRECT_BOUND_CHECK::decode(b)
-        }
-        /// A zero-copy writable view of a word; fails only on a wrong opcode.
-        #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<INDIRECT_BOUND_CHECK_mut<'_>, DecodeError> {
-            INDIRECT_BOUND_CHECK_mut::decode(b)
-        }
-    }
     /// Read-only view of [`INDIRECT_COPY`](super::INDIRECT_COPY).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub struct INDIRECT_COPY<'a>(&'a [u8; 64]);
@@ -22986,370 +26651,6 @@ pub mod view {
         #[inline]
         pub fn view_mut(b: &mut [u8; 64]) -> Result<INDIRECT_COPY_mut<'_>, DecodeError> {
             INDIRECT_COPY_mut::decode(b)
-        }
-    }
-    /// Read-only view of [`INDIRECT_SAVE_ACCUMULATE`](super::INDIRECT_SAVE_ACCUMULATE).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_SAVE_ACCUMULATE<'a>(&'a [u8; 64]);
-    impl<'a> INDIRECT_SAVE_ACCUMULATE<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] {
-            self.0
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
-            super::INDIRECT_SAVE_ACCUMULATE {
-                header: self.header().read(),
-                events: self.events().read(),
-                index_dtype: self.index_dtype(),
-                unknown_13: *self.unknown_13(),
-                embedding_table_base_addr: self.embedding_table_base_addr(),
-                embed_entry_num_elements: self.embed_entry_num_elements(),
-                embed_entry_size_lo: self.embed_entry_size_lo(),
-                sequence_length: self.sequence_length(),
-                unknown_54: *self.unknown_54(),
-                table_num_entries: self.table_num_entries(),
-                embed_entry_size_hi: self.embed_entry_size_hi(),
-                unknown_62: *self.unknown_62(),
-            }
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'a> {
-            HEADER::new(at::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'a> {
-            EVENTS::new(at::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
-        #[inline]
-        pub fn index_dtype(&self) -> super::DTYPE {
-            let b = self.0;
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(b)))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
-        #[inline]
-        pub fn unknown_13(&self) -> &'a [u8; 31] {
-            at::<13, 31, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
-        #[inline]
-        pub fn embedding_table_base_addr(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<44, 4, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
-        #[inline]
-        pub fn embed_entry_num_elements(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<48, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
-        #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<50, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
-        #[inline]
-        pub fn sequence_length(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<52, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
-        #[inline]
-        pub fn unknown_54(&self) -> &'a [u8; 2] {
-            at::<54, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
-        #[inline]
-        pub fn table_num_entries(&self) -> u32 {
-            let b = self.0;
-            u32::from_le_bytes(*at::<56, 4, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
-        #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 {
-            let b = self.0;
-            u16::from_le_bytes(*at::<60, 2, 64>(b))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
-        #[inline]
-        pub fn unknown_62(&self) -> &'a [u8; 2] {
-            at::<62, 2, 64>(self.0)
-        }
-        /// Views a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_SAVE_ACCUMULATE::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_SAVE_ACCUMULATE::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_SAVE_ACCUMULATE::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_SAVE_ACCUMULATE::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    /// Writable view of [`INDIRECT_SAVE_ACCUMULATE`](super::INDIRECT_SAVE_ACCUMULATE); see [`INDIRECT_SAVE_ACCUMULATE`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct INDIRECT_SAVE_ACCUMULATE_mut<'a>(&'a mut [u8; 64]);
-    impl<'a> INDIRECT_SAVE_ACCUMULATE_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self {
-            Self(b)
-        }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 64] {
-            &*self.0
-        }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> INDIRECT_SAVE_ACCUMULATE<'_> {
-            INDIRECT_SAVE_ACCUMULATE::new(&*self.0)
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::INDIRECT_SAVE_ACCUMULATE {
-            self.as_view().read()
-        }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::INDIRECT_SAVE_ACCUMULATE) -> &mut Self {
-            self.header_mut().write(&v.header);
-            self.events_mut().write(&v.events);
-            self.set_index_dtype(v.index_dtype);
-            self.set_unknown_13(v.unknown_13);
-            self.set_embedding_table_base_addr(v.embedding_table_base_addr);
-            self.set_embed_entry_num_elements(v.embed_entry_num_elements);
-            self.set_embed_entry_size_lo(v.embed_entry_size_lo);
-            self.set_sequence_length(v.sequence_length);
-            self.set_unknown_54(v.unknown_54);
-            self.set_table_num_entries(v.table_num_entries);
-            self.set_embed_entry_size_hi(v.embed_entry_size_hi);
-            self.set_unknown_62(v.unknown_62);
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'_> {
-            self.as_view().header()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'_> {
-            self.as_view().events()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
-        #[inline]
-        pub fn index_dtype(&self) -> super::DTYPE {
-            self.as_view().index_dtype()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
-        #[inline]
-        pub fn unknown_13(&self) -> &[u8; 31] {
-            self.as_view().unknown_13()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
-        #[inline]
-        pub fn embedding_table_base_addr(&self) -> u32 {
-            self.as_view().embedding_table_base_addr()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
-        #[inline]
-        pub fn embed_entry_num_elements(&self) -> u16 {
-            self.as_view().embed_entry_num_elements()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
-        #[inline]
-        pub fn embed_entry_size_lo(&self) -> u16 {
-            self.as_view().embed_entry_size_lo()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
-        #[inline]
-        pub fn sequence_length(&self) -> u16 {
-            self.as_view().sequence_length()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
-        #[inline]
-        pub fn unknown_54(&self) -> &[u8; 2] {
-            self.as_view().unknown_54()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
-        #[inline]
-        pub fn table_num_entries(&self) -> u32 {
-            self.as_view().table_num_entries()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
-        #[inline]
-        pub fn embed_entry_size_hi(&self) -> u16 {
-            self.as_view().embed_entry_size_hi()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
-        #[inline]
-        pub fn unknown_62(&self) -> &[u8; 2] {
-            self.as_view().unknown_62()
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
-            v.write(at_mut::<0, 4, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::header`](super::INDIRECT_SAVE_ACCUMULATE::header), offset 0.
-        #[inline]
-        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
-            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
-            v.write(at_mut::<4, 8, 64>(self.0));
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::events`](super::INDIRECT_SAVE_ACCUMULATE::events), offset 4.
-        #[inline]
-        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
-            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::index_dtype`](super::INDIRECT_SAVE_ACCUMULATE::index_dtype), offset 12.
-        #[inline]
-        pub fn set_index_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            let b = &mut *self.0;
-            v.write(at_mut::<12, 1, 64>(b));
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_13`](super::INDIRECT_SAVE_ACCUMULATE::unknown_13), offset 13.
-        #[inline]
-        pub fn set_unknown_13(&mut self, v: [u8; 31]) -> &mut Self {
-            *at_mut::<13, 31, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] {
-            at_mut::<13, 31, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr`](super::INDIRECT_SAVE_ACCUMULATE::embedding_table_base_addr), offset 44.
-        #[inline]
-        pub fn set_embedding_table_base_addr(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<44, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_num_elements), offset 48.
-        #[inline]
-        pub fn set_embed_entry_num_elements(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<48, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_lo), offset 50.
-        #[inline]
-        pub fn set_embed_entry_size_lo(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<50, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::sequence_length`](super::INDIRECT_SAVE_ACCUMULATE::sequence_length), offset 52.
-        #[inline]
-        pub fn set_sequence_length(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<52, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_54`](super::INDIRECT_SAVE_ACCUMULATE::unknown_54), offset 54.
-        #[inline]
-        pub fn set_unknown_54(&mut self, v: [u8; 2]) -> &mut Self {
-            *at_mut::<54, 2, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<54, 2, 64>(self.0)
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::table_num_entries`](super::INDIRECT_SAVE_ACCUMULATE::table_num_entries), offset 56.
-        #[inline]
-        pub fn set_table_num_entries(&mut self, v: u32) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi`](super::INDIRECT_SAVE_ACCUMULATE::embed_entry_size_hi), offset 60.
-        #[inline]
-        pub fn set_embed_entry_size_hi(&mut self, v: u16) -> &mut Self {
-            let b = &mut *self.0;
-            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
-            self
-        }
-        /// [`INDIRECT_SAVE_ACCUMULATE::unknown_62`](super::INDIRECT_SAVE_ACCUMULATE::unknown_62), offset 62.
-        #[inline]
-        pub fn set_unknown_62(&mut self, v: [u8; 2]) -> &mut Self {
-            *at_mut::<62, 2, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] {
-            at_mut::<62, 2, 64>(self.0)
-        }
-        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::INDIRECT_SAVE_ACCUMULATE::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::INDIRECT_SAVE_ACCUMULATE::OPCODE,
-                    found: b[0],
-                    name: super::INDIRECT_SAVE_ACCUMULATE::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::INDIRECT_SAVE_ACCUMULATE::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    impl super::INDIRECT_SAVE_ACCUMULATE {
-        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn view(b: &[u8; 64]) -> Result<INDIRECT_SAVE_ACCUMULATE<'_>, DecodeError> {
-            INDIRECT_SAVE_ACCUMULATE::decode(b)
-        }
-        /// A zero-copy writable view of a word; fails only on a wrong opcode.
-        #[inline]
-        pub fn view_mut(
-            b: &mut [u8; 64],
-        ) -> Result<INDIRECT_SAVE_ACCUMULATE_mut<'_>, DecodeError> {
-            INDIRECT_SAVE_ACCUMULATE_mut::decode(b)
         }
     }
     /// Read-only view of [`MOVE_SHAPE`](super::MOVE_SHAPE).
@@ -25506,6 +28807,887 @@ pub mod view {
             PSEUDO_DMAMEMCPY_FULL_IND_mut::decode(b)
         }
     }
+    /// Read-only view of [`PSEUDO_EMBEDDING_UPDATE`](super::PSEUDO_EMBEDDING_UPDATE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_EMBEDDING_UPDATE<'a>(&'a [u8; 64]);
+    impl<'a> PSEUDO_EMBEDDING_UPDATE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_EMBEDDING_UPDATE {
+            super::PSEUDO_EMBEDDING_UPDATE {
+                header: self.header().read(),
+                events: self.events().read(),
+                index_dtype: self.index_dtype(),
+                unknown_13: *self.unknown_13(),
+                embedding_table_base_addr: self.embedding_table_base_addr(),
+                embed_entry_num_elements: self.embed_entry_num_elements(),
+                embed_entry_size_lo: self.embed_entry_size_lo(),
+                sequence_length: self.sequence_length(),
+                unknown_54: *self.unknown_54(),
+                table_num_entries: self.table_num_entries(),
+                embed_entry_size_hi: self.embed_entry_size_hi(),
+                unknown_62: *self.unknown_62(),
+            }
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::index_dtype`](super::PSEUDO_EMBEDDING_UPDATE::index_dtype), offset 12.
+        #[inline]
+        pub fn index_dtype(&self) -> super::DTYPE {
+            let b = self.0;
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<12, 1, 64>(b)))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_13`](super::PSEUDO_EMBEDDING_UPDATE::unknown_13), offset 13.
+        #[inline]
+        pub fn unknown_13(&self) -> &'a [u8; 31] {
+            at::<13, 31, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr`](super::PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr), offset 44.
+        #[inline]
+        pub fn embedding_table_base_addr(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<44, 4, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements), offset 48.
+        #[inline]
+        pub fn embed_entry_num_elements(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<48, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo), offset 50.
+        #[inline]
+        pub fn embed_entry_size_lo(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<50, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::sequence_length`](super::PSEUDO_EMBEDDING_UPDATE::sequence_length), offset 52.
+        #[inline]
+        pub fn sequence_length(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<52, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_54`](super::PSEUDO_EMBEDDING_UPDATE::unknown_54), offset 54.
+        #[inline]
+        pub fn unknown_54(&self) -> &'a [u8; 2] {
+            at::<54, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::table_num_entries`](super::PSEUDO_EMBEDDING_UPDATE::table_num_entries), offset 56.
+        #[inline]
+        pub fn table_num_entries(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<56, 4, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi), offset 60.
+        #[inline]
+        pub fn embed_entry_size_hi(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<60, 2, 64>(b))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_62`](super::PSEUDO_EMBEDDING_UPDATE::unknown_62), offset 62.
+        #[inline]
+        pub fn unknown_62(&self) -> &'a [u8; 2] {
+            at::<62, 2, 64>(self.0)
+        }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_EMBEDDING_UPDATE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_EMBEDDING_UPDATE::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_EMBEDDING_UPDATE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_EMBEDDING_UPDATE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`PSEUDO_EMBEDDING_UPDATE`](super::PSEUDO_EMBEDDING_UPDATE); see [`PSEUDO_EMBEDDING_UPDATE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_EMBEDDING_UPDATE_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> PSEUDO_EMBEDDING_UPDATE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> PSEUDO_EMBEDDING_UPDATE<'_> {
+            PSEUDO_EMBEDDING_UPDATE::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_EMBEDDING_UPDATE {
+            self.as_view().read()
+        }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::PSEUDO_EMBEDDING_UPDATE) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.set_index_dtype(v.index_dtype);
+            self.set_unknown_13(v.unknown_13);
+            self.set_embedding_table_base_addr(v.embedding_table_base_addr);
+            self.set_embed_entry_num_elements(v.embed_entry_num_elements);
+            self.set_embed_entry_size_lo(v.embed_entry_size_lo);
+            self.set_sequence_length(v.sequence_length);
+            self.set_unknown_54(v.unknown_54);
+            self.set_table_num_entries(v.table_num_entries);
+            self.set_embed_entry_size_hi(v.embed_entry_size_hi);
+            self.set_unknown_62(v.unknown_62);
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::index_dtype`](super::PSEUDO_EMBEDDING_UPDATE::index_dtype), offset 12.
+        #[inline]
+        pub fn index_dtype(&self) -> super::DTYPE {
+            self.as_view().index_dtype()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_13`](super::PSEUDO_EMBEDDING_UPDATE::unknown_13), offset 13.
+        #[inline]
+        pub fn unknown_13(&self) -> &[u8; 31] {
+            self.as_view().unknown_13()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr`](super::PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr), offset 44.
+        #[inline]
+        pub fn embedding_table_base_addr(&self) -> u32 {
+            self.as_view().embedding_table_base_addr()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements), offset 48.
+        #[inline]
+        pub fn embed_entry_num_elements(&self) -> u16 {
+            self.as_view().embed_entry_num_elements()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo), offset 50.
+        #[inline]
+        pub fn embed_entry_size_lo(&self) -> u16 {
+            self.as_view().embed_entry_size_lo()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::sequence_length`](super::PSEUDO_EMBEDDING_UPDATE::sequence_length), offset 52.
+        #[inline]
+        pub fn sequence_length(&self) -> u16 {
+            self.as_view().sequence_length()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_54`](super::PSEUDO_EMBEDDING_UPDATE::unknown_54), offset 54.
+        #[inline]
+        pub fn unknown_54(&self) -> &[u8; 2] {
+            self.as_view().unknown_54()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::table_num_entries`](super::PSEUDO_EMBEDDING_UPDATE::table_num_entries), offset 56.
+        #[inline]
+        pub fn table_num_entries(&self) -> u32 {
+            self.as_view().table_num_entries()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi), offset 60.
+        #[inline]
+        pub fn embed_entry_size_hi(&self) -> u16 {
+            self.as_view().embed_entry_size_hi()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_62`](super::PSEUDO_EMBEDDING_UPDATE::unknown_62), offset 62.
+        #[inline]
+        pub fn unknown_62(&self) -> &[u8; 2] {
+            self.as_view().unknown_62()
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::header`](super::PSEUDO_EMBEDDING_UPDATE::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::events`](super::PSEUDO_EMBEDDING_UPDATE::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::index_dtype`](super::PSEUDO_EMBEDDING_UPDATE::index_dtype), offset 12.
+        #[inline]
+        pub fn set_index_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            let b = &mut *self.0;
+            v.write(at_mut::<12, 1, 64>(b));
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_13`](super::PSEUDO_EMBEDDING_UPDATE::unknown_13), offset 13.
+        #[inline]
+        pub fn set_unknown_13(&mut self, v: [u8; 31]) -> &mut Self {
+            *at_mut::<13, 31, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_13_mut(&mut self) -> &mut [u8; 31] {
+            at_mut::<13, 31, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr`](super::PSEUDO_EMBEDDING_UPDATE::embedding_table_base_addr), offset 44.
+        #[inline]
+        pub fn set_embedding_table_base_addr(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<44, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_num_elements), offset 48.
+        #[inline]
+        pub fn set_embed_entry_num_elements(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<48, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_lo), offset 50.
+        #[inline]
+        pub fn set_embed_entry_size_lo(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<50, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::sequence_length`](super::PSEUDO_EMBEDDING_UPDATE::sequence_length), offset 52.
+        #[inline]
+        pub fn set_sequence_length(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<52, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_54`](super::PSEUDO_EMBEDDING_UPDATE::unknown_54), offset 54.
+        #[inline]
+        pub fn set_unknown_54(&mut self, v: [u8; 2]) -> &mut Self {
+            *at_mut::<54, 2, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_54_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<54, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::table_num_entries`](super::PSEUDO_EMBEDDING_UPDATE::table_num_entries), offset 56.
+        #[inline]
+        pub fn set_table_num_entries(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<56, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi`](super::PSEUDO_EMBEDDING_UPDATE::embed_entry_size_hi), offset 60.
+        #[inline]
+        pub fn set_embed_entry_size_hi(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<60, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_EMBEDDING_UPDATE::unknown_62`](super::PSEUDO_EMBEDDING_UPDATE::unknown_62), offset 62.
+        #[inline]
+        pub fn set_unknown_62(&mut self, v: [u8; 2]) -> &mut Self {
+            *at_mut::<62, 2, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_62_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<62, 2, 64>(self.0)
+        }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_EMBEDDING_UPDATE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_EMBEDDING_UPDATE::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_EMBEDDING_UPDATE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_EMBEDDING_UPDATE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::PSEUDO_EMBEDDING_UPDATE {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<PSEUDO_EMBEDDING_UPDATE<'_>, DecodeError> {
+            PSEUDO_EMBEDDING_UPDATE::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_EMBEDDING_UPDATE_mut<'_>, DecodeError> {
+            PSEUDO_EMBEDDING_UPDATE_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`PSEUDO_RANGE_CHECK_DTYPE`](super::PSEUDO_RANGE_CHECK_DTYPE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK_DTYPE<'a>(&'a [u8; 1]);
+    impl<'a> PSEUDO_RANGE_CHECK_DTYPE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 1]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 1] {
+            self.0
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK_DTYPE {
+            super::PSEUDO_RANGE_CHECK_DTYPE {
+                dtype: self.dtype(),
+                tag: self.tag(),
+            }
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
+        #[inline]
+        pub fn dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw((self.bits() & 0xf) as u8)
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
+        #[inline]
+        pub fn tag(&self) -> u8 {
+            (self.bits() >> 4 & 0xf) as u8
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
+    }
+    /// Writable view of [`PSEUDO_RANGE_CHECK_DTYPE`](super::PSEUDO_RANGE_CHECK_DTYPE); see [`PSEUDO_RANGE_CHECK_DTYPE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK_DTYPE_mut<'a>(&'a mut [u8; 1]);
+    impl<'a> PSEUDO_RANGE_CHECK_DTYPE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 1]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 1] {
+            &*self.0
+        }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> PSEUDO_RANGE_CHECK_DTYPE<'_> {
+            PSEUDO_RANGE_CHECK_DTYPE::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK_DTYPE {
+            self.as_view().read()
+        }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::PSEUDO_RANGE_CHECK_DTYPE) -> &mut Self {
+            self.set_dtype(v.dtype);
+            self.set_tag(v.tag);
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
+        #[inline]
+        pub fn dtype(&self) -> super::DTYPE {
+            self.as_view().dtype()
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
+        #[inline]
+        pub fn tag(&self) -> u8 {
+            self.as_view().tag()
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
+        #[inline]
+        pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+        }
+        /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
+        #[inline]
+        pub fn set_tag(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0xf << 4) | (v as u8 & 0xf) << 4)
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u8 {
+            u8::from_le_bytes(*self.0)
+        }
+        /// Sets the packed container value.
+        #[inline]
+        pub fn set_bits(&mut self, v: u8) -> &mut Self {
+            *self.0 = v.to_le_bytes();
+            self
+        }
+    }
+    /// Read-only view of [`PSEUDO_RANGE_CHECK`](super::PSEUDO_RANGE_CHECK).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK<'a>(&'a [u8; 64]);
+    impl<'a> PSEUDO_RANGE_CHECK<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] {
+            self.0
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK {
+            super::PSEUDO_RANGE_CHECK {
+                header: self.header().read(),
+                events: self.events().read(),
+                unknown_12: *self.unknown_12(),
+                bound_result_reg: self.bound_result_reg(),
+                unknown_28: *self.unknown_28(),
+                bound_size_bytes: self.bound_size_bytes(),
+                const_tag: self.const_tag(),
+                src_dtype: self.src_dtype().read(),
+                const_one: self.const_one(),
+                unknown_44: *self.unknown_44(),
+                idx_ap_meta: self.idx_ap_meta(),
+                unknown_47: *self.unknown_47(),
+                branch_label_id: self.branch_label_id(),
+                unknown_52: *self.unknown_52(),
+            }
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> {
+            HEADER::new(at::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> {
+            EVENTS::new(at::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_12`](super::PSEUDO_RANGE_CHECK::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &'a [u8; 12] {
+            at::<12, 12, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_result_reg`](super::PSEUDO_RANGE_CHECK::bound_result_reg), offset 24.
+        #[inline]
+        pub fn bound_result_reg(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<24, 4, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_28`](super::PSEUDO_RANGE_CHECK::unknown_28), offset 28.
+        #[inline]
+        pub fn unknown_28(&self) -> &'a [u8; 4] {
+            at::<28, 4, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_size_bytes`](super::PSEUDO_RANGE_CHECK::bound_size_bytes), offset 32.
+        #[inline]
+        pub fn bound_size_bytes(&self) -> u64 {
+            let b = self.0;
+            u64::from_le_bytes(*at::<32, 8, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_tag`](super::PSEUDO_RANGE_CHECK::const_tag), offset 40.
+        #[inline]
+        pub fn const_tag(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<40, 1, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn src_dtype(&self) -> PSEUDO_RANGE_CHECK_DTYPE<'a> {
+            PSEUDO_RANGE_CHECK_DTYPE::new(at::<41, 1, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_one`](super::PSEUDO_RANGE_CHECK::const_one), offset 42.
+        #[inline]
+        pub fn const_one(&self) -> u16 {
+            let b = self.0;
+            u16::from_le_bytes(*at::<42, 2, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_44`](super::PSEUDO_RANGE_CHECK::unknown_44), offset 44.
+        #[inline]
+        pub fn unknown_44(&self) -> &'a [u8; 2] {
+            at::<44, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::idx_ap_meta`](super::PSEUDO_RANGE_CHECK::idx_ap_meta), offset 46.
+        #[inline]
+        pub fn idx_ap_meta(&self) -> u8 {
+            let b = self.0;
+            u8::from_le_bytes(*at::<46, 1, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_47`](super::PSEUDO_RANGE_CHECK::unknown_47), offset 47.
+        #[inline]
+        pub fn unknown_47(&self) -> &'a [u8; 1] {
+            at::<47, 1, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::branch_label_id`](super::PSEUDO_RANGE_CHECK::branch_label_id), offset 48.
+        #[inline]
+        pub fn branch_label_id(&self) -> u32 {
+            let b = self.0;
+            u32::from_le_bytes(*at::<48, 4, 64>(b))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_52`](super::PSEUDO_RANGE_CHECK::unknown_52), offset 52.
+        #[inline]
+        pub fn unknown_52(&self) -> &'a [u8; 12] {
+            at::<52, 12, 64>(self.0)
+        }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_RANGE_CHECK::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_RANGE_CHECK::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_RANGE_CHECK::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_RANGE_CHECK::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`PSEUDO_RANGE_CHECK`](super::PSEUDO_RANGE_CHECK); see [`PSEUDO_RANGE_CHECK`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct PSEUDO_RANGE_CHECK_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> PSEUDO_RANGE_CHECK_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self {
+            Self(b)
+        }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] {
+            &*self.0
+        }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> PSEUDO_RANGE_CHECK<'_> {
+            PSEUDO_RANGE_CHECK::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::PSEUDO_RANGE_CHECK {
+            self.as_view().read()
+        }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::PSEUDO_RANGE_CHECK) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.set_unknown_12(v.unknown_12);
+            self.set_bound_result_reg(v.bound_result_reg);
+            self.set_unknown_28(v.unknown_28);
+            self.set_bound_size_bytes(v.bound_size_bytes);
+            self.set_const_tag(v.const_tag);
+            self.src_dtype_mut().write(&v.src_dtype);
+            self.set_const_one(v.const_one);
+            self.set_unknown_44(v.unknown_44);
+            self.set_idx_ap_meta(v.idx_ap_meta);
+            self.set_unknown_47(v.unknown_47);
+            self.set_branch_label_id(v.branch_label_id);
+            self.set_unknown_52(v.unknown_52);
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> {
+            self.as_view().header()
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> {
+            self.as_view().events()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_12`](super::PSEUDO_RANGE_CHECK::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &[u8; 12] {
+            self.as_view().unknown_12()
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_result_reg`](super::PSEUDO_RANGE_CHECK::bound_result_reg), offset 24.
+        #[inline]
+        pub fn bound_result_reg(&self) -> u32 {
+            self.as_view().bound_result_reg()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_28`](super::PSEUDO_RANGE_CHECK::unknown_28), offset 28.
+        #[inline]
+        pub fn unknown_28(&self) -> &[u8; 4] {
+            self.as_view().unknown_28()
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_size_bytes`](super::PSEUDO_RANGE_CHECK::bound_size_bytes), offset 32.
+        #[inline]
+        pub fn bound_size_bytes(&self) -> u64 {
+            self.as_view().bound_size_bytes()
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_tag`](super::PSEUDO_RANGE_CHECK::const_tag), offset 40.
+        #[inline]
+        pub fn const_tag(&self) -> u8 {
+            self.as_view().const_tag()
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn src_dtype(&self) -> PSEUDO_RANGE_CHECK_DTYPE<'_> {
+            self.as_view().src_dtype()
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_one`](super::PSEUDO_RANGE_CHECK::const_one), offset 42.
+        #[inline]
+        pub fn const_one(&self) -> u16 {
+            self.as_view().const_one()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_44`](super::PSEUDO_RANGE_CHECK::unknown_44), offset 44.
+        #[inline]
+        pub fn unknown_44(&self) -> &[u8; 2] {
+            self.as_view().unknown_44()
+        }
+        /// [`PSEUDO_RANGE_CHECK::idx_ap_meta`](super::PSEUDO_RANGE_CHECK::idx_ap_meta), offset 46.
+        #[inline]
+        pub fn idx_ap_meta(&self) -> u8 {
+            self.as_view().idx_ap_meta()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_47`](super::PSEUDO_RANGE_CHECK::unknown_47), offset 47.
+        #[inline]
+        pub fn unknown_47(&self) -> &[u8; 1] {
+            self.as_view().unknown_47()
+        }
+        /// [`PSEUDO_RANGE_CHECK::branch_label_id`](super::PSEUDO_RANGE_CHECK::branch_label_id), offset 48.
+        #[inline]
+        pub fn branch_label_id(&self) -> u32 {
+            self.as_view().branch_label_id()
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_52`](super::PSEUDO_RANGE_CHECK::unknown_52), offset 52.
+        #[inline]
+        pub fn unknown_52(&self) -> &[u8; 12] {
+            self.as_view().unknown_52()
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::header`](super::PSEUDO_RANGE_CHECK::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::events`](super::PSEUDO_RANGE_CHECK::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_12`](super::PSEUDO_RANGE_CHECK::unknown_12), offset 12.
+        #[inline]
+        pub fn set_unknown_12(&mut self, v: [u8; 12]) -> &mut Self {
+            *at_mut::<12, 12, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_12_mut(&mut self) -> &mut [u8; 12] {
+            at_mut::<12, 12, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_result_reg`](super::PSEUDO_RANGE_CHECK::bound_result_reg), offset 24.
+        #[inline]
+        pub fn set_bound_result_reg(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<24, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_28`](super::PSEUDO_RANGE_CHECK::unknown_28), offset 28.
+        #[inline]
+        pub fn set_unknown_28(&mut self, v: [u8; 4]) -> &mut Self {
+            *at_mut::<28, 4, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_28_mut(&mut self) -> &mut [u8; 4] {
+            at_mut::<28, 4, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::bound_size_bytes`](super::PSEUDO_RANGE_CHECK::bound_size_bytes), offset 32.
+        #[inline]
+        pub fn set_bound_size_bytes(&mut self, v: u64) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<32, 8, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_tag`](super::PSEUDO_RANGE_CHECK::const_tag), offset 40.
+        #[inline]
+        pub fn set_const_tag(&mut self, v: u8) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<40, 1, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn set_src_dtype(
+            &mut self,
+            v: super::PSEUDO_RANGE_CHECK_DTYPE,
+        ) -> &mut Self {
+            v.write(at_mut::<41, 1, 64>(self.0));
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::src_dtype`](super::PSEUDO_RANGE_CHECK::src_dtype), offset 41.
+        #[inline]
+        pub fn src_dtype_mut(&mut self) -> PSEUDO_RANGE_CHECK_DTYPE_mut<'_> {
+            PSEUDO_RANGE_CHECK_DTYPE_mut::new(at_mut::<41, 1, 64>(self.0))
+        }
+        /// [`PSEUDO_RANGE_CHECK::const_one`](super::PSEUDO_RANGE_CHECK::const_one), offset 42.
+        #[inline]
+        pub fn set_const_one(&mut self, v: u16) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<42, 2, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_44`](super::PSEUDO_RANGE_CHECK::unknown_44), offset 44.
+        #[inline]
+        pub fn set_unknown_44(&mut self, v: [u8; 2]) -> &mut Self {
+            *at_mut::<44, 2, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 2] {
+            at_mut::<44, 2, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::idx_ap_meta`](super::PSEUDO_RANGE_CHECK::idx_ap_meta), offset 46.
+        #[inline]
+        pub fn set_idx_ap_meta(&mut self, v: u8) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<46, 1, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_47`](super::PSEUDO_RANGE_CHECK::unknown_47), offset 47.
+        #[inline]
+        pub fn set_unknown_47(&mut self, v: [u8; 1]) -> &mut Self {
+            *at_mut::<47, 1, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_47_mut(&mut self) -> &mut [u8; 1] {
+            at_mut::<47, 1, 64>(self.0)
+        }
+        /// [`PSEUDO_RANGE_CHECK::branch_label_id`](super::PSEUDO_RANGE_CHECK::branch_label_id), offset 48.
+        #[inline]
+        pub fn set_branch_label_id(&mut self, v: u32) -> &mut Self {
+            let b = &mut *self.0;
+            *at_mut::<48, 4, 64>(b) = v.to_le_bytes();
+            self
+        }
+        /// [`PSEUDO_RANGE_CHECK::unknown_52`](super::PSEUDO_RANGE_CHECK::unknown_52), offset 52.
+        #[inline]
+        pub fn set_unknown_52(&mut self, v: [u8; 12]) -> &mut Self {
+            *at_mut::<52, 12, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_52_mut(&mut self) -> &mut [u8; 12] {
+            at_mut::<52, 12, 64>(self.0)
+        }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::PSEUDO_RANGE_CHECK::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::PSEUDO_RANGE_CHECK::OPCODE,
+                    found: b[0],
+                    name: super::PSEUDO_RANGE_CHECK::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::PSEUDO_RANGE_CHECK::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::PSEUDO_RANGE_CHECK {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<PSEUDO_RANGE_CHECK<'_>, DecodeError> {
+            PSEUDO_RANGE_CHECK::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(
+            b: &mut [u8; 64],
+        ) -> Result<PSEUDO_RANGE_CHECK_mut<'_>, DecodeError> {
+            PSEUDO_RANGE_CHECK_mut::decode(b)
+        }
+    }
     /// A word of any kind, viewed in place: the opcode is dispatched on once.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum Word<'a> {
@@ -25513,9 +29695,7 @@ pub mod view {
         DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE<'a>),
         DMA_GATHER_XPOSE(DMA_GATHER_XPOSE<'a>),
         DMA_INDIRECT1D(DMA_INDIRECT1D<'a>),
-        INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK<'a>),
         INDIRECT_COPY(INDIRECT_COPY<'a>),
-        INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE<'a>),
         MOVE_SHAPE(MOVE_SHAPE<'a>),
         PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D<'a>),
         PSEUDO_DMA_EXT(PSEUDO_DMA_EXT<'a>),
@@ -25523,6 +29703,8 @@ pub mod view {
         PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET<'a>),
         PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER<'a>),
         PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND<'a>),
+        PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE<'a>),
+        PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK<'a>),
     }
     impl<'a> Word<'a> {
         /// Views by opcode; `None` when `arch` has no word with this opcode.
@@ -25541,19 +29723,9 @@ pub mod view {
                 187u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
-                214u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => Some(Word::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK::new(b))),
                 231u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::new(b))),
-                202u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word::INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE::new(b)),
-                    )
-                }
                 178u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::new(b))),
@@ -25587,6 +29759,12 @@ pub mod view {
                         ),
                     )
                 }
+                202u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE::new(b))),
+                214u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word::PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK::new(b))),
                 _ => None,
             }
         }
@@ -25597,11 +29775,7 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(_) => &super::DMA_DIRECT2D_XPOSE::META,
                 Word::DMA_GATHER_XPOSE(_) => &super::DMA_GATHER_XPOSE::META,
                 Word::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
-                Word::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word::INDIRECT_SAVE_ACCUMULATE(_) => {
-                    &super::INDIRECT_SAVE_ACCUMULATE::META
-                }
                 Word::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
@@ -25613,6 +29787,8 @@ pub mod view {
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
                     &super::PSEUDO_DMAMEMCPY_FULL_IND::META
                 }
+                Word::PSEUDO_EMBEDDING_UPDATE(_) => &super::PSEUDO_EMBEDDING_UPDATE::META,
+                Word::PSEUDO_RANGE_CHECK(_) => &super::PSEUDO_RANGE_CHECK::META,
             }
         }
         #[inline]
@@ -25622,9 +29798,7 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(w) => w.bytes(),
                 Word::DMA_GATHER_XPOSE(w) => w.bytes(),
                 Word::DMA_INDIRECT1D(w) => w.bytes(),
-                Word::INDIRECT_BOUND_CHECK(w) => w.bytes(),
                 Word::INDIRECT_COPY(w) => w.bytes(),
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => w.bytes(),
                 Word::MOVE_SHAPE(w) => w.bytes(),
                 Word::PSEUDO_DMA_DIRECT2D(w) => w.bytes(),
                 Word::PSEUDO_DMA_EXT(w) => w.bytes(),
@@ -25632,6 +29806,8 @@ pub mod view {
                 Word::PSEUDO_DMA_SWAP_QUEUE_SET(w) => w.bytes(),
                 Word::PSEUDO_DMA_TRIGGER(w) => w.bytes(),
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => w.bytes(),
+                Word::PSEUDO_EMBEDDING_UPDATE(w) => w.bytes(),
+                Word::PSEUDO_RANGE_CHECK(w) => w.bytes(),
             }
         }
         /// The owned word, every field through its accessor.
@@ -25642,13 +29818,7 @@ pub mod view {
                 Word::DMA_DIRECT2D_XPOSE(w) => super::Word::DMA_DIRECT2D_XPOSE(w.read()),
                 Word::DMA_GATHER_XPOSE(w) => super::Word::DMA_GATHER_XPOSE(w.read()),
                 Word::DMA_INDIRECT1D(w) => super::Word::DMA_INDIRECT1D(w.read()),
-                Word::INDIRECT_BOUND_CHECK(w) => {
-                    super::Word::INDIRECT_BOUND_CHECK(w.read())
-                }
                 Word::INDIRECT_COPY(w) => super::Word::INDIRECT_COPY(w.read()),
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    super::Word::INDIRECT_SAVE_ACCUMULATE(w.read())
-                }
                 Word::MOVE_SHAPE(w) => super::Word::MOVE_SHAPE(w.read()),
                 Word::PSEUDO_DMA_DIRECT2D(w) => {
                     super::Word::PSEUDO_DMA_DIRECT2D(w.read())
@@ -25662,6 +29832,10 @@ pub mod view {
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
                     super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w.read())
                 }
+                Word::PSEUDO_EMBEDDING_UPDATE(w) => {
+                    super::Word::PSEUDO_EMBEDDING_UPDATE(w.read())
+                }
+                Word::PSEUDO_RANGE_CHECK(w) => super::Word::PSEUDO_RANGE_CHECK(w.read()),
             }
         }
         /// The word's violations for `arch`, checked on the bytes in place (empty
@@ -25681,14 +29855,8 @@ pub mod view {
                 Word::DMA_INDIRECT1D(w) => {
                     super::DMA_INDIRECT1D::check_rules(w.bytes(), arch)
                 }
-                Word::INDIRECT_BOUND_CHECK(w) => {
-                    super::INDIRECT_BOUND_CHECK::check_rules(w.bytes(), arch)
-                }
                 Word::INDIRECT_COPY(w) => {
                     super::INDIRECT_COPY::check_rules(w.bytes(), arch)
-                }
-                Word::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    super::INDIRECT_SAVE_ACCUMULATE::check_rules(w.bytes(), arch)
                 }
                 Word::MOVE_SHAPE(_) => {
                     rules::Violations::from_truth("MOVE_SHAPE", &[], 0)
@@ -25711,6 +29879,12 @@ pub mod view {
                 Word::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
                     super::PSEUDO_DMAMEMCPY_FULL_IND::check_rules(w.bytes(), arch)
                 }
+                Word::PSEUDO_EMBEDDING_UPDATE(w) => {
+                    super::PSEUDO_EMBEDDING_UPDATE::check_rules(w.bytes(), arch)
+                }
+                Word::PSEUDO_RANGE_CHECK(w) => {
+                    super::PSEUDO_RANGE_CHECK::check_rules(w.bytes(), arch)
+                }
             }
         }
         /// Checks the word's rules for `arch`; the error lists every violated rule.
@@ -25726,9 +29900,7 @@ pub mod view {
         DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE_mut<'a>),
         DMA_GATHER_XPOSE(DMA_GATHER_XPOSE_mut<'a>),
         DMA_INDIRECT1D(DMA_INDIRECT1D_mut<'a>),
-        INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut<'a>),
         INDIRECT_COPY(INDIRECT_COPY_mut<'a>),
-        INDIRECT_SAVE_ACCUMULATE(INDIRECT_SAVE_ACCUMULATE_mut<'a>),
         MOVE_SHAPE(MOVE_SHAPE_mut<'a>),
         PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D_mut<'a>),
         PSEUDO_DMA_EXT(PSEUDO_DMA_EXT_mut<'a>),
@@ -25736,6 +29908,8 @@ pub mod view {
         PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET_mut<'a>),
         PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER_mut<'a>),
         PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND_mut<'a>),
+        PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE_mut<'a>),
+        PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK_mut<'a>),
     }
     impl<'a> Word_mut<'a> {
         /// Views by opcode; `None` when `arch` has no word with this opcode.
@@ -25754,25 +29928,9 @@ pub mod view {
                 187u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
-                214u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::INDIRECT_BOUND_CHECK(INDIRECT_BOUND_CHECK_mut::new(b)),
-                    )
-                }
                 231u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word_mut::INDIRECT_COPY(INDIRECT_COPY_mut::new(b))),
-                202u8 if matches!(
-                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-                ) => {
-                    Some(
-                        Word_mut::INDIRECT_SAVE_ACCUMULATE(
-                            INDIRECT_SAVE_ACCUMULATE_mut::new(b),
-                        ),
-                    )
-                }
                 178u8 if matches!(
                     arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
                 ) => Some(Word_mut::MOVE_SHAPE(MOVE_SHAPE_mut::new(b))),
@@ -25806,6 +29964,18 @@ pub mod view {
                         ),
                     )
                 }
+                202u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => {
+                    Some(
+                        Word_mut::PSEUDO_EMBEDDING_UPDATE(
+                            PSEUDO_EMBEDDING_UPDATE_mut::new(b),
+                        ),
+                    )
+                }
+                214u8 if matches!(
+                    arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+                ) => Some(Word_mut::PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK_mut::new(b))),
                 _ => None,
             }
         }
@@ -25816,11 +29986,7 @@ pub mod view {
                 Word_mut::DMA_DIRECT2D_XPOSE(_) => &super::DMA_DIRECT2D_XPOSE::META,
                 Word_mut::DMA_GATHER_XPOSE(_) => &super::DMA_GATHER_XPOSE::META,
                 Word_mut::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
-                Word_mut::INDIRECT_BOUND_CHECK(_) => &super::INDIRECT_BOUND_CHECK::META,
                 Word_mut::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(_) => {
-                    &super::INDIRECT_SAVE_ACCUMULATE::META
-                }
                 Word_mut::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
                 Word_mut::PSEUDO_DMA_DIRECT2D(_) => &super::PSEUDO_DMA_DIRECT2D::META,
                 Word_mut::PSEUDO_DMA_EXT(_) => &super::PSEUDO_DMA_EXT::META,
@@ -25832,6 +29998,10 @@ pub mod view {
                 Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(_) => {
                     &super::PSEUDO_DMAMEMCPY_FULL_IND::META
                 }
+                Word_mut::PSEUDO_EMBEDDING_UPDATE(_) => {
+                    &super::PSEUDO_EMBEDDING_UPDATE::META
+                }
+                Word_mut::PSEUDO_RANGE_CHECK(_) => &super::PSEUDO_RANGE_CHECK::META,
             }
         }
         /// A read-only view of the same bytes.
@@ -25842,13 +30012,7 @@ pub mod view {
                 Word_mut::DMA_DIRECT2D_XPOSE(w) => Word::DMA_DIRECT2D_XPOSE(w.as_view()),
                 Word_mut::DMA_GATHER_XPOSE(w) => Word::DMA_GATHER_XPOSE(w.as_view()),
                 Word_mut::DMA_INDIRECT1D(w) => Word::DMA_INDIRECT1D(w.as_view()),
-                Word_mut::INDIRECT_BOUND_CHECK(w) => {
-                    Word::INDIRECT_BOUND_CHECK(w.as_view())
-                }
                 Word_mut::INDIRECT_COPY(w) => Word::INDIRECT_COPY(w.as_view()),
-                Word_mut::INDIRECT_SAVE_ACCUMULATE(w) => {
-                    Word::INDIRECT_SAVE_ACCUMULATE(w.as_view())
-                }
                 Word_mut::MOVE_SHAPE(w) => Word::MOVE_SHAPE(w.as_view()),
                 Word_mut::PSEUDO_DMA_DIRECT2D(w) => {
                     Word::PSEUDO_DMA_DIRECT2D(w.as_view())
@@ -25862,6 +30026,10 @@ pub mod view {
                 Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(w) => {
                     Word::PSEUDO_DMAMEMCPY_FULL_IND(w.as_view())
                 }
+                Word_mut::PSEUDO_EMBEDDING_UPDATE(w) => {
+                    Word::PSEUDO_EMBEDDING_UPDATE(w.as_view())
+                }
+                Word_mut::PSEUDO_RANGE_CHECK(w) => Word::PSEUDO_RANGE_CHECK(w.as_view()),
             }
         }
         /// Writes every field of `w` through the setters; fails (writing nothing)
@@ -25887,21 +30055,7 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (
-                    Word_mut::INDIRECT_BOUND_CHECK(v),
-                    super::Word::INDIRECT_BOUND_CHECK(w),
-                ) => {
-                    v.write(w);
-                    Ok(())
-                }
                 (Word_mut::INDIRECT_COPY(v), super::Word::INDIRECT_COPY(w)) => {
-                    v.write(w);
-                    Ok(())
-                }
-                (
-                    Word_mut::INDIRECT_SAVE_ACCUMULATE(v),
-                    super::Word::INDIRECT_SAVE_ACCUMULATE(w),
-                ) => {
                     v.write(w);
                     Ok(())
                 }
@@ -25941,6 +30095,20 @@ pub mod view {
                 (
                     Word_mut::PSEUDO_DMAMEMCPY_FULL_IND(v),
                     super::Word::PSEUDO_DMAMEMCPY_FULL_IND(w),
+                ) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (
+                    Word_mut::PSEUDO_EMBEDDING_UPDATE(v),
+                    super::Word::PSEUDO_EMBEDDING_UPDATE(w),
+                ) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (
+                    Word_mut::PSEUDO_RANGE_CHECK(v),
+                    super::Word::PSEUDO_RANGE_CHECK(w),
                 ) => {
                     v.write(w);
                     Ok(())

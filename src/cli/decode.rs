@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use dmaspec::Arch;
 use dmaspec::json::JsonFields;
-use dmaspec::runtime::meta::{LeafMeta, constant_mismatches};
+use dmaspec::runtime::meta::{EnumeratorMeta, LeafMeta, constant_mismatches};
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
+use dmaspec::words::{WORDS, enumerators};
 use serde_json::{Map, Value as Json, json};
 
 use super::input::{self, WordReader};
@@ -75,6 +76,15 @@ pub fn instruction_json(
         Decoded::UnknownOpcode => {
             obj.insert("struct".into(), Json::Null);
             obj.insert("raw_hex".into(), json!(hex_string(bytes)));
+            let e = opcode_enumerator(bytes[0]);
+            obj.insert(
+                "opcode_enumerator".into(),
+                e.map_or(
+                    Json::Null,
+                    |e| json!({ "name": e.name, "engine": e.engine }),
+                ),
+            );
+            obj.insert("error".into(), json!(opcode_text(bytes[0], arch)));
             // Not decoded, so not validated (`dmaspec validate` counts it as invalid).
             obj.insert("violations".into(), Json::Null);
         }
@@ -105,6 +115,36 @@ fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
     Json::Object(map)
 }
 
+/// The `OPCODE` enumerator with value `op`, if any.
+pub fn opcode_enumerator(op: u8) -> Option<&'static EnumeratorMeta> {
+    enumerators("OPCODE")?
+        .iter()
+        .find(|e| e.value == u64::from(op))
+}
+
+/// What the spec knows of an opcode no word of `arch` decodes: its enumerator and engine,
+/// and why there is no layout ("0x41 TensorTensor (DVE): no layout in the spec").
+pub fn opcode_text(op: u8, arch: Arch) -> String {
+    let Some(e) = opcode_enumerator(op) else {
+        return format!(
+            "{op:#04x}: unknown opcode (no OPCODE enumerator, no word in {})",
+            arch.name()
+        );
+    };
+    let engine = e.engine.map_or(String::new(), |g| format!(" ({g})"));
+    let why = if WORDS.iter().any(|w| w.opcode == op) {
+        format!("no word in {}", arch.name())
+    } else {
+        "no layout in the spec".to_string()
+    };
+    let only = if e.arch.is_empty() || e.arch.contains(&arch.name()) {
+        String::new()
+    } else {
+        format!("; an opcode only on {}", e.arch.join(", "))
+    };
+    format!("{op:#04x} {}{engine}: {why}{only}", e.name)
+}
+
 fn orphan_message(name: &str, follows: &str) -> String {
     format!("{name} must immediately follow {follows}; this one does not, so it is not decoded")
 }
@@ -133,8 +173,8 @@ fn table_text(
             )
         }
         Decoded::UnknownOpcode => format!(
-            "{head}  unknown opcode (no word in {})\n  raw {}\n",
-            arch.name(),
+            "{head}  {}\n  raw {}\n",
+            opcode_text(bytes[0], arch),
             hex_string(bytes)
         ),
         Decoded::Orphan { name, follows } => format!(

@@ -14,6 +14,7 @@ use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::words::{WORDS, enumerators, flag_bits};
 
 use super::CliError;
+use super::decode::opcode_enumerator;
 
 /// Resolves the query and renders the explanation. A query is an opcode (`0xd4`, `212`),
 /// a word (`DMA_INDIRECT1D`) or its opcode enumerator (`DMAMEMCPY`, or another spelling of
@@ -28,7 +29,8 @@ pub fn explain(query: &str) -> Result<String, CliError> {
         && !WORDS.iter().any(|w| w.opcode == op)
     {
         let named = opcode_enumerator(op).map_or(String::new(), |e| {
-            format!(" (the OPCODE enumerator {} has this value)", e.name)
+            let engine = e.engine.map_or(String::new(), |g| format!(", engine {g}"));
+            format!(" (the OPCODE enumerator {} has this value{engine})", e.name)
         });
         return Err(CliError::Usage(format!(
             "no word has opcode {op:#04x}{named}; the words' opcodes: {}",
@@ -109,12 +111,6 @@ fn opcode(q: &str) -> Option<u8> {
         .map_or_else(|| q.parse::<u8>().ok(), |h| u8::from_str_radix(h, 16).ok())
 }
 
-fn opcode_enumerator(op: u8) -> Option<&'static EnumeratorMeta> {
-    enumerators("OPCODE")?
-        .iter()
-        .find(|e| e.value == u64::from(op))
-}
-
 /// `0xb8 DMA_DIRECT2D, …`
 fn all_opcodes() -> String {
     let list: Vec<String> = WORDS
@@ -136,7 +132,12 @@ fn find_words(q: &str) -> Vec<&'static WordMeta> {
     };
     WORDS
         .iter()
-        .filter(|w| w.name.eq_ignore_ascii_case(q) || Some(w.opcode) == op || spelled(w))
+        .filter(|w| {
+            w.name.eq_ignore_ascii_case(q)
+                || w.aliases.iter().any(|a| a.eq_ignore_ascii_case(q))
+                || Some(w.opcode) == op
+                || spelled(w)
+        })
         .collect()
 }
 
@@ -228,12 +229,20 @@ fn word_text(w: &WordMeta) -> String {
     let _ = writeln!(out, "{} — {}", w.name, w.c_name);
     let _ = writeln!(
         out,
-        "opcode {:#04x} ({}{}), on {}",
+        "opcode {:#04x} ({}{}), on {}{}",
         w.opcode,
         w.opcode_enumerator,
         opcode_aliases(w.opcode_enumerator),
-        archs.join(", ")
+        archs.join(", "),
+        if w.arch_inferred {
+            " (all by the spec's inference: no source lists this word per architecture)"
+        } else {
+            ""
+        }
     );
+    if !w.aliases.is_empty() {
+        let _ = writeln!(out, "also named {}", w.aliases.join(", "));
+    }
     if let Some(f) = w.follows {
         let _ = writeln!(out, "must immediately follow {f} (positional extension)");
     }
@@ -253,7 +262,27 @@ fn word_text(w: &WordMeta) -> String {
         .collect();
     let header = ["offset", "field", "type", "confidence", "notes"].map(String::from);
     out.push_str(&super::table::render_columns(&header, &rows));
+    asserts_lines(w, &mut out);
     out
+}
+
+/// The compiler's assert and error strings the spec attaches to the word: its unenforced
+/// rules whose message a source gives (the word does not show whether they held).
+fn asserts_lines(w: &WordMeta, out: &mut String) {
+    let asserts: Vec<&RuleMeta> = rules_of(w)
+        .iter()
+        .filter(|r| r.kind == RuleKind::NotEnforced && !r.message.is_empty())
+        .collect();
+    if asserts.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nnot enforced (compiler asserts and errors, or bodies no source gives)"
+    );
+    for r in asserts {
+        let _ = writeln!(out, "  \"{}\"  ({}; {})", r.message, r.id, r.source);
+    }
 }
 
 fn opcode_aliases(enumerator: &str) -> String {
@@ -444,6 +473,9 @@ fn value_names(ty: &str, out: &mut String) {
             }
             if !e.arch.is_empty() {
                 let _ = write!(line, ", only on {}", e.arch.join(", "));
+            }
+            if let Some(g) = e.engine {
+                let _ = write!(line, ", engine {g}");
             }
             let _ = writeln!(out, "{line}");
         }

@@ -32,6 +32,7 @@ const DERIVED_KEYS: &[&str] = &[
     "confidence",
     "compiler_findings",
     "error",
+    "opcode_enumerator",
     // `lower --json` adds where each word came from.
     "from",
     "lowered_by",
@@ -126,7 +127,10 @@ fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
         return [0; 64];
     };
     let word = match obj.get("struct") {
-        Some(Json::String(name)) => match WORDS.iter().find(|w| w.name == name) {
+        Some(Json::String(name)) => match WORDS
+            .iter()
+            .find(|w| w.name == name || w.aliases.contains(&name.as_str()))
+        {
             Some(w) => w,
             None => {
                 errors.push(format!("unknown struct `{name}`"));

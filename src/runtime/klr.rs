@@ -955,6 +955,7 @@ mod tests {
                 c_name: "bir::DGEType::None",
                 aliases: &[],
                 arch: &[],
+                engine: None,
             },
             EnumeratorMeta {
                 name: "HWDGE",
@@ -962,6 +963,7 @@ mod tests {
                 c_name: "bir::DGEType::HWDGE",
                 aliases: &[],
                 arch: &[],
+                engine: None,
             },
         ];
         let all: &Enums = &[("DGEType", DGE)];

@@ -199,16 +199,20 @@ pub struct EnumeratorMeta {
     pub aliases: &'static [&'static str],
     /// Architectures that have it (by name); empty means all.
     pub arch: &'static [&'static str],
+    /// The engine that executes it (an `OPCODE` enumerator's), when the sources say.
+    pub engine: Option<&'static str>,
 }
 
 impl EnumeratorMeta {
-    /// The base the generated records fill in: no aliases, on every architecture.
+    /// The base the generated records fill in: no aliases, on every architecture, no
+    /// engine.
     pub const DEFAULT: EnumeratorMeta = EnumeratorMeta {
         name: "",
         value: 0,
         c_name: "",
         aliases: &[],
         arch: &[],
+        engine: None,
     };
 }
 

@@ -75,8 +75,12 @@ struct Word<'m> {
     size: usize,
     doc: &'m str,
     opcode: WordOpcode<'m>,
+    /// Other names of the word, each with who spells it so (`source` null: the spec's own).
+    aliases: &'m [Alias],
     /// Architectures that ship the word: its own list narrowed by its enumerator's.
     arch: Vec<&'m str>,
+    /// No source lists the word per architecture: "all" is the spec's inference.
+    arch_inferred: bool,
     /// The word this one positionally extends.
     follows: Option<&'m str>,
     confidence: &'m Confidence,
@@ -91,6 +95,8 @@ struct WordOpcode<'m> {
     enumerator: &'m str,
     /// Other spellings of the enumerator, each with the source that uses it.
     aliases: &'m [Alias],
+    /// The engine that executes the opcode, when the sources say.
+    engine: Option<&'m str>,
 }
 
 #[derive(Serialize)]
@@ -229,8 +235,20 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
             aliases: model
                 .opcode_enumerator(w)
                 .map_or(&[][..], |e| e.aliases.as_slice()),
+            engine: model.opcode_enumerator(w).and_then(|e| e.engine.as_deref()),
+        },
+        aliases: match &w.kind {
+            TypeKind::Struct { aliases, .. } => aliases,
+            _ => &[],
         },
         arch: model.word_archs(w),
+        arch_inferred: matches!(
+            w.kind,
+            TypeKind::Struct {
+                arch_inferred: true,
+                ..
+            }
+        ),
         follows,
         confidence: &w.confidence,
         evidence: &w.evidence,

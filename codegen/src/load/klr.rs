@@ -72,8 +72,56 @@ impl Loader {
                 let row = self.klr_transpose_row(*at, r, &m, scope);
                 m.transposes.push(row);
             }
+            if let Some(r) = &k.family {
+                if m.family.is_some() {
+                    self.err(
+                        *at,
+                        r.band.span(),
+                        "a second `[klr.family]`: the spec has one",
+                    );
+                } else {
+                    m.family = self.klr_family(*at, r, &m, scope);
+                }
+            }
         }
         m
+    }
+
+    /// The family record, with the leaves whose bodies lie outside the band it states.
+    fn klr_family(
+        &mut self,
+        at: FileId,
+        r: &RawFamily,
+        m: &KlrModel,
+        scope: &Scope,
+    ) -> Option<Family> {
+        let confidence = self.confidence(at, &r.confidence, scope);
+        let evidence = self.evidence(at, &r.evidence, &confidence, scope);
+        let [lo, hi] = &r.band.get_ref()[..] else {
+            self.err(
+                at,
+                r.band.span(),
+                "`band` is `[first, last]`: two addresses",
+            );
+            return None;
+        };
+        let (lo, hi) = (*lo.get_ref(), *hi.get_ref());
+        let outside = m
+            .leaves
+            .iter()
+            .filter(|l| !(lo..=hi).contains(&l.va))
+            .map(|l| l.name.clone())
+            .collect();
+        Some(Family {
+            band: (lo, hi),
+            outside,
+            stated_leaves: *r.stated_leaves.get_ref() as usize,
+            roster_leaves: m.leaves.len(),
+            dispatch: r.dispatch.clone(),
+            doc: r.doc.trim().to_string(),
+            confidence,
+            evidence,
+        })
     }
 
     fn klr_table(

@@ -158,6 +158,13 @@ impl Loader {
                     claims.claim(self, MODULE, format!("{}_mut", name.get_ref()), &ty);
                     let c_ns = format!("the C struct `{}`", r.c_name);
                     self.members(&mut claims, &view_ns, &c_ns, at, &r.field);
+                    // A C name without the word's name cannot spell an alias (an error
+                    // of its own, in the struct's loader).
+                    let spellable = r.c_name.contains(name.get_ref().as_str());
+                    for a in r.aliases.iter().filter(|_| spellable) {
+                        let cn = c::word_alias(&r.c_name, name.get_ref(), a.name.get_ref());
+                        self.c_global(&mut claims, at, &a.name, &cn, "alias");
+                    }
                     for f in r.field.iter().filter(|f| f.codec.is_some()) {
                         let get = format!("{}_value", f.name.get_ref());
                         claims.claim(self, &impl_ns, get, &Name::of(at, &f.name, "field"));

@@ -12,6 +12,7 @@ use super::provenance::source_id;
 use super::{Decl, FileId, Loader, Scope};
 use crate::diagnostics::suggest;
 use crate::model::*;
+use crate::naming::c;
 use crate::schema::*;
 
 impl Loader {
@@ -47,25 +48,7 @@ impl Loader {
                 );
             }
             let arch = self.arch_list(at, &v.arch, scope);
-            let aliases = v
-                .aliases
-                .iter()
-                .map(|a| {
-                    let id = source_id(a.source.get_ref());
-                    if !scope.sources.contains_key(id) {
-                        let hint = suggest(id, scope.sources.keys().map(String::as_str));
-                        self.err(at, a.source.span(), format!("unknown source `{id}`{hint}"));
-                    }
-                    check_ident(self, at, &a.name);
-                    Alias {
-                        name: a.name.get_ref().clone(),
-                        c_name: format!("{prefix}{}", a.name.get_ref()),
-                        source: a.source.get_ref().clone(),
-                        note: a.note.clone(),
-                        section: self.cited_section(at, &a.source, scope),
-                    }
-                })
-                .collect();
+            let aliases = self.aliases(at, &v.aliases, scope, |a| format!("{prefix}{a}"));
             values.push(Enumerator {
                 name: v.name.get_ref().clone(),
                 value: *v.value.get_ref(),
@@ -73,6 +56,7 @@ impl Loader {
                 doc: v.doc.clone(),
                 arch,
                 aliases,
+                engine: v.engine.clone(),
             });
         }
         self.type_def(
@@ -85,6 +69,46 @@ impl Loader {
             evidence,
             TypeKind::Enum { repr, values },
         )
+    }
+
+    /// Other names of an enumerator or word: each cites its source, or says it is ours.
+    /// `c_name` spells an alias in C.
+    fn aliases(
+        &mut self,
+        at: FileId,
+        raw: &[RawAlias],
+        scope: &Scope,
+        c_name: impl Fn(&str) -> String,
+    ) -> Vec<Alias> {
+        raw.iter()
+            .map(|a| {
+                check_ident(self, at, &a.name);
+                let name = a.name.get_ref();
+                match (&a.source, a.ours) {
+                    (Some(s), true) => self.err(at, s.span(), format!(
+                        "alias `{name}` has a `source` and `ours = true`: a name a source uses is \
+                         not the spec's own")),
+                    (None, false) => self.err(at, a.name.span(), format!(
+                        "alias `{name}` needs a `source` that spells it so, or `ours = true` for \
+                         a name the spec coined")),
+                    (Some(s), false) => {
+                        let id = source_id(s.get_ref());
+                        if !scope.sources.contains_key(id) {
+                            let hint = suggest(id, scope.sources.keys().map(String::as_str));
+                            self.err(at, s.span(), format!("unknown source `{id}`{hint}"));
+                        }
+                    }
+                    (None, true) => {}
+                }
+                Alias {
+                    name: name.clone(),
+                    c_name: c_name(name),
+                    source: a.source.as_ref().map(|s| s.get_ref().clone()),
+                    note: a.note.clone(),
+                    section: a.source.as_ref().and_then(|s| self.cited_section(at, s, scope)),
+                }
+            })
+            .collect()
     }
 
     pub(super) fn flags_def(&mut self, at: FileId, r: &RawFlags, scope: &Scope) -> TypeDef {
@@ -442,6 +466,19 @@ impl Loader {
             value: 0,
             enumerator: o.get_ref().clone(),
         });
+        let name = r.name.get_ref();
+        let aliases = self.aliases(at, &r.aliases, scope, |a| c::word_alias(&r.c_name, name, a));
+        if !r.aliases.is_empty() && !r.c_name.contains(name.as_str()) {
+            self.err(
+                at,
+                r.name.span(),
+                format!(
+                    "`{name}` has aliases, so its C name must contain its name (`{}` does not) to \
+                 spell them in C",
+                    r.c_name
+                ),
+            );
+        }
         if r.opcode.is_some() && size != nesting::WORD_SIZE {
             self.err(at, r.size.span(), format!(
                 "`{}` is bound to an opcode, so it is a 64-byte instruction word; size is {size}",
@@ -459,7 +496,9 @@ impl Loader {
                 fields,
                 opcode,
                 arch,
+                arch_inferred: r.arch.is_none(),
                 follows: r.follows.as_ref().map(|f| f.get_ref().clone()),
+                aliases,
                 joins,
                 alternatives,
             },

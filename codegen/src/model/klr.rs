@@ -19,6 +19,27 @@ pub struct KlrModel {
     pub offsets: Vec<OffsetRow>,
     /// The source's transpose table, row by row.
     pub transposes: Vec<TransposeRow>,
+    /// The family as the source's abstract states it.
+    pub family: Option<Family>,
+}
+
+/// The leaf family as the source's abstract states it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Family {
+    /// First and last address of the band the source says the leaf bodies lie in.
+    pub band: (u64, u64),
+    /// Leaves of the roster whose `va` lies outside that band (the source's own
+    /// inconsistency, kept as found).
+    pub outside: Vec<String>,
+    /// How many leaves the source says there are.
+    pub stated_leaves: usize,
+    /// How many the spec's roster (the source's leaf table) has; a difference is the
+    /// source's own, kept as it says it.
+    pub roster_leaves: usize,
+    pub dispatch: Vec<String>,
+    pub doc: String,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -241,17 +241,31 @@ pub struct Enumerator {
     /// Architectures that have it; empty means all.
     pub arch: Vec<String>,
     pub aliases: Vec<Alias>,
+    /// The engine that executes it (an `OPCODE` enumerator's), when the sources say.
+    pub engine: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Alias {
     pub name: String,
     pub c_name: String,
-    pub source: String,
+    /// The source (document and section) that spells it so; `None` for a name the spec
+    /// coined itself (an older name kept as input).
+    pub source: Option<String>,
     pub note: Option<String>,
     /// The declared heading `source` names, as for [`Evidence::section`].
     #[serde(skip)]
     pub section: Option<String>,
+}
+
+impl Alias {
+    /// Who spells it so: the cited source, or the spec itself.
+    pub fn spelled_by(&self) -> &str {
+        self.source.as_deref().unwrap_or(Alias::OURS)
+    }
+
+    /// How the outputs name an alias no source uses.
+    pub const OURS: &'static str = "dmaspec (an older spec name; no source uses it)";
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -313,7 +327,12 @@ pub enum TypeKind {
         opcode: Option<Opcode>,
         /// Architectures that ship it; all when the spec does not restrict it.
         arch: Vec<String>,
+        /// The spec gives no `arch` list: "every architecture" is the spec's inference, not
+        /// a source's (the word's INFERRED evidence gives the chain).
+        arch_inferred: bool,
         follows: Option<String>,
+        /// Other names of the word, each with who spells it so.
+        aliases: Vec<Alias>,
         /// Logical values split across fields.
         joins: Vec<Join>,
         /// Whole-struct readings that disagree with this one (documented, not decoded).

@@ -34,6 +34,25 @@ pub struct RawKlr {
     /// Rows of the source's transpose table (seed 003 §6).
     #[serde(default)]
     pub transpose: Vec<RawTransposeRow>,
+    /// What the source says of the leaf family as a whole (its abstract).
+    pub family: Option<RawFamily>,
+}
+
+/// The leaf family as the source's abstract states it: where the leaves' bodies lie, how
+/// the dispatcher reaches them, and how many the source says there are.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFamily {
+    /// The address band the source says the leaf bodies lie in, `[first, last]`; the
+    /// docs name every leaf whose `va` lies outside it.
+    pub band: Spanned<Vec<Spanned<u64>>>,
+    /// The number of leaves the source states (which may differ from its roster).
+    pub stated_leaves: Spanned<u64>,
+    /// The call chain from the statement visitor to a leaf, outermost first.
+    pub dispatch: Vec<String>,
+    pub doc: String,
+    pub confidence: Spanned<String>,
+    pub evidence: Vec<RawEvidence>,
 }
 
 /// A lookup table indexed from 0 (`translateDGEMode`, `DTYPE_STRIDE_LUT`).

@@ -103,13 +103,21 @@ pub struct RawEnumerator {
     /// Other spellings of the same value, each with the source that uses it.
     #[serde(default)]
     pub aliases: Vec<RawAlias>,
+    /// The engine that executes the opcode (`DVE`, `POOL`, …), as the sources list it;
+    /// metadata only, never encoded in the word.
+    pub engine: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawAlias {
     pub name: Spanned<String>,
-    pub source: Spanned<String>,
+    /// The source that spells it so; absent exactly when `ours` is set.
+    pub source: Option<Spanned<String>>,
+    /// A name the spec coined (an older spelling kept so that users' input still
+    /// resolves), which no source uses.
+    #[serde(default)]
+    pub ours: bool,
     pub note: Option<String>,
 }
 
@@ -164,6 +172,9 @@ pub struct RawStruct {
     pub arch: Option<Vec<Spanned<String>>>,
     /// The word this one extends, positionally (it must come right after it).
     pub follows: Option<Spanned<String>>,
+    /// Other names of the word (an older name the spec gave it, a source's spelling).
+    #[serde(default)]
+    pub aliases: Vec<RawAlias>,
     pub doc: String,
     pub confidence: Spanned<String>,
     pub evidence: Vec<RawEvidence>,

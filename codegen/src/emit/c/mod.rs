@@ -255,6 +255,13 @@ impl Headers<'_> {
         doc(&mut out, "", &[format!("Size of {} in bytes.", w.c_name)]);
         let _ = write!(out, "#define {s}_SIZE {}\n\n", w.size);
         self.type_def(&mut out, w);
+        if let TypeKind::Struct { aliases, .. } = &w.kind {
+            for a in aliases {
+                let d = format!("Alias of {} (as {} names it).", w.c_name, a.spelled_by());
+                doc(&mut out, "", &[d]);
+                let _ = writeln!(out, "typedef {} {};", w.c_name, a.c_name);
+            }
+        }
         if let Some(e) = self.opcode_enumerator(w) {
             static_assert(
                 &mut out,
@@ -356,9 +363,12 @@ impl Headers<'_> {
             if !v.arch.is_empty() {
                 d.push_str(&format!(" (only on {})", v.arch.join(", ")));
             }
+            if let Some(e) = &v.engine {
+                d.push_str(&format!(" Engine: {e}."));
+            }
             items.push((vec![d], &v.c_name, v.value));
             for a in &v.aliases {
-                let mut d = format!("Alias of `{}` (as {} spells it).", v.c_name, a.source);
+                let mut d = format!("Alias of `{}` (as {} spells it).", v.c_name, a.spelled_by());
                 if let Some(n) = &a.note {
                     d.push_str(&format!(" {n}"));
                 }

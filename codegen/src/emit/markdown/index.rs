@@ -85,7 +85,7 @@ impl<'m> Pages<'m> {
                 self.word_link(w, Loc::Top),
                 code(&op.enumerator, true),
                 m.opcode_enumerator(w)
-                    .map_or("—".into(), |e| self.aliases(e, true)),
+                    .map_or("—".into(), |e| self.aliases(&e.aliases, true)),
             ];
             cells.extend(
                 m.archs
@@ -119,7 +119,7 @@ impl<'m> Pages<'m> {
                         format!("`0x{:02X}` ({})", e.value, e.value),
                         code(&e.name, true),
                         or_dash(e.doc.as_deref().map(text).unwrap_or_default()),
-                        self.aliases(e, true),
+                        self.aliases(&e.aliases, true),
                     ];
                     cells.extend(
                         m.archs.iter().map(|a| {

@@ -131,6 +131,9 @@ fn index(cx: &Pages<'_>, m: &KlrModel) -> String {
         .collect();
     o.push_str(&links.join(", "));
     o.push_str("\n\n");
+    if let Some(f) = &m.family {
+        family(cx, m, f, &mut o);
+    }
 
     o.push_str("## The leaf roster (§1)\n\n");
     o.push_str("| klr op | leaf | → BIR node (IT) | construction path |\n|---|---|---|---|\n");
@@ -601,4 +604,53 @@ fn leaf_page(cx: &Pages<'_>, m: &KlrModel, l: &KlrLeaf) -> String {
         );
     }
     o
+}
+
+/// The family as the source's abstract states it: band, dispatch chain and the count the
+/// source gives beside its roster's.
+fn family(cx: &Pages<'_>, m: &KlrModel, f: &Family, o: &mut String) {
+    o.push_str("## The family (abstract)\n\n");
+    let outside = if f.outside.is_empty() {
+        "every leaf's body lies inside".to_string()
+    } else {
+        let names: Vec<String> = f
+            .outside
+            .iter()
+            .filter_map(|n| m.leaf(n))
+            .map(|l| format!("{} @{}", l.name, hex(l.va as usize)))
+            .collect();
+        format!("the roster's {} lie outside it", names.join(", "))
+    };
+    let _ = writeln!(
+        o,
+        "- **Band:** `{:#x}`–`{:#x}` as the source states it; {outside}.",
+        f.band.0, f.band.1
+    );
+    let _ = writeln!(
+        o,
+        "- **Dispatch:** {}",
+        f.dispatch
+            .iter()
+            .map(|d| format!("`{d}`"))
+            .collect::<Vec<_>>()
+            .join(" → ")
+    );
+    let count = if f.stated_leaves == f.roster_leaves {
+        format!("{}", f.stated_leaves)
+    } else {
+        format!(
+            "the source says {}, its roster has {} (so does this spec)",
+            f.stated_leaves, f.roster_leaves
+        )
+    };
+    let _ = writeln!(o, "- **Leaves:** {count}.");
+    let _ = writeln!(
+        o,
+        "- {} ({})",
+        text(&f.doc),
+        cx.confidence_inline(&f.confidence)
+    );
+    o.push_str("\nEvidence:\n\n");
+    cx.evidence_list(&f.evidence, o);
+    o.push('\n');
 }

@@ -162,6 +162,9 @@ impl<'m> Pages<'m> {
                     if !bound.is_empty() {
                         let _ = write!(meaning, "<br>word: {}", bound.join(", "));
                     }
+                    if let Some(engine) = &e.engine {
+                        let _ = write!(meaning, "<br>engine: {}", text(engine));
+                    }
                     self.row(
                         &[
                             format!("`{}` ({})", hex(e.value, *repr), e.value),
@@ -169,7 +172,7 @@ impl<'m> Pages<'m> {
                             code(&e.c_name, true),
                             meaning,
                             self.archs_of(&e.arch),
-                            self.aliases(e, true),
+                            self.aliases(&e.aliases, true),
                         ],
                         out,
                     );

@@ -318,12 +318,11 @@ impl<'m> Pages<'m> {
         }
     }
 
-    pub(super) fn aliases(&self, e: &Enumerator, cell: bool) -> String {
-        let items: Vec<String> = e
-            .aliases
+    pub(super) fn aliases(&self, aliases: &[Alias], cell: bool) -> String {
+        let items: Vec<String> = aliases
             .iter()
             .map(|a| {
-                let mut s = format!("{} ({}", code(&a.name, cell), text(&a.source));
+                let mut s = format!("{} ({}", code(&a.name, cell), text(a.spelled_by()));
                 if let Some(n) = &a.note {
                     let _ = write!(s, ": {}", prose(n, cell));
                 }
@@ -331,7 +330,7 @@ impl<'m> Pages<'m> {
                 s
             })
             .collect();
-        or_dash(items.join("<br>"))
+        or_dash(items.join(if cell { "<br>" } else { ", " }))
     }
 
     pub(super) fn table_head(&self, cols: &[&str], out: &mut String) {

@@ -159,20 +159,19 @@ impl<'m> Pages<'m> {
             code(&op.enumerator, false)
         );
         if let Some(e) = m.opcode_enumerator(w) {
-            for a in &e.aliases {
-                let _ = write!(
-                    opline,
-                    "; also spelled {} ({}",
-                    code(&a.name, false),
-                    text(&a.source)
-                );
-                if let Some(n) = &a.note {
-                    let _ = write!(opline, ": {}", prose(n, false));
-                }
-                opline.push(')');
+            if !e.aliases.is_empty() {
+                let _ = write!(opline, "; also spelled {}", self.aliases(&e.aliases, false));
+            }
+            if let Some(engine) = &e.engine {
+                let _ = write!(opline, "; engine {}", text(engine));
             }
         }
         let _ = writeln!(out, "{opline}");
+        if let TypeKind::Struct { aliases, .. } = &w.kind
+            && !aliases.is_empty()
+        {
+            let _ = writeln!(out, "- **Also named:** {}", self.aliases(aliases, false));
+        }
         let _ = writeln!(out, "- **Size:** {}", plural(w.size, "byte"));
         let have = m.word_archs(w);
         let archs: Vec<String> = m
@@ -186,7 +185,16 @@ impl<'m> Pages<'m> {
                 )
             })
             .collect();
-        let _ = writeln!(out, "- **Architectures:** {}", archs.join(" · "));
+        let inferred = match &w.kind {
+            TypeKind::Struct {
+                arch_inferred: true,
+                ..
+            } => {
+                " — all by the spec's inference (no source lists this word per architecture; see its INFERRED evidence)"
+            }
+            _ => "",
+        };
+        let _ = writeln!(out, "- **Architectures:** {}{inferred}", archs.join(" · "));
         if let TypeKind::Struct { follows, .. } = &w.kind {
             match follows.as_deref().and_then(|f| m.type_by_name(f)) {
                 Some(f) => {

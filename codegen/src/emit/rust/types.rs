@@ -103,6 +103,7 @@ impl Render<'_> {
                         Lit::nonempty(v.aliases.iter().map(|a| Lit::str(&a.name))),
                     ),
                     ("arch", Lit::nonempty(v.arch.iter().map(|a| Lit::str(a)))),
+                    ("engine", Lit::some(v.engine.as_deref().map(Lit::str))),
                 ],
                 "meta::EnumeratorMeta::DEFAULT",
             ))
@@ -493,7 +494,9 @@ impl Render<'_> {
                     fields: fields.clone(),
                     opcode: None,
                     arch: Vec::new(),
+                    arch_inferred: false,
                     follows: None,
+                    aliases: Vec::new(),
                     joins: Vec::new(),
                     alternatives: Vec::new(),
                 },

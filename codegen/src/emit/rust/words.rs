@@ -40,9 +40,16 @@ impl Render<'_> {
             .lits
             .embed(Lit::slice(leaves.iter().map(|l| self.leaf_meta(l))));
         let c_name = &t.c_name;
-        let archs = match &t.kind {
-            TypeKind::Struct { arch, .. } => arch.iter().map(|a| ident(a)).collect::<Vec<_>>(),
-            _ => Vec::new(),
+        let (archs, arch_inferred) = match &t.kind {
+            TypeKind::Struct {
+                arch,
+                arch_inferred,
+                ..
+            } => (
+                arch.iter().map(|a| ident(a)).collect::<Vec<_>>(),
+                *arch_inferred,
+            ),
+            _ => (Vec::new(), false),
         };
         let follows = match &t.kind {
             TypeKind::Struct {
@@ -51,6 +58,10 @@ impl Render<'_> {
             _ => quote!(None),
         };
         let doc = &t.doc;
+        let aliases: Vec<&str> = match &t.kind {
+            TypeKind::Struct { aliases, .. } => aliases.iter().map(|a| a.name.as_str()).collect(),
+            _ => Vec::new(),
+        };
         let enumerator = &o.enumerator;
         let template = template_bytes(&leaves, o.value).map(Literal::u8_unsuffixed);
         quote! {
@@ -58,8 +69,9 @@ impl Render<'_> {
                 pub const OPCODE: u8 = #op;
                 pub const NAME: &'static str = #name;
                 pub const META: WordMeta = WordMeta {
-                    name: #name, c_name: #c_name, opcode: #op, opcode_enumerator: #enumerator,
-                    arch: &[#(Arch::#archs),*], follows: #follows, doc: #doc,
+                    name: #name, c_name: #c_name, aliases: &[#(#aliases),*], opcode: #op,
+                    opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*],
+                    arch_inferred: #arch_inferred, follows: #follows, doc: #doc,
                     fields: Self::FIELDS, leaves: #leaf_metas,
                     template: &Self::TEMPLATE,
                 };
@@ -136,9 +148,15 @@ impl Render<'_> {
                 /// Spec name (the C name without `NEURON_ISA_TPB_` and `_STRUCT`).
                 pub name: &'static str,
                 pub c_name: &'static str,
+                /// Other names of the word (older spec names, sources' spellings): input
+                /// that names the word by one of them resolves to it.
+                pub aliases: &'static [&'static str],
                 pub opcode: u8,
                 pub opcode_enumerator: &'static str,
                 pub arch: &'static [Arch],
+                /// No source lists the word per architecture: `arch` (all of them) is the
+                /// spec's inference.
+                pub arch_inferred: bool,
                 /// The word this one must immediately follow (positional extensions).
                 pub follows: Option<&'static str>,
                 pub doc: &'static str,

@@ -1,0 +1,171 @@
+//! Issue 13 §4, names: the shipped names of 0xca / 0xd6 with the spec's older names kept as
+//! aliases of its own, and an `OPCODE` enumerator (with its engine) for every wire opcode
+//! the Master Opcode Reference names, so that decode names an opcode no word lays out.
+
+mod common;
+
+use common::{dmaspec, stdout, vector};
+use dmaspec::words::{WORDS, enumerators};
+use serde_json::Value as Json;
+
+/// A hex stream of one word: `op` followed by 63 zero bytes.
+fn word_hex(op: u8) -> Vec<u8> {
+    format!("{op:02x}{}\n", "00".repeat(63)).into_bytes()
+}
+
+fn opcode(name: &str) -> &'static dmaspec::runtime::meta::EnumeratorMeta {
+    enumerators("OPCODE")
+        .unwrap()
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("OPCODE has no {name}"))
+}
+
+#[test]
+fn shipped_names_are_primary_and_ours_are_aliases() {
+    // The Indirection Engine page §1, struct2opcode row:
+    // NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT -> NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE (0xca).
+    let ca = WORDS.iter().find(|w| w.opcode == 0xca).unwrap();
+    assert_eq!(ca.name, "PSEUDO_EMBEDDING_UPDATE");
+    assert_eq!(ca.c_name, "NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT");
+    assert_eq!(ca.opcode_enumerator, "PSEUDO_EMBEDDING_UPDATE");
+    assert_eq!(ca.aliases, ["INDIRECT_SAVE_ACCUMULATE"]);
+    // Master Opcode Reference §3: "0xC4 / 0xD6 (PseudoRangeCheck)".
+    let d6 = WORDS.iter().find(|w| w.opcode == 0xd6).unwrap();
+    assert_eq!(d6.name, "PSEUDO_RANGE_CHECK");
+    assert_eq!(d6.aliases, ["INDIRECT_BOUND_CHECK"]);
+    let e = opcode("PSEUDO_RANGE_CHECK");
+    assert_eq!(e.aliases, ["PseudoRangeCheck", "INDIRECT_BOUND_CHECK"]);
+    assert_eq!(
+        opcode("PSEUDO_EMBEDDING_UPDATE").engine,
+        Some("CCE/Pool/Act")
+    );
+}
+
+#[test]
+fn old_names_still_resolve_in_explain_and_encode() {
+    for (old, new) in [
+        ("INDIRECT_SAVE_ACCUMULATE", "PSEUDO_EMBEDDING_UPDATE"),
+        ("INDIRECT_BOUND_CHECK", "PSEUDO_RANGE_CHECK"),
+    ] {
+        let text = stdout(&dmaspec(&["explain", old], &[]));
+        assert!(
+            text.starts_with(&format!("{new} — NEURON_ISA_TPB_{new}_STRUCT")),
+            "{text}"
+        );
+        assert!(text.contains(&format!("also named {old}")), "{text}");
+        for name in [old, new] {
+            let input = format!(r#"{{"instructions":[{{"struct":"{name}","fields":{{}}}}]}}"#);
+            let o = dmaspec(&["encode", "--hex", "--no-validate", "-"], input.as_bytes());
+            assert_eq!(o.status.code(), Some(0), "{name}: {}", common::stderr(&o));
+            let op = if new == "PSEUDO_RANGE_CHECK" {
+                "d6"
+            } else {
+                "ca"
+            };
+            assert!(
+                stdout(&o).starts_with(&format!("{op}10")),
+                "{name}: {}",
+                stdout(&o)
+            );
+        }
+    }
+    // The golden vector (seed-000 §Form A) decodes under the shipped name.
+    let v = vector("seed000_pseudo_range_check.hex");
+    let o = dmaspec(&["decode", "--json", "-"], &v);
+    let doc: Json = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["instructions"][0]["struct"], "PSEUDO_RANGE_CHECK");
+}
+
+#[test]
+fn opcode_has_every_master_reference_opcode_with_its_engine() {
+    // (value, enumerator, engine): rows of the Master Opcode Reference §1 (IT 31 TensorTensor
+    // 0x41 DVE, IT 73 RegisterAlu 0xA8 SP, IT 49 CollectiveSend 0xCB POOL, IT 11
+    // GetGlobalRankId 0xDC CC, IT 4 Activation 0x21 / V4 0x25 ACT, IT 8 Matmult 0x01 + 0x02 PE)
+    // and the shipped spellings of the field tables' Table 4.0 (0x68 GATHER, 0xb9
+    // DMA_MEMCPY2, 0xba DMA_IMMEDIATE, 0xbf SB2SB_COLLECTIVE, 0xf0 EXTENDED_INST).
+    for (value, name, engine) in [
+        (0x41, "TensorTensor", Some("DVE")),
+        (0xa8, "RegisterAlu", Some("SP")),
+        (0xcb, "CollectiveSend", Some("POOL")),
+        (0xdc, "GetGlobalRankId", Some("CC")),
+        (0x21, "Activation", Some("ACT")),
+        (0x25, "Activation_0x25", Some("ACT")),
+        (0x01, "LdWeights", Some("PE")),
+        (0x02, "MatMul", Some("PE")),
+        (0x68, "GATHER", Some("POOL")),
+        (0xb9, "DMA_MEMCPY2", None),
+        (0xba, "DMA_IMMEDIATE", None),
+        (0xbf, "SB2SB_COLLECTIVE", Some("GPSIMD")),
+        (0xf0, "EXTENDED_INST", None),
+    ] {
+        let e = opcode(name);
+        assert_eq!((e.value, e.engine), (value, engine), "{name}");
+    }
+    // Seed 004 §10: sunda lacks SB2SB_COLLECTIVE; supp-dge-microop §1.1: 0xb9 / 0xba are
+    // maverick's (common.h:268-269).
+    assert_eq!(
+        opcode("SB2SB_COLLECTIVE").arch,
+        ["cayman", "mariana", "maverick"]
+    );
+    assert_eq!(opcode("DMA_MEMCPY2").arch, ["maverick"]);
+    // Every opcode a word is bound to names its engine when the page lists the word's IT.
+    assert_eq!(opcode("PSEUDO_DMA_DIRECT2D").engine, Some("DMA"));
+}
+
+#[test]
+fn decode_names_an_opcode_without_a_layout() {
+    let o = dmaspec(&["decode", "--hex", "-"], &word_hex(0x41));
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(
+        text.contains("0x41 TensorTensor (DVE): no layout in the spec"),
+        "{text}"
+    );
+    assert!(!text.contains("unknown opcode"), "{text}");
+    let o = dmaspec(&["decode", "--hex", "--json", "-"], &word_hex(0x41));
+    let doc: Json = serde_json::from_str(&stdout(&o)).unwrap();
+    let i = &doc["instructions"][0];
+    assert_eq!(i["struct"], Json::Null);
+    assert_eq!(i["opcode_enumerator"]["name"], "TensorTensor");
+    assert_eq!(i["opcode_enumerator"]["engine"], "DVE");
+    assert_eq!(i["error"], "0x41 TensorTensor (DVE): no layout in the spec");
+    // An opcode of another architecture says so; a byte no source names stays unknown.
+    let o = dmaspec(
+        &["decode", "--hex", "--arch", "sunda", "-"],
+        &word_hex(0xbf),
+    );
+    let text = stdout(&o);
+    assert!(
+        text.contains("0xbf SB2SB_COLLECTIVE (GPSIMD): no layout in the spec; an opcode only on cayman, mariana, maverick"),
+        "{text}"
+    );
+    let o = dmaspec(&["decode", "--hex", "-"], &word_hex(0x03));
+    assert!(stdout(&o).contains("0x03: unknown opcode (no OPCODE enumerator"));
+    // The JSON of such a word encodes back to the same bytes (encode reads past the keys).
+    let o = dmaspec(&["decode", "--hex", "--json", "-"], &word_hex(0x41));
+    let back = dmaspec(&["encode", "--hex", "-"], &o.stdout);
+    assert_eq!(back.status.code(), Some(0), "{}", common::stderr(&back));
+    assert_eq!(
+        stdout(&back).trim(),
+        String::from_utf8(word_hex(0x41)).unwrap().trim()
+    );
+}
+
+#[test]
+fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
+    // Seed 004 §10 lists per-arch headers for 0xb8 / 0xbb / 0xd4 / 0xbd / 0xf1; the
+    // Indirection Engine page §1 has all four generations ship 0xe7's and 0xca's headers.
+    // The other compiler-only words get all four by the spec's inference.
+    for w in WORDS {
+        let sourced = [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca].contains(&w.opcode);
+        assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
+    }
+    let text = stdout(&dmaspec(&["explain", "0xb2"], &[]));
+    assert!(
+        text.contains("(all by the spec's inference: no source lists this word per architecture)"),
+        "{text}"
+    );
+    let text = stdout(&dmaspec(&["explain", "0xb8"], &[]));
+    assert!(!text.contains("by the spec's inference"), "{text}");
+}
