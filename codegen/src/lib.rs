@@ -106,14 +106,28 @@ impl Builder {
 
 /// Every file of `generated/`, in a fixed order. The Rust copy is the same text `build.rs`
 /// writes to `OUT_DIR` (with the crate's own runtime path), checked in for readers.
+///
+/// The C, Markdown and JSON emitters run on a thread of their own beside the Rust render
+/// (itself spread over the cores): they share nothing but the model, and the order of the
+/// result does not depend on which finishes first.
 pub fn generate(model: &Model) -> Vec<Artifact> {
-    let mut files = vec![(
-        "rust/dmaspec.rs".to_string(),
-        emit::rust::render(model, "crate::runtime"),
-    )];
-    files.extend(emit::c::render(model));
-    files.extend(emit::markdown::render(model));
-    files.extend(emit::json::render(model));
+    let (rust, others) = std::thread::scope(|s| {
+        let others = s.spawn(|| {
+            let mut files = emit::c::render(model);
+            files.extend(emit::markdown::render(model));
+            files.extend(emit::json::render(model));
+            files
+        });
+        let rust = emit::rust::render(model, "crate::runtime");
+        (
+            rust,
+            others
+                .join()
+                .expect("the C/Markdown/JSON emitter thread panicked"),
+        )
+    });
+    let mut files = vec![("rust/dmaspec.rs".to_string(), rust)];
+    files.extend(others);
     files
         .into_iter()
         .map(|(path, contents)| Artifact { path, contents })
