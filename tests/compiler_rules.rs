@@ -41,10 +41,7 @@ fn rust_meta_carries_the_authority() {
     for (rules, id) in [
         (PSEUDO_DMA_EXT::RULES, "compute_op_none_or_add"),
         (PSEUDO_DMA_EXT::RULES, "core_v5_no_dge_compute_op"),
-        (
-            INDIRECT_SAVE_ACCUMULATE::RULES,
-            "scratch_address_aligned_64",
-        ),
+        (PSEUDO_EMBEDDING_UPDATE::RULES, "scratch_address_aligned_64"),
     ] {
         assert_eq!(rule(rules, id).authority, RuleAuthority::Compiler, "{id}");
     }
@@ -79,9 +76,9 @@ fn a_broken_compiler_rule_leaves_the_word_valid() {
     // The 0xca scratch address (seed-000 §IndirectSaveAccumulate row "+0x2C 4
     // instr.embedding_table_base_addr"), 0x10004 instead of the vector's 0x10000: not
     // 64-byte aligned, the compiler's assert, and still a valid word.
-    let mut b = vector("seed000_indirect_save_accumulate.hex");
+    let mut b = vector("seed000_pseudo_embedding_update.hex");
     b[0x2c] = 0x04;
-    let v = INDIRECT_SAVE_ACCUMULATE::check_rules(&b, Arch::cayman);
+    let v = PSEUDO_EMBEDDING_UPDATE::check_rules(&b, Arch::cayman);
     assert!(v.is_empty());
     assert_eq!(
         v.compiler_findings().map(|r| r.id).collect::<Vec<_>>(),

@@ -299,9 +299,9 @@ fn move_shape_header_is_strong_and_events_inferred() {
 fn events_take_the_word_fields_tag() {
     // The `events` field tags in spec/words/<word>.toml.
     for (word, tag) in [
-        ("INDIRECT_BOUND_CHECK", "INFERRED"),
+        ("PSEUDO_RANGE_CHECK", "INFERRED"),
         ("PSEUDO_DMAMEMCPY_FULL_IND", "STRONG"),
-        ("INDIRECT_SAVE_ACCUMULATE", "STRONG"),
+        ("PSEUDO_EMBEDDING_UPDATE", "STRONG"),
         ("INDIRECT_COPY", "MEDIUM"),
     ] {
         for p in EVENTS {

@@ -4,21 +4,8 @@
 
 use dmaspec_testkit::spec::Fixture;
 
-const PRELUDE: &str = r#"[confidence]
-levels = [{ name = "confirmed", doc = "Read from a binary." }]
-
-[[scale]]
-name = "s"
-doc = "The test scale."
-levels = [{ tag = "HIGH", common = "confirmed" }]
-
-[[source]]
-id = "src"
-title = "The test source"
-file = "src.md"
-scale = "s"
-
-[[arch]]
+/// The test's own types, after the shared provenance (`HIGH` on scale `s`, source `src`).
+const OWN: &str = r#"[[arch]]
 name = "a1"
 nc = 1
 doc = "First."
@@ -42,7 +29,7 @@ confidence = "HIGH"
 evidence = [{ source = "src §1" }]
 "#;
 
-const SPEC: Fixture = Fixture(PRELUDE);
+const SPEC: Fixture = Fixture::new(OWN);
 
 const VALID: &str = r#"[[conflict]]
 name = "c"

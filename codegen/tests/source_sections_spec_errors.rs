@@ -8,7 +8,7 @@ use dmaspec_testkit::spec::Fixture;
 /// Confidence, one scale, a source `doc` with sections written the ways the real pages
 /// write them (numbered, named with a ` — ` tail, backticks, a heading that repeats), a
 /// source `plain` without sections, and one architecture.
-const SPEC: Fixture = Fixture(
+const SPEC: Fixture = Fixture::whole(
     r#"[confidence]
 levels = [{ name = "confirmed", doc = "Read from a binary." }]
 

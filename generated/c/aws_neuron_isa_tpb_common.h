@@ -47,6 +47,13 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR4 {
      * SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF
      * address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region
      * class at bits 25..28 (README conflict #10). [HIGH/OBSERVED]
+     *
+     * Alternative reading `psum_magnitude_test` (u29): The consolidated page's split: SBUF is [0,
+     * 0x2000000), PSUM [0x2000000, 0x2400000), and PSUM detection is a pure magnitude test, addr >=
+     * 0x2000000, with no bank bit and no region register. A third reading beside the ADDR4 page's
+     * region class (bits 25..28 nonzero = PSUM) and the descriptor model's PartitionOffset bit 25:
+     * an address with bit 26, 27 or 28 set and bit 25 clear is PSUM here and by the region class,
+     * SBUF by bit 25. [HIGH/OBSERVED]
      */
     unsigned int address : 29;
     /**
@@ -110,7 +117,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DGE_OPCODE) == 1, "NEURON_ISA_TPB_DG
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §6.4; supp-field-tables §4 Table 4.5. Spec: types/dma_common.toml:94.
+ * Evidence: seed-004 §6.4; supp-field-tables §4 Table 4.5. Spec: types/dma_common.toml:98.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_DGE_COMPUTE_OP : uint8_t {
@@ -138,7 +145,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DGE_COMPUTE_OP) == 1, "NEURON_ISA_TP
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §6.5; supp-field-tables §4 Table 4.4b. Spec: types/dma_common.toml:109.
+ * Evidence: seed-004 §6.5; supp-field-tables §4 Table 4.4b. Spec: types/dma_common.toml:113.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_DTYPE : uint8_t {
@@ -174,7 +181,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DTYPE) == 1, "NEURON_ISA_TPB_DTYPE i
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: seed-004 §5.1; supp-field-tables §5 Table 5a; supp-dge-microop §1.3; seed-000
- * §assign64bitAddr. Spec: types/dma_common.toml:135.
+ * §assign64bitAddr. Spec: types/dma_common.toml:139.
  */
 typedef uint8_t NEURON_ISA_TPB_ADDR8_MARKER;
 /** No bit set. */
@@ -215,7 +222,14 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_CONFIGS {
      * size. Confidence: HIGH/OBSERVED (confirmed).
      */
     unsigned int priority_class : 3;
-    /** Bits 3..7. Reserved. Must be zero. Confidence: HIGH/OBSERVED (confirmed). */
+    /**
+     * Bits 3..7. Reserved. Must be zero. Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `flags` (u5): Seed 000: +0x0C is "QoS bits[0:2] + flags"; the compiler
+     * keeps whatever bits 3..7 already hold, (qos&7)|(d[12]&0xF8), rather than writing them zero.
+     * Against seed 004 and the field tables, which name them reserved_bitfield and require zero
+     * (is_valid_dma_configs). [CONFIRMED]
+     */
     unsigned int reserved_bitfield : 5;
 } NEURON_ISA_TPB_DMA_CONFIGS;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_CONFIGS) == 1, "NEURON_ISA_TPB_DMA_CONFIGS is 1 byte");
@@ -228,7 +242,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_CONFIGS) == 1, "NEURON_ISA_TPB_D
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §6.3; supp-field-tables §4 Table 4.3. Spec: types/dma_common.toml:33.
+ * Evidence: seed-004 §6.3; supp-field-tables §4 Table 4.3. Spec: types/dma_common.toml:37.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_BOUND_CHECK_REG {
     /**
@@ -352,7 +366,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, marker) == 7
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:158.
+ * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:162.
  */
 typedef union __attribute__((packed)) NEURON_ISA_TPB_ADDR8 {
     NEURON_ISA_TPB_ADDR8_addr_reg addr_reg;
@@ -507,6 +521,75 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_INDIRECT_FLAGS {
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_INDIRECT_FLAGS) == 1, "NEURON_ISA_TPB_DMA_INDIRECT_FLAGS is 1 byte");
 
 /**
+ * DMAQoSClass (1 byte): The compiler's DMA QoS class (bir::InstDMACopy's QoS): 17 values,
+ * Unassigned, Default and the 15 priority classes P0..P14. Not a wire field (a C++ enum,
+ * bir::DMAQoSClass, spelt bir_DMAQoSClass in C): a descriptor byte holds DMA_CONFIGS.priority_class
+ * (0..4), never a DMAQoSClass. The consolidated page tags the 17-value enum CARRIED (from host-cc).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-consolidated §3.4; seed-003 §3.4. Spec: types/dma_qos.toml:6.
+ */
+#ifdef __cplusplus
+enum bir_DMAQoSClass : uint8_t {
+#else
+enum bir_DMAQoSClass {
+#endif
+    /** The InstDMACopy ctor default (seed 003 §3.4). */
+    bir_DMAQoSClass_Unassigned = 0x00,
+    bir_DMAQoSClass_Default = 0x01,
+    bir_DMAQoSClass_P0 = 0x02,
+    bir_DMAQoSClass_P1 = 0x03,
+    bir_DMAQoSClass_P2 = 0x04,
+    bir_DMAQoSClass_P3 = 0x05,
+    bir_DMAQoSClass_P4 = 0x06,
+    bir_DMAQoSClass_P5 = 0x07,
+    bir_DMAQoSClass_P6 = 0x08,
+    bir_DMAQoSClass_P7 = 0x09,
+    bir_DMAQoSClass_P8 = 0x0a,
+    bir_DMAQoSClass_P9 = 0x0b,
+    bir_DMAQoSClass_P10 = 0x0c,
+    bir_DMAQoSClass_P11 = 0x0d,
+    bir_DMAQoSClass_P12 = 0x0e,
+    bir_DMAQoSClass_P13 = 0x0f,
+    bir_DMAQoSClass_P14 = 0x10,
+};
+#ifndef __cplusplus
+typedef uint8_t bir_DMAQoSClass;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(bir_DMAQoSClass) == 1, "bir_DMAQoSClass is 1 byte");
+
+/**
+ * CodeGenMode (4 bytes): The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the
+ * same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from
+ * identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire
+ * field.
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §The bundle lifecycle (shared by all ten). Spec: types/dma_qos.toml:105.
+ */
+#ifdef __cplusplus
+enum CodeGenMode : uint32_t {
+#else
+enum CodeGenMode {
+#endif
+    /** Insert the opcode into a DenseMap<Instr*,set<u32>>(this+4) census; emit nothing. */
+    CodeGenMode_COLLECT_OPCODES = 0x00000000,
+    /** Fill the bundle and fwrite it. */
+    CodeGenMode_GENERATE_ISACODE = 0x00000001,
+    /**
+     * Build the byte-identical bundle on a stack frame and feed the ISA checker (vcall *vtbl[0]);
+     * no fwrite.
+     */
+    CodeGenMode_RUN_ISA_CHECKS = 0x00000002,
+};
+#ifndef __cplusplus
+typedef uint32_t CodeGenMode;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(CodeGenMode) == 4, "CodeGenMode is 4 bytes");
+
+/**
  * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore (the field-tables page
  * lists a selection; the _REG variants are 0x81..0x85).
  *
@@ -524,6 +607,31 @@ enum NEURON_ISA_TPB_WAIT_MODE {
     /** strictly greater */
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM = 0x04,
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM = 0x05,
+    /**
+     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
+     * does not give each one's name, so this name is dmaspec's.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_REG_81 = 0x81,
+    /**
+     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
+     * does not give each one's name, so this name is dmaspec's.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_REG_82 = 0x82,
+    /**
+     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
+     * does not give each one's name, so this name is dmaspec's.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_REG_83 = 0x83,
+    /**
+     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
+     * does not give each one's name, so this name is dmaspec's.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_REG_84 = 0x84,
+    /**
+     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
+     * does not give each one's name, so this name is dmaspec's.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_REG_85 = 0x85,
 };
 #ifndef __cplusplus
 typedef uint8_t NEURON_ISA_TPB_WAIT_MODE;
@@ -535,7 +643,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_WAIT_MODE) == 1, "NEURON_ISA_TPB_WAI
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §4 Table 4.14. Spec: types/header.toml:70.
+ * Evidence: supp-field-tables §4 Table 4.14. Spec: types/header.toml:75.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_UPDATE_MODE : uint8_t {
@@ -1016,7 +1124,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_HEADER, debug_hint) == 3, "NEURON_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:85.
+ * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:90.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_EVENTS {
     /** Offset 0, 1 byte. Confidence: HIGH/OBSERVED (confirmed). */
@@ -1249,6 +1357,64 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE) == 1, "NEU
 #endif
 
 /**
+ * The compiler arch id of Inferentia, which emits no DMA QoS (supportsDMAQoSOnISA is false).
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Static arm.
+ */
+#ifndef QOS_ARCH_INFERENTIA
+#define QOS_ARCH_INFERENTIA 10
+#endif
+
+/**
+ * The compiler arch id of Sunda, which emits no DMA QoS (supportsDMAQoSOnISA is false).
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Static arm.
+ */
+#ifndef QOS_ARCH_SUNDA
+#define QOS_ARCH_SUNDA 20
+#endif
+
+/**
+ * supportsDMAQoSOnISA: up to this compiler arch id the QoS is encodeISAOrRuntimeDMAQoS(qosClass,
+ * I), the "ISA class-1 encoding"; above it (core_v5, >= 50) the raw *(u32)(*(I+30q)+0xF0).
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Static arm.
+ */
+#ifndef QOS_ISA_CLASS_MAX_ARCH
+#define QOS_ISA_CLASS_MAX_ARCH 49
+#endif
+
+/**
+ * isDstReduceDGE(I, dstPAP) (libBIR 0x312240) gates the CCE / reduce compute-op byte when the
+ * instruction type is this (InstDMACopy) and the arch id is at most DST_REDUCE_DGE_MAX_ARCH.
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Dynamic / DGE / indirect arm.
+ */
+#ifndef DST_REDUCE_DGE_IT
+#define DST_REDUCE_DGE_IT 32
+#endif
+
+/**
+ * isDstReduceDGE's arch bound: arch <= 49; arch >= 50 FATALs "CoreV5 cannot support DGE with
+ * compute op yet".
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: seed-000 §Dynamic / DGE / indirect arm.
+ */
+#ifndef DST_REDUCE_DGE_MAX_ARCH
+#define DST_REDUCE_DGE_MAX_ARCH 49
+#endif
+
+/**
  * Number of pooling channels; check_dma_indirect_indices requires idx_num_active_channels to equal
  * it (128U in common.h).
  *
@@ -1259,6 +1425,50 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE) == 1, "NEU
 #ifndef POOLING_NUM_CHANNELS
 #define POOLING_NUM_CHANNELS 128
 #endif
+
+/**
+ * dma_qos_priority_class (a function of a DMAQoSClass value): The narrowing of a DMAQoSClass into
+ * DMA_CONFIGS.priority_class as the consolidated page's worked example states it: "wire QoS =
+ * (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)" — the wire QoS is class − 1, then
+ * saturated to the device band 0..4. So Default → 0, P0 → 1, P1 → 2, P2 → 3, P3..P14 → 4. INFERRED:
+ * the page gives the formula for P2 and the word "saturates", not a row per class; the per-class
+ * values are that formula applied. Unassigned (class − 1 = −1) has no value in any source: −1 here
+ * marks that, it is not a wire value. The compiler's own store masks instead (`qos&7`, seed 000),
+ * which is the recorded conflict `qos_narrowing`.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ *
+ * Evidence: supp-consolidated §7; supp-consolidated §3.4; seed-004 §6.1.
+ */
+static inline int64_t dmaspec_dma_qos_priority_class(int64_t v) {
+    switch (v) {
+    case 0: /* Unassigned */
+        return (-INT64_C(1));
+    case 1: /* Default */
+        return INT64_C(0);
+    case 2: /* P0 */
+        return INT64_C(1);
+    case 3: /* P1 */
+        return INT64_C(2);
+    case 4: /* P2 */
+        return INT64_C(3);
+    case 5: /* P3 */
+    case 6: /* P4 */
+    case 7: /* P5 */
+    case 8: /* P6 */
+    case 9: /* P7 */
+    case 10: /* P8 */
+    case 11: /* P9 */
+    case 12: /* P10 */
+    case 13: /* P11 */
+    case 14: /* P12 */
+    case 15: /* P13 */
+    case 16: /* P14 */
+        return INT64_C(4);
+    default:
+        return (-INT64_C(1));
+    }
+}
 
 /**
  * dtype_size (a function of a DTYPE value): Element byte size of a DTYPE wire tag: the size of its
@@ -1315,13 +1525,14 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
  * The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page
  * also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says
  * which instruction validators apply this check to the DMA index addresses, so the words' rules do
- * not call it; it is available on ADDR4 itself (ADDR4::validate in Rust,
- * NEURON_ISA_TPB_ADDR4_is_valid in C).
+ * not call it; it is available on ADDR4 itself (ADDR4's check in Rust,
+ * NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder
+ * body (supp-addr4 §Function roster), and no header source states it.
  *
  * Checks: register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)
  *
  * Source: supp-addr4 §Register mode; supp-addr4 §Arch-universality. Confidence: CERTAIN
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register(const NEURON_ISA_TPB_ADDR4 *i) {
     (void)i;
@@ -1341,17 +1552,33 @@ static inline uint64_t NEURON_ISA_TPB_ADDR4_rule_truth(const NEURON_ISA_TPB_ADDR
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is violated: it does not hold, and neither does any
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is broken: it does not hold, and neither does any
  * composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_ADDR4_violations(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_ADDR4_broken(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_ADDR4_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_ADDR4 breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is violated: a broken header rule, which makes the
+ * value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_ADDR4_violations(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    return NEURON_ISA_TPB_ADDR4_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 is a compiler finding: a broken compiler rule, a
+ * value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_ADDR4_compiler_findings(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    return NEURON_ISA_TPB_ADDR4_broken(i, nc) & UINT64_C(0x1);
+}
+
+/** Whether NEURON_ISA_TPB_ADDR4 breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_ADDR4_is_valid(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
     return NEURON_ISA_TPB_ADDR4_violations(i, nc) == 0;
 }
@@ -1376,7 +1603,7 @@ static inline bool NEURON_ISA_TPB_ADDR4_is_valid(const NEURON_ISA_TPB_ADDR4 *i, 
  * Checks: priority_class <= 4 && reserved_bitfield == 0
  *
  * Source: supp-gather-scatter §1; seed-004 §6.1; supp-field-tables §4 Table 4.12. Confidence:
- * HIGH/OBSERVED (confirmed).
+ * HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid_dma_configs(const NEURON_ISA_TPB_DMA_CONFIGS *i) {
     (void)i;
@@ -1396,17 +1623,33 @@ static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_rule_truth(const NEURON_ISA_TP
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is violated: it does not hold, and neither
- * does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is broken: it does not hold, and neither does
+ * any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_violations(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_broken(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_DMA_CONFIGS_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_DMA_CONFIGS breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_violations(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_CONFIGS_broken(i, nc) & UINT64_C(0x1);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_compiler_findings(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_CONFIGS_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_DMA_CONFIGS breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_CONFIGS_violations(i, nc) == 0;
 }
@@ -1433,7 +1676,7 @@ static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid(const NEURON_ISA_TPB_DMA_
  *
  * Checks: bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_inert(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1445,7 +1688,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_inert(const NEURON_ISA_T
  *
  * Checks: bc_enabled == 1
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_bc_enabled_set(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1462,7 +1705,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_bc_enabled_set(const NEURON_IS
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: supp-gather-scatter §6; supp-field-tables §4 Table 4.3. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid_register_read_with_marker(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1476,7 +1719,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid_register_read_with_ma
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_armed(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1495,7 +1738,7 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_fully_armed(const NEURON_ISA_T
  * Partly enforced: some parts are not enforced and hold.
  *
  * Source: supp-gather-scatter §6; supp-field-tables §4 Table 4.3; supp-descriptor-model §2.1.
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_has_valid_bound_check_reg(const NEURON_ISA_TPB_BOUND_CHECK_REG *i) {
     (void)i;
@@ -1519,10 +1762,10 @@ static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth(const NEURON_IS
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is violated: it does not hold, and
- * neither does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is broken: it does not hold, and neither
+ * does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_broken(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -1533,12 +1776,102 @@ static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_IS
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_BOUND_CHECK_REG breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_violations(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    return NEURON_ISA_TPB_BOUND_CHECK_REG_broken(i, nc) & UINT64_C(0x1f);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_compiler_findings(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    return NEURON_ISA_TPB_BOUND_CHECK_REG_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_BOUND_CHECK_REG breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
     return NEURON_ISA_TPB_BOUND_CHECK_REG_violations(i, nc) == 0;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+
+/* ---- Recorded conflicts ---------------------------------------------------------- */
+
+/**
+ * Conflict `qos_narrowing` (about DMA_CONFIGS, DMAQoSClass, dma_qos_priority_class): Who narrows a
+ * DMA QoS class into DMA_CONFIGS.priority_class (bits 0..2), and over what range. The compiler
+ * stores three bits of its QoS value itself; the host lowering narrows a 0..14 class; the
+ * consolidated page counts 17 DMAQoSClass values and saturates class − 1 into 0..4. A mask (`&7`)
+ * and a saturation give different bytes for every class above P3.
+ *
+ * Reading `compiler_masks_qos_and_7`: Seed 000: the compiler writes the class itself at +0x0C,
+ * `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of
+ * encodeISAOrRuntimeDMAQoS (the "ISA class-1 encoding"), on core_v5 the raw u32 at *(I+30q)+0xF0;
+ * Inferentia and Sunda write no QoS. Three bits, masked, not saturated. [CONFIRMED] Evidence:
+ * seed-000 §Static arm.
+ *
+ * Reading `host_narrows_0_to_14`: Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's
+ * add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated
+ * valid range is P0..P4. [HIGH/OBSERVED] Evidence: seed-004 §6.1; seed-004 §5.4.
+ *
+ * Reading `seventeen_classes_saturated`: The consolidated page: DMAQoSClass has 17 values
+ * (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into
+ * priority_class 0..4 (the table dma_qos_priority_class). [HIGH/CARRIED] Evidence:
+ * supp-consolidated §3.4; supp-consolidated §7.
+ */
+
+/**
+ * Conflict `dtype_width` (about DTYPE, DTYPE_PAIR): How wide a DTYPE wire tag is. Seed 004 calls
+ * NEURON_ISA_TPB_DTYPE 4-bit (and DTYPE_PAIR packs two in one byte); the field tables give values
+ * that do not fit four bits; the ADDR4 page's gen4 aligner handles wire tag 16. The spec's DTYPE
+ * keeps the sixteen 4-bit values; the wider ones are these readings.
+ *
+ * Reading `four_bit`: Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs
+ * two as dtype_lo:4 / dtype_hi:4. [HIGH/OBSERVED] Evidence: seed-004 §6.5.
+ *
+ * Reading `five_bit_fp4_and_trellis`: The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10
+ * and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.
+ * [HIGH/OBSERVED] Evidence: supp-field-tables §4 Table 4.4b.
+ *
+ * Reading `wire_tag_16_fp4_x4`: The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4
+ * only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).
+ * [CERTAIN] Evidence: supp-addr4 §Per-dtype byte alignment.
+ */
+
+/**
+ * Conflict `extension_tile_cols` (about PSEUDO_DMA_EXT, DMA_DIRECT2D_XPOSE): Which tile_src_cols a
+ * transpose may have. The 0xda extension's validator allows 128 or 0; the 0xbd word allows 1..128
+ * for a 2-byte out_dtype and 1..64 for a 4-byte one; the lowering copies ext.tile_src_cols into
+ * DMA_DIRECT2D_XPOSE.tile_src_cols (spec/lowering/pseudo_dma_direct2d.toml). So a valid 4-byte
+ * transpose (cols <= 64) cannot come from a valid extension (cols 128 or 0, and 0 is outside
+ * 1..64): one of the two validators, or the copy, is not what the sources say.
+ *
+ * Reading `extension_128_or_0`: Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16,
+ * 0} and tile_src_cols ∈ {128, 0} on the 0xda extension. [HIGH/OBSERVED] Evidence: seed-004 §5.2.
+ *
+ * Reading `xpose_1_to_128_or_64`: The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a
+ * 2-byte out_dtype, 1..64 for a 4-byte one. [HIGH/OBSERVED] Evidence: supp-field-tables §2.3.
+ */
+
+/**
+ * Conflict `fp32r_size` (about DTYPE, dtype_size): The byte size of FP32R (0xB). The ADDR4 aligner
+ * treats it as a 4-byte container (the table dtype_size follows it); the device's
+ * sdma_data_type_size table gives 0, so a reduce-packet sizer computing dtype_size·N must
+ * special-case it.
+ *
+ * Reading `container_4_bytes`: The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32,
+ * UINT32, FP32, FP32R) in the &3 group, a 4-byte container. [CERTAIN] Evidence: supp-addr4
+ * §Per-dtype byte alignment.
+ *
+ * Reading `device_table_0_bytes`: The consolidated page and the field tables: the device size table
+ * sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that
+ * does not ride the I/O-length path); both pages tag it CARRIED. [HIGH/CARRIED] Evidence:
+ * supp-consolidated §1.3; supp-field-tables §7.
+ */
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */

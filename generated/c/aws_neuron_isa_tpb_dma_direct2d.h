@@ -143,7 +143,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE == NEURON_ISA_TPB_OPCOD
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_header(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -156,7 +156,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_header(const NEU
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_events(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -168,7 +168,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_events(const NEU
  *
  * Checks: header.opcode == OPCODE::DMAMEMCPY
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_header_opcode_is_dmamemcpy(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -181,7 +181,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_header_opcode_is_dmamemcpy(const 
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_src(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -194,7 +194,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_src(const NEURON_I
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_dst(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -207,7 +207,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_dst(const NEURON_I
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_src(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -220,7 +220,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_src(const 
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_dst(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -239,7 +239,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_dst(const 
  * dst_num_elem[1] == 0 && dst_step_elem[1] == 0))
  *
  * Source: seed-004 §2; supp-field-tables §2.1; supp-gather-scatter §1.2. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_zero_num_step_elem_shape_reg_mode(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -253,7 +253,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_zero_num_step_elem_shape_reg_mode
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2; seed-004 §6.4. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2; seed-004 §6.4. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_are_valid_memcpy_dtypes(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -268,7 +268,8 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_are_valid_memcpy_dtypes(const NEU
  *
  * Checks: has_valid_bound_check_reg(src_bound_reg)
  *
- * Source: seed-004 §2; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_src(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -283,7 +284,8 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_src(con
  *
  * Checks: has_valid_bound_check_reg(dst_bound_reg)
  *
- * Source: seed-004 §2; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_dst(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -297,7 +299,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_dst(con
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_compute_op(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -310,7 +312,8 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_compute_op(const NEU
  *
  * Checks: is_valid_dma_configs(dma_configs)
  *
- * Source: seed-004 §2; supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2; supp-gather-scatter §1. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_configs(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -328,7 +331,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_configs(const NEURON
  * Partly enforced: some parts are not enforced and hold.
  *
  * Source: seed-004 §2; supp-dge-microop §1.2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED
- * (confirmed).
+ * (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_general(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -340,7 +343,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_genera
  *
  * Checks: compute_op == DGE_COMPUTE_OP::NONE
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_compute_op_is_none(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -352,7 +355,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_compute_op_is_none(const NEURON_I
  *
  * Checks: in_dtype == out_dtype
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_in_dtype_equals_out_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -372,7 +375,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_in_dtype_equals_out_dtype(const N
  * dst_num_elem[1] * value(dst_elem_size)
  *
  * Source: seed-004 §2; supp-field-tables §2.1; seed-000 §Static arm. Confidence: MED/INFERRED
- * (inferred).
+ * (inferred). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_byte_counts_match(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -385,7 +388,8 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_byte_counts_match(const NEURON_IS
  *
  * Holds when all of compute_op_is_none, in_dtype_equals_out_dtype, byte_counts_match hold.
  *
- * Source: seed-004 §2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_without_cce(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -398,7 +402,8 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_withou
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-004 §2; supp-dge-microop §1.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2; supp-dge-microop §1.2. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_cce(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -415,7 +420,8 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_cce(const NEURON_ISA
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: seed-004 §2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2; supp-field-tables §2.1. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_arith(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -429,7 +435,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_memcpy_direct_arith(
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_direct2d(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -469,10 +475,10 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth(const NEURON_ISA_T
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT is violated: it does not hold, and
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT is broken: it does not hold, and
  * neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_violations(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_broken(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -499,7 +505,23 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_violations(const NEURON_ISA_T
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT is violated: a broken header rule,
+ * which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_violations(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_DIRECT2D_broken(i, nc) & UINT64_C(0x1fffff);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_compiler_findings(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_DIRECT2D_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_DIRECT2D_violations(i, nc) == 0;
 }

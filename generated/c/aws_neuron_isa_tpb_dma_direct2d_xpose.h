@@ -141,7 +141,8 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_OPCODE == NEURON_ISA_TPB
  *
  * Checks: nc >= 3
  *
- * Source: seed-004 §10; supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §10; supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_has_valid_dma_transpose_nc(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
     (void)i;
@@ -155,6 +156,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_has_valid_dma_transpose_nc(
  * Checks: tile_src_rows == 16
  *
  * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_rows_is_16(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
     (void)i;
@@ -169,6 +171,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_rows_is_16(const N
  * (dtype_size(out_dtype) == 4 && tile_src_cols >= 1 && tile_src_cols <= 64)
  *
  * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_cols_fit_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
     (void)i;
@@ -180,7 +183,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_tile_src_cols_fit_dtype(con
  *
  * Checks: in_dtype == out_dtype
  *
- * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_in_dtype_equals_out_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
     (void)i;
@@ -195,7 +198,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_in_dtype_equals_out_dtype(c
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_two_byte_dtype(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
     (void)i;
@@ -212,6 +215,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_two_byte_dtype(const NEURON
  * Checks: dst_start_addr.addr_immediate.address_lo % 32 == 0
  *
  * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: INFERRED (inferred).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_start_addr_aligned_32(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
     (void)i;
@@ -225,6 +229,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_start_addr_aligned_32(c
  * dst_num_elem[1] == 1)
  *
  * Source: supp-field-tables §2.3; supp-gather-scatter §4. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_steps_aligned_32(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i) {
     (void)i;
@@ -239,7 +244,7 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_dst_steps_aligned_32(const 
  *
  * Partly enforced: some parts are not enforced and hold.
  *
- * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-field-tables §2.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid_dma_transpose(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
     (void)i;
@@ -267,10 +272,10 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_rule_truth(const NEURON
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT is violated: it does not hold,
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT is broken: it does not hold,
  * and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_broken(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -284,7 +289,23 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(const NEURON
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT is violated: a broken header
+ * rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_broken(i, nc) & UINT64_C(0xff);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_compiler_findings(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(i, nc) == 0;
 }

@@ -162,7 +162,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE == NEURON_ISA_TPB_O
  *
  * Checks: nc >= 3
  *
- * Source: seed-004 §4.1; seed-004 §10. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1; seed-004 §10. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_dma_gather_transpose_nc(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
     (void)i;
@@ -177,7 +177,8 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_dma_gather_transpos
  * Checks: dtype_size(dtype.dtype_lo) == 2 && dtype_size(dtype.dtype_hi) == 2 && dtype.dtype_lo ==
  * dtype.dtype_hi
  *
- * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dtype(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -189,7 +190,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dt
  *
  * Checks: elem_size >= 2 && elem_size <= 256 && elem_size % 2 == 0
  *
- * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_elem_size(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -206,7 +207,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_el
  * Checks: src_start_addr.addr_immediate.address_lo % 2 == 0
  *
  * Source: seed-004 §4.1; supp-field-tables §2.4; supp-gather-scatter §2. Confidence: INFERRED
- * (inferred).
+ * (inferred). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_start_addr_aligned_2(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -223,7 +224,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_start_addr_aligned_2(cons
  * Checks: dst_start_addr.addr_immediate.address_lo % 32 == 0
  *
  * Source: seed-004 §4.1; supp-field-tables §2.4; supp-gather-scatter §2. Confidence: INFERRED
- * (inferred).
+ * (inferred). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_dst_start_addr_aligned_32(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -240,7 +241,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_dst_start_addr_aligned_32(con
  * Checks: src_idx_start_addr.register_mode == 1 || src_idx_start_addr.address % 4 == 0
  *
  * Source: seed-004 §4.1; supp-field-tables §2.4; supp-addr4 §Register mode. Confidence:
- * HIGH/OBSERVED (confirmed).
+ * HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_idx_start_addr_aligned_4(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -254,7 +255,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_src_idx_start_addr_aligned_4(
  * Holds when all of src_start_addr_aligned_2, dst_start_addr_aligned_32,
  * src_idx_start_addr_aligned_4 hold.
  *
- * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_addresses(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -266,7 +267,8 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_ad
  *
  * Checks: flags.gather_dim == INDIRECT_DIM::Y
  *
- * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_flags(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -279,7 +281,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_fl
  *
  * Checks: src_num_elem[1] % 16 == 0
  *
- * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_src_dimensions(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -292,7 +294,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_sr
  *
  * Checks: src_num_elem[1] == dst_num_elem[0]
  *
- * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_cross_field_consistency(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -305,7 +307,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_cr
  *
  * Checks: dst_step_elem_1 % 32 == 0 || dst_num_elem[1] == 1
  *
- * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_dst_steps(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -319,7 +321,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_gather_transpose_ds
  * Checks: idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS &&
  * idx_num_active_channels == POOLING_NUM_CHANNELS
  *
- * Source: seed-004 §4.1; seed-004 §6.2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1; seed-004 §6.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_check_dma_indirect_indices(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -335,7 +337,8 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_check_dma_indirect_indices(co
  *
  * Checks: has_valid_bound_check_reg(src_idx_bound_reg)
  *
- * Source: seed-004 §4.1; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1; supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_idx_bound_check_reg_no_flags(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -351,7 +354,8 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_idx_bound_check_reg
  * has_valid_gather_transpose_cross_field_consistency, has_valid_gather_transpose_dst_steps,
  * check_dma_indirect_indices, has_valid_idx_bound_check_reg_no_flags hold.
  *
- * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: seed-004 §4.1; supp-gather-scatter §2. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid_dma_gather_transpose(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
     (void)i;
@@ -368,7 +372,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid_dma_gather_transpose
  *
  * Checks: has_valid_bound_check_reg(dst_bound_reg)
  *
- * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed).
+ * Source: supp-gather-scatter §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_bound_check_reg_dst(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -381,6 +385,7 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_has_valid_bound_check_reg_dst
  * Checks: reserved[0] == 0 && reserved[1] == 0 && reserved[2] == 0
  *
  * Source: supp-gather-scatter §2; supp-field-tables §2.4. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_reserved_is_zero(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i) {
     (void)i;
@@ -415,10 +420,10 @@ static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_rule_truth(const NEURON_I
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT is violated: it does not hold,
- * and neither does any composite rule above it.
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT is broken: it does not hold, and
+ * neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_violations(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_broken(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_DMA_GATHER_XPOSE_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -440,7 +445,23 @@ static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_violations(const NEURON_I
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT is violated: a broken header
+ * rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_violations(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_GATHER_XPOSE_broken(i, nc) & UINT64_C(0xffff);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_compiler_findings(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_DMA_GATHER_XPOSE_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_GATHER_XPOSE_violations(i, nc) == 0;
 }

@@ -395,7 +395,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_one_side_dynamic(const NEU
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_vector_offsets_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -410,7 +411,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_vector_offsets_
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_location_sb(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -426,7 +428,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_location_sb(con
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_indirect_direction(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -441,7 +444,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_assert_indirect_direct
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_dynamic_ap_on_pool(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -456,7 +460,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_dynamic_ap_o
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §Dynamic / DGE / indirect arm. Confidence: CONFIRMED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_4d_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -473,7 +478,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dge_transpose_4d_ap(const 
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §assign64bitAddr. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §assign64bitAddr. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_hbm_no_tensor_indirect_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -490,7 +495,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_hbm_no_tensor_indire
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_ap_pairs(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -506,7 +511,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_ap_pairs(co
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_allocated(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -522,7 +527,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_register_allocated(c
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_not_function_argument(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -538,7 +543,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_not_functio
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §The mode byte a2[7] — the static-vs-DGE selector. Confidence: CONFIRMED
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_mode_physical_ap(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -555,7 +560,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_addr8_physical_mode_physic
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §What "dynamic" means — the klr::BirAccessPattern fields. Confidence: CONFIRMED
- * (confirmed).
+ * (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_dynamic_ap_scalar_offset_register(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i) {
     (void)i;
@@ -644,7 +649,7 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_violations(const NEURO
  * broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
  */
 static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_broken(i, nc) & UINT64_C(0x1fe0);
+    return NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_broken(i, nc) & UINT64_C(0xffffe0);
 }
 
 /** Whether NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT breaks none of its header rules. */

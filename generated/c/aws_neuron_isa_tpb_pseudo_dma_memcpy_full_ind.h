@@ -190,6 +190,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_two_d_data_ap(const
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §Form B — main indirect gather/scatter. Confidence: CONFIRMED (confirmed).
+ * Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_index_dtype_known(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i) {
     (void)i;
@@ -236,7 +237,7 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_violations(cons
  * a broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
  */
 static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_compiler_findings(const NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_broken(i, nc) & UINT64_C(0x3);
+    return NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_broken(i, nc) & UINT64_C(0x7);
 }
 
 /** Whether NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT breaks none of its header rules. */

@@ -38,7 +38,11 @@
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT {
     /** Offset 0, 4 bytes. opcode == 0xca. Confidence: CONFIRMED (confirmed). */
     NEURON_ISA_TPB_HEADER header;
-    /** Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: STRONG (strong). */
+    /**
+     * Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: STRONG (strong).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than STRONG, whatever its own tag.
+     */
     NEURON_ISA_TPB_EVENTS events;
     /**
      * Offset 12, 1 byte. Wire tag of the index list's dtype. Confidence: CONFIRMED (confirmed).
@@ -142,7 +146,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_OPCODE == NEURON_IS
  *
  * Checks: embedding_table_base_addr % 64 == 0
  *
- * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_scratch_address_aligned_64(const NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT *i) {
     (void)i;
@@ -157,7 +161,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_scratch_address_aligne
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed).
+ * Source: seed-000 §IndirectSaveAccumulate. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_embedding_entry_fits_16_bits(const NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT *i) {
     (void)i;
@@ -178,10 +182,10 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_rule_truth(const N
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT is violated: it does not
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT is broken: it does not
  * hold, and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_violations(const NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_broken(const NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -189,7 +193,23 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_violations(const N
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT is violated: a broken
+ * header rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_violations(const NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT is a compiler finding: a
+ * broken compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_compiler_findings(const NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_is_valid(const NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_violations(i, nc) == 0;
 }

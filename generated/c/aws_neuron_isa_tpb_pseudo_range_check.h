@@ -41,6 +41,8 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
      * Offset 4, 8 bytes. Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its
      * lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B. Confidence:
      * INFERRED (inferred).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than INFERRED, whatever its own tag.
      */
     NEURON_ISA_TPB_EVENTS events;
     /**
@@ -140,6 +142,7 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_OPCODE == NEURON_ISA_TPB
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §Form A — Pool bound-check indirect. Confidence: CONFIRMED (confirmed).
+ * Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_bound_check_on_pool(const NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT *i) {
     (void)i;
@@ -154,6 +157,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_bound_check_on_pool(const N
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: seed-000 §Form A — Pool bound-check indirect. Confidence: CONFIRMED (confirmed).
+ * Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_bound_check_operands(const NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT *i) {
     (void)i;
@@ -174,10 +178,10 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_rule_truth(const NEURON
 }
 
 /**
- * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT is violated: it does not hold,
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT is broken: it does not hold,
  * and neither does any composite rule above it.
  */
-static inline uint64_t NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_violations(const NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT *i, unsigned nc) {
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_broken(const NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT *i, unsigned nc) {
     uint64_t t = NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
@@ -185,7 +189,23 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_violations(const NEURON
     return v;
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT breaks none of its rules. */
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT is violated: a broken header
+ * rule, which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_violations(const NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_compiler_findings(const NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT breaks none of its header rules. */
 static inline bool NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_is_valid(const NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_violations(i, nc) == 0;
 }

@@ -6,9 +6,7 @@ use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
 use dmaspec::json::PathStack;
-use dmaspec::runtime::meta::{
-    Alternative, Codec, EnumeratorMeta, Evidence, FieldMeta, LeafMeta, Role,
-};
+use dmaspec::runtime::meta::{Alternative, Codec, Evidence, FieldMeta, LeafMeta, Role};
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::words::{WORDS, enumerators, flag_bits};

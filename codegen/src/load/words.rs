@@ -105,7 +105,10 @@ impl Loader {
                     c_name: c_name(name),
                     source: a.source.as_ref().map(|s| s.get_ref().clone()),
                     note: a.note.clone(),
-                    section: a.source.as_ref().and_then(|s| self.cited_section(at, s, scope)),
+                    section: a
+                        .source
+                        .as_ref()
+                        .and_then(|s| self.cited_section(at, s, scope)),
                 }
             })
             .collect()

@@ -96,8 +96,12 @@ impl Collector<'_, '_> {
                 fields,
                 joins,
                 alternatives,
+                aliases,
                 ..
             } => {
+                for a in aliases {
+                    self.alias(a, "word", &format!("{} as {}", t.name, a.name), &page);
+                }
                 for f in fields {
                     self.field(f, &format!("{}.{}", t.name, f.name), &at("layout"));
                 }
@@ -150,10 +154,23 @@ impl Collector<'_, '_> {
         for v in values {
             for a in &v.aliases {
                 let label = format!("{}.{} as {}", t.name, v.name, a.name);
-                let section = a.section.as_deref();
-                let source = source_id(&a.source);
-                self.push(source, section, &a.source, "enumerator", &label, href);
+                self.alias(a, "enumerator", &label, href);
             }
+        }
+    }
+
+    /// One alias of a word or enumerator, under the section it cites; a name the spec
+    /// coined itself (`ours = true`) cites nothing.
+    fn alias(&mut self, a: &Alias, kind: &str, label: &str, href: &str) {
+        if let Some(cite) = &a.source {
+            self.push(
+                source_id(cite),
+                a.section.as_deref(),
+                cite,
+                kind,
+                label,
+                href,
+            );
         }
     }
 
@@ -223,7 +240,7 @@ impl Collector<'_, '_> {
         self.add(&l.evidence, "klr leaf", &l.name, &page);
         for s in &l.steps {
             let (kind, what) = match &s.kind {
-                StepKind::Check { message, .. } => ("klr check", message.as_str()),
+                StepKind::Check(c) => ("klr check", c.message.as_str()),
                 StepKind::Route { to, .. } => ("klr route", to.as_str()),
                 StepKind::Let { name, .. } => ("klr value", name.as_str()),
                 StepKind::Fork { label, paths } => {
@@ -243,6 +260,10 @@ impl Collector<'_, '_> {
 
     fn klr(&mut self, m: &Model) {
         let index = "klr/README.md";
+        if let Some(f) = &m.klr.family {
+            let href = format!("{index}#the-family-abstract");
+            self.add(&f.evidence, "klr family", "the klr leaf family", &href);
+        }
         for t in &m.klr.enums {
             let href = format!("{index}#{}", slug(&t.name));
             self.add(&t.evidence, "klr enum", &t.name, &href);
@@ -282,6 +303,10 @@ fn citations(cx: &Pages<'_>) -> Vec<Citation> {
         c.type_def(t);
     }
     c.rules(m);
+    for k in &m.conflicts {
+        let href = format!("conflicts.md#{}", slug(&k.name));
+        c.alternatives(&k.readings, &k.name, &href);
+    }
     for l in &m.lowerings {
         c.lowering(l);
     }

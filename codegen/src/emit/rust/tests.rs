@@ -194,10 +194,12 @@ fn klr_records_take_one_line_each_and_state_only_what_differs() {
             .all(|l| l.ends_with(", ..FieldMeta::DEFAULT },"))
     );
     // klr::NcCopy's `dst` (spec/klr/klr_nodes.toml).
-    assert!(fields.contains(
-        &r#"        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E469], ..FieldMeta::DEFAULT },"#
-            .to_string()
-    ));
+    // The evidence record's number depends on what the module cites before it.
+    assert!(fields.iter().any(|l| {
+        l.strip_prefix(r#"        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E"#)
+            .and_then(|rest| rest.strip_suffix("], ..FieldMeta::DEFAULT },"))
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+    }));
     let paths = records("PathInfo");
     assert_eq!(paths.len(), 20);
     assert!(paths.iter().all(|l| l.ends_with(", ..PathInfo::NONE },")));
