@@ -204,6 +204,28 @@ fn decode_reports_the_misaligned_addresses_at_inferred() {
 }
 
 #[test]
+fn validate_says_a_violation_is_only_as_sure_as_its_rule() {
+    // The same vector: the two INFERRED alignment rules, in `validate`'s text lines.
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/vectors/dma_gather_xpose_misaligned.hex",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let out = dmaspec(&["validate", "--hex"], text.as_bytes());
+    let lines = stdout(&out);
+    for rule in ["src_start_addr_aligned_2", "dst_start_addr_aligned_32"] {
+        let line = lines
+            .lines()
+            .find(|l| l.contains(rule))
+            .unwrap_or_else(|| panic!("{rule} in {lines}"));
+        assert!(
+            line.ends_with("; source: seed-004 §4.1; confidence: INFERRED)"),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn decode_table_shows_the_addresses_at_inferred() {
     let text = std::fs::read_to_string(format!(
         "{}/tests/vectors/dma_gather_xpose_imm.hex",

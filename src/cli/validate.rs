@@ -74,8 +74,9 @@ fn rules_json<'v>(v: &'v Violations, rules: impl Iterator<Item = &'static RuleMe
     )
 }
 
-/// One line per failed check: `id: message (in …; fields: …; source: …)`, with
-/// [`COMPILER_NOTE`] first for a compiler rule.
+/// One line per failed check: `id: message (in …; fields: …; source: …; confidence: …)`,
+/// with [`COMPILER_NOTE`] first for a compiler rule and the confidence only when the rule
+/// is less than confirmed.
 pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
     let mut notes = Vec::new();
     if r.authority == RuleAuthority::Compiler {
@@ -89,6 +90,16 @@ pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
     }
     if !r.source.is_empty() {
         notes.push(format!("source: {}", r.source));
+    }
+    // A check the spec is less than sure of says so: a violation is as sure as its rule.
+    if r.confidence.rank > 0 {
+        let c = r.confidence;
+        let level = if c.tag.eq_ignore_ascii_case(c.level) {
+            String::new()
+        } else {
+            format!(" ({})", c.level)
+        };
+        notes.push(format!("confidence: {}{level}", c.tag));
     }
     format!("{}: {} ({})", r.id, r.message, notes.join("; "))
 }
