@@ -759,12 +759,29 @@ fn nested_type_rules() {
     raw_cases!(
         ADDR4,
         4,
-        [case(
-            "tensor_start_addr_valid_register",
-            "supp-addr4 §Register mode: regid < 0x40",
-            || ADDR4::from_raw(0x8000_0005),
-            |c| c.address = 64,
-        )]
+        [
+            case(
+                "tensor_start_addr_valid_register",
+                "supp-addr4 §Register mode: regid < 0x40",
+                || ADDR4::from_raw(0x8000_0005),
+                |c| c.address = 64,
+            ),
+            // Bit 24 set: bits 8..23 stay zero (the v3/v4 branch holds), bits 8..30 do not.
+            case(
+                "tensor_start_addr_valid_register_gen2",
+                "supp-addr4 §Register mode: gen2 (a1 & 0xFFFFFF00) == 0x80000000",
+                || ADDR4::from_raw(0x8000_0005),
+                |c| c.address = 0x100_0005,
+            )
+            .on(Arch::sunda),
+            // 0x400_0000: outside the PSUM window, bit 26 set, so not SBUF either.
+            case(
+                "tensor_start_addr_valid_region",
+                "supp-addr4 §PSUM-window detection: SBUF bits 25..28 must be 0",
+                || ADDR4::from_raw(0x400),
+                |c| c.address = 0x400_0000,
+            ),
+        ]
     );
     // bits 8..23 must be zero in register mode; not in immediate mode. The check is the
     // compiler's decoder (supp-addr4 §Function roster): a finding, the value stays valid.

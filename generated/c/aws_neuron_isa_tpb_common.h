@@ -1517,15 +1517,20 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
  * NEURON_ISA_TPB_ADDR4_violations() (spec order).
  */
 #define NEURON_ISA_TPB_ADDR4_RULE_tensor_start_addr_valid_register 0
+#define NEURON_ISA_TPB_ADDR4_RULE_tensor_start_addr_valid_register_gen2 1
+#define NEURON_ISA_TPB_ADDR4_RULE_tensor_start_addr_valid_region 2
+#define NEURON_ISA_TPB_ADDR4_RULE_tensor_start_addr_valid_psum_write_dtype 3
+#define NEURON_ISA_TPB_ADDR4_RULE_addr_aligned_dtype_gen2_gen3 4
+#define NEURON_ISA_TPB_ADDR4_RULE_addr_aligned_dtype_core_v4 5
 
 /**
  * tensor_start_addr_valid(addr (register branch)): in register mode (bit 31) bits 8..23 must be
  * zero and the register id in bits 0..7 must be below 0x40.
  *
  * The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page
- * also reports a stricter gen2 mask (bits 8..30 zero); that is not enforced here. No source says
- * which instruction validators apply this check to the DMA index addresses, so the words' rules do
- * not call it; it is available on ADDR4 itself (ADDR4's check in Rust,
+ * also reports a stricter gen2 mask (bits 8..30 zero): tensor_start_addr_valid_register_gen2. No
+ * source says which instruction validators apply this check to the DMA index addresses, so the
+ * words' rules do not call it; it is available on ADDR4 itself (ADDR4's check in Rust,
  * NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder
  * body (supp-addr4 §Function roster), and no header source states it.
  *
@@ -1540,6 +1545,136 @@ static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register(const N
 }
 
 /**
+ * tensor_start_addr_valid(addr (register branch, gen2)): on gen2, in register mode (bit 31) bits
+ * 8..30 must be zero and the register id in bits 0..7 must be at most 0x3F.
+ *
+ * The gen2 decoder's register branch: `(a1 & 0xFFFFFF00) == 0x80000000` (bits 8..30 zero and bit 31
+ * set), then `regid <= 0x3F`. Stricter than the branch v3 and v4 share
+ * (tensor_start_addr_valid_register: bits 8..23 only), which the page's arch-universality list
+ * gives for v2 too; on gen2 both hold, this one implies the other. sunda is the gen2 (nc 2)
+ * architecture. Not called by the words' rules, for the reason tensor_start_addr_valid_register
+ * gives. A compiler rule: core_v2::tensor_start_addr_valid is a libwalrus decoder body (supp-addr4
+ * §Function roster); no header source states it.
+ *
+ * Checks: register_mode == 0 || ((address & 0x1FFFFF00) == 0 && indirect == 0 && active == 0 &&
+ * (address & 0xFF) <= 0x3F)
+ *
+ * Applies on sunda only; holds elsewhere.
+ *
+ * Source: supp-addr4 §Register mode; supp-addr4 §Function roster. Confidence: CERTAIN (confirmed).
+ * Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register_gen2(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((int64_t)nc) == INT64_C(2))) || ((((int64_t)i->register_mode) == INT64_C(0)) || (((((((int64_t)i->address) & INT64_C(536870656)) == INT64_C(0)) && (((int64_t)i->indirect) == INT64_C(0))) && (((int64_t)i->active) == INT64_C(0))) && ((((int64_t)i->address) & INT64_C(255)) <= INT64_C(63)))));
+}
+
+/**
+ * tensor_start_addr_valid(addr (static branch: PSUM window or SBUF)): a static address must lie in
+ * the PSUM window 0x2000000..0x23FFFFF or be an SBUF address with bits 25..28 clear.
+ *
+ * The static (non-register) branch of the decoder's region split on the 29-bit address: PSUM when
+ * `(addr29 − 0x2000000) ≤ 0x3FFFFF` (unsigned, so addr29 ∈ [0x2000000, 0x23FFFFF]), otherwise SBUF,
+ * and the validator rejects an SBUF address with any of bits 25..28 set. The page reads these
+ * constants in the v2, v3 and v4 decoders (byte-exact); it says nothing of maverick (nc 5), so the
+ * rule is limited to the three. The per-dtype alignment gate that runs first and the PSUM-write
+ * dtype set are tensor_start_addr_valid_psum_write_dtype and addr_aligned_dtype_*, not enforced.
+ * Not called by the words' rules, for the reason tensor_start_addr_valid_register gives. A compiler
+ * rule: a libwalrus decoder body (supp-addr4 §Function roster), no header source.
+ *
+ * Checks: register_mode == 1 || (address >= 0x2000000 && address - 0x2000000 <= 0x3FFFFF) ||
+ * (address & 0x1E000000) == 0
+ *
+ * Applies on sunda, cayman, mariana only; holds elsewhere.
+ *
+ * Source: supp-addr4 §PSUM-window detection + region class; supp-addr4 §Arch-universality.
+ * Confidence: CERTAIN (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_region(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((((int64_t)nc) == INT64_C(2)) || (((int64_t)nc) == INT64_C(3))) || (((int64_t)nc) == INT64_C(4)))) || (((((int64_t)i->register_mode) == INT64_C(1)) || ((((int64_t)i->address) >= INT64_C(33554432)) && ((((int64_t)i->address) - INT64_C(33554432)) <= INT64_C(4194303)))) || ((((int64_t)i->address) & INT64_C(503316480)) == INT64_C(0))));
+}
+
+/**
+ * tensor_start_addr_valid(addr, dtype, WRITE_TENSOR (PSUM path)): a PSUM write must target a 4-byte
+ * accumulator type: wire tag 8..11 (int32, uint32, float32, float32r).
+ *
+ * "A PSUM *write* must target a 4-byte accumulator type": the helper's `sub edi, 8; cmp dil, 3;
+ * setbe al` gives wireTag ∈ {8,9,10,11} = {int32, uint32, float32, float32r}; a PSUM read
+ * (WRITE_TENSOR == 0) takes any dtype, and an SBUF address any dtype. Not enforced: it needs the
+ * dtype and the read/write direction of the word that carries the ADDR4, and a nested type's rule
+ * is applied to one field only (`rule(field)`, no further arguments), so ADDR4 cannot be given
+ * them. A compiler rule: sub_1343c70 (v3) / 0x142de60 (v4) is a libwalrus helper (supp-addr4
+ * §Function roster); the page shares the set across v2/v3/v4.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Applies on sunda, cayman, mariana only; holds elsewhere.
+ *
+ * Source: supp-addr4 §PSUM-window detection + region class; supp-addr4 §Function roster.
+ * Confidence: CERTAIN (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_psum_write_dtype(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((((int64_t)nc) == INT64_C(2)) || (((int64_t)nc) == INT64_C(3))) || (((int64_t)nc) == INT64_C(4)))) || true);
+}
+
+/**
+ * addr_aligned_dtype(addr, wireTag): the 29-bit start address must be aligned to its dtype's wire
+ * container: wire tag {2,3,13,14,15} align 1, {4,5,6,7} align 2, {8,9,10,11} align 4, {1,12} align
+ * 8; any other tag (0, 16, …) has no defined alignment and fails.
+ *
+ * `addr_aligned_dtype(unsigned addr, DTYPE wireTag)` returns `(addr & (align-1)) == 0`, keyed on
+ * the NEURON_ISA_TPB_DTYPE wire tag; the required alignment equals the element byte size of the
+ * wire container, and the aligner is the first gate of the static path (before the region test).
+ * Not enforced: it needs the dtype of the word that carries the ADDR4, and a nested type's rule is
+ * applied to one field only (`rule(field)`, no further arguments). Where a word states its own
+ * alignment (DMA_GATHER_XPOSE's index tensor, UINT32, `% 4 == 0`) the word's rule checks it. A
+ * compiler rule: a libwalrus aligner body (supp-addr4 §Function roster).
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Applies on sunda, cayman only; holds elsewhere.
+ *
+ * Source: supp-addr4 §Per-dtype byte alignment; supp-addr4 §Arch-universality. Confidence: CERTAIN
+ * (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_ADDR4_addr_aligned_dtype_gen2_gen3(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!((((int64_t)nc) == INT64_C(2)) || (((int64_t)nc) == INT64_C(3)))) || true);
+}
+
+/**
+ * addr_aligned_dtype(addr, wireTag): the 29-bit start address must be aligned to its dtype's wire
+ * container: wire tag {2,3,13,14,15,16} align 1 (16 = FP4-x4, always aligned), {4,5,6,7} align 2,
+ * {8,9,10,11} align 4, {1,12} align 8; any other tag has no defined alignment and fails.
+ *
+ * The gen4 aligner: the gen2/3 table with one delta, "FP4-x4 joins the no-alignment set" — `cmp dl,
+ * 3` where gen2/3 have `cmp dl, 2`, so wireTag − 0xd ≤ 3 ⇒ {13,14,15,16} and wire tag 16 (FP4-x4,
+ * BIR Dtype float4_e2m1fn_x4) is align 1; the {4..7} group moves into helper 0x142de70 with the
+ * same semantics. mariana is the gen4 (nc 4) architecture. Wire tag 16's name is the recorded
+ * conflict five_bit_fp4_and_trellis / wire_tag_16_fp4_x4 (the field tables: FP4_EXP2 = 0x10). Not
+ * enforced, for the reason addr_aligned_dtype_gen2_gen3 gives. A compiler rule: a libwalrus aligner
+ * body (supp-addr4 §Function roster).
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Applies on mariana only; holds elsewhere.
+ *
+ * Source: supp-addr4 §Per-dtype byte alignment; supp-addr4 §Function roster. Confidence: CERTAIN
+ * (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_ADDR4_addr_aligned_dtype_core_v4(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((int64_t)nc) == INT64_C(4))) || true);
+}
+
+/**
  * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 holds (NEURON_ISA_TPB_ADDR4_RULE_*); rules limited
  * to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5
  * maverick).
@@ -1548,6 +1683,11 @@ static inline uint64_t NEURON_ISA_TPB_ADDR4_rule_truth(const NEURON_ISA_TPB_ADDR
     uint64_t t = 0;
     (void)nc;
     if (NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_register_gen2(i, nc)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_region(i, nc)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_ADDR4_tensor_start_addr_valid_psum_write_dtype(i, nc)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_ADDR4_addr_aligned_dtype_gen2_gen3(i, nc)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_ADDR4_addr_aligned_dtype_core_v4(i, nc)) t |= UINT64_C(1) << 5;
     return t;
 }
 
@@ -1559,6 +1699,11 @@ static inline uint64_t NEURON_ISA_TPB_ADDR4_broken(const NEURON_ISA_TPB_ADDR4 *i
     uint64_t t = NEURON_ISA_TPB_ADDR4_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u)) v |= UINT64_C(1) << 5;
     return v;
 }
 
@@ -1575,7 +1720,7 @@ static inline uint64_t NEURON_ISA_TPB_ADDR4_violations(const NEURON_ISA_TPB_ADDR
  * value neuronx-cc would not write that the ISA sources do not forbid.
  */
 static inline uint64_t NEURON_ISA_TPB_ADDR4_compiler_findings(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
-    return NEURON_ISA_TPB_ADDR4_broken(i, nc) & UINT64_C(0x1);
+    return NEURON_ISA_TPB_ADDR4_broken(i, nc) & UINT64_C(0x3f);
 }
 
 /** Whether NEURON_ISA_TPB_ADDR4 breaks none of its header rules. */
