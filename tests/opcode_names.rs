@@ -130,14 +130,16 @@ fn decode_names_an_opcode_without_a_layout() {
     assert_eq!(i["opcode_enumerator"]["name"], "TensorTensor");
     assert_eq!(i["opcode_enumerator"]["engine"], "DVE");
     assert_eq!(i["error"], "0x41 TensorTensor (DVE): no layout in the spec");
-    // An opcode of another architecture says so; a byte no source names stays unknown.
+    // A word of other architectures says so; a byte no source names stays unknown.
     let o = dmaspec(
         &["decode", "--hex", "--arch", "sunda", "-"],
         &word_hex(0xbf),
     );
     let text = stdout(&o);
     assert!(
-        text.contains("0xbf SB2SB_COLLECTIVE (GPSIMD): no layout in the spec; an opcode only on cayman, mariana, maverick"),
+        text.contains(
+            "0xbf SB2SB_COLLECTIVE (GPSIMD): no word in sunda; an opcode only on cayman, mariana, maverick"
+        ),
         "{text}"
     );
     let o = dmaspec(&["decode", "--hex", "-"], &word_hex(0x03));
@@ -155,10 +157,11 @@ fn decode_names_an_opcode_without_a_layout() {
 #[test]
 fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
     // Seed 004 §10 lists per-arch headers for 0xb8 / 0xbb / 0xd4 / 0xbd / 0xf1; the
-    // Indirection Engine page §1 has all four generations ship 0xe7's and 0xca's headers.
+    // Indirection Engine page §1 has all four generations ship 0xe7's and 0xca's headers;
+    // the S3D3 Collective page §5 lists which generations ship 0xbf's.
     // The other compiler-only words get all four by the spec's inference.
     for w in WORDS {
-        let sourced = [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca].contains(&w.opcode);
+        let sourced = [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf].contains(&w.opcode);
         assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
     }
     let text = stdout(&dmaspec(&["explain", "0xb2"], &[]));

@@ -726,6 +726,94 @@ fn pseudo_ext_rules() {
     );
 }
 
+/// The golden 0xBF word (tests/vectors/s3d3_collective.hex, from the S3D3 Collective page's
+/// §2 table): 256 BF16 elements, LNC2, 16 channels.
+fn collective() -> S3D3_COLLECTIVE {
+    S3D3_COLLECTIVE::decode(&vector("s3d3_collective.hex")).unwrap()
+}
+
+#[test]
+fn s3d3_collective_rules() {
+    word_cases!(
+        S3D3_COLLECTIVE,
+        [
+            case(
+                "has_valid_nc_sb2sb_collective",
+                "wiki-s3d3-collective §5: has_valid_nc_sb2sb_collective(nc) = (nc >= V3)",
+                collective,
+                |_| {}
+            )
+            .moved_to(Arch::sunda),
+            case(
+                "has_valid_LncSizefmt",
+                "wiki-s3d3-collective §7.1: fmt != LNC4 && fmt != LNC8",
+                collective,
+                |w| w.lnc_size_fmt = LNC_SIZE_FMT::LNC8
+            ),
+            case(
+                "check_active_ports",
+                "wiki-s3d3-collective §7.2: (n != 0) && (n <= POOLING_NUM_CHANNELS)",
+                collective,
+                |w| w.num_active_channels = 0
+            ),
+            case(
+                "size_check_src",
+                "wiki-s3d3-collective §3.4: t3d_element_count(t) <= 256",
+                collective,
+                |w| w.src_mem_pattern.num_elem = [16, 4, 5]
+            ),
+            case(
+                "dtype_equality_check",
+                "wiki-s3d3-collective §5: d_in == d_out",
+                collective,
+                |w| w.out_dtype = DTYPE::FP32
+            ),
+            case(
+                "src_num_elem_nonzero",
+                "wiki-s3d3-collective §3.3: each num_elem[d] >= 1 (or a shape register)",
+                collective,
+                |w| w.src_mem_pattern.num_elem[2] = 0
+            ),
+            case(
+                "dst_num_elem_nonzero",
+                "wiki-s3d3-collective §3.3: each num_elem[d] >= 1 (or a shape register)",
+                collective,
+                |w| w.dst_mem_pattern.num_elem[0] = 0
+            ),
+            case(
+                "src_start_addr_in_sbuf",
+                "wiki-s3d3-collective §3.2-3.3: AllowedInPSUM::False; bit [25] 0 = SBUF",
+                collective,
+                |w| w.src_mem_pattern.start_addr.address = 0x200_0100
+            ),
+            case(
+                "dst_start_addr_in_sbuf",
+                "wiki-s3d3-collective §3.2-3.3: AllowedInPSUM::False; bit [25] 0 = SBUF",
+                collective,
+                |w| w.dst_mem_pattern.start_addr.address = 0x201_0000
+            ),
+            case(
+                "reserved0_is_zero",
+                "wiki-s3d3-collective §2: reserved0 validator: == 0",
+                collective,
+                |w| w.reserved0[0] = 0xff
+            ),
+            case(
+                "reserved1_low_half_is_zero",
+                "wiki-s3d3-collective §2: reserved1 validator: [0..13] == 0",
+                collective,
+                |w| w.reserved1[0] = 1
+            ),
+            case(
+                "reserved1_high_half_is_zero",
+                "wiki-s3d3-collective §2: reserved1 validator: [0..13] == 0",
+                collective,
+                |w| w.reserved1[13] = 1
+            ),
+        ]
+    );
+}
+
 #[test]
 fn nested_type_rules() {
     raw_cases!(

@@ -100,7 +100,8 @@ fn json_carries_the_conflict_records() {
             "qos_narrowing",
             "dtype_width",
             "extension_tile_cols",
-            "fp32r_size"
+            "fp32r_size",
+            "s3d3_collective_reserved1_span"
         ]
     );
     // Item 9 is data: the device reading carries the consolidated page's CARRIED tag.

@@ -928,8 +928,8 @@ enum NEURON_ISA_TPB_OPCODE {
      * pseudos lower into (seed 004 §7; common.h:262); decoded on the device under the log string
      * "Decode: SB2SB_Collective", apart from the compute-side "P%i: DGE DIRECT2D" / "P%i: DGE
      * INDIRECT" / "P%i: DGE GATHER TRANSPOSE" set; the Master Opcode Reference's IT 33 GPSIMDSB2SB
-     * (L2 Sb2sbCollective, [newV3]); no layout in the spec (only on cayman, mariana, maverick)
-     * Engine: GPSIMD.
+     * (L2 Sb2sbCollective, [newV3]); the word is S3D3_COLLECTIVE (spec/words/s3d3_collective.toml)
+     * (only on cayman, mariana, maverick) Engine: GPSIMD.
      */
     NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE = 0xbf,
     /**
@@ -1328,6 +1328,68 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_var) == 0, "NEU
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_reg) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8.addr_reg is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_tbl_offs) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8.addr_tbl_offs is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8, addr_immediate) == 0, "NEURON_ISA_TPB_PSEUDO_ADDR8.addr_immediate is at offset 0");
+
+/**
+ * LNC_SIZE_FMT (1 byte): LncSize setting for sb2sb collective using q7 iDMA: how many physical
+ * NeuronCores form the logical core group an SB2SB leg moves within. The 0xBF validator accepts
+ * LNC1 and LNC2 only.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-s3d3-collective §7.1. Spec: types/s3d3_collective.toml:4.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_LNC_SIZE_FMT : uint8_t {
+#else
+enum NEURON_ISA_TPB_LNC_SIZE_FMT {
+#endif
+    /** NC copies to itself. Used for self-test only. */
+    NEURON_ISA_TPB_LNC_SIZE_FMT_LNC1 = 0x00,
+    /** NC's grouped: NC0-NC1, NC2-NC3, NC4-NC5, NC6-NC7 */
+    NEURON_ISA_TPB_LNC_SIZE_FMT_LNC2 = 0x01,
+    /** NC's grouped: NC0-NC3, NC4-NC7 */
+    NEURON_ISA_TPB_LNC_SIZE_FMT_LNC4 = 0x02,
+    /** NC's grouped: NC0-7 */
+    NEURON_ISA_TPB_LNC_SIZE_FMT_LNC8 = 0x03,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_LNC_SIZE_FMT;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_LNC_SIZE_FMT is 1 byte");
+
+/**
+ * TENSOR3D (16 bytes): A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2,
+ * num_elem[d] iterations advancing by step_elem[d] elements. The signed strides allow reverse /
+ * transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte
+ * base in 16 bytes, against the 24 bytes of the two-dimensional PSEUDO_ADDR8TENSOR2D (PSEUDO_ADDR8
+ * base, int32 step_elem[2], uint32 num_elem[2]) that the pseudo TriggerCollective2 0xD9/0xDA
+ * carries.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-s3d3-collective §3; wiki-s3d3-collective §2; wiki-s3d3-collective §3.5. Spec:
+ * types/tensor3d.toml:5.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR3D {
+    /**
+     * Offset 0, 4 bytes. SBUF base: an immediate partition offset or an address register (ADDR4
+     * union). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 start_addr;
+    /**
+     * Offset 4, 6 bytes. Three signed strides, in elements. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    int16_t step_elem[3];
+    /**
+     * Offset 10, 6 bytes. Three unsigned shape dimensions (element counts). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    uint16_t num_elem[3];
+} NEURON_ISA_TPB_TENSOR3D;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR3D) == 16, "NEURON_ISA_TPB_TENSOR3D is 16 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, start_addr) == 0, "NEURON_ISA_TPB_TENSOR3D.start_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, step_elem) == 4, "NEURON_ISA_TPB_TENSOR3D.step_elem is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, num_elem) == 10, "NEURON_ISA_TPB_TENSOR3D.num_elem is at offset 10");
 
 /**
  * PSEUDO_RANGE_CHECK_DTYPE (1 byte): Byte +0x29 of PSEUDO_RANGE_CHECK: the index dtype's wire tag
@@ -2017,6 +2079,22 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that
  * does not ride the I/O-length path); both pages tag it CARRIED. [HIGH/CARRIED] Evidence:
  * supp-consolidated §1.3; supp-field-tables §7.
+ */
+
+/**
+ * Conflict `s3d3_collective_reserved1_span` (about S3D3_COLLECTIVE): Where S3D3_COLLECTIVE's
+ * reserved1[14] lies. The shipped header's comment puts it at bytes 35..47 and says nothing of byte
+ * 34; the compiled layout puts num_active_channels at 33 and reserved1 at 34..47, so
+ * dst_mem_pattern starts at 48. The spec follows the compiled layout; the page calls the comment an
+ * off-by-one typo.
+ *
+ * Reading `compiled_34_to_47`: gcc offsetof/sizeof probe of the shipped header and the libnrt DWARF
+ * (byte_size 64) agree: reserved1 @ 34, size 14; the device-side decode also reads reserved1 @ 34.
+ * [HIGH/OBSERVED] Evidence: wiki-s3d3-collective §2; wiki-s3d3-collective §10.
+ *
+ * Reading `header_comment_35_to_47`: The header comment annotates reserved1[14] as (35 - 47), 13
+ * bytes for a 14-byte array, with no comment for byte 34. [HIGH/OBSERVED] Evidence:
+ * wiki-s3d3-collective §2.
  */
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */
