@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{assert_success, dmaspec, stdout, vector};
+use common::{assert_success, dmaspec, root, stdout, vector};
 use dmaspec::words::*;
 use serde_json::Value;
 
@@ -129,17 +129,18 @@ fn dma_immediate_one_inline_one_register_descriptor() {
     assert_eq!(w.encode(), bytes);
 }
 
+/// The two vectors as one hex stream.
+fn stream() -> String {
+    ["dma_copy2d.hex", "dma_immediate.hex"]
+        .map(|f| std::fs::read_to_string(root().join("tests/vectors").join(f)).unwrap())
+        .join("\n")
+}
+
 /// `decode --json` of one stream holding both words.
 fn decode_json(arch: &str) -> Vec<Value> {
-    let mut text = String::new();
-    for f in ["dma_copy2d.hex", "dma_immediate.hex"] {
-        let path = format!("{}/tests/vectors/{f}", env!("CARGO_MANIFEST_DIR"));
-        text.push_str(&std::fs::read_to_string(&path).unwrap());
-        text.push('\n');
-    }
     let out = dmaspec(
         &["decode", "--arch", arch, "--json", "--hex"],
-        text.as_bytes(),
+        stream().as_bytes(),
     );
     assert_success(&out);
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -177,13 +178,10 @@ fn decode_on_maverick_names_the_v5_fields() {
     assert!(imm["descriptor_imm"].is_array(), "{imm}");
 
     // The text table names the sub-fields and their enumerators.
-    let mut text = String::new();
-    for f in ["dma_copy2d.hex", "dma_immediate.hex"] {
-        text.push_str(
-            &std::fs::read_to_string(common::root().join("tests/vectors").join(f)).unwrap(),
-        );
-    }
-    let out = dmaspec(&["decode", "--arch", "maverick", "--hex"], text.as_bytes());
+    let out = dmaspec(
+        &["decode", "--arch", "maverick", "--hex"],
+        stream().as_bytes(),
+    );
     assert_success(&out);
     let table = stdout(&out);
     for s in [
