@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use common::{assert_success, dmaspec, model, root, stdout};
 use dmaspec::runtime::meta::LeafMeta;
-use dmaspec::words::WORDS;
+use dmaspec::words::{Arch, WORDS};
 use dmaspec_codegen::model::path::{Node, Walk};
 use dmaspec_codegen::model::{Leaf, Model, Role, TypeDef, TypeKind};
 use dmaspec_testkit::markdown::{plain, table_after};
@@ -142,7 +142,14 @@ fn decoded_tags(w: &TypeDef, words: &[[u8; 64]]) -> BTreeMap<String, Json> {
         input.extend(lead.iter().flatten());
         input.extend(word);
     }
-    let out = dmaspec(&["decode", "--json"], &input);
+    // decode's default architecture (cayman) unless the word is not on it (the v5 words).
+    let archs = WORDS.iter().find(|x| x.name == w.name).unwrap().arch;
+    let arch = if archs.contains(&Arch::cayman) {
+        Arch::cayman
+    } else {
+        archs[0]
+    };
+    let out = dmaspec(&["decode", "--arch", arch.name(), "--json"], &input);
     assert_success(&out);
     let doc: Json = serde_json::from_str(&stdout(&out)).unwrap();
     let mut tags = BTreeMap::new();

@@ -158,10 +158,12 @@ fn decode_names_an_opcode_without_a_layout() {
 fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
     // Seed 004 §10 lists per-arch headers for 0xb8 / 0xbb / 0xd4 / 0xbd / 0xf1; the
     // Indirection Engine page §1 has all four generations ship 0xe7's and 0xca's headers;
-    // the S3D3 Collective page §5 lists which generations ship 0xbf's.
+    // the S3D3 Collective page §5 lists which generations ship 0xbf's, and the field
+    // tables §3 give the v5 words 0xb9 / 0xba as maverick headers.
     // The other compiler-only words get all four by the spec's inference.
     for w in WORDS {
-        let sourced = [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf].contains(&w.opcode);
+        let sourced =
+            [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf, 0xb9, 0xba].contains(&w.opcode);
         assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
     }
     let text = stdout(&dmaspec(&["explain", "0xb2"], &[]));

@@ -249,9 +249,16 @@ impl Checker {
         }
         top.children += 1;
         let parent_end = top.end;
+        // An array element (DESCRIPTOR_RAW[3]) is visited with its array's meta, whose size
+        // is the whole array's: it must start inside the array, and ends with it at the latest.
+        let in_array = top.group == Some(Group::Array);
         if let Some(group) = group {
-            let end = offset + field.size;
-            if end > parent_end {
+            let end = if in_array {
+                parent_end
+            } else {
+                offset + field.size
+            };
+            if end > parent_end || offset >= end {
                 self.problems.push(format!(
                     "{}: {group:?} runs to {end}, past its parent's end {parent_end}",
                     what()

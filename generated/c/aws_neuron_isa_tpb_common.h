@@ -590,6 +590,334 @@ typedef uint32_t CodeGenMode;
 DMASPEC_STATIC_ASSERT(sizeof(CodeGenMode) == 4, "CodeGenMode is 4 bytes");
 
 /**
+ * DMA_ENGINE_COUNT (1 byte): How many DMA engines a v5 DMA word fans out over (1/2/4/8).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §4 Table 4.8; supp-dge-microop §6.3. Spec: types/dma_v5.toml:6.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_DMA_ENGINE_COUNT : uint8_t {
+#else
+enum NEURON_ISA_TPB_DMA_ENGINE_COUNT {
+#endif
+    /** fan 1 */
+    NEURON_ISA_TPB_DMA_ENGINE_COUNT_ONE = 0x00,
+    /** fan 2 */
+    NEURON_ISA_TPB_DMA_ENGINE_COUNT_TWO = 0x01,
+    /** fan 4 */
+    NEURON_ISA_TPB_DMA_ENGINE_COUNT_FOUR = 0x02,
+    /** fan 8 */
+    NEURON_ISA_TPB_DMA_ENGINE_COUNT_EIGHT = 0x03,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_DMA_ENGINE_COUNT;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ENGINE_COUNT) == 1, "NEURON_ISA_TPB_DMA_ENGINE_COUNT is 1 byte");
+
+/**
+ * SEMA_SYNC (1 byte): The write-done synchronisation of a v5 DMA word (DMA_FLAGS.wr_done_sync).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-dge-microop §6.3. Spec: types/dma_v5.toml:39.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_SEMA_SYNC : uint8_t {
+#else
+enum NEURON_ISA_TPB_SEMA_SYNC {
+#endif
+    NEURON_ISA_TPB_SEMA_SYNC_SOW = 0x00,
+    /** PCIe relaxed-order clear */
+    NEURON_ISA_TPB_SEMA_SYNC_CLEAR_PCIE_RO = 0x01,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_SEMA_SYNC;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_SEMA_SYNC) == 1, "NEURON_ISA_TPB_SEMA_SYNC is 1 byte");
+
+/**
+ * DMA_ADDR_MODE (1 byte): The 12 v5 addressing modes of a DMA_MEMCPY2 start address. The two pages
+ * spell the _I modes 0x3 / 0x5 / 0x7 differently (REG_IMM_OFFSET32_I vs REG_IMM_OFFSET32I); the
+ * field tables' spelling is primary because both pages write 0x9 and 0xb with the underscore, the
+ * other one is each enumerator's alias.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §4 Table 4.9; supp-dge-microop §6.3. Spec: types/dma_v5.toml:84.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_DMA_ADDR_MODE : uint8_t {
+#else
+enum NEURON_ISA_TPB_DMA_ADDR_MODE {
+#endif
+    NEURON_ISA_TPB_DMA_ADDR_MODE_IMM64 = 0x00,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_PAIR = 0x01,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32 = 0x02,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32_I = 0x03,
+    /**
+     * Alias of `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32_I` (as supp-dge-microop §6.3 spells
+     * it).
+     */
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32I = 0x03,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32 = 0x04,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32_I = 0x05,
+    /**
+     * Alias of `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32_I` (as supp-dge-microop §6.3 spells
+     * it).
+     */
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32I = 0x05,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64 = 0x06,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64_I = 0x07,
+    /**
+     * Alias of `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64_I` (as supp-dge-microop §6.3 spells
+     * it).
+     */
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64I = 0x07,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_IMM_SCALE = 0x08,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_IMM_SCALE_I = 0x09,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_REG_SCALE = 0x0a,
+    NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_REG_SCALE_I = 0x0b,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_DMA_ADDR_MODE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ADDR_MODE) == 1, "NEURON_ISA_TPB_DMA_ADDR_MODE is 1 byte");
+
+/**
+ * DMA_SEMA_UPDATE_MODE (1 byte): What one leg (read-done or write-done) of a v5 DMA updates. Bit 0
+ * enabled, bit 1 inc vs inc-counter, bit 2 semaphore vs collective-sync block, bit 3 local vs
+ * remote peer.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §4 Table 4.10; supp-dge-microop §6.3. Spec: types/dma_v5.toml:124.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE : uint8_t {
+#else
+enum NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE {
+#endif
+    /** disabled */
+    NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_NONE = 0x00,
+    NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_SEM_INC = 0x01,
+    NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_SEM_INC_COUNTER = 0x03,
+    NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_COLLSYNC_INC = 0x05,
+    NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_SEM_INC = 0x09,
+    NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_SEM_INC_COUNTER = 0x0b,
+    NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_COLLSYNC_INC = 0x0d,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE) == 1, "NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE is 1 byte");
+
+/**
+ * DMA_DESC_MODE (1 byte): Where one of DMA_IMMEDIATE's descriptors comes from.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §3.1; supp-dge-microop §6.3. Spec: types/dma_v5.toml:208.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_DMA_DESC_MODE : uint8_t {
+#else
+enum NEURON_ISA_TPB_DMA_DESC_MODE {
+#endif
+    /** The 16-byte descriptor inline in the word (descriptor_imm[N]). */
+    NEURON_ISA_TPB_DMA_DESC_MODE_IMMEDIATE = 0x00,
+    /** The 4×32-bit register quad descriptor_reg[N] + 0..3, shifted << 0/32/64/96. */
+    NEURON_ISA_TPB_DMA_DESC_MODE_REGISTER = 0x01,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_DMA_DESC_MODE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_DESC_MODE) == 1, "NEURON_ISA_TPB_DMA_DESC_MODE is 1 byte");
+
+/**
+ * DMA_ENGINE_CONFIG (1 byte): Which DMA engines a v5 DMA word runs on: the first engine id and the
+ * fan-out.
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §4 Table 4.8; supp-dge-microop §6.3. Spec: types/dma_v5.toml:23.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_ENGINE_CONFIG {
+    /** Bits 0..4. First engine id. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int start_id : 5;
+    /**
+     * Bits 5..6. Holds a `NEURON_ISA_TPB_DMA_ENGINE_COUNT`. Fan-out. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int engine_count : 2;
+    /** Bit 7. Reserved. Reserved. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int reserved : 1;
+} NEURON_ISA_TPB_DMA_ENGINE_CONFIG;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ENGINE_CONFIG) == 1, "NEURON_ISA_TPB_DMA_ENGINE_CONFIG is 1 byte");
+
+/**
+ * DMA_FLAGS (1 byte): Flags of a v5 DMA word. The width of queue_id is a recorded conflict
+ * (dma_flags_queue_id_width): the shipped bitfield has 3 bits, the word headers' comments say 4.
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §3.2; supp-dge-microop §6.3. Spec: types/dma_v5.toml:51.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_FLAGS {
+    /** Bit 0. Must be 0 in DMA_IMMEDIATE. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int tdg : 1;
+    /**
+     * Bit 1. Holds a `NEURON_ISA_TPB_SEMA_SYNC`. Write-done synchronisation. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int wr_done_sync : 1;
+    /**
+     * Bits 2..4. DMA queue id, 0..7 (3 bits; the header comment's 4 bits is the conflict
+     * dma_flags_queue_id_width). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int queue_id : 3;
+    /** Bits 5..7. Reserved. Reserved. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int reserved : 3;
+} NEURON_ISA_TPB_DMA_FLAGS;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_FLAGS) == 1, "NEURON_ISA_TPB_DMA_FLAGS is 1 byte");
+
+/**
+ * DMA_ADDR_MODE_PAIR (1 byte): The addressing modes of a DMA_MEMCPY2's source (low nibble) and
+ * destination (high nibble).
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §4 Table 4.9; supp-dge-microop §6.3. Spec: types/dma_v5.toml:109.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_ADDR_MODE_PAIR {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_TPB_DMA_ADDR_MODE`. How src_start_addr is formed. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int src_addr_mode : 4;
+    /**
+     * Bits 4..7. Holds a `NEURON_ISA_TPB_DMA_ADDR_MODE`. How dst_start_addr is formed. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int dst_addr_mode : 4;
+} NEURON_ISA_TPB_DMA_ADDR_MODE_PAIR;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ADDR_MODE_PAIR) == 1, "NEURON_ISA_TPB_DMA_ADDR_MODE_PAIR is 1 byte");
+
+/**
+ * DMA_SEMA_UPDATES (1 byte): The read-done (low nibble) and write-done (high nibble) update modes
+ * of a DMA_MEMCPY2, each independent.
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §4 Table 4.10; supp-dge-microop §6.3. Spec: types/dma_v5.toml:144.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_SEMA_UPDATES {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE`. Update when the read completes.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int rd_done : 4;
+    /**
+     * Bits 4..7. Holds a `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE`. Update when the write completes.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int wr_done : 4;
+} NEURON_ISA_TPB_DMA_SEMA_UPDATES;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_SEMA_UPDATES) == 1, "NEURON_ISA_TPB_DMA_SEMA_UPDATES is 1 byte");
+
+/**
+ * DESC_FLAGS (1 byte): How many descriptors a DMA_IMMEDIATE carries (1..3) and, per descriptor,
+ * where it comes from.
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §3.1; supp-dge-microop §6.3. Spec: types/dma_v5.toml:223.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DESC_FLAGS {
+    /** Bits 0..1. Must be 1, 2 or 3. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int num_descriptors : 2;
+    /**
+     * Bit 2. Holds a `NEURON_ISA_TPB_DMA_DESC_MODE`. Source of descriptor 0. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int desc0_src : 1;
+    /**
+     * Bit 3. Holds a `NEURON_ISA_TPB_DMA_DESC_MODE`. Source of descriptor 1. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int desc1_src : 1;
+    /**
+     * Bit 4. Holds a `NEURON_ISA_TPB_DMA_DESC_MODE`. Source of descriptor 2. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int desc2_src : 1;
+    /** Bits 5..7. Reserved. Reserved. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int reserved : 3;
+} NEURON_ISA_TPB_DESC_FLAGS;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DESC_FLAGS) == 1, "NEURON_ISA_TPB_DESC_FLAGS is 1 byte");
+
+/**
+ * DMA_ADDR_STRUCT (8 bytes): The register form of a v5 start address (DMA_ADDR_UNION's
+ * dma_addr_info arm): base, offset and increment registers and a 32-bit immediate offset. The page
+ * gives the members and their order, not their widths; the widths are dmaspec's inference
+ * (INFERRED): the union is 8 bytes (Table §3.2 row 16 8), offset_imm is a u32, so base_reg,
+ * offset_reg, inc_reg and reserved[1] share the first four bytes, one byte each.
+ *
+ * Confidence: INFERRED (inferred).
+ *
+ * Evidence: supp-dge-microop §6.3. Spec: types/dma_v5.toml:159.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_ADDR_STRUCT {
+    /** Offset 0, 1 byte. Base register. Confidence: INFERRED (inferred). */
+    uint8_t base_reg;
+    /** Offset 1, 1 byte. Offset register. Confidence: INFERRED (inferred). */
+    uint8_t offset_reg;
+    /** Offset 2, 1 byte. Increment register. Confidence: INFERRED (inferred). */
+    uint8_t inc_reg;
+    /** Offset 3, 1 byte. Reserved. reserved[1]. Confidence: INFERRED (inferred). */
+    uint8_t reserved[1];
+    /** Offset 4, 4 bytes. Immediate offset. Confidence: INFERRED (inferred). */
+    uint32_t offset_imm;
+} NEURON_ISA_TPB_DMA_ADDR_STRUCT;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ADDR_STRUCT) == 8, "NEURON_ISA_TPB_DMA_ADDR_STRUCT is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, base_reg) == 0, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.base_reg is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, offset_reg) == 1, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.offset_reg is at offset 1");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, inc_reg) == 2, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.inc_reg is at offset 2");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, reserved) == 3, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.reserved is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, offset_imm) == 4, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.offset_imm is at offset 4");
+
+/**
+ * DESCRIPTOR_RAW (16 bytes): One 16-byte descriptor carried inline in a DMA_IMMEDIATE. The page
+ * lays it out as the 16-byte SDMA buffer descriptor SDMA_CME_BD_DESC (field tables §1), which the
+ * spec does not hold yet, so its bytes stay raw here; how the firmware maps them onto the BD at
+ * runtime is INFERRED (the v5 wall).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-dge-microop §6.3; supp-field-tables §3.1; supp-dge-microop §6. Spec:
+ * types/dma_v5.toml:241.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DESCRIPTOR_RAW {
+    /**
+     * Offset 0, 16 bytes. The descriptor's bytes (an SDMA_CME_BD_DESC by the page; not decoded
+     * here). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    uint8_t bytes[16];
+} NEURON_ISA_TPB_DESCRIPTOR_RAW;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DESCRIPTOR_RAW) == 16, "NEURON_ISA_TPB_DESCRIPTOR_RAW is 16 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DESCRIPTOR_RAW, bytes) == 0, "NEURON_ISA_TPB_DESCRIPTOR_RAW.bytes is at offset 0");
+
+/**
  * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore (the field-tables page
  * lists a selection; the _REG variants are 0x81..0x85).
  *
@@ -905,13 +1233,13 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_DMA_MEMCPY = 0xb8,
     /**
-     * DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269); no
-     * layout in the spec (only on maverick)
+     * DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269)
+     * (only on maverick)
      */
     NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2 = 0xb9,
     /**
      * DMA_IMMEDIATE (NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT), a v5 DMA word (maverick
-     * common.h:268-269); no layout in the spec (only on maverick)
+     * common.h:268-269) (only on maverick)
      */
     NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE = 0xba,
     /** INDIRECT1D (indexed gather/scatter), real HW */
@@ -2079,6 +2407,20 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that
  * does not ride the I/O-length path); both pages tag it CARRIED. [HIGH/CARRIED] Evidence:
  * supp-consolidated §1.3; supp-field-tables §7.
+ */
+
+/**
+ * Conflict `dma_flags_queue_id_width` (about DMA_FLAGS): How wide DMA_FLAGS.queue_id is. The
+ * shipped C bitfield (common.h) gives 3 bits, queue id 0..7; the header comment of the v5 words
+ * says "4b queue ID", and the micro-op page repeats it. The spec lays out the 3-bit bitfield (the
+ * field-tables page: trust the struct, not the comment); a 4th bit would be the low reserved bit 5.
+ *
+ * Reading `three_bit_bitfield`: The C bitfield: `queue_id:3` at bits 2..4, then reserved:3.
+ * [HIGH/OBSERVED] Evidence: supp-field-tables §3.2 QUIRK (`queue_id` width); supp-dge-microop §6.3.
+ *
+ * Reading `four_bit_header_comment`: The word header's comment: a 4-bit queue id. [HIGH/OBSERVED]
+ * Evidence: supp-field-tables §3.2 QUIRK (`queue_id` width); supp-dge-microop §6.1;
+ * supp-dge-microop §6.2.
  */
 
 /**
