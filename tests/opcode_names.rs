@@ -155,10 +155,11 @@ fn decode_names_an_opcode_without_a_layout() {
 #[test]
 fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
     // Seed 004 §10 lists per-arch headers for 0xb8 / 0xbb / 0xd4 / 0xbd / 0xf1; the
-    // Indirection Engine page §1 has all four generations ship 0xe7's and 0xca's headers.
+    // Indirection Engine page §1 has all four generations ship 0xe7's, 0xca's and 0x68's
+    // (s4d4_gt.h) headers.
     // The other compiler-only words get all four by the spec's inference.
     for w in WORDS {
-        let sourced = [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca].contains(&w.opcode);
+        let sourced = [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0x68].contains(&w.opcode);
         assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
     }
     let text = stdout(&dmaspec(&["explain", "0xb2"], &[]));

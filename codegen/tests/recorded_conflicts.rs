@@ -100,7 +100,8 @@ fn json_carries_the_conflict_records() {
             "qos_narrowing",
             "dtype_width",
             "extension_tile_cols",
-            "fp32r_size"
+            "fp32r_size",
+            "gs_control_ex_a"
         ]
     );
     // Item 9 is data: the device reading carries the consolidated page's CARRIED tag.
