@@ -162,8 +162,10 @@ fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
     // tables §3 give the v5 words 0xb9 / 0xba as maverick headers.
     // The other compiler-only words get all four by the spec's inference.
     for w in WORDS {
-        let sourced =
-            [0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf, 0xb9, 0xba].contains(&w.opcode);
+        let sourced = [
+            0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf, 0xb9, 0xba, 0x68,
+        ]
+        .contains(&w.opcode);
         assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
     }
     let text = stdout(&dmaspec(&["explain", "0xb2"], &[]));

@@ -101,8 +101,9 @@ fn json_carries_the_conflict_records() {
             "dtype_width",
             "extension_tile_cols",
             "fp32r_size",
-            "s3d3_collective_reserved1_span",
-            "dma_flags_queue_id_width"
+            "dma_flags_queue_id_width",
+            "gs_control_ex_a",
+            "s3d3_collective_reserved1_span"
         ]
     );
     // Item 9 is data: the device reading carries the consolidated page's CARRIED tag.

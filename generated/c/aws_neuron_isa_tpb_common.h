@@ -918,6 +918,68 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DESCRIPTOR_RAW) == 16, "NEURON_ISA_T
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DESCRIPTOR_RAW, bytes) == 0, "NEURON_ISA_TPB_DESCRIPTOR_RAW.bytes is at offset 0");
 
 /**
+ * GS_OPERATION (1 byte): GSControl.operation_fld: the SuperGather operation. Value 0 is not named
+ * by the source.
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-gather-scatter §3.1. Spec: types/gs_control.toml:6.
+ */
+#ifdef __cplusplus
+enum GS_OPERATION : uint8_t {
+#else
+enum GS_OPERATION {
+#endif
+    /** gather, post phase: the lane addresses post into the gather FIFO (ivp_gatheran_*) */
+    GS_OPERATION_gathera = 0x01,
+    /** gather, drain phase: the FIFO drains into a vector register (ivp_gatherd*) */
+    GS_OPERATION_gatherd = 0x02,
+    /** mgatherd (the source gives the name only) */
+    GS_OPERATION_mgatherd = 0x03,
+    /** scatter */
+    GS_OPERATION_scatter = 0x04,
+    /** scatterw (the source gives the name only) */
+    GS_OPERATION_scatterw = 0x05,
+    /** scatter-ADD: the histogram read-modify-write */
+    GS_OPERATION_scatterinc = 0x06,
+};
+#ifndef __cplusplus
+typedef uint8_t GS_OPERATION;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(GS_OPERATION) == 1, "GS_OPERATION is 1 byte");
+
+/**
+ * GSControl (2 bytes): SuperGather control word {8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0],
+ * operation_fld[3:0]}, read as a Verilog concatenation (most significant part first), so
+ * operation_fld is bits 0..3. The element width is also chosen by the A-phase variant (_2x32t
+ * 32-bit / nx16t 16-bit / nx8ut 8-bit). EX-A's worked value 0x0011 for elem_sz = 1, operation = 1
+ * does not fit this layout (see the conflict gs_control_ex_a).
+ *
+ * A uint16_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-gather-scatter §3.1; supp-gather-scatter §8.1. Spec: types/gs_control.toml:24.
+ */
+typedef struct __attribute__((packed)) GSControl {
+    /**
+     * Bits 0..3. Holds a `GS_OPERATION`. The SuperGather operation (1..6). Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int operation_fld : 4;
+    /** Bits 4..5. Offset size (the source gives no encoding). Confidence: HIGH/CARRIED (strong). */
+    unsigned int offst_sz_fld : 2;
+    /**
+     * Bits 6..7. Element size: 0, 1, 2 → byte scale 1, 2, 4 (matched at the host). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int elem_sz_fld : 2;
+    /** Bits 8..15. Reserved. 8'd0: zero. Confidence: HIGH/CARRIED (strong). */
+    unsigned int reserved : 8;
+} GSControl;
+DMASPEC_STATIC_ASSERT(sizeof(GSControl) == 2, "GSControl is 2 bytes");
+
+/**
  * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore (the field-tables page
  * lists a selection; the _REG variants are 0x81..0x85).
  *
@@ -1110,7 +1172,7 @@ enum NEURON_ISA_TPB_OPCODE {
      * Pool_Buffer[index[k]] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004
      * §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode
      * Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as
-     * reg_load on DVE (README conflict #9); no layout in the spec Engine: POOL.
+     * reg_load on DVE (README conflict #9) Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_GATHER = 0x68,
     /**
@@ -1718,6 +1780,30 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR3D) == 16, "NEURON_ISA_TPB_TEN
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, start_addr) == 0, "NEURON_ISA_TPB_TENSOR3D.start_addr is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, step_elem) == 4, "NEURON_ISA_TPB_TENSOR3D.step_elem is at offset 4");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, num_elem) == 10, "NEURON_ISA_TPB_TENSOR3D.num_elem is at offset 10");
+
+/**
+ * INDEX_MISS_BEHAVIOR (1 byte): GATHER's policy for an index outside the loaded Pool_Buffer window.
+ * Grouped gathers stream a buffer once and re-gather: first of group IMMEDIATE_WRITE (initialises
+ * dst), middle / last SKIP_WRITE (accumulates).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:195.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR : uint8_t {
+#else
+enum NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR {
+#endif
+    /** a miss writes the immediate */
+    NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_IMMEDIATE_WRITE = 0x00,
+    /** a miss leaves dst unmodified */
+    NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_SKIP_WRITE = 0x01,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR) == 1, "NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR is 1 byte");
 
 /**
  * PSEUDO_RANGE_CHECK_DTYPE (1 byte): Byte +0x29 of PSEUDO_RANGE_CHECK: the index dtype's wire tag
@@ -2421,6 +2507,21 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * Reading `four_bit_header_comment`: The word header's comment: a 4-bit queue id. [HIGH/OBSERVED]
  * Evidence: supp-field-tables §3.2 QUIRK (`queue_id` width); supp-dge-microop §6.1;
  * supp-dge-microop §6.2.
+ */
+
+/**
+ * Conflict `gs_control_ex_a` (about GSControl): Where elem_sz_fld sits in GSControl. §3.1 gives the
+ * word as the concatenation {8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}
+ * (elem_sz_fld = bits 6..7); §8.1's worked example writes {8'd0, elem_sz=1(16b), offst=0,
+ * operation=1(gathera)} = 0x0011, which puts a 1 at bit 4, the offst_sz_fld of the concatenation.
+ * Decoded under the spec's layout, 0x0011 is operation gathera, offst_sz_fld 1, elem_sz_fld 0.
+ *
+ * Reading `concatenation`: §3.1: elem_sz_fld bits 6..7, offst_sz_fld bits 4..5, operation_fld bits
+ * 0..3; elem_sz = 1 with gathera is 0x0041. [HIGH/CARRIED] Evidence: supp-gather-scatter §3.1.
+ *
+ * Reading `ex_a_value`: §8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would
+ * be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.
+ * [HIGH/INFERRED] Evidence: supp-gather-scatter §8.1.
  */
 
 /**
