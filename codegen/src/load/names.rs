@@ -360,7 +360,7 @@ fn flag(at: FileId, b: &RawFlagBit) -> Name<'_> {
     Name::of(at, &b.name, "flag")
 }
 
-fn c_prefix(prefix: &Option<String>, c_name: &str) -> String {
+pub(super) fn c_prefix(prefix: &Option<String>, c_name: &str) -> String {
     prefix.clone().unwrap_or_else(|| format!("{c_name}_"))
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_spanned::Spanned;
 
 use super::members::max_of;
+use super::names::c_prefix;
 use super::names::check_ident;
 use super::nesting::{self, Room};
 use super::provenance::source_id;
@@ -22,10 +23,7 @@ impl Loader {
         let repr = self.int_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
-        let prefix = r
-            .c_prefix
-            .clone()
-            .unwrap_or_else(|| format!("{}_", r.c_name));
+        let prefix = c_prefix(&r.c_prefix, &r.c_name);
         let max = max_of(repr);
         let mut values: Vec<Enumerator> = Vec::new();
         for v in &r.values {
@@ -118,10 +116,7 @@ impl Loader {
         let repr = self.int_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
-        let prefix = r
-            .c_prefix
-            .clone()
-            .unwrap_or_else(|| format!("{}_", r.c_name));
+        let prefix = c_prefix(&r.c_prefix, &r.c_name);
         let mut bits: Vec<FlagBit> = Vec::new();
         for b in &r.bits {
             check_ident(self, at, &b.name);
