@@ -33,10 +33,10 @@ const NINE: [(&str, &str, [&str; 2]); 9] = [
     ),
     (
         "6 0xE7 dst pattern",
-        "`dst_mem_pattern_20b`",
+        "`dst_mem_pattern_16b`",
         [
             "supp-instruction-bundle §Family C",
-            "supp-quick-reference §4",
+            "supp-dve-datamove §IndirectCopy",
         ],
     ),
     (

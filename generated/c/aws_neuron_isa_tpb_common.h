@@ -155,7 +155,7 @@ typedef NEURON_ISA_TPB_TENSOR2D NEURON_ISA_TPB_MEM_PATTERN2D;
  *
  * Evidence: wiki-s3d3-collective §3; wiki-s3d3-collective §2; wiki-s3d3-collective §3.5;
  * wiki-tensor-descriptors §The size asserts; supp-quick-reference §4. Spec:
- * types/access_pattern.toml:107.
+ * types/access_pattern.toml:106.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR3D {
     /**
@@ -190,7 +190,7 @@ typedef NEURON_ISA_TPB_TENSOR3D NEURON_ISA_TPB_MEM_PATTERN3D;
  * Confidence: CERTAIN (confirmed).
  *
  * Evidence: wiki-tensor4d §The byte map; wiki-tensor4d §The size assert; wiki-tensor-descriptors
- * §Per-type byte map; supp-quick-reference §4. Spec: types/access_pattern.toml:168.
+ * §Per-type byte map; supp-quick-reference §4. Spec: types/access_pattern.toml:166.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR4D {
     /**
@@ -228,7 +228,7 @@ typedef NEURON_ISA_TPB_TENSOR4D NEURON_ISA_TPB_MEM_PATTERN4D;
  *
  * Evidence: wiki-mxmem-pattern1d §The 16-byte layout; wiki-mxmem-pattern1d §The CoreV4-only gate;
  * supp-quick-reference §The MX / indirect descriptors (16/20 B); supp-indirect-descriptors
- * §MXINDIRECT16B. Spec: types/access_pattern.toml:243.
+ * §MXINDIRECT16B. Spec: types/access_pattern.toml:240.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_MXMEM_PATTERN1D {
     /**
@@ -282,7 +282,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, reserved) == 12, 
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT16B
  * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B). Spec:
- * types/access_pattern.toml:333.
+ * types/access_pattern.toml:330.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT16B {
     /**
@@ -320,7 +320,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT16B, inert) == 10, "NEURON
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT20B
  * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B); supp-gather-scatter
- * §7.1. Spec: types/access_pattern.toml:404.
+ * §7.1. Spec: types/access_pattern.toml:401.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT20B {
     /**
@@ -358,7 +358,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT20B, inert) == 10, "NEURON
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §MXINDIRECT16B
  * Algorithm; supp-indirect-descriptors §CoreV2 / CoreV4 and arch-universality; supp-quick-reference
- * §The MX / indirect descriptors (16/20 B). Spec: types/access_pattern.toml:473.
+ * §The MX / indirect descriptors (16/20 B). Spec: types/access_pattern.toml:470.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_MXINDIRECT16B {
     /**
@@ -2074,7 +2074,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:195.
+ * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:234.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR : uint8_t {
@@ -2278,7 +2278,7 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
  * Bit of each rule of NEURON_ISA_TPB_TENSOR2D in NEURON_ISA_TPB_TENSOR2D_rule_truth() and
  * NEURON_ISA_TPB_TENSOR2D_violations() (spec order).
  */
-#define NEURON_ISA_TPB_TENSOR2D_RULE_tensor2d_valid_num_elem 0
+#define NEURON_ISA_TPB_TENSOR2D_RULE_tensor2d_valid 0
 
 /**
  * tensor2d_valid: every num_elem[d] must be nonzero unless the shape comes from a register.
@@ -2293,7 +2293,7 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
  * Source: wiki-tensor-descriptors §The validators; wiki-s3d3-collective §3.3. Confidence: INFERRED
  * (inferred). Authority: header.
  */
-static inline bool NEURON_ISA_TPB_TENSOR2D_tensor2d_valid_num_elem(const NEURON_ISA_TPB_TENSOR2D *i) {
+static inline bool NEURON_ISA_TPB_TENSOR2D_tensor2d_valid(const NEURON_ISA_TPB_TENSOR2D *i) {
     (void)i;
     return ((((int64_t)i->start_addr.active) == INT64_C(1)) || ((((int64_t)i->num_elem[0]) != INT64_C(0)) && (((int64_t)i->num_elem[1]) != INT64_C(0))));
 }
@@ -2306,7 +2306,7 @@ static inline bool NEURON_ISA_TPB_TENSOR2D_tensor2d_valid_num_elem(const NEURON_
 static inline uint64_t NEURON_ISA_TPB_TENSOR2D_rule_truth(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
     uint64_t t = 0;
     (void)nc;
-    if (NEURON_ISA_TPB_TENSOR2D_tensor2d_valid_num_elem(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_TENSOR2D_tensor2d_valid(i)) t |= UINT64_C(1) << 0;
     return t;
 }
 
@@ -2353,7 +2353,7 @@ static inline bool NEURON_ISA_TPB_TENSOR2D_is_valid(const NEURON_ISA_TPB_TENSOR2
  * Bit of each rule of NEURON_ISA_TPB_TENSOR3D in NEURON_ISA_TPB_TENSOR3D_rule_truth() and
  * NEURON_ISA_TPB_TENSOR3D_violations() (spec order).
  */
-#define NEURON_ISA_TPB_TENSOR3D_RULE_tensor3d_valid_num_elem 0
+#define NEURON_ISA_TPB_TENSOR3D_RULE_tensor3d_valid 0
 
 /**
  * tensor3d_valid: every num_elem[d] must be nonzero unless the shape comes from a register.
@@ -2368,7 +2368,7 @@ static inline bool NEURON_ISA_TPB_TENSOR2D_is_valid(const NEURON_ISA_TPB_TENSOR2
  * Source: wiki-s3d3-collective §3.3; wiki-tensor-descriptors §The validators. Confidence: INFERRED
  * (inferred). Authority: header.
  */
-static inline bool NEURON_ISA_TPB_TENSOR3D_tensor3d_valid_num_elem(const NEURON_ISA_TPB_TENSOR3D *i) {
+static inline bool NEURON_ISA_TPB_TENSOR3D_tensor3d_valid(const NEURON_ISA_TPB_TENSOR3D *i) {
     (void)i;
     return ((((int64_t)i->start_addr.active) == INT64_C(1)) || (((((int64_t)i->num_elem[0]) != INT64_C(0)) && (((int64_t)i->num_elem[1]) != INT64_C(0))) && (((int64_t)i->num_elem[2]) != INT64_C(0))));
 }
@@ -2381,7 +2381,7 @@ static inline bool NEURON_ISA_TPB_TENSOR3D_tensor3d_valid_num_elem(const NEURON_
 static inline uint64_t NEURON_ISA_TPB_TENSOR3D_rule_truth(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
     uint64_t t = 0;
     (void)nc;
-    if (NEURON_ISA_TPB_TENSOR3D_tensor3d_valid_num_elem(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_TENSOR3D_tensor3d_valid(i)) t |= UINT64_C(1) << 0;
     return t;
 }
 
@@ -2428,7 +2428,7 @@ static inline bool NEURON_ISA_TPB_TENSOR3D_is_valid(const NEURON_ISA_TPB_TENSOR3
  * Bit of each rule of NEURON_ISA_TPB_TENSOR4D in NEURON_ISA_TPB_TENSOR4D_rule_truth() and
  * NEURON_ISA_TPB_TENSOR4D_violations() (spec order).
  */
-#define NEURON_ISA_TPB_TENSOR4D_RULE_tensor4d_valid_num_elem 0
+#define NEURON_ISA_TPB_TENSOR4D_RULE_tensor4d_valid 0
 
 /**
  * tensor4d_valid: every num_elem[d] must be nonzero unless the shape comes from a register.
@@ -2444,7 +2444,7 @@ static inline bool NEURON_ISA_TPB_TENSOR3D_is_valid(const NEURON_ISA_TPB_TENSOR3
  * Source: wiki-tensor4d §The decoder family; supp-gather-scatter §7.2; wiki-s3d3-collective §3.3.
  * Confidence: INFERRED (inferred). Authority: header.
  */
-static inline bool NEURON_ISA_TPB_TENSOR4D_tensor4d_valid_num_elem(const NEURON_ISA_TPB_TENSOR4D *i) {
+static inline bool NEURON_ISA_TPB_TENSOR4D_tensor4d_valid(const NEURON_ISA_TPB_TENSOR4D *i) {
     (void)i;
     return ((((int64_t)i->start_addr.active) == INT64_C(1)) || ((((((int64_t)i->num_elem[0]) != INT64_C(0)) && (((int64_t)i->num_elem[1]) != INT64_C(0))) && (((int64_t)i->num_elem[2]) != INT64_C(0))) && (((int64_t)i->num_elem[3]) != INT64_C(0))));
 }
@@ -2457,7 +2457,7 @@ static inline bool NEURON_ISA_TPB_TENSOR4D_tensor4d_valid_num_elem(const NEURON_
 static inline uint64_t NEURON_ISA_TPB_TENSOR4D_rule_truth(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
     uint64_t t = 0;
     (void)nc;
-    if (NEURON_ISA_TPB_TENSOR4D_tensor4d_valid_num_elem(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_TENSOR4D_tensor4d_valid(i)) t |= UINT64_C(1) << 0;
     return t;
 }
 

@@ -629,471 +629,477 @@ pub mod evidence {
     pub const E406: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E407: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E408: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §How the four dims map to the slots", confidence: confidence::certainty::HIGH, note: Some("the four {step, num} slots are the four free dims; the partition dim is the ADDR4"), ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, note: Some("The type; the page's 16-byte extent is the alternative."), ..meta::Evidence::DEFAULT };
     pub const E449: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E644: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E645: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E646: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E647: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E648: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E649: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E650: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E651: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E652: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E653: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E654: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E655: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E656: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E657: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E658: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E659: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E660: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E661: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E662: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E663: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E665: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E666: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E667: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E668: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E669: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E670: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E671: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E672: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E673: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E674: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("int region = byte3 & 0x60; if (region == 0x20) { if (stride2(+8) == 0) return false; … } else { … return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0; }"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E675: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("if (region == 0x20) { // PSUM / 2nd-window region marker … } else { … return num0(+0xC) != 0 && … && num3(+0x12) != 0; }"), pin: Some("core_v3::mem4d_valid @ 0x136ee40"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E676: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E677: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E678: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E679: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E680: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E681: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E682: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E683: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E684: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E685: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E686: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E687: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E688: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E689: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E690: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E691: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E692: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E693: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E694: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
-    pub const E695: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E696: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E697: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E698: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E699: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E700: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E701: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E702: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E703: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E704: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E705: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E706: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E707: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E708: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E709: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E710: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E711: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E712: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E713: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E714: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E715: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E716: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E717: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E718: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E719: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E720: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E721: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E722: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E723: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E724: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E725: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E726: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E727: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E728: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E729: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E730: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E731: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E732: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E733: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E734: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E735: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E736: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E737: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E738: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E739: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E740: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E741: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E742: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E743: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E744: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E745: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E746: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E747: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E748: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E749: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E750: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E751: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E752: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E753: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E754: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
-    pub const E755: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E756: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E757: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E758: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E759: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E760: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E761: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E762: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E763: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E764: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E765: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E766: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E767: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E768: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E769: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E770: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E771: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E772: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E773: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E774: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E775: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E776: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E777: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E778: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E779: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E780: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E781: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E782: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E783: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E784: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E785: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E786: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E787: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E788: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E789: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E790: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E792: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E793: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E794: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E795: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E796: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E797: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E798: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E799: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E800: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E801: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E802: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E803: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E804: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E805: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E806: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E808: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E810: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E811: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E812: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E813: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E821: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E824: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E826: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E827: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E828: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E829: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E830: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E831: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E832: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E833: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E834: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E835: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E836: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E837: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E838: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E839: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E840: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E841: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E842: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E843: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E844: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E845: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E846: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E847: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E848: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E849: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E850: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E851: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E852: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E854: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E855: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E856: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E857: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E858: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E859: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E860: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E861: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E863: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E864: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E865: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E866: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E867: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E868: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E869: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E870: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E871: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E872: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E873: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The size assert", names: Some("\"ISA mem pattern 4D must have 20 bytes to encode\""), pin: Some(".rodata 0x1d6e990"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("+0x2C 16 dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("**must be `indirect_pattern`** (`INDIRECT20B` `.i` variant — `index_addr` + `data_addr` + `num_elem`; ADDR4 marker `& 0xe0 ∈ {0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG}`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 44 | 20 | `dst_mem_pattern` | `MEM_PATTERN4D`; **must be `tensor_pattern`** (`.t`, a plain strided dst) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 36 | 1 | `dst_num_elem_per_idx` | **must == 0** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E659: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E660: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E661: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E662: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E663: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E665: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E666: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E667: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E668: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E669: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E670: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E671: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E672: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E673: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E674: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E675: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E676: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E677: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E678: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E679: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E680: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("int region = byte3 & 0x60; if (region == 0x20) { if (stride2(+8) == 0) return false; … } else { … return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0; }"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E681: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("if (region == 0x20) { // PSUM / 2nd-window region marker … } else { … return num0(+0xC) != 0 && … && num3(+0x12) != 0; }"), pin: Some("core_v3::mem4d_valid @ 0x136ee40"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E682: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E683: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E684: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E685: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E686: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E687: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E688: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E689: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E690: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E691: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E692: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E693: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E694: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E695: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E696: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E697: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E698: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E699: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E700: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
+    pub const E701: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E702: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E703: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E704: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E705: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E706: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E707: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E708: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E709: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E710: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E711: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E712: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E713: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E714: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E715: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E716: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E717: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E718: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E719: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E720: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E721: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E722: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E723: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E724: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E725: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E726: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E727: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E728: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E729: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E730: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E731: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E732: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E733: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E734: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E735: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E736: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E737: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E738: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E739: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E740: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E741: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E742: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E743: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E744: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E745: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E746: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E747: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E748: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E749: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E750: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E751: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E752: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E753: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E754: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E755: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E756: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E757: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E758: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E759: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E760: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E761: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E762: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E763: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E764: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E765: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E766: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E767: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E768: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E769: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E770: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E771: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E772: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E773: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E774: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E775: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E776: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E777: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E778: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E779: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E780: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E781: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E782: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E783: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E784: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E785: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E786: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E787: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E788: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E789: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E790: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E792: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E793: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E794: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E795: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E796: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E797: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E798: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E799: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E800: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E801: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E802: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E803: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E804: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E805: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E806: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E808: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E810: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E811: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E812: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E813: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E821: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E824: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E826: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E827: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E828: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E829: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E830: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E831: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E832: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E833: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E834: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E835: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E836: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E837: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E838: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E839: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E840: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E841: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E842: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E843: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E844: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E845: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E846: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E847: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E848: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E849: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E850: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E851: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E852: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E854: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E855: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E856: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E857: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E858: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E859: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E860: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E861: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E863: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E864: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E865: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E866: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E867: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E868: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E869: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E870: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E871: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E872: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E873: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E874: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E875: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E876: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E877: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E878: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E879: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// A 1-D strided SBUF/PSUM region: an ADDR4 base (the partition axis folded into it) plus one signed step (elements) and one count. The size is pinned by the assert "ISA mem pattern 1D must have 8 bytes to encode". A spare dimension is unit-filled {step 1, num 1} (one 32-bit store of 0x00010001 at +4), never 0. No plain tensor1d_valid exists in the validator family, so no count rule is stated for this type. Confidence: CONFIRMED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1286,7 +1292,7 @@ pub type MEM_PATTERN2D = TENSOR2D;
 impl TENSOR2D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor2d_valid_num_elem", name: "tensor2d_valid", clause: true,
+        id: "tensor2d_valid", name: "tensor2d_valid", clause: true,
         expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0)"),
         message: "every num_elem[d] must be nonzero unless the shape comes from a register",
         doc: "The count part of tensor2d_valid, read as the header states it for tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
@@ -1428,7 +1434,7 @@ pub type MEM_PATTERN3D = TENSOR3D;
 impl TENSOR3D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor3d_valid_num_elem", name: "tensor3d_valid", clause: true,
+        id: "tensor3d_valid", name: "tensor3d_valid", clause: true,
         expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0)"),
         message: "every num_elem[d] must be nonzero unless the shape comes from a register",
         doc: "The count part of the header's tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero, which checks the same on its two patterns). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
@@ -1574,7 +1580,7 @@ pub type MEM_PATTERN4D = TENSOR4D;
 impl TENSOR4D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor4d_valid_num_elem", name: "tensor4d_valid", clause: true,
+        id: "tensor4d_valid", name: "tensor4d_valid", clause: true,
         expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0 && num_elem[3] != 0)"),
         message: "every num_elem[d] must be nonzero unless the shape comes from a register",
         doc: "The count sweep of tensor4d_valid, the header predicate GATHER's s4d4_gt.h calls on its two patterns. The sweep is the decoder's (all four num words nonzero); its exemption is read as the header states it for tensor3d_valid (or a shape register, ADDR4 bit 30: dmaspec's inference). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
@@ -12202,8 +12208,8 @@ pub struct GATHER {
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12. Confidence: MEDIUM (inferred).
     pub events: EVENTS,
-    /// Offset 12 (20 bytes), `u8[20]`. The index stream: a TENSOR4D access pattern (plain strided). Its internal layout is not in this spec. Confidence: HIGH/OBSERVED (confirmed).
-    pub src_mem_pattern: [u8; 20],
+    /// Offset 12 (20 bytes), `TENSOR4D`. The index stream: a plain strided TENSOR4D access pattern. Confidence: HIGH/OBSERVED (confirmed).
+    pub src_mem_pattern: TENSOR4D,
     /// Offset 32 (1 byte), `DTYPE`. The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype). Confidence: HIGH/OBSERVED (confirmed).
     pub in_dtype: DTYPE,
     /// Offset 33 (1 byte), `DTYPE`. The gathered data's dtype (FP32R allowed). Confidence: HIGH/OBSERVED (confirmed).
@@ -12220,8 +12226,8 @@ pub struct GATHER {
     pub reserved1: [u8; 2],
     /// Offset 40 (4 bytes), `u32`. The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. Confidence: HIGH/OBSERVED (confirmed).
     pub immediate: u32,
-    /// Offset 44 (20 bytes), `u8[20]`. The gathered output: a TENSOR4D access pattern. Its internal layout is not in this spec. Confidence: HIGH/OBSERVED (confirmed).
-    pub dst_mem_pattern: [u8; 20],
+    /// Offset 44 (20 bytes), `TENSOR4D`. The gathered output: a TENSOR4D access pattern. Confidence: HIGH/OBSERVED (confirmed).
+    pub dst_mem_pattern: TENSOR4D,
 }
 /// All bytes zero (arrays of any length, so not derived).
 impl Default for GATHER {
@@ -12245,8 +12251,8 @@ impl GATHER {
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_mem_pattern", offset: 12, size: 20, type_name: "u8[20]",
-            doc: "The index stream: a TENSOR4D access pattern (plain strided). Its internal layout is not in this spec.",
+            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
+            doc: "The index stream: a plain strided TENSOR4D access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E396],
             ..meta::FieldMeta::DEFAULT
         },
@@ -12300,8 +12306,8 @@ impl GATHER {
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "u8[20]",
-            doc: "The gathered output: a TENSOR4D access pattern. Its internal layout is not in this spec.",
+            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
+            doc: "The gathered output: a TENSOR4D access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E405],
             ..meta::FieldMeta::DEFAULT
         },
@@ -12313,7 +12319,7 @@ impl GATHER {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
-            src_mem_pattern: *at::<12, 20, 64>(b),
+            src_mem_pattern: TENSOR4D::read(at::<12, 20, 64>(b)),
             in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
             out_dtype: DTYPE::read(at::<33, 1, 64>(b)),
             num_active_channels: u8::from_le_bytes(*at::<34, 1, 64>(b)),
@@ -12322,14 +12328,14 @@ impl GATHER {
             free_pool_buffer: u8::from_le_bytes(*at::<37, 1, 64>(b)),
             reserved1: *at::<38, 2, 64>(b),
             immediate: u32::from_le_bytes(*at::<40, 4, 64>(b)),
-            dst_mem_pattern: *at::<44, 20, 64>(b),
+            dst_mem_pattern: TENSOR4D::read(at::<44, 20, 64>(b)),
         }
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
-        *at_mut::<12, 20, 64>(b) = self.src_mem_pattern;
+        self.src_mem_pattern.write(at_mut::<12, 20, 64>(b));
         self.in_dtype.write(at_mut::<32, 1, 64>(b));
         self.out_dtype.write(at_mut::<33, 1, 64>(b));
         *at_mut::<34, 1, 64>(b) = self.num_active_channels.to_le_bytes();
@@ -12338,7 +12344,7 @@ impl GATHER {
         *at_mut::<37, 1, 64>(b) = self.free_pool_buffer.to_le_bytes();
         *at_mut::<38, 2, 64>(b) = self.reserved1;
         *at_mut::<40, 4, 64>(b) = self.immediate.to_le_bytes();
-        *at_mut::<44, 20, 64>(b) = self.dst_mem_pattern;
+        self.dst_mem_pattern.write(at_mut::<44, 20, 64>(b));
     }
     pub fn visit(
         &self,
@@ -12356,15 +12362,7 @@ impl GATHER {
         let _ = arch;
         self.header.visit(&Self::FIELDS[0], v, base, arch);
         self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
-        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
-        for (i0, x0) in self.src_mem_pattern.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[2],
-                base + 12 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
+        self.src_mem_pattern.visit(&Self::FIELDS[2], v, base + 12, arch);
         v.value(&Self::FIELDS[3], base + 32, self.in_dtype.value(arch));
         v.value(&Self::FIELDS[4], base + 33, self.out_dtype.value(arch));
         v.value(
@@ -12397,15 +12395,7 @@ impl GATHER {
             base + 40,
             visit::Value::Unsigned(self.immediate as u64),
         );
-        v.enter(&Self::FIELDS[11], base + 44, visit::Group::Array);
-        for (i0, x0) in self.dst_mem_pattern.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[11],
-                base + 44 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[11], v, base + 44, arch);
     }
 }
 impl GATHER {
@@ -12459,7 +12449,30 @@ impl GATHER {
                 confidence: Some(confidence::certainty::MEDIUM), within: &[&GATHER::FIELDS[1]],
                 ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
             },
-            meta::LeafMeta::of("src_mem_pattern", 12, &GATHER::FIELDS[2]),
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+            },
             meta::LeafMeta::of("in_dtype", 32, &GATHER::FIELDS[3]),
             meta::LeafMeta::of("out_dtype", 33, &GATHER::FIELDS[4]),
             meta::LeafMeta::of("num_active_channels", 34, &GATHER::FIELDS[5]),
@@ -12468,7 +12481,30 @@ impl GATHER {
             meta::LeafMeta::of("free_pool_buffer", 37, &GATHER::FIELDS[8]),
             meta::LeafMeta::of("reserved1", 38, &GATHER::FIELDS[9]),
             meta::LeafMeta::of("immediate", 40, &GATHER::FIELDS[10]),
-            meta::LeafMeta::of("dst_mem_pattern", 44, &GATHER::FIELDS[11]),
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+            },
         ],
         template: &Self::TEMPLATE,
     };
@@ -12532,23 +12568,73 @@ impl GATHER {
         },
         rules::RuleMeta {
             id: "s4d4_gt_same_src_dst_count", name: "s4d4_gt_same_src_dst_count",
-            kind: rules::RuleKind::NotEnforced,
-            message: "src and dst must have the same element count (same_element_count_t4d)",
-            doc: "Reads the two TENSOR4D patterns, whose layout is not in this spec.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
-            source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E408],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            args: Some("src_mem_pattern, dst_mem_pattern"), kind: rules::RuleKind::All,
+            parts: &[3, 4],
+            message: "src and dst must have the same element count (same_element_count_t4d: the product of num_elem[0..3])",
+            doc: "same_element_count_t4d reads the two TENSOR4D patterns' element counts; the page does not print its body, and reading a pattern's element count as the product of its four num_elem is dmaspec's inference (the 4+4N pages: each num_elem[d] is the element count along free dim d, the partition dim folded into the ADDR4). The product can reach 2^64, past the rules' 64-bit arithmetic, so it is compared in two parts: with X = num_elem[0] * num_elem[1] * num_elem[2] (< 2^48) and P = X * num_elem[3] = (X / 2^24) * 2^24 * n3 + (X % 2^24) * n3, P / 2^24 and P % 2^24 are computed without overflow and compared.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
+                "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
+            ],
+            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E408, evidence::E409], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "tensor4d_valid", name: "tensor4d_valid",
-            kind: rules::RuleKind::NotEnforced,
-            message: "src and dst must be valid TENSOR4D patterns (PSUM allowed)",
-            doc: "Reads the two TENSOR4D patterns, whose layout is not in this spec.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
+            id: "same_element_count_t4d_high", name: "same_element_count_t4d",
+            expr: Some("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) / 16777216 * src_mem_pattern.num_elem[3] + (src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] / 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) / 16777216 * dst_mem_pattern.num_elem[3] + (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] / 16777216"),
+            parent: Some(2),
+            message: "src and dst element counts differ above bit 24",
+            doc: "The high part of the product comparison (P / 2^24); see s4d4_gt_same_src_dst_count.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
+                "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
+            ],
+            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E410], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "same_element_count_t4d_low", name: "same_element_count_t4d",
+            expr: Some("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] % 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] % 16777216"),
+            parent: Some(2),
+            message: "src and dst element counts differ in their low 24 bits",
+            doc: "The low part of the product comparison (P % 2^24); see s4d4_gt_same_src_dst_count.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
+                "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
+            ],
+            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E410], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "tensor4d_valid_src", name: "tensor4d_valid",
+            args: Some("src_mem_pattern, in_dtype, AllowedInPSUM::True"),
+            expr: Some("tensor4d_valid(src_mem_pattern)"),
+            message: "src_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)",
+            doc: "TENSOR4D's count check; the page's other arguments (the dtype, PSUM allowed) select checks of ADDR4 that no source gives for this word.",
+            fields: &[
+                "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]",
+                "src_mem_pattern.num_elem[3]", "src_mem_pattern.start_addr.active",
+            ],
             source: "supp-gather-scatter §7.2",
             confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E18],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "tensor4d_valid_dst", name: "tensor4d_valid",
+            args: Some("dst_mem_pattern, out_dtype, AllowedInPSUM::True"),
+            expr: Some("tensor4d_valid(dst_mem_pattern)"),
+            message: "dst_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)",
+            doc: "TENSOR4D's count check on the output pattern; as tensor4d_valid_src.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "dst_mem_pattern.start_addr.active",
+            ],
+            source: "supp-gather-scatter §7.2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E18],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "num_active_channels_at_most_128", name: "num_active_channels_at_most_128",
@@ -12564,7 +12650,7 @@ impl GATHER {
             expr: Some("free_pool_buffer in [0, 1]"),
             message: "free_pool_buffer must be 0 or 1", doc: "",
             fields: &["free_pool_buffer"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E409],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E411],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12574,7 +12660,7 @@ impl GATHER {
             doc: "",
             fields: &["reserved0", "reserved1[0]", "reserved1[1]"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E410],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E412],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -12582,11 +12668,23 @@ impl GATHER {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0xc;
+        const ALWAYS: u64 = 0x0;
         let nc = arch.nc() as i64;
         let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
         let index_miss_behavior = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
         let immediate = u32::from_le_bytes(*at::<40, 4, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<24, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<26, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<30, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<62, 2, 64>(b)) as i64;
+        let src_mem_pattern_start_addr_active = ((u32::from_le_bytes(*at::<12, 4, 64>(b))
+            as u64) >> 30 & 0x1) as i64;
+        let dst_mem_pattern_start_addr_active = ((u32::from_le_bytes(*at::<44, 4, 64>(b))
+            as u64) >> 30 & 0x1) as i64;
         let num_active_channels = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
         let free_pool_buffer = u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64;
         let reserved0 = u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64;
@@ -12597,13 +12695,46 @@ impl GATHER {
         t |= r0 as u64;
         let r1 = ((index_miss_behavior == 0i64) || (immediate == 0i64));
         t |= (r1 as u64) << 1;
-        let r4 = (num_active_channels <= POOLING_NUM_CHANNELS);
+        let r3 = ((((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
+            * src_mem_pattern_num_elem_2) / 16777216i64) * src_mem_pattern_num_elem_3)
+            + (((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
+                * src_mem_pattern_num_elem_2) % 16777216i64)
+                * src_mem_pattern_num_elem_3) / 16777216i64))
+            == (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
+                * dst_mem_pattern_num_elem_2) / 16777216i64)
+                * dst_mem_pattern_num_elem_3)
+                + (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
+                    * dst_mem_pattern_num_elem_2) % 16777216i64)
+                    * dst_mem_pattern_num_elem_3) / 16777216i64)));
+        t |= (r3 as u64) << 3;
+        let r4 = ((((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
+            * src_mem_pattern_num_elem_2) % 16777216i64) * src_mem_pattern_num_elem_3)
+            % 16777216i64)
+            == (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
+                * dst_mem_pattern_num_elem_2) % 16777216i64)
+                * dst_mem_pattern_num_elem_3) % 16777216i64));
         t |= (r4 as u64) << 4;
-        let r5 = ((free_pool_buffer == 0i64) || (free_pool_buffer == 1i64));
+        let r2 = r3 && r4;
+        t |= (r2 as u64) << 2;
+        let r5 = ((src_mem_pattern_start_addr_active == 1i64)
+            || ((((src_mem_pattern_num_elem_0 != 0i64)
+                && (src_mem_pattern_num_elem_1 != 0i64))
+                && (src_mem_pattern_num_elem_2 != 0i64))
+                && (src_mem_pattern_num_elem_3 != 0i64)));
         t |= (r5 as u64) << 5;
-        let r6 = (((reserved0 == 0i64) && (reserved1_0 == 0i64))
-            && (reserved1_1 == 0i64));
+        let r6 = ((dst_mem_pattern_start_addr_active == 1i64)
+            || ((((dst_mem_pattern_num_elem_0 != 0i64)
+                && (dst_mem_pattern_num_elem_1 != 0i64))
+                && (dst_mem_pattern_num_elem_2 != 0i64))
+                && (dst_mem_pattern_num_elem_3 != 0i64)));
         t |= (r6 as u64) << 6;
+        let r7 = (num_active_channels <= POOLING_NUM_CHANNELS);
+        t |= (r7 as u64) << 7;
+        let r8 = ((free_pool_buffer == 0i64) || (free_pool_buffer == 1i64));
+        t |= (r8 as u64) << 8;
+        let r9 = (((reserved0 == 0i64) && (reserved1_0 == 0i64))
+            && (reserved1_1 == 0i64));
+        t |= (r9 as u64) << 9;
         t
     }
     /// The violations of these bytes (empty when valid).
@@ -12648,10 +12779,8 @@ pub struct INDIRECT_COPY {
     pub src_buffer_size: u32,
     /// Offset 42 (2 bytes), `u8[2]`. Reserved. Reserved. The DVE page lists no store here. Confidence: HIGH/OBSERVED (confirmed).
     pub reserved1: [u8; 2],
-    /// Offset 44 (16 bytes), `u8[16]`. Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec. Confidence: CERTAIN (confirmed).
-    pub dst_mem_pattern: [u8; 16],
-    /// Offset 60 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. The DVE page stops the destination pattern at +0x3B; in the gather-scatter page's layout +0x3C..+0x3F are the last 4 bytes of the 20-byte dst_mem_pattern. Confidence: CERTAIN (confirmed).
-    pub unknown_60: [u8; 4],
+    /// Offset 44 (20 bytes), `TENSOR4D`. Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the alternative). Confidence: CERTAIN (confirmed).
+    pub dst_mem_pattern: TENSOR4D,
 }
 /// All bytes zero (arrays of any length, so not derived).
 impl Default for INDIRECT_COPY {
@@ -12665,36 +12794,36 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E411, evidence::E412],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E413, evidence::E414],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E394, evidence::E413],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E394, evidence::E415],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E414, evidence::E415, evidence::E416, evidence::E417],
+            evidence: &[evidence::E416, evidence::E417, evidence::E418, evidence::E419],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
             doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E418, evidence::E419, evidence::E420], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E420, evidence::E421, evidence::E422], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_elem", offset: 20, size: 4, type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E421, evidence::E422],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E423, evidence::E424],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16", type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E423, evidence::E424],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E425, evidence::E426],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12709,13 +12838,13 @@ impl INDIRECT_COPY {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E425, evidence::E426, evidence::E427],
+            evidence: &[evidence::E427, evidence::E428, evidence::E429],
             alternatives: &[
                 meta::Alternative {
                     name: "in_dtype_of_data", type_name: "DTYPE",
                     doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E428, evidence::E429, evidence::E430],
+                    evidence: &[evidence::E430, evidence::E431, evidence::E432],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12723,41 +12852,41 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E431, evidence::E432, evidence::E433], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E433, evidence::E434, evidence::E435], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E434, evidence::E435, evidence::E436], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E436, evidence::E437, evidence::E438], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E437, evidence::E438, evidence::E433], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E439, evidence::E440, evidence::E435], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E439],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E441],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E440],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E442],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E441, evidence::E442],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E443, evidence::E444],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16", type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E443],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E445],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12766,29 +12895,22 @@ impl INDIRECT_COPY {
             name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E444],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E446],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 16, type_name: "u8[16]",
-            doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
+            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
+            doc: "Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the alternative).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E445, evidence::E446, evidence::E447],
+            evidence: &[evidence::E447, evidence::E448, evidence::E449, evidence::E450, evidence::E451],
             alternatives: &[
                 meta::Alternative {
-                    name: "dst_mem_pattern_20b", type_name: "u8[16]",
-                    doc: "The destination pattern is 20 bytes, +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16 (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes are the spec's unknown_60.",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E448, evidence::E449, evidence::E450],
+                    name: "dst_mem_pattern_16b", type_name: "u8[16]",
+                    doc: "The DVE page's extent: a 16-byte destination pattern at +0x2C..+0x3B, leaving +0x3C..+0x3F without a store. A TENSOR4D is 20 bytes by the encoder's own size assert, and the DVE page names the slot's type TENSOR4D, so the spec reads 20 (README conflict #8).",
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E452],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_60", offset: 60, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "The DVE page stops the destination pattern at +0x3B; in the gather-scatter page's layout +0x3C..+0x3F are the last 4 bytes of the 20-byte dst_mem_pattern.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -12810,8 +12932,7 @@ impl INDIRECT_COPY {
             reserved0: *at::<37, 1, 64>(b),
             src_buffer_size: u32::from_le_bytes(*at::<38, 4, 64>(b)),
             reserved1: *at::<42, 2, 64>(b),
-            dst_mem_pattern: *at::<44, 16, 64>(b),
-            unknown_60: *at::<60, 4, 64>(b),
+            dst_mem_pattern: TENSOR4D::read(at::<44, 20, 64>(b)),
         }
     }
     #[inline(always)]
@@ -12830,8 +12951,7 @@ impl INDIRECT_COPY {
         *at_mut::<37, 1, 64>(b) = self.reserved0;
         *at_mut::<38, 4, 64>(b) = self.src_buffer_size.to_le_bytes();
         *at_mut::<42, 2, 64>(b) = self.reserved1;
-        *at_mut::<44, 16, 64>(b) = self.dst_mem_pattern;
-        *at_mut::<60, 4, 64>(b) = self.unknown_60;
+        self.dst_mem_pattern.write(at_mut::<44, 20, 64>(b));
     }
     pub fn visit(
         &self,
@@ -12905,24 +13025,7 @@ impl INDIRECT_COPY {
             );
         }
         v.leave(visit::Group::Array);
-        v.enter(&Self::FIELDS[14], base + 44, visit::Group::Array);
-        for (i0, x0) in self.dst_mem_pattern.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[14],
-                base + 44 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.enter(&Self::FIELDS[15], base + 60, visit::Group::Array);
-        for (i0, x0) in self.unknown_60.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[15],
-                base + 60 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[14], v, base + 44, arch);
     }
 }
 impl INDIRECT_COPY {
@@ -13023,8 +13126,30 @@ impl INDIRECT_COPY {
             meta::LeafMeta::of("reserved0", 37, &INDIRECT_COPY::FIELDS[11]),
             meta::LeafMeta::of("src_buffer_size", 38, &INDIRECT_COPY::FIELDS[12]),
             meta::LeafMeta::of("reserved1", 42, &INDIRECT_COPY::FIELDS[13]),
-            meta::LeafMeta::of("dst_mem_pattern", 44, &INDIRECT_COPY::FIELDS[14]),
-            meta::LeafMeta::of("unknown_60", 60, &INDIRECT_COPY::FIELDS[15]),
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+            },
         ],
         template: &Self::TEMPLATE,
     };
@@ -13066,22 +13191,67 @@ impl INDIRECT_COPY {
 }
 impl INDIRECT_COPY {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "no_tensor_indirect_ap", name: "no_tensor_indirect_ap", clause: true,
-        kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-        message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
-        doc: "A check on the compiler's access pattern kind; not visible in the word.",
-        source: "seed-000 §IndirectCopy / MoveShape",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E451],
-        enforced: false, ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "src_is_indirect_pattern", name: "src_is_indirect_pattern", clause: true,
+            expr: Some("index_addr.indirect == 1 && index_addr.active == 0"),
+            message: "the source pattern must be an indirect pattern: index_addr's marker & 0xE0 is 0x20 (INDIRECT_IMM) or 0xA0 (INDIRECT_REG)",
+            doc: "S4D4_IC's src_mem_pattern must be the indirect_pattern (.i) variant: bits 31..29 of index_addr's byte 3 are 0b001 or 0b101, so bit 29 (the encoder's 0x20 at +0x0F) is set and bit 30 clear.",
+            fields: &["index_addr.active", "index_addr.indirect"],
+            source: "supp-gather-scatter §7.1", confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E453, evidence::E454], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dst_is_tensor_pattern", name: "dst_is_tensor_pattern", clause: true,
+            expr: Some("!(dst_mem_pattern.start_addr.indirect == 1 && dst_mem_pattern.start_addr.active == 0)"),
+            message: "the destination pattern must be a plain tensor pattern, not an indirect one (marker & 0x60 != 0x20)",
+            doc: "S4D4_IC's dst_mem_pattern must be the tensor_pattern (.t) variant. Reading 'not the indirect variant' as the mode nibble not being 0x20 (the marker the source pattern must carry) is dmaspec's inference; the page gives the rule, not the test.",
+            fields: &["dst_mem_pattern.start_addr.active", "dst_mem_pattern.start_addr.indirect"],
+            source: "supp-gather-scatter §7.1", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E455], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dst_num_elem_per_idx_is_zero", name: "dst_num_elem_per_idx_is_zero",
+            clause: true, expr: Some("dst_num_elem_per_idx == 0"),
+            message: "dst_num_elem_per_idx must be 0 (only the gather case is implemented)",
+            doc: "", fields: &["dst_num_elem_per_idx"], source: "supp-gather-scatter §7.1",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E456],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "no_tensor_indirect_ap", name: "no_tensor_indirect_ap", clause: true,
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
+            doc: "A check on the compiler's access pattern kind; not visible in the word.",
+            source: "seed-000 §IndirectCopy / MoveShape",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E457],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+    ];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x1;
+        const ALWAYS: u64 = 0x8;
         let nc = arch.nc() as i64;
+        let index_addr_indirect = ((u32::from_le_bytes(*at::<12, 4, 64>(b)) as u64) >> 29
+            & 0x1) as i64;
+        let index_addr_active = ((u32::from_le_bytes(*at::<12, 4, 64>(b)) as u64) >> 30
+            & 0x1) as i64;
+        let dst_mem_pattern_start_addr_indirect = ((u32::from_le_bytes(
+            *at::<44, 4, 64>(b),
+        ) as u64) >> 29 & 0x1) as i64;
+        let dst_mem_pattern_start_addr_active = ((u32::from_le_bytes(*at::<44, 4, 64>(b))
+            as u64) >> 30 & 0x1) as i64;
+        let dst_num_elem_per_idx = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
+        let r0 = ((index_addr_indirect == 1i64) && (index_addr_active == 0i64));
+        t |= r0 as u64;
+        let r1 = (!((dst_mem_pattern_start_addr_indirect == 1i64)
+            && (dst_mem_pattern_start_addr_active == 0i64)));
+        t |= (r1 as u64) << 1;
+        let r2 = (dst_num_elem_per_idx == 0i64);
+        t |= (r2 as u64) << 2;
         t
     }
     /// The violations of these bytes (empty when valid).
@@ -13121,13 +13291,13 @@ impl MOVE_SHAPE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E452],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E458],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E453],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E459],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13332,39 +13502,39 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E454], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E460], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E455], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E461], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457, evidence::E458], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E462, evidence::E463, evidence::E464], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E459, evidence::E460], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E465, evidence::E466], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E461, evidence::E462], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E467, evidence::E468], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464, evidence::E465, evidence::E466, evidence::E467, evidence::E468],
+            evidence: &[evidence::E469, evidence::E470, evidence::E471, evidence::E472, evidence::E473, evidence::E474],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte", type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E469, evidence::E470],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475, evidence::E476],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13373,18 +13543,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E471, evidence::E472], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E477, evidence::E478], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E473, evidence::E474],
+            evidence: &[evidence::E479, evidence::E480],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E481],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13393,25 +13563,25 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E476], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E482], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E477], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E483], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E478, evidence::E479, evidence::E480],
+            evidence: &[evidence::E484, evidence::E485, evidence::E486],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg", type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E481],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E487],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13420,12 +13590,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E482, evidence::E82],
+            evidence: &[evidence::E488, evidence::E82],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg", type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E483],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E489],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13434,18 +13604,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E484, evidence::E485], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E490, evidence::E491], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E486],
+            evidence: &[evidence::E92, evidence::E492],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E481],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13453,27 +13623,27 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E487], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E493], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E488], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E494], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E489, evidence::E490, evidence::E491, evidence::E492],
+            evidence: &[evidence::E495, evidence::E496, evidence::E497, evidence::E498],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E493, evidence::E491, evidence::E494], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E499, evidence::E497, evidence::E500], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -13843,7 +14013,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
             fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E495, evidence::E496], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E501, evidence::E502], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
@@ -13851,13 +14021,13 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
             doc: "", fields: &["dge_op"], source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E497, evidence::E498], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E503, evidence::E504], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
             expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
             doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E499],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E505],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13865,7 +14035,7 @@ impl PSEUDO_DMA_DIRECT2D {
             expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
             message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E500],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13875,7 +14045,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E501, evidence::E502], enforced: false,
+            evidence: &[evidence::E507, evidence::E508], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13885,7 +14055,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E503],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E509],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13895,7 +14065,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E504],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E510],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13904,7 +14074,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E505],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E511],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13913,7 +14083,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E512],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13924,7 +14094,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E507],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E513],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13935,7 +14105,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E508],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E514],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13946,7 +14116,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E509],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E515],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13955,7 +14125,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
             fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E510],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E516],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13965,7 +14135,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Vector-dynamic-offsets AP must exist",
             doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E511],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E517],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13974,7 +14144,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "…location must be SB",
             doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E512],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E518],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13984,7 +14154,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Must have Indirect direction!",
             doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E513],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E519],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13994,7 +14164,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Transpose with DynamicAP only on Pool",
             doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E514],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E520],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14003,7 +14173,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE transpose must have 4D AP",
             doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E515],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E521],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14014,7 +14184,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E516],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E522],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14024,7 +14194,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E517],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E523],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14034,7 +14204,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E518],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E524],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14045,7 +14215,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E519],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E525],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14056,7 +14226,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E520],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E526],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14066,7 +14236,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Cannot find register: … for scalar offset",
             doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
             source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E521],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E527],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -14154,18 +14324,18 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E522, evidence::E523], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E528, evidence::E529], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E525, evidence::E526],
+            evidence: &[evidence::E530, evidence::E531, evidence::E532],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E527, evidence::E528],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E533, evidence::E534],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14174,12 +14344,12 @@ impl PSEUDO_DMA_EXT {
             name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E529],
+            evidence: &[evidence::E530, evidence::E535],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E530, evidence::E531],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E536, evidence::E537],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14188,18 +14358,18 @@ impl PSEUDO_DMA_EXT {
             name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E532, evidence::E533, evidence::E534],
+            evidence: &[evidence::E530, evidence::E538, evidence::E539, evidence::E540],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
             doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E535, evidence::E536, evidence::E537],
+            evidence: &[evidence::E530, evidence::E541, evidence::E542, evidence::E543],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word", type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E538],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E544],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14207,56 +14377,56 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E539, evidence::E540], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E545, evidence::E546], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E541, evidence::E542], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E547, evidence::E548], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E543, evidence::E544], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E549, evidence::E550], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E545],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E551],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E546], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E552], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E547], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E553], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E548],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E554],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E549, evidence::E550, evidence::E551],
+            evidence: &[evidence::E530, evidence::E555, evidence::E556, evidence::E557],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E552, evidence::E553], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E558, evidence::E559], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -14265,13 +14435,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E554, evidence::E555],
+        evidence: &[evidence::E560, evidence::E561],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E556, evidence::E555],
+        evidence: &[evidence::E562, evidence::E561],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -14527,7 +14697,7 @@ impl PSEUDO_DMA_EXT {
             expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
             message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
             doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E557],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E563],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14537,14 +14707,14 @@ impl PSEUDO_DMA_EXT {
             doc: "While the index-field checks are not enforced, this alternative always holds.",
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E558], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E564], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "index_fields_unused", name: "index_fields_unused", clause: true,
             expr: Some("idx_num_active_channels == 0"), parent: Some(1),
             message: "idx_num_active_channels == 0: the index fields are not validated",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E559],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E565],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14554,7 +14724,7 @@ impl PSEUDO_DMA_EXT {
             doc: "",
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E560], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E566], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
@@ -14565,7 +14735,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E561, evidence::E562], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E567, evidence::E568], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
@@ -14575,7 +14745,7 @@ impl PSEUDO_DMA_EXT {
             doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E563],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E569],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -14640,23 +14810,23 @@ impl PSEUDO_DMA_REARM {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E564, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E570, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E566], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E572], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E567],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E573],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E568],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E574],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14825,7 +14995,7 @@ impl PSEUDO_DMA_REARM {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E569],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
@@ -14833,7 +15003,7 @@ impl PSEUDO_DMA_REARM {
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E570],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E576],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -15046,23 +15216,23 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E571, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E577, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E572], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E578], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E573],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E579],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E574],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E580],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15076,13 +15246,13 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E581],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "swap_marker", offset: 60, size: 4, type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E576],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E582],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -15259,7 +15429,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E569],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -15472,23 +15642,23 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E577],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E583],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E578], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E579],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E585],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E580],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E586],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15502,7 +15672,7 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E581],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E587],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15690,7 +15860,7 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
             source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E582], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E588], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "known_queue_name", name: "known_queue_name", clause: true,
@@ -15698,7 +15868,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
             fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E583],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E589],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -15707,7 +15877,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
             fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E584],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E590],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -15937,29 +16107,29 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E585, evidence::E565, evidence::E586], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E591, evidence::E571, evidence::E592], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E587, evidence::E586], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E593, evidence::E592], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E588, evidence::E589], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E594, evidence::E595], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E590, evidence::E591],
+            evidence: &[evidence::E596, evidence::E597],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E592],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E598],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15968,24 +16138,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E593, evidence::E594], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E599, evidence::E600], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E595, evidence::E596], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E601, evidence::E602], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E597, evidence::E598],
+            evidence: &[evidence::E603, evidence::E604],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E599],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E605],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15994,24 +16164,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E600, evidence::E601], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E606, evidence::E607], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E602, evidence::E603], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E608, evidence::E609], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E604, evidence::E605],
+            evidence: &[evidence::E610, evidence::E611],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved", type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E606],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E612],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16020,13 +16190,13 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E607, evidence::E608], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E613, evidence::E614], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E609, evidence::E610], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E615, evidence::E616], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
@@ -16036,7 +16206,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E611],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E617],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -16045,7 +16215,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "semaphore_wait_value_full",
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E612],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E618],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -16326,7 +16496,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
             fields: &["indirect_num_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E613],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E619],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16336,7 +16506,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
             fields: &["direct_num_elems", "direct_step_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E614],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E620],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16345,7 +16515,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             message: "Unknown dtype",
             doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E615],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E621],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -16412,23 +16582,23 @@ impl PSEUDO_EMBEDDING_UPDATE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E616, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E622, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E617], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E623], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E618],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E624],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_data_dtype", type_name: "DTYPE",
                     doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E619],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E625],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16442,24 +16612,24 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E620],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E626],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
             doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E621],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E627],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E622],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E628],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_entry_stride_bytes", type_name: "u16",
                     doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E623],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E629],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16467,7 +16637,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "sequence_length", offset: 52, size: 2, type_name: "u16",
             doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E624], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E630], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
@@ -16477,13 +16647,13 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E625],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E631],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E626],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E632],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16497,7 +16667,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         name: "embed_entry_size_bytes",
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E627],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E633],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -16732,7 +16902,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E628, evidence::E629],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E634, evidence::E635],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
@@ -16742,7 +16912,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E630],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E636],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -16785,12 +16955,12 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E631],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E637],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
         doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E632], constant: Some(3), ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E638], constant: Some(3), ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -16869,13 +17039,13 @@ impl PSEUDO_RANGE_CHECK {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E633, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E639, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E453],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E459],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16887,7 +17057,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
             doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E634],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E640],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16898,22 +17068,22 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E635],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E641],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_tag", offset: 40, size: 1, type_name: "u8",
             doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E636], constant: Some(17), ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E642], constant: Some(17), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_dtype", offset: 41, size: 1, type_name: "PSEUDO_RANGE_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E637], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E643], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E638],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E644],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16924,7 +17094,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E639],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E645],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16935,7 +17105,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E640],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E646],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -17198,7 +17368,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E641],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E647],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "bound_check_operands", name: "bound_check_operands", clause: true,
@@ -17206,7 +17376,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E642],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E648],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -17268,61 +17438,61 @@ impl S3D3_COLLECTIVE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbf",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E643],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E649],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the word waits before issue and updates on completion.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E644, evidence::E645], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E650, evidence::E651], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Source element dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E646, evidence::E647], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E652, evidence::E653], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 13, size: 1, type_name: "DTYPE",
             doc: "Destination element dtype; must equal in_dtype (an encoded but disabled cast slot).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E648, evidence::E649], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E654, evidence::E655], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E650],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E656],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
             doc: "Source SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E651],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E657],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "lnc_size_fmt", offset: 32, size: 1, type_name: "LNC_SIZE_FMT",
             doc: "LNC peer-NeuronCore grouping; LNC4 / LNC8 are rejected.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E652, evidence::E653], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E658, evidence::E659], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 33, size: 1, type_name: "u8",
             doc: "Number of active SDMA pooling channels, 1..128 (the firmware's num_chans).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E654, evidence::E655], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E660, evidence::E661], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 34, size: 14, type_name: "u8[14]",
             role: meta::Role::Reserved,
             doc: "Pad; must be zero. At 34..47 as compiled; the header comment's (35 - 47) is an off-by-one (conflict s3d3_collective_reserved1_span).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E656],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E662],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
             doc: "Destination (remote) SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E657],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E663],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -17563,14 +17733,14 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern",
             ],
             source: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E658, evidence::E659], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E664, evidence::E665], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_nc_sb2sb_collective", name: "has_valid_nc_sb2sb_collective",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "SB2SB Collective needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E660],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E666],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17581,7 +17751,7 @@ impl S3D3_COLLECTIVE {
             message: "lnc_size_fmt must be LNC1 or LNC2 (LNC4 and LNC8 are rejected: no SB2SB for multi-node workloads)",
             doc: "", fields: &["lnc_size_fmt"], source: "wiki-s3d3-collective §7.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E661, evidence::E662], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E667, evidence::E668], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_active_ports", name: "check_active_ports",
@@ -17590,7 +17760,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "num_active_channels must be 1..POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "wiki-s3d3-collective §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E663],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E669],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17601,7 +17771,7 @@ impl S3D3_COLLECTIVE {
             doc: "",
             fields: &["src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]"],
             source: "wiki-s3d3-collective §3.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E664],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E670],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17610,7 +17780,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "in_dtype must equal out_dtype: SB2SB moves without dtype conversion",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E665],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17620,7 +17790,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["in_dtype", "src_mem_pattern"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E666],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E672],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17630,7 +17800,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["dst_mem_pattern", "out_dtype"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E667],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E673],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17644,7 +17814,7 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E668], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E674], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_in_sbuf", name: "src_start_addr_in_sbuf", clause: true,
@@ -17655,7 +17825,7 @@ impl S3D3_COLLECTIVE {
             fields: &["src_mem_pattern.start_addr.address", "src_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E669, evidence::E670], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E675, evidence::E676], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -17664,7 +17834,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern.start_addr is not a valid in_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["src_mem_pattern", "in_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E677],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17678,7 +17848,7 @@ impl S3D3_COLLECTIVE {
                 "dst_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E668], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E674], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_in_sbuf", name: "dst_start_addr_in_sbuf", clause: true,
@@ -17689,7 +17859,7 @@ impl S3D3_COLLECTIVE {
             fields: &["dst_mem_pattern.start_addr.address", "dst_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E669, evidence::E670], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E675, evidence::E676], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -17698,7 +17868,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern.start_addr is not a valid out_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["dst_mem_pattern", "out_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E677],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17706,7 +17876,7 @@ impl S3D3_COLLECTIVE {
             expr: Some("reserved0[0] == 0 && reserved0[1] == 0"),
             parent: Some(0), message: "reserved0[2] must be zero", doc: "",
             fields: &["reserved0[0]", "reserved0[1]"], source: "wiki-s3d3-collective §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E672],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E678],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17720,7 +17890,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[7]", "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E673], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E679], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_low_half_is_zero", name: "reserved1_low_half_is_zero",
@@ -17732,7 +17902,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[6]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E673], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E679], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_high_half_is_zero", name: "reserved1_high_half_is_zero",
@@ -17744,7 +17914,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E673], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E679], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `S3D3_COLLECTIVE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -17915,7 +18085,7 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "decoder_mode_nibble", type_name: "",
                 doc: "The decoders branch on byte3 & 0x60: 0x20 takes the PSUM / second-window path (3-D: step_elem[2] != 0 and the top 3 bits of step_elem[1]'s high byte clear; 4-D: a second ADDR4 at +4), any other value the SBUF path with the count sweep (3-D also rejects byte3 & 0x70 == 0x40).",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E674, evidence::E675],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E680, evidence::E681],
             },
         ],
     },
@@ -17927,18 +18097,18 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "compiler_masks_qos_and_7", type_name: "",
                 doc: "Seed 000: the compiler writes the class itself at +0x0C, `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of encodeISAOrRuntimeDMAQoS (the \"ISA class-1 encoding\"), on core_v5 the raw u32 at *(I+30q)+0xF0; Inferentia and Sunda write no QoS. Three bits, masked, not saturated.",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E676],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E682],
             },
             meta::Alternative {
                 name: "host_narrows_0_to_14", type_name: "",
                 doc: "Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated valid range is P0..P4.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E677, evidence::E678],
+                evidence: &[evidence::E683, evidence::E684],
             },
             meta::Alternative {
                 name: "seventeen_classes_saturated", type_name: "",
                 doc: "The consolidated page: DMAQoSClass has 17 values (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into priority_class 0..4 (the table dma_qos_priority_class).",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E679, evidence::E680],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E685, evidence::E686],
             },
         ],
     },
@@ -17950,17 +18120,17 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "four_bit", type_name: "",
                 doc: "Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs two as dtype_lo:4 / dtype_hi:4.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E681],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E687],
             },
             meta::Alternative {
                 name: "five_bit_fp4_and_trellis", type_name: "",
                 doc: "The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10 and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E682],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E688],
             },
             meta::Alternative {
                 name: "wire_tag_16_fp4_x4", type_name: "",
                 doc: "The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4 only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E683],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E689],
             },
         ],
     },
@@ -17972,12 +18142,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "extension_128_or_0", type_name: "",
                 doc: "Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16, 0} and tile_src_cols ∈ {128, 0} on the 0xda extension.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E684],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E690],
             },
             meta::Alternative {
                 name: "xpose_1_to_128_or_64", type_name: "",
                 doc: "The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E685],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E691],
             },
         ],
     },
@@ -17989,12 +18159,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "container_4_bytes", type_name: "",
                 doc: "The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32, UINT32, FP32, FP32R) in the &3 group, a 4-byte container.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E686],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E692],
             },
             meta::Alternative {
                 name: "device_table_0_bytes", type_name: "",
                 doc: "The consolidated page and the field tables: the device size table sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that does not ride the I/O-length path); both pages tag it CARRIED.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E687, evidence::E688],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E693, evidence::E694],
             },
         ],
     },
@@ -18007,13 +18177,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "three_bit_bitfield", type_name: "",
                 doc: "The C bitfield: `queue_id:3` at bits 2..4, then reserved:3.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E127, evidence::E689],
+                evidence: &[evidence::E127, evidence::E695],
             },
             meta::Alternative {
                 name: "four_bit_header_comment", type_name: "",
                 doc: "The word header's comment: a 4-bit queue id.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E690, evidence::E691, evidence::E692],
+                evidence: &[evidence::E696, evidence::E697, evidence::E698],
             },
         ],
     },
@@ -18025,12 +18195,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "concatenation", type_name: "",
                 doc: "§3.1: elem_sz_fld bits 6..7, offst_sz_fld bits 4..5, operation_fld bits 0..3; elem_sz = 1 with gathera is 0x0041.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E693],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E699],
             },
             meta::Alternative {
                 name: "ex_a_value", type_name: "",
                 doc: "§8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.",
-                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E694],
+                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E700],
             },
         ],
     },
@@ -18043,12 +18213,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "compiled_34_to_47", type_name: "",
                 doc: "gcc offsetof/sizeof probe of the shipped header and the libnrt DWARF (byte_size 64) agree: reserved1 @ 34, size 14; the device-side decode also reads reserved1 @ 34.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E695, evidence::E696],
+                evidence: &[evidence::E701, evidence::E702],
             },
             meta::Alternative {
                 name: "header_comment_35_to_47", type_name: "",
                 doc: "The header comment annotates reserved1[14] as (35 - 47), 13 bytes for a 14-byte array, with no comment for byte 34.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E697],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E703],
             },
         ],
     },
@@ -19336,210 +19506,210 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E699], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E705], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E700, evidence::E701], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E700, evidence::E701], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E702], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E703], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E700, evidence::E704], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E705], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706, evidence::E707], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706, evidence::E707], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E708], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706, evidence::E710], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E711], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E712], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E708], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E714], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E710], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E716], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E711], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E712], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E718], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E714], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E720], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E716], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E718], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E722], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E724], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E720], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E722], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E724], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E725], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E727], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E725], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E727], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E729], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E730], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E732], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E733], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E729], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E730], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E735], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E736], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E732], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E733], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E738], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E739], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E740], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E735], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E736], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E741], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E742], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E743], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E738], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E739], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E740], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E744], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E745], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E741, evidence::E742], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E743], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E747, evidence::E748], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E749], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E744], ..PathInfo::NONE },
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E745], ..PathInfo::NONE },
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E751], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746], ..PathInfo::NONE },
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746], ..PathInfo::NONE },
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E747], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E753], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E748], ..PathInfo::NONE },
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E754], ..PathInfo::NONE },
     ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E749], ..PathInfo::NONE },
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E755], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..PathInfo::NONE },
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E756], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..PathInfo::NONE },
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..PathInfo::NONE },
     ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E751], ..PathInfo::NONE },
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E757], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E753, evidence::E754], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E758], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E759, evidence::E760], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E755] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E756, evidence::E757] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707, evidence::E758] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E759] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E760] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746, evidence::E761] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E762] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715, evidence::E763] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E747, evidence::E764] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E765, evidence::E766] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E749, evidence::E767] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731, evidence::E768] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731, evidence::E769] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E751] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E770, evidence::E771] },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E761] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E762, evidence::E763] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713, evidence::E764] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E765] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E766] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752, evidence::E767] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E768] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721, evidence::E769] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E753, evidence::E770] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E771, evidence::E772] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E755, evidence::E773] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737, evidence::E774] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737, evidence::E775] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E757] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E776, evidence::E777] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     #[allow(non_snake_case)]
@@ -20215,25 +20385,25 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E772, evidence::E95, evidence::E773, evidence::E774, evidence::E775],
+        evidence: &[evidence::E778, evidence::E95, evidence::E779, evidence::E780, evidence::E781],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E776, evidence::E777],
+            evidence: &[evidence::E782, evidence::E783],
         },
         abis: &[
             lowering::AbiMeta {
                 name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
                 default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E778],
+                note: None, evidence: &[evidence::E784],
             },
             lowering::AbiMeta {
                 name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
                 default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E779, evidence::E780],
+                note: None, evidence: &[evidence::E785, evidence::E786],
             },
         ],
         kinds: &[
@@ -20246,14 +20416,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E787],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E782, evidence::E783],
+                        evidence: &[evidence::E788, evidence::E789],
                     },
                 ],
                 mappings: &[
@@ -20261,13 +20431,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E784, evidence::E785],
+                        evidence: &[evidence::E790, evidence::E791],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20275,7 +20445,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E787, evidence::E788],
+                        evidence: &[evidence::E793, evidence::E794],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20283,7 +20453,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20291,7 +20461,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787, evidence::E789],
+                        evidence: &[evidence::E793, evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20305,7 +20475,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E790, evidence::E791],
+                        evidence: &[evidence::E796, evidence::E797],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -20313,7 +20483,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E798],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -20321,14 +20491,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E798],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E793, evidence::E794],
+                        evidence: &[evidence::E799, evidence::E800],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20339,7 +20509,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E795, evidence::E796],
+                        evidence: &[evidence::E801, evidence::E802],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -20347,7 +20517,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -20355,7 +20525,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -20363,7 +20533,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20377,7 +20547,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E797, evidence::E798],
+                        evidence: &[evidence::E803, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20391,7 +20561,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E799, evidence::E798],
+                        evidence: &[evidence::E805, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -20402,7 +20572,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E800],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -20410,7 +20580,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -20418,7 +20588,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -20426,7 +20596,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -20434,7 +20604,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E801],
+                        evidence: &[evidence::E807],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -20442,7 +20612,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E801],
+                        evidence: &[evidence::E807],
                     },
                 ],
                 unmapped: &[], unread: &[],
@@ -20454,21 +20624,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
                     confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                    evidence: &[evidence::E802],
+                    evidence: &[evidence::E808],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E803],
+                        evidence: &[evidence::E809],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E804, evidence::E805],
+                        evidence: &[evidence::E810, evidence::E811],
                     },
                 ],
                 mappings: &[
@@ -20476,13 +20646,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E806],
+                        evidence: &[evidence::E812],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20490,7 +20660,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20498,7 +20668,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20506,7 +20676,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E807, evidence::E92],
+                        evidence: &[evidence::E813, evidence::E92],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -20514,7 +20684,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E808, evidence::E809],
+                        evidence: &[evidence::E814, evidence::E815],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -20522,7 +20692,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E810, evidence::E811],
+                        evidence: &[evidence::E816, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -20530,7 +20700,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E812, evidence::E813],
+                        evidence: &[evidence::E818, evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -20538,7 +20708,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E814, evidence::E798],
+                        evidence: &[evidence::E820, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20549,7 +20719,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E800],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -20557,7 +20727,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E815, evidence::E816],
+                        evidence: &[evidence::E821, evidence::E822],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -20565,13 +20735,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E817],
+                        evidence: &[evidence::E823],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E818],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E824],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -20581,7 +20751,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E800],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -20589,7 +20759,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E819],
+                        evidence: &[evidence::E825],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -20597,13 +20767,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E820],
+                        evidence: &[evidence::E826],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E821],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E827],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -20611,27 +20781,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E822, evidence::E823],
+                        evidence: &[evidence::E828, evidence::E829],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E824],
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E830],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E825],
+                        evidence: &[evidence::E831],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E826],
+                        evidence: &[evidence::E832],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20645,7 +20815,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E827, evidence::E798],
+                        evidence: &[evidence::E833, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20659,7 +20829,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E828, evidence::E798],
+                        evidence: &[evidence::E834, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -20667,7 +20837,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E829],
+                        evidence: &[evidence::E835],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20681,7 +20851,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E830, evidence::E831],
+                        evidence: &[evidence::E836, evidence::E837],
                     },
                 ],
                 unmapped: &[],
@@ -20700,7 +20870,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E832],
+                    evidence: &[evidence::E838],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -20711,13 +20881,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E833],
+                        evidence: &[evidence::E839],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E834],
+                        evidence: &[evidence::E840],
                     },
                 ],
                 mappings: &[
@@ -20725,13 +20895,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E835, evidence::E836],
+                        evidence: &[evidence::E841, evidence::E842],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20739,7 +20909,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20747,7 +20917,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20755,7 +20925,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E837],
+                        evidence: &[evidence::E843],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20769,7 +20939,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E799, evidence::E798],
+                        evidence: &[evidence::E805, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20783,7 +20953,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E799, evidence::E798],
+                        evidence: &[evidence::E805, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -20791,7 +20961,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E838],
+                        evidence: &[evidence::E844],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -20799,7 +20969,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E839],
+                        evidence: &[evidence::E845],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20810,7 +20980,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E840, evidence::E800],
+                        evidence: &[evidence::E846, evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -20818,7 +20988,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E841],
+                        evidence: &[evidence::E847],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -20826,7 +20996,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E842],
+                        evidence: &[evidence::E848],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -20834,7 +21004,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E843],
+                        evidence: &[evidence::E849],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -20844,7 +21014,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E800],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -20852,7 +21022,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E844],
+                        evidence: &[evidence::E850],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -20860,19 +21030,19 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E845],
+                        evidence: &[evidence::E851],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E846],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E852],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E847],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E853],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -20880,7 +21050,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E848],
+                        evidence: &[evidence::E854],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20894,7 +21064,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E849, evidence::E850],
+                        evidence: &[evidence::E855, evidence::E856],
                     },
                 ],
                 unmapped: &[],
@@ -20918,7 +21088,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E851],
+                    evidence: &[evidence::E857],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -20929,13 +21099,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E852],
+                        evidence: &[evidence::E858],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E853],
+                        evidence: &[evidence::E859],
                     },
                 ],
                 mappings: &[
@@ -20943,13 +21113,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E854, evidence::E855],
+                        evidence: &[evidence::E860, evidence::E861],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20957,7 +21127,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20965,7 +21135,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20973,7 +21143,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E856],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -20981,7 +21151,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E857],
+                        evidence: &[evidence::E863],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20995,7 +21165,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E858, evidence::E859],
+                        evidence: &[evidence::E864, evidence::E865],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -21003,7 +21173,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E813, evidence::E860],
+                        evidence: &[evidence::E819, evidence::E866],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21017,7 +21187,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E861],
+                        evidence: &[evidence::E867],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -21028,7 +21198,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E800],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -21036,7 +21206,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E862],
+                        evidence: &[evidence::E868],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -21044,7 +21214,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E863],
+                        evidence: &[evidence::E869],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -21052,7 +21222,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E864],
+                        evidence: &[evidence::E870],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -21062,7 +21232,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E800],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21076,7 +21246,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E865],
+                        evidence: &[evidence::E871],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -21084,14 +21254,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E866],
+                        evidence: &[evidence::E872],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E867],
+                        evidence: &[evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -21099,7 +21269,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E868],
+                        evidence: &[evidence::E874],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -21107,7 +21277,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E869, evidence::E870],
+                        evidence: &[evidence::E875, evidence::E876],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -21115,7 +21285,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E871],
+                        evidence: &[evidence::E877],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21129,7 +21299,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E872, evidence::E873],
+                        evidence: &[evidence::E878, evidence::E879],
                     },
                 ],
                 unmapped: &[],
@@ -27464,7 +27634,7 @@ pub mod view {
             super::GATHER {
                 header: self.header().read(),
                 events: self.events().read(),
-                src_mem_pattern: *self.src_mem_pattern(),
+                src_mem_pattern: self.src_mem_pattern().read(),
                 in_dtype: self.in_dtype(),
                 out_dtype: self.out_dtype(),
                 num_active_channels: self.num_active_channels(),
@@ -27473,7 +27643,7 @@ pub mod view {
                 free_pool_buffer: self.free_pool_buffer(),
                 reserved1: *self.reserved1(),
                 immediate: self.immediate(),
-                dst_mem_pattern: *self.dst_mem_pattern(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
             }
         }
         /// [`GATHER::header`](super::GATHER::header), offset 0.
@@ -27484,7 +27654,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn src_mem_pattern(&self) -> &'a [u8; 20] { at::<12, 20, 64>(self.0) }
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
         /// [`GATHER::in_dtype`](super::GATHER::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
@@ -27517,7 +27687,7 @@ pub mod view {
         pub fn immediate(&self) -> u32 { u32::from_le_bytes(*at::<40, 4, 64>(self.0)) }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &'a [u8; 20] { at::<44, 20, 64>(self.0) }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -27562,7 +27732,7 @@ pub mod view {
         pub fn write(&mut self, v: &super::GATHER) -> &mut Self {
             self.header_mut().write(&v.header);
             self.events_mut().write(&v.events);
-            self.set_src_mem_pattern(v.src_mem_pattern);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
             self.set_in_dtype(v.in_dtype);
             self.set_out_dtype(v.out_dtype);
             self.set_num_active_channels(v.num_active_channels);
@@ -27571,7 +27741,7 @@ pub mod view {
             self.set_free_pool_buffer(v.free_pool_buffer);
             self.set_reserved1(v.reserved1);
             self.set_immediate(v.immediate);
-            self.set_dst_mem_pattern(v.dst_mem_pattern);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
             self
         }
         /// [`GATHER::header`](super::GATHER::header), offset 0.
@@ -27582,7 +27752,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn src_mem_pattern(&self) -> &[u8; 20] { self.as_view().src_mem_pattern() }
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
         /// [`GATHER::in_dtype`](super::GATHER::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
@@ -27611,7 +27781,7 @@ pub mod view {
         pub fn immediate(&self) -> u32 { self.as_view().immediate() }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &[u8; 20] { self.as_view().dst_mem_pattern() }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
         /// [`GATHER::header`](super::GATHER::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -27636,13 +27806,15 @@ pub mod view {
         }
         /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn set_src_mem_pattern(&mut self, v: [u8; 20]) -> &mut Self {
-            *at_mut::<12, 20, 64>(self.0) = v;
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<12, 20, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn src_mem_pattern_mut(&mut self) -> &mut [u8; 20] { at_mut::<12, 20, 64>(self.0) }
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        }
         /// [`GATHER::in_dtype`](super::GATHER::in_dtype), offset 32.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
@@ -27696,13 +27868,15 @@ pub mod view {
         }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn set_dst_mem_pattern(&mut self, v: [u8; 20]) -> &mut Self {
-            *at_mut::<44, 20, 64>(self.0) = v;
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<44, 20, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 20] { at_mut::<44, 20, 64>(self.0) }
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -27764,8 +27938,7 @@ pub mod view {
                 reserved0: *self.reserved0(),
                 src_buffer_size: self.src_buffer_size(),
                 reserved1: *self.reserved1(),
-                dst_mem_pattern: *self.dst_mem_pattern(),
-                unknown_60: *self.unknown_60(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
             }
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
@@ -27816,10 +27989,7 @@ pub mod view {
         pub fn reserved1(&self) -> &'a [u8; 2] { at::<42, 2, 64>(self.0) }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &'a [u8; 16] { at::<44, 16, 64>(self.0) }
-        /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
-        #[inline]
-        pub fn unknown_60(&self) -> &'a [u8; 4] { at::<60, 4, 64>(self.0) }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -27876,8 +28046,7 @@ pub mod view {
             self.set_reserved0(v.reserved0);
             self.set_src_buffer_size(v.src_buffer_size);
             self.set_reserved1(v.reserved1);
-            self.set_dst_mem_pattern(v.dst_mem_pattern);
-            self.set_unknown_60(v.unknown_60);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
             self
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
@@ -27924,10 +28093,7 @@ pub mod view {
         pub fn reserved1(&self) -> &[u8; 2] { self.as_view().reserved1() }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &[u8; 16] { self.as_view().dst_mem_pattern() }
-        /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
-        #[inline]
-        pub fn unknown_60(&self) -> &[u8; 4] { self.as_view().unknown_60() }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -28043,22 +28209,15 @@ pub mod view {
         pub fn reserved1_mut(&mut self) -> &mut [u8; 2] { at_mut::<42, 2, 64>(self.0) }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn set_dst_mem_pattern(&mut self, v: [u8; 16]) -> &mut Self {
-            *at_mut::<44, 16, 64>(self.0) = v;
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<44, 20, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 16] { at_mut::<44, 16, 64>(self.0) }
-        /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
-        #[inline]
-        pub fn set_unknown_60(&mut self, v: [u8; 4]) -> &mut Self {
-            *at_mut::<60, 4, 64>(self.0) = v;
-            self
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
         }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_60_mut(&mut self) -> &mut [u8; 4] { at_mut::<60, 4, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
