@@ -320,3 +320,25 @@ fn ex_d_gather_transpose_shape() {
     bad.dst_num_elem[0] = 48;
     assert!(bad.validate(Arch::mariana).is_err());
 }
+
+#[test]
+fn destination_role_names_are_in_every_output() {
+    // supp-quick-reference §4: "SRC operands use the TENSOR* name, DST operands the
+    // byte-identical MEM_PATTERN* name (role, not layout)": one struct, two names.
+    let root = common::root();
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let c = read("generated/c/aws_neuron_isa_tpb_common.h");
+    let types = read("generated/docs/types.md");
+    for n in ['2', '3', '4'] {
+        assert!(
+            c.contains(&format!(
+                "typedef NEURON_ISA_TPB_TENSOR{n}D NEURON_ISA_TPB_MEM_PATTERN{n}D;"
+            )),
+            "C typedef MEM_PATTERN{n}D"
+        );
+        assert!(
+            types.contains(&format!("- **Also named:** `MEM_PATTERN{n}D`")),
+            "types.md MEM_PATTERN{n}D"
+        );
+    }
+}
