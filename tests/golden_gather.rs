@@ -1,7 +1,7 @@
 //! Golden vector for GATHER (S4D4_GT, opcode 0x68) and the GSControl word of the SuperGather
 //! datapath it runs on (supp-gather-scatter §7.2, §3.1, §8.1 EX-A).
 //!
-//! tests/vectors/gather.hex was written by hand from the §7.2 member table with EX-A's values,
+//! tests/vectors/gather_ex_a.hex was written by hand from the §7.2 member table with EX-A's values,
 //! not produced by our encoder. The tests decode it, check every field against the row, check
 //! that encoding gives back the exact 64 bytes, and check the §7.2 predicates on it and on
 //! words one field away from it.
@@ -24,7 +24,7 @@ fn broken(w: &GATHER, arch: Arch) -> Vec<&'static str> {
 
 #[test]
 fn gather_ex_a_decodes_encodes_and_is_valid() {
-    let bytes = vector("gather.hex");
+    let bytes = vector("gather_ex_a.hex");
     let w = GATHER::decode(&bytes).expect("opcode 0x68");
 
     // §7.2 "S4D4_GT (GATHER 0x68)"; supp-dve-datamove 0x68 rows +0x00 / +0x01.
@@ -33,9 +33,14 @@ fn gather_ex_a_decodes_encodes_and_is_valid() {
     assert_eq!((w.header.debug_cmd, w.header.debug_hint), (0, 0));
     assert_eq!(w.events.wait_mode, WAIT_MODE::NONE);
     assert_eq!(w.events.update_mode, UPDATE_MODE::NONE);
-    // §7.2 rows 12 / 44: the two TENSOR4D patterns, raw; EX-A gives no pattern bytes.
-    assert_eq!(w.src_mem_pattern, [0; 20]);
-    assert_eq!(w.dst_mem_pattern, [0; 20]);
+    // §7.2 rows 12 / 44: the two TENSOR4D patterns (wiki-tensor4d §The byte map). EX-A gives
+    // no addresses (0); its 4 indices and 4 result lanes are num_elem[0] = 4, the spare dims
+    // unit-filled {1, 1}.
+    for p in [w.src_mem_pattern, w.dst_mem_pattern] {
+        assert_eq!(p.start_addr, ADDR4::from_raw(0));
+        assert_eq!(p.step_elem, [1, 1, 1, 1]);
+        assert_eq!(p.num_elem, [4, 1, 1, 1]);
+    }
     // §7.2 row 32 with EX-A "Index tensor UINT32"; row 33 with EX-A's FP16 window.
     assert_eq!(w.in_dtype, DTYPE::UINT32);
     assert_eq!(w.out_dtype, DTYPE::FP16);
@@ -59,7 +64,7 @@ fn gather_ex_a_decodes_encodes_and_is_valid() {
 #[test]
 fn gather_index_dtype_must_be_an_unsigned_index_width() {
     // §7.2 row 32: in_dtype IS the index width, UINT8 / UINT16 / UINT32 (has_gather_index_dtype).
-    let mut w = GATHER::decode(&vector("gather.hex")).unwrap();
+    let mut w = GATHER::decode(&vector("gather_ex_a.hex")).unwrap();
     for ok in [DTYPE::UINT8, DTYPE::UINT16, DTYPE::UINT32] {
         w.in_dtype = ok;
         assert!(w.validate(Arch::cayman).is_ok(), "{ok:?}");
@@ -78,7 +83,7 @@ fn gather_index_dtype_must_be_an_unsigned_index_width() {
 fn gather_immediate_only_with_immediate_write() {
     // §7.2 row 40: immediate must be 0 unless index_miss_behavior == ImmediateWrite
     // (gather_valid_options); §7.2 note: mid/last-of-group gathers use SkipWrite.
-    let mut w = GATHER::decode(&vector("gather.hex")).unwrap();
+    let mut w = GATHER::decode(&vector("gather_ex_a.hex")).unwrap();
     w.immediate = 0x3c00;
     assert!(w.validate(Arch::mariana).is_ok());
     w.index_miss_behavior = INDEX_MISS_BEHAVIOR::SKIP_WRITE;
@@ -89,7 +94,7 @@ fn gather_immediate_only_with_immediate_write() {
 
 #[test]
 fn gather_channels_flag_and_reserved_bytes() {
-    let base = GATHER::decode(&vector("gather.hex")).unwrap();
+    let base = GATHER::decode(&vector("gather_ex_a.hex")).unwrap();
     // §7.2 row 34: at most POOLING_NUM_CHANNELS (128).
     let mut w = base;
     w.num_active_channels = 128;
@@ -103,7 +108,7 @@ fn gather_channels_flag_and_reserved_bytes() {
     w.free_pool_buffer = 2;
     assert_eq!(broken(&w, Arch::sunda), ["free_pool_buffer_is_bool"]);
     // §7.2 rows 35 / 38: reserved0[1] and reserved1[2] == 0.
-    let mut bytes = vector("gather.hex");
+    let mut bytes = vector("gather_ex_a.hex");
     bytes[39] = 1;
     let w = GATHER::decode(&bytes).unwrap();
     assert_eq!(w.encode(), bytes);
@@ -137,4 +142,43 @@ fn gs_control_follows_the_concatenation_and_ex_a_is_a_conflict() {
         .expect("the conflict is recorded");
     let readings: Vec<&str> = c.readings.iter().map(|r| r.name).collect();
     assert_eq!(readings, ["concatenation", "ex_a_value"]);
+}
+
+#[test]
+fn gather_src_and_dst_have_the_same_element_count() {
+    // §7.2 s4d4_gt_same_src_dst_count (same_element_count_t4d): read as the product of the four
+    // num_elem (INFERRED). EX-A: 4 indices in, 4 lanes out.
+    let mut w = GATHER::decode(&vector("gather_ex_a.hex")).unwrap();
+    // Same count, another shape: 2 x 2 x 1 x 1 against 4 x 1 x 1 x 1.
+    w.dst_mem_pattern.num_elem = [2, 2, 1, 1];
+    assert!(w.validate(Arch::mariana).is_ok());
+    w.dst_mem_pattern.num_elem = [4, 2, 1, 1];
+    assert_eq!(broken(&w, Arch::mariana), ["same_element_count_t4d_low"]);
+    assert!(
+        w.validate(Arch::mariana)
+            .unwrap_err()
+            .contains("s4d4_gt_same_src_dst_count")
+    );
+    // The largest counts compare without overflow: 65535^4 on both sides, then one less.
+    w.src_mem_pattern.num_elem = [u16::MAX; 4];
+    w.dst_mem_pattern.num_elem = [u16::MAX; 4];
+    assert!(w.validate(Arch::mariana).is_ok());
+    w.dst_mem_pattern.num_elem[3] = u16::MAX - 1;
+    assert!(!broken(&w, Arch::mariana).is_empty());
+}
+
+#[test]
+fn gather_patterns_must_have_nonzero_counts() {
+    // §7.2 tensor4d_valid on both patterns: every num_elem[d] nonzero (wiki-tensor4d §The
+    // decoder family), unless the shape comes from a register (ADDR4 bit 30, INFERRED).
+    let mut w = GATHER::decode(&vector("gather_ex_a.hex")).unwrap();
+    w.src_mem_pattern.num_elem = [0, 1, 1, 1];
+    w.dst_mem_pattern.num_elem = [0, 1, 1, 1];
+    assert_eq!(
+        broken(&w, Arch::sunda),
+        ["tensor4d_valid_src", "tensor4d_valid_dst"]
+    );
+    w.src_mem_pattern.start_addr.active = 1;
+    w.dst_mem_pattern.start_addr.active = 1;
+    assert!(w.validate(Arch::sunda).is_ok());
 }

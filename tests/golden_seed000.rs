@@ -505,11 +505,12 @@ fn indirect_copy_both_width_readings() {
     assert_eq!(w.reserved0, [0]);
     assert_eq!(w.src_buffer_size, 4096);
     assert_eq!(w.reserved1, [0; 2]);
-    assert_eq!(
-        w.dst_mem_pattern,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
-    );
-    assert_eq!(w.unknown_60, [0; 4]);
+    // +0x2C: the 20-byte TENSOR4D destination (the DVE page's 16 bytes are an alternative).
+    let mut dst = [0; 20];
+    dst[..16].copy_from_slice(&bytes[0x2C..0x3C]);
+    assert_eq!(w.dst_mem_pattern, TENSOR4D::read(&dst));
+    assert_eq!(w.dst_mem_pattern.start_addr, ADDR4::from_raw(0x0403_0201));
+    assert_eq!(w.dst_mem_pattern.num_elem, [0x0e0d, 0x100f, 0, 0]);
     assert_eq!(w.encode(), bytes);
 
     // The gather-scatter page's narrower widths, kept as alternatives reading the first

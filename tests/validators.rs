@@ -184,6 +184,24 @@ macro_rules! raw_cases {
     };
 }
 
+/// [`run_cases`] for a nested struct of `$n` bytes.
+macro_rules! struct_cases {
+    ($t:ident, $n:literal, $cases:expr) => {
+        run_cases::<$t, $n>(
+            stringify!($t),
+            $t::RULES,
+            &$cases,
+            |c| {
+                let mut b = [0; $n];
+                c.write(&mut b);
+                b
+            },
+            $t::rule_truth,
+            $t::check_rules,
+        )
+    };
+}
+
 fn addr8(marker: u8) -> ADDR8 {
     ADDR8::read(&[0, 0, 0, 0, 0, 0, 0, marker])
 }
@@ -814,6 +832,239 @@ fn s3d3_collective_rules() {
     );
 }
 
+/// The GATHER word of supp-gather-scatter §8.1 EX-A (tests/vectors/gather_ex_a.hex): 4 UINT32
+/// indices, FP16 data, both TENSOR4D patterns 4 x 1 x 1 x 1.
+fn gather_ex_a() -> GATHER {
+    GATHER::decode(&vector("gather_ex_a.hex")).unwrap()
+}
+
+#[test]
+fn gather_rules() {
+    word_cases!(
+        GATHER,
+        [
+            case(
+                "has_gather_index_dtype",
+                "supp-gather-scatter §7.2: in_dtype must be UINT8 / UINT16 / UINT32",
+                gather_ex_a,
+                |w| w.in_dtype = DTYPE::FP16
+            ),
+            case(
+                "gather_valid_options",
+                "supp-gather-scatter §7.2: immediate must == 0 unless ImmediateWrite",
+                gather_ex_a,
+                |w| {
+                    w.index_miss_behavior = INDEX_MISS_BEHAVIOR::SKIP_WRITE;
+                    w.immediate = 1;
+                }
+            ),
+            // 8 x 1 x 1 x 1 against 4 x 1 x 1 x 1: the counts differ in the low 24 bits.
+            case(
+                "same_element_count_t4d_low",
+                "supp-gather-scatter §7.2: src and dst have the same element count",
+                gather_ex_a,
+                |w| w.src_mem_pattern.num_elem = [8, 1, 1, 1]
+            ),
+            // 2^24 against 2^25 elements: equal low 24 bits, different high parts.
+            case(
+                "same_element_count_t4d_high",
+                "supp-gather-scatter §7.2: src and dst have the same element count",
+                gather_ex_a,
+                |w| {
+                    w.src_mem_pattern.num_elem = [4096, 4096, 1, 1];
+                    w.dst_mem_pattern.num_elem = [4096, 4096, 2, 1];
+                }
+            ),
+            // A zero count on one side; the other side's shape from a register (ADDR4 bit
+            // 30) keeps it valid and both counts 0, so only that side's check breaks.
+            case(
+                "tensor4d_valid_src",
+                "supp-gather-scatter §7.2 tensor4d_valid; wiki-tensor4d: num0..num3 nonzero",
+                gather_ex_a,
+                |w| {
+                    w.src_mem_pattern.num_elem[1] = 0;
+                    w.dst_mem_pattern.num_elem[1] = 0;
+                    w.dst_mem_pattern.start_addr.active = 1;
+                }
+            ),
+            case(
+                "tensor4d_valid_dst",
+                "supp-gather-scatter §7.2 tensor4d_valid; wiki-tensor4d: num0..num3 nonzero",
+                gather_ex_a,
+                |w| {
+                    w.dst_mem_pattern.num_elem[3] = 0;
+                    w.src_mem_pattern.num_elem[3] = 0;
+                    w.src_mem_pattern.start_addr.active = 1;
+                }
+            ),
+            case(
+                "num_active_channels_at_most_128",
+                "supp-gather-scatter §7.2: num_active_channels <= POOLING_NUM_CHANNELS (128)",
+                gather_ex_a,
+                |w| w.num_active_channels = 129
+            ),
+            case(
+                "free_pool_buffer_is_bool",
+                "supp-gather-scatter §7.2: free_pool_buffer 0 or 1",
+                gather_ex_a,
+                |w| w.free_pool_buffer = 2
+            ),
+            case(
+                "reserved_is_zero",
+                "supp-gather-scatter §7.2: reserved1[2] == 0",
+                gather_ex_a,
+                |w| w.reserved1[1] = 1
+            ),
+        ]
+    );
+}
+
+/// The INDIRECT_COPY word of supp-gather-scatter §8.2 EX-B (tests/vectors/gather_ex_b.hex).
+fn indirect_copy_ex_b() -> INDIRECT_COPY {
+    INDIRECT_COPY::decode(&vector("gather_ex_b.hex")).unwrap()
+}
+
+#[test]
+fn indirect_copy_rules() {
+    word_cases!(
+        INDIRECT_COPY,
+        [
+            case(
+                "src_is_indirect_pattern",
+                "supp-gather-scatter §7.1: src must be indirect_pattern, marker & 0xe0 in {0x20, 0xA0}",
+                indirect_copy_ex_b,
+                |w| w.index_addr.indirect = 0
+            ),
+            case(
+                "dst_is_tensor_pattern",
+                "supp-gather-scatter §7.1: dst must be tensor_pattern",
+                indirect_copy_ex_b,
+                |w| w.dst_mem_pattern.start_addr.indirect = 1
+            ),
+            case(
+                "dst_num_elem_per_idx_is_zero",
+                "supp-gather-scatter §7.1: dst_num_elem_per_idx must == 0",
+                indirect_copy_ex_b,
+                |w| w.dst_num_elem_per_idx = 1
+            ),
+        ]
+    );
+}
+
+#[test]
+fn access_pattern_rules() {
+    // wiki-tensor-descriptors §Worked example: outer stride 64 x 16, inner stride 1 x 32.
+    struct_cases!(
+        TENSOR2D,
+        12,
+        [case(
+            "tensor2d_valid",
+            "wiki-tensor-descriptors §The validators: num0 @+8 != 0 and num1 @+0xA != 0",
+            || TENSOR2D::read(&[0, 0, 0, 0, 0x40, 0, 1, 0, 0x10, 0, 0x20, 0]),
+            |t| t.num_elem[1] = 0,
+        )]
+    );
+    struct_cases!(
+        TENSOR3D,
+        16,
+        [case(
+            "tensor3d_valid",
+            "wiki-s3d3-collective §3.3: each num_elem[d] >= 1 (or a shape register)",
+            || collective().src_mem_pattern,
+            |t| t.num_elem[0] = 0,
+        )]
+    );
+    struct_cases!(
+        TENSOR4D,
+        20,
+        [case(
+            "tensor4d_valid",
+            "wiki-tensor4d §The decoder family: num0..num3 @+0xC..+0x12 nonzero",
+            || gather_ex_a().src_mem_pattern,
+            |t| t.num_elem[3] = 0,
+        )]
+    );
+    // One 32-element OCP-MXFP block (wiki-mxmem-pattern1d §Block geometry), step +1, scale
+    // partition 0, both addresses SBUF 0.
+    fn mx() -> MXMEM_PATTERN1D {
+        MXMEM_PATTERN1D {
+            k_extent: 32,
+            step_dir: 1,
+            ..Default::default()
+        }
+    }
+    struct_cases!(
+        MXMEM_PATTERN1D,
+        16,
+        [
+            case(
+                "mxmem1d_valid_count_step",
+                "wiki-mxmem-pattern1d §Static path: K != 0, step in {+1, -1}",
+                mx,
+                |t| t.step_dir = 0,
+            )
+            .on(Arch::mariana),
+            case(
+                "mxmem1d_valid_scale_part",
+                "wiki-mxmem-pattern1d §Static path: scalePart low 2 bits 0, <= 0x0F",
+                mx,
+                |t| t.scale_part = 16,
+            )
+            .on(Arch::mariana),
+        ]
+    );
+    // EX-B's gather (supp-gather-scatter §8.2): 3 indices, data at SBUF 0x80000, the index
+    // ADDR4 with only the bit-29 marker.
+    struct_cases!(
+        INDIRECT16B,
+        16,
+        [case(
+            "indirect_marker",
+            "supp-indirect-descriptors §INDIRECT16B Algorithm: B[3] |= 0x20",
+            || INDIRECT16B::read(&[0, 0, 0, 0x20, 0, 0, 8, 0, 3, 0, 0, 0, 0, 0, 0, 0]),
+            |t| t.index_addr.indirect = 0,
+        )]
+    );
+    struct_cases!(
+        INDIRECT20B,
+        20,
+        [case(
+            "indirect_marker",
+            "supp-indirect-descriptors §INDIRECT20B Algorithm: B[3] |= 0x20",
+            || {
+                INDIRECT20B::read(&[
+                    0, 0, 0, 0x20, 0, 0, 8, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ])
+            },
+            |t| t.index_addr.indirect = 0,
+        )]
+    );
+    // 32 FP8-x4 groups gathered: x4-NUM 128 (supp-indirect-descriptors §MXINDIRECT16B).
+    fn mx_gather() -> MXINDIRECT16B {
+        MXINDIRECT16B::read(&[0, 0, 0, 0x20, 0, 0, 8, 0, 0, 0, 1, 0, 128, 0, 0, 0])
+    }
+    struct_cases!(
+        MXINDIRECT16B,
+        16,
+        [
+            case(
+                "indirect_marker",
+                "supp-indirect-descriptors §MXINDIRECT16B Algorithm: B[3] |= 0x20",
+                mx_gather,
+                |t| t.index_addr.indirect = 0,
+            )
+            .on(Arch::mariana),
+            case(
+                "mxmem1d_valid_indirect",
+                "wiki-mxmem-pattern1d §The indirect sibling: K-extent @+0x0C must be nonzero",
+                mx_gather,
+                |t| t.num_elem = 0,
+            )
+            .on(Arch::mariana),
+        ]
+    );
+}
+
 #[test]
 fn nested_type_rules() {
     raw_cases!(
@@ -955,6 +1206,9 @@ fn golden_vectors_are_valid_where_they_ship() {
                     ("dma_gather_xpose_misaligned", "DMA_GATHER_XPOSE", _) => {
                         &["src_start_addr_aligned_2", "dst_start_addr_aligned_32"]
                     }
+                    // supp-gather-scatter §8.3 EX-C as the page first writes it, which it
+                    // then shows breaks has_valid_idx_bound_check_reg.
+                    ("gather_ex_c", "DMA_INDIRECT1D", _) => &["idx_bound_error_or_notif_dst"],
                     _ => &[],
                 };
                 let got: Vec<&str> = v.leaves().map(|r| r.id).collect();

@@ -33,10 +33,10 @@ const NINE: [(&str, &str, [&str; 2]); 9] = [
     ),
     (
         "6 0xE7 dst pattern",
-        "`dst_mem_pattern_20b`",
+        "`dst_mem_pattern_16b`",
         [
             "supp-instruction-bundle §Family C",
-            "supp-quick-reference §4",
+            "supp-dve-datamove §IndirectCopy",
         ],
     ),
     (
@@ -97,6 +97,7 @@ fn json_carries_the_conflict_records() {
     assert_eq!(
         names,
         [
+            "tensor_num_elem_exemption",
             "qos_narrowing",
             "dtype_width",
             "extension_tile_cols",
@@ -107,7 +108,8 @@ fn json_carries_the_conflict_records() {
         ]
     );
     // Item 9 is data: the device reading carries the consolidated page's CARRIED tag.
-    let fp32r = &doc["conflicts"][3]["readings"];
+    let fp32r =
+        &doc["conflicts"][names.iter().position(|n| *n == "fp32r_size").unwrap()]["readings"];
     assert_eq!(fp32r[1]["name"], "device_table_0_bytes");
     assert_eq!(fp32r[1]["confidence"]["tag"], "HIGH/CARRIED");
     assert_eq!(fp32r[0]["confidence"]["tag"], "CERTAIN");

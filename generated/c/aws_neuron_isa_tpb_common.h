@@ -80,6 +80,326 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR4 {
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ADDR4) == 4, "NEURON_ISA_TPB_ADDR4 is 4 bytes");
 
 /**
+ * TENSOR1D (8 bytes): A 1-D strided SBUF/PSUM region: an ADDR4 base (the partition axis folded into
+ * it) plus one signed step (elements) and one count. The size is pinned by the assert "ISA mem
+ * pattern 1D must have 8 bytes to encode". A spare dimension is unit-filled {step 1, num 1} (one
+ * 32-bit store of 0x00010001 at +4), never 0. No plain tensor1d_valid exists in the validator
+ * family, so no count rule is stated for this type.
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: wiki-tensor-descriptors §Per-type byte map; wiki-tensor-descriptors §The size asserts;
+ * wiki-tensor-descriptors §The validators; supp-quick-reference §4; supp-instruction-bundle §The
+ * three descriptor-slot families. Spec: types/access_pattern.toml:7.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR1D {
+    /**
+     * Offset 0, 4 bytes. Base address; the partition axis (Pattern[0]) is folded into it, never a
+     * step/num word. Confidence: CONFIRMED (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 start_addr;
+    /**
+     * Offset 4, 2 bytes. Signed stride, in elements (no dtype scale). Confidence: CONFIRMED
+     * (confirmed).
+     */
+    int16_t step_elem[1];
+    /**
+     * Offset 6, 2 bytes. Element count, 1..65535 (0 is rejected). Confidence: CONFIRMED
+     * (confirmed).
+     */
+    uint16_t num_elem[1];
+} NEURON_ISA_TPB_TENSOR1D;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR1D) == 8, "NEURON_ISA_TPB_TENSOR1D is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR1D, start_addr) == 0, "NEURON_ISA_TPB_TENSOR1D.start_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR1D, step_elem) == 4, "NEURON_ISA_TPB_TENSOR1D.step_elem is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR1D, num_elem) == 6, "NEURON_ISA_TPB_TENSOR1D.num_elem is at offset 6");
+
+/**
+ * TENSOR2D (12 bytes): A 2-D strided region: ADDR4 base, step_elem[2] (i16, elements) then
+ * num_elem[2] (u16): two separate arrays, not interleaved (a correction to an earlier interleaved
+ * decode). MEM_PATTERN2D is the destination-role name of the same 12 bytes; only the validator
+ * differs. Size assert: "ISA mem pattern 2D must have 12 bytes to encode".
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: wiki-tensor-descriptors §Per-type byte map; wiki-tensor-descriptors §The size asserts;
+ * wiki-s3d3-collective §2; supp-quick-reference §4. Spec: types/access_pattern.toml:50.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR2D {
+    /**
+     * Offset 0, 4 bytes. Base address, partition axis folded in. Confidence: CONFIRMED (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 start_addr;
+    /** Offset 4, 4 bytes. Two signed strides, in elements. Confidence: CONFIRMED (confirmed). */
+    int16_t step_elem[2];
+    /** Offset 8, 4 bytes. Two element counts (0 is rejected). Confidence: CONFIRMED (confirmed). */
+    uint16_t num_elem[2];
+} NEURON_ISA_TPB_TENSOR2D;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR2D) == 12, "NEURON_ISA_TPB_TENSOR2D is 12 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR2D, start_addr) == 0, "NEURON_ISA_TPB_TENSOR2D.start_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR2D, step_elem) == 4, "NEURON_ISA_TPB_TENSOR2D.step_elem is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR2D, num_elem) == 8, "NEURON_ISA_TPB_TENSOR2D.num_elem is at offset 8");
+/** Alias of NEURON_ISA_TPB_TENSOR2D (as supp-quick-reference §4 names it). */
+typedef NEURON_ISA_TPB_TENSOR2D NEURON_ISA_TPB_MEM_PATTERN2D;
+
+/**
+ * TENSOR3D (16 bytes): A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2,
+ * num_elem[d] iterations advancing by step_elem[d] elements. The signed strides allow reverse /
+ * transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte
+ * base in 16 bytes, against the 24 bytes of the two-dimensional PSEUDO_ADDR8TENSOR2D (PSEUDO_ADDR8
+ * base, int32 step_elem[2], uint32 num_elem[2]) that the pseudo TriggerCollective2 0xD9/0xDA
+ * carries. MEM_PATTERN3D is the destination-role name of the same 16 bytes. Size assert: "ISA mem
+ * pattern 3D must have 16 bytes to encode".
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-s3d3-collective §3; wiki-s3d3-collective §2; wiki-s3d3-collective §3.5;
+ * wiki-tensor-descriptors §The size asserts; supp-quick-reference §4. Spec:
+ * types/access_pattern.toml:106.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR3D {
+    /**
+     * Offset 0, 4 bytes. SBUF base: an immediate partition offset or an address register (ADDR4
+     * union). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 start_addr;
+    /**
+     * Offset 4, 6 bytes. Three signed strides, in elements. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    int16_t step_elem[3];
+    /**
+     * Offset 10, 6 bytes. Three unsigned shape dimensions (element counts). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    uint16_t num_elem[3];
+} NEURON_ISA_TPB_TENSOR3D;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR3D) == 16, "NEURON_ISA_TPB_TENSOR3D is 16 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, start_addr) == 0, "NEURON_ISA_TPB_TENSOR3D.start_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, step_elem) == 4, "NEURON_ISA_TPB_TENSOR3D.step_elem is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, num_elem) == 10, "NEURON_ISA_TPB_TENSOR3D.num_elem is at offset 10");
+/** Alias of NEURON_ISA_TPB_TENSOR3D (as supp-quick-reference §4 names it). */
+typedef NEURON_ISA_TPB_TENSOR3D NEURON_ISA_TPB_MEM_PATTERN3D;
+
+/**
+ * TENSOR4D (20 bytes): The 20-byte 4-D spill descriptor, the largest of the family: ADDR4 base,
+ * step_elem[4] at +4, num_elem[4] at +0xC. Against TENSOR3D the count array's base moves from +0xA
+ * to +0xC (the stride array grew), it does not just gain a tail. The general data-tensor pattern of
+ * 22 op-encoders (copy, pool, reduce, gather, iota, memset, …). MEM_PATTERN4D is its
+ * destination-role name. Size assert: "ISA mem pattern 4D must have 20 bytes to encode".
+ *
+ * Confidence: CERTAIN (confirmed).
+ *
+ * Evidence: wiki-tensor4d §The byte map; wiki-tensor4d §The size assert; wiki-tensor-descriptors
+ * §Per-type byte map; supp-quick-reference §4. Spec: types/access_pattern.toml:166.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR4D {
+    /**
+     * Offset 0, 4 bytes. Base address, partition axis folded in. Confidence: CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 start_addr;
+    /**
+     * Offset 4, 8 bytes. Four signed strides, in elements; step_elem[3] is the spill. Confidence:
+     * CERTAIN (confirmed).
+     */
+    int16_t step_elem[4];
+    /**
+     * Offset 12, 8 bytes. Four element counts (0 is rejected); num_elem[3] is the spill.
+     * Confidence: CERTAIN (confirmed).
+     */
+    uint16_t num_elem[4];
+} NEURON_ISA_TPB_TENSOR4D;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR4D) == 20, "NEURON_ISA_TPB_TENSOR4D is 20 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR4D, start_addr) == 0, "NEURON_ISA_TPB_TENSOR4D.start_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR4D, step_elem) == 4, "NEURON_ISA_TPB_TENSOR4D.step_elem is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR4D, num_elem) == 12, "NEURON_ISA_TPB_TENSOR4D.num_elem is at offset 12");
+/** Alias of NEURON_ISA_TPB_TENSOR4D (as supp-quick-reference §4 names it). */
+typedef NEURON_ISA_TPB_TENSOR4D NEURON_ISA_TPB_MEM_PATTERN4D;
+
+/**
+ * MXMEM_PATTERN1D (16 bytes): The MX (microscaling) operand pattern: the packed FP4/FP8 data ADDR4
+ * and its E8M0 block-scale ADDR4 back to back, the x4-unpacked K-extent, the step sign and the
+ * scale base partition. A 16-byte type of which the encoder writes 12 bytes; +0xC..+0xF stay zero
+ * on this static path (the indirect sibling MXINDIRECT16B reuses them). CoreV4 (mariana) only: no
+ * gen2/gen3 MX symbols exist. The same 16 bytes are an MXINDIRECT16B when the first ADDR4's mode
+ * nibble is 0x20. Carried by MatmultMx / LdWeightMx (bundle +0x10) and QuantizeMx (+0x30), words
+ * not in this spec.
+ *
+ * Confidence: CONFIRMED (confirmed).
+ *
+ * Evidence: wiki-mxmem-pattern1d §The 16-byte layout; wiki-mxmem-pattern1d §The CoreV4-only gate;
+ * supp-quick-reference §The MX / indirect descriptors (16/20 B); supp-indirect-descriptors
+ * §MXINDIRECT16B. Spec: types/access_pattern.toml:240.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_MXMEM_PATTERN1D {
+    /**
+     * Offset 0, 4 bytes. The packed x4 data start address (resolved with a4 = 0: SBUF or PSUM), in
+     * packed container units. Confidence: CONFIRMED (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 data_addr;
+    /**
+     * Offset 4, 4 bytes. The E8M0 scale start address (a4 = 1: getStartAddressForMXScale, SBUF
+     * only). Confidence: CONFIRMED (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 scale_addr;
+    /**
+     * Offset 8, 2 bytes. Logical inner element count, x4 for the packed dtypes (BIR Dtype 2, 8, 9);
+     * nonzero. Confidence: CONFIRMED (confirmed).
+     */
+    uint16_t k_extent;
+    /**
+     * Offset 10, 1 byte. Sign of the innermost step: +1 (0x01) or -1 (0xFF). Confidence: CONFIRMED
+     * (confirmed).
+     */
+    int8_t step_dir;
+    /**
+     * Offset 11, 1 byte. The scale stream's base partition modulo PE_count (128). Confidence:
+     * CONFIRMED (confirmed).
+     */
+    uint8_t scale_part;
+    /**
+     * Offset 12, 4 bytes. Reserved. Not written on the static path (zero) and not read by its
+     * validator. Confidence: CONFIRMED (confirmed).
+     */
+    uint8_t reserved[4];
+} NEURON_ISA_TPB_MXMEM_PATTERN1D;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_MXMEM_PATTERN1D) == 16, "NEURON_ISA_TPB_MXMEM_PATTERN1D is 16 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, data_addr) == 0, "NEURON_ISA_TPB_MXMEM_PATTERN1D.data_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, scale_addr) == 4, "NEURON_ISA_TPB_MXMEM_PATTERN1D.scale_addr is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, k_extent) == 8, "NEURON_ISA_TPB_MXMEM_PATTERN1D.k_extent is at offset 8");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, step_dir) == 10, "NEURON_ISA_TPB_MXMEM_PATTERN1D.step_dir is at offset 10");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, scale_part) == 11, "NEURON_ISA_TPB_MXMEM_PATTERN1D.scale_part is at offset 11");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, reserved) == 12, "NEURON_ISA_TPB_MXMEM_PATTERN1D.reserved is at offset 12");
+
+/**
+ * INDIRECT16B (16 bytes): The non-MX 3-D gather record: out[p][i] = data[p][index[p][i]]. It sits
+ * in a TENSOR3D-wide slot (the static sibling the same encoder tail-calls) and writes only the
+ * index ADDR4 (with the bit-29 indirect marker), the data ADDR4 and the u16 gather count;
+ * +0xA..+0xF are inert, not stride/num-filled. The count is getNumIndirectIndices, never x4.
+ * Emitted for Gather (92), IndirectCopy (26) and the indirect load/save ops with a 3-free-dim
+ * pattern.
+ *
+ * Confidence: CERTAIN (confirmed).
+ *
+ * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT16B
+ * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B). Spec:
+ * types/access_pattern.toml:330.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT16B {
+    /**
+     * Offset 0, 4 bytes. The index vector's ADDR4 (getTensorIndirectIndicesAP, a4 = 0); the encoder
+     * ORs 0x20 into its byte 3 (bit 29, the indirect marker). Confidence: CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 index_addr;
+    /** Offset 4, 4 bytes. The gathered data's ADDR4 (a4 = 0). Confidence: CERTAIN (confirmed). */
+    NEURON_ISA_TPB_ADDR4 data_addr;
+    /**
+     * Offset 8, 2 bytes. The gather index count (getNumIndirectIndices), not x4-scaled. Confidence:
+     * CERTAIN (confirmed).
+     */
+    uint16_t num_elem;
+    /**
+     * Offset 10, 6 bytes. Reserved. The TENSOR3D static slot's stride/num region, left unfilled by
+     * the indirect branch. Confidence: CERTAIN (confirmed).
+     */
+    uint8_t inert[6];
+} NEURON_ISA_TPB_INDIRECT16B;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDIRECT16B) == 16, "NEURON_ISA_TPB_INDIRECT16B is 16 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT16B, index_addr) == 0, "NEURON_ISA_TPB_INDIRECT16B.index_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT16B, data_addr) == 4, "NEURON_ISA_TPB_INDIRECT16B.data_addr is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT16B, num_elem) == 8, "NEURON_ISA_TPB_INDIRECT16B.num_elem is at offset 8");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT16B, inert) == 10, "NEURON_ISA_TPB_INDIRECT16B.inert is at offset 10");
+
+/**
+ * INDIRECT20B (20 bytes): The non-MX 4-D gather record: the INDIRECT16B payload (index ADDR4 with
+ * the bit-29 marker, data ADDR4, u16 count) in a TENSOR4D-wide slot; +0xA..+0x13 are inert. Chosen
+ * over INDIRECT16B when the access pattern has four free dims. Its 4-D quadrant check
+ * (indirect_quadrant_check_src4d) reads the marker at byte +0xB and index / data at +8 / +0xC, a
+ * different placement the spec does not model (it needs SBUF quadrant arithmetic).
+ *
+ * Confidence: CERTAIN (confirmed).
+ *
+ * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT20B
+ * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B); supp-gather-scatter
+ * §7.1. Spec: types/access_pattern.toml:401.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT20B {
+    /**
+     * Offset 0, 4 bytes. The index vector's ADDR4, with the bit-29 indirect marker. Confidence:
+     * CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 index_addr;
+    /** Offset 4, 4 bytes. The gathered data's ADDR4. Confidence: CERTAIN (confirmed). */
+    NEURON_ISA_TPB_ADDR4 data_addr;
+    /**
+     * Offset 8, 2 bytes. The gather index count (getNumIndirectIndices), not x4-scaled. Confidence:
+     * CERTAIN (confirmed).
+     */
+    uint16_t num_elem;
+    /**
+     * Offset 10, 10 bytes. Reserved. The TENSOR4D static slot's stride/num region, left unfilled by
+     * the indirect branch. Confidence: CERTAIN (confirmed).
+     */
+    uint8_t inert[10];
+} NEURON_ISA_TPB_INDIRECT20B;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDIRECT20B) == 20, "NEURON_ISA_TPB_INDIRECT20B is 20 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT20B, index_addr) == 0, "NEURON_ISA_TPB_INDIRECT20B.index_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT20B, data_addr) == 4, "NEURON_ISA_TPB_INDIRECT20B.data_addr is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT20B, num_elem) == 8, "NEURON_ISA_TPB_INDIRECT20B.num_elem is at offset 8");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT20B, inert) == 10, "NEURON_ISA_TPB_INDIRECT20B.inert is at offset 10");
+
+/**
+ * MXINDIRECT16B (16 bytes): The MX gather record (the MoE expert/token DGE gather): MXMEM_PATTERN1D
+ * with an index ADDR4 inserted in front, so data, scale and the count move +4. Three contiguous
+ * ADDR4s, the x4 count (x4 iff the data Dtype is 2, 8 or 9, the only multiplied gather count), a
+ * spare byte and the scale base partition fill the 16 bytes. CoreV4 (mariana) only; there is no
+ * MXINDIRECT20B.
+ *
+ * Confidence: CERTAIN (confirmed).
+ *
+ * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §MXINDIRECT16B
+ * Algorithm; supp-indirect-descriptors §CoreV2 / CoreV4 and arch-universality; supp-quick-reference
+ * §The MX / indirect descriptors (16/20 B). Spec: types/access_pattern.toml:470.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_MXINDIRECT16B {
+    /**
+     * Offset 0, 4 bytes. The index vector's ADDR4 (a4 = 0), with the bit-29 indirect marker.
+     * Confidence: CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 index_addr;
+    /**
+     * Offset 4, 4 bytes. The gathered MX data's ADDR4 (a4 = 0). Confidence: CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 data_addr;
+    /**
+     * Offset 8, 4 bytes. The E8M0 scale's ADDR4 (a4 = 1: the SBUF-only scale resolver). Confidence:
+     * CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_ADDR4 scale_addr;
+    /**
+     * Offset 12, 2 bytes. The x4 K-extent: getNumIndirectIndices, shifted left by 2 when the data
+     * Dtype is 2, 8 or 9 (the x4-packed MX dtypes). Confidence: CERTAIN (confirmed).
+     */
+    uint16_t num_elem;
+    /**
+     * Offset 14, 1 byte. Reserved. The spare high half of the count word, by the page's inference
+     * from the u16 store (no store or read of its own). Confidence: INFERRED (inferred).
+     */
+    uint8_t num_elem_spare;
+    /**
+     * Offset 15, 1 byte. The scale's base partition modulo PE_count. Confidence: CERTAIN
+     * (confirmed).
+     */
+    uint8_t scale_part;
+} NEURON_ISA_TPB_MXINDIRECT16B;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_MXINDIRECT16B) == 16, "NEURON_ISA_TPB_MXINDIRECT16B is 16 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXINDIRECT16B, index_addr) == 0, "NEURON_ISA_TPB_MXINDIRECT16B.index_addr is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXINDIRECT16B, data_addr) == 4, "NEURON_ISA_TPB_MXINDIRECT16B.data_addr is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXINDIRECT16B, scale_addr) == 8, "NEURON_ISA_TPB_MXINDIRECT16B.scale_addr is at offset 8");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXINDIRECT16B, num_elem) == 12, "NEURON_ISA_TPB_MXINDIRECT16B.num_elem is at offset 12");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXINDIRECT16B, num_elem_spare) == 14, "NEURON_ISA_TPB_MXINDIRECT16B.num_elem_spare is at offset 14");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXINDIRECT16B, scale_part) == 15, "NEURON_ISA_TPB_MXINDIRECT16B.scale_part is at offset 15");
+
+/**
  * DGE_OPCODE (1 byte): DGE descriptor kind: the real word a PSEUDO_DMA_DIRECT2D lowers to. Sunda
  * (NC-v2) has only DMA_DIRECT2D and DMA_INDIRECT1D.
  *
@@ -1748,47 +2068,13 @@ typedef uint8_t NEURON_ISA_TPB_LNC_SIZE_FMT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_LNC_SIZE_FMT is 1 byte");
 
 /**
- * TENSOR3D (16 bytes): A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2,
- * num_elem[d] iterations advancing by step_elem[d] elements. The signed strides allow reverse /
- * transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte
- * base in 16 bytes, against the 24 bytes of the two-dimensional PSEUDO_ADDR8TENSOR2D (PSEUDO_ADDR8
- * base, int32 step_elem[2], uint32 num_elem[2]) that the pseudo TriggerCollective2 0xD9/0xDA
- * carries.
- *
- * Confidence: HIGH/OBSERVED (confirmed).
- *
- * Evidence: wiki-s3d3-collective §3; wiki-s3d3-collective §2; wiki-s3d3-collective §3.5. Spec:
- * types/tensor3d.toml:5.
- */
-typedef struct __attribute__((packed)) NEURON_ISA_TPB_TENSOR3D {
-    /**
-     * Offset 0, 4 bytes. SBUF base: an immediate partition offset or an address register (ADDR4
-     * union). Confidence: HIGH/OBSERVED (confirmed).
-     */
-    NEURON_ISA_TPB_ADDR4 start_addr;
-    /**
-     * Offset 4, 6 bytes. Three signed strides, in elements. Confidence: HIGH/OBSERVED (confirmed).
-     */
-    int16_t step_elem[3];
-    /**
-     * Offset 10, 6 bytes. Three unsigned shape dimensions (element counts). Confidence:
-     * HIGH/OBSERVED (confirmed).
-     */
-    uint16_t num_elem[3];
-} NEURON_ISA_TPB_TENSOR3D;
-DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR3D) == 16, "NEURON_ISA_TPB_TENSOR3D is 16 bytes");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, start_addr) == 0, "NEURON_ISA_TPB_TENSOR3D.start_addr is at offset 0");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, step_elem) == 4, "NEURON_ISA_TPB_TENSOR3D.step_elem is at offset 4");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_TENSOR3D, num_elem) == 10, "NEURON_ISA_TPB_TENSOR3D.num_elem is at offset 10");
-
-/**
  * INDEX_MISS_BEHAVIOR (1 byte): GATHER's policy for an index outside the loaded Pool_Buffer window.
  * Grouped gathers stream a buffer once and re-gather: first of group IMMEDIATE_WRITE (initialises
  * dst), middle / last SKIP_WRITE (accumulates).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:195.
+ * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:234.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR : uint8_t {
@@ -1983,6 +2269,582 @@ static inline int64_t dmaspec_dtype_size(int64_t v) {
         return INT64_C(0);
     }
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_TENSOR2D in NEURON_ISA_TPB_TENSOR2D_rule_truth() and
+ * NEURON_ISA_TPB_TENSOR2D_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_TENSOR2D_RULE_tensor2d_valid 0
+
+/**
+ * tensor2d_valid: every num_elem[d] must be nonzero unless the shape comes from a register.
+ *
+ * The count part of tensor2d_valid, read as the header states it for tensor3d_valid (each
+ * num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's
+ * inference; see S3D3_COLLECTIVE's src_num_elem_nonzero). The compiler's decoder exempts another
+ * marker (conflict tensor_num_elem_exemption).
+ *
+ * Checks: start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0)
+ *
+ * Source: wiki-tensor-descriptors §The validators; wiki-s3d3-collective §3.3. Confidence: INFERRED
+ * (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_TENSOR2D_tensor2d_valid(const NEURON_ISA_TPB_TENSOR2D *i) {
+    (void)i;
+    return ((((int64_t)i->start_addr.active) == INT64_C(1)) || ((((int64_t)i->num_elem[0]) != INT64_C(0)) && (((int64_t)i->num_elem[1]) != INT64_C(0))));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR2D holds (NEURON_ISA_TPB_TENSOR2D_RULE_*); rules
+ * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
+ * mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR2D_rule_truth(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_TENSOR2D_tensor2d_valid(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR2D is broken: it does not hold, and neither does
+ * any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR2D_broken(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_TENSOR2D_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR2D is violated: a broken header rule, which makes
+ * the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR2D_violations(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR2D_broken(i, nc) & UINT64_C(0x1);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR2D is a compiler finding: a broken compiler rule, a
+ * value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR2D_compiler_findings(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR2D_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_TENSOR2D breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_TENSOR2D_is_valid(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR2D_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_TENSOR3D in NEURON_ISA_TPB_TENSOR3D_rule_truth() and
+ * NEURON_ISA_TPB_TENSOR3D_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_TENSOR3D_RULE_tensor3d_valid 0
+
+/**
+ * tensor3d_valid: every num_elem[d] must be nonzero unless the shape comes from a register.
+ *
+ * The count part of the header's tensor3d_valid (each num_elem[d] >= 1, or a shape register), with
+ * the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's
+ * src_num_elem_nonzero, which checks the same on its two patterns). The compiler's decoder exempts
+ * another marker (conflict tensor_num_elem_exemption).
+ *
+ * Checks: start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0)
+ *
+ * Source: wiki-s3d3-collective §3.3; wiki-tensor-descriptors §The validators. Confidence: INFERRED
+ * (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_TENSOR3D_tensor3d_valid(const NEURON_ISA_TPB_TENSOR3D *i) {
+    (void)i;
+    return ((((int64_t)i->start_addr.active) == INT64_C(1)) || (((((int64_t)i->num_elem[0]) != INT64_C(0)) && (((int64_t)i->num_elem[1]) != INT64_C(0))) && (((int64_t)i->num_elem[2]) != INT64_C(0))));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR3D holds (NEURON_ISA_TPB_TENSOR3D_RULE_*); rules
+ * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
+ * mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR3D_rule_truth(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_TENSOR3D_tensor3d_valid(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR3D is broken: it does not hold, and neither does
+ * any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR3D_broken(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_TENSOR3D_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR3D is violated: a broken header rule, which makes
+ * the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR3D_violations(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR3D_broken(i, nc) & UINT64_C(0x1);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR3D is a compiler finding: a broken compiler rule, a
+ * value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR3D_compiler_findings(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR3D_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_TENSOR3D breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_TENSOR3D_is_valid(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR3D_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_TENSOR4D in NEURON_ISA_TPB_TENSOR4D_rule_truth() and
+ * NEURON_ISA_TPB_TENSOR4D_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_TENSOR4D_RULE_tensor4d_valid 0
+
+/**
+ * tensor4d_valid: every num_elem[d] must be nonzero unless the shape comes from a register.
+ *
+ * The count sweep of tensor4d_valid, the header predicate GATHER's s4d4_gt.h calls on its two
+ * patterns. The sweep is the decoder's (all four num words nonzero); its exemption is read as the
+ * header states it for tensor3d_valid (or a shape register, ADDR4 bit 30: dmaspec's inference). The
+ * compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).
+ *
+ * Checks: start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0 &&
+ * num_elem[3] != 0)
+ *
+ * Source: wiki-tensor4d §The decoder family; supp-gather-scatter §7.2; wiki-s3d3-collective §3.3.
+ * Confidence: INFERRED (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_TENSOR4D_tensor4d_valid(const NEURON_ISA_TPB_TENSOR4D *i) {
+    (void)i;
+    return ((((int64_t)i->start_addr.active) == INT64_C(1)) || ((((((int64_t)i->num_elem[0]) != INT64_C(0)) && (((int64_t)i->num_elem[1]) != INT64_C(0))) && (((int64_t)i->num_elem[2]) != INT64_C(0))) && (((int64_t)i->num_elem[3]) != INT64_C(0))));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR4D holds (NEURON_ISA_TPB_TENSOR4D_RULE_*); rules
+ * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
+ * mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR4D_rule_truth(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_TENSOR4D_tensor4d_valid(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR4D is broken: it does not hold, and neither does
+ * any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR4D_broken(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_TENSOR4D_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR4D is violated: a broken header rule, which makes
+ * the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR4D_violations(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR4D_broken(i, nc) & UINT64_C(0x1);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR4D is a compiler finding: a broken compiler rule, a
+ * value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR4D_compiler_findings(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR4D_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_TENSOR4D breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_TENSOR4D_is_valid(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
+    return NEURON_ISA_TPB_TENSOR4D_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_MXMEM_PATTERN1D in NEURON_ISA_TPB_MXMEM_PATTERN1D_rule_truth()
+ * and NEURON_ISA_TPB_MXMEM_PATTERN1D_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_MXMEM_PATTERN1D_RULE_mxmem1d_valid_count_step 0
+#define NEURON_ISA_TPB_MXMEM_PATTERN1D_RULE_mxmem1d_valid_scale_part 1
+
+/**
+ * mxmem1d_valid: k_extent must be nonzero and step_dir +1 or -1 (unless data_addr is ACTIVE or
+ * marks the MXINDIRECT16B layout).
+ *
+ * Checks (4)-(6) of mxmem1d_valid's static path: skipped when data_addr's byte 3 & 0x70 == 0x40
+ * (ACTIVE / dynamic AP); the mode nibble 0x20 selects the MXINDIRECT16B reading of the bytes
+ * instead. A compiler rule: a libwalrus decoder body, no header source.
+ *
+ * Checks: (data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.active == 1 &&
+ * data_addr.indirect == 0 && (data_addr.address & 0x10000000) == 0) || (k_extent != 0 && step_dir
+ * in [1, -1])
+ *
+ * Applies on mariana only; holds elsewhere.
+ *
+ * Source: wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20). Confidence: CONFIRMED
+ * (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_MXMEM_PATTERN1D_mxmem1d_valid_count_step(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((int64_t)nc) == INT64_C(4))) || ((((((int64_t)i->data_addr.indirect) == INT64_C(1)) && (((int64_t)i->data_addr.active) == INT64_C(0))) || (((((int64_t)i->data_addr.active) == INT64_C(1)) && (((int64_t)i->data_addr.indirect) == INT64_C(0))) && ((((int64_t)i->data_addr.address) & INT64_C(268435456)) == INT64_C(0)))) || ((((int64_t)i->k_extent) != INT64_C(0)) && ((((int64_t)i->step_dir) == INT64_C(1)) || (((int64_t)i->step_dir) == (-INT64_C(1)))))));
+}
+
+/**
+ * mxmem1d_valid: scale_part must be at most 15 with its low two bits clear (unless data_addr is in
+ * register mode).
+ *
+ * Check (7), the static path's tail: a register-mode data word (byte 3 & 0xA0 == 0x80) is done;
+ * otherwise scale_part's low two bits are zero and scale_part <= 0x0F. A compiler rule: a libwalrus
+ * decoder body.
+ *
+ * Checks: (data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.register_mode == 1 &&
+ * data_addr.indirect == 0) || ((scale_part & 3) == 0 && scale_part <= 15)
+ *
+ * Applies on mariana only; holds elsewhere.
+ *
+ * Source: wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20). Confidence: CONFIRMED
+ * (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_MXMEM_PATTERN1D_mxmem1d_valid_scale_part(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((int64_t)nc) == INT64_C(4))) || ((((((int64_t)i->data_addr.indirect) == INT64_C(1)) && (((int64_t)i->data_addr.active) == INT64_C(0))) || ((((int64_t)i->data_addr.register_mode) == INT64_C(1)) && (((int64_t)i->data_addr.indirect) == INT64_C(0)))) || (((((int64_t)i->scale_part) & INT64_C(3)) == INT64_C(0)) && (((int64_t)i->scale_part) <= INT64_C(15)))));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXMEM_PATTERN1D holds
+ * (NEURON_ISA_TPB_MXMEM_PATTERN1D_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_MXMEM_PATTERN1D_rule_truth(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_MXMEM_PATTERN1D_mxmem1d_valid_count_step(i, nc)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_MXMEM_PATTERN1D_mxmem1d_valid_scale_part(i, nc)) t |= UINT64_C(1) << 1;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXMEM_PATTERN1D is broken: it does not hold, and neither
+ * does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXMEM_PATTERN1D_broken(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_MXMEM_PATTERN1D_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXMEM_PATTERN1D is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXMEM_PATTERN1D_violations(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    return NEURON_ISA_TPB_MXMEM_PATTERN1D_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXMEM_PATTERN1D is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXMEM_PATTERN1D_compiler_findings(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    return NEURON_ISA_TPB_MXMEM_PATTERN1D_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_MXMEM_PATTERN1D breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_MXMEM_PATTERN1D_is_valid(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    return NEURON_ISA_TPB_MXMEM_PATTERN1D_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_INDIRECT16B in NEURON_ISA_TPB_INDIRECT16B_rule_truth() and
+ * NEURON_ISA_TPB_INDIRECT16B_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_INDIRECT16B_RULE_indirect_marker 0
+
+/**
+ * indirect_marker: the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20).
+ *
+ * The encoder stamps it on every indirect record and the decoders select the indirect arm by it;
+ * without it the bytes are a static TENSOR3D. A compiler rule: the encoder's guarantee, no header
+ * source.
+ *
+ * Checks: index_addr.indirect == 1
+ *
+ * Source: supp-indirect-descriptors §INDIRECT16B Algorithm; supp-indirect-descriptors §Byte
+ * agreement (both ways). Confidence: CERTAIN (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_INDIRECT16B_indirect_marker(const NEURON_ISA_TPB_INDIRECT16B *i) {
+    (void)i;
+    return (((int64_t)i->index_addr.indirect) == INT64_C(1));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT16B holds (NEURON_ISA_TPB_INDIRECT16B_RULE_*);
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
+ * 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT16B_rule_truth(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_INDIRECT16B_indirect_marker(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT16B is broken: it does not hold, and neither does
+ * any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT16B_broken(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_INDIRECT16B_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT16B is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT16B_violations(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT16B_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT16B is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT16B_compiler_findings(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT16B_broken(i, nc) & UINT64_C(0x1);
+}
+
+/** Whether NEURON_ISA_TPB_INDIRECT16B breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_INDIRECT16B_is_valid(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT16B_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_INDIRECT20B in NEURON_ISA_TPB_INDIRECT20B_rule_truth() and
+ * NEURON_ISA_TPB_INDIRECT20B_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_INDIRECT20B_RULE_indirect_marker 0
+
+/**
+ * indirect_marker: the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20).
+ *
+ * The encoder stamps it on every indirect record; without it the bytes are a static TENSOR4D. A
+ * compiler rule: the encoder's guarantee, no header source.
+ *
+ * Checks: index_addr.indirect == 1
+ *
+ * Source: supp-indirect-descriptors §INDIRECT20B Algorithm. Confidence: CERTAIN (confirmed).
+ * Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_INDIRECT20B_indirect_marker(const NEURON_ISA_TPB_INDIRECT20B *i) {
+    (void)i;
+    return (((int64_t)i->index_addr.indirect) == INT64_C(1));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT20B holds (NEURON_ISA_TPB_INDIRECT20B_RULE_*);
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
+ * 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT20B_rule_truth(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_INDIRECT20B_indirect_marker(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT20B is broken: it does not hold, and neither does
+ * any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT20B_broken(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_INDIRECT20B_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT20B is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT20B_violations(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT20B_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT20B is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT20B_compiler_findings(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT20B_broken(i, nc) & UINT64_C(0x1);
+}
+
+/** Whether NEURON_ISA_TPB_INDIRECT20B breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_INDIRECT20B_is_valid(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
+    return NEURON_ISA_TPB_INDIRECT20B_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_MXINDIRECT16B in NEURON_ISA_TPB_MXINDIRECT16B_rule_truth() and
+ * NEURON_ISA_TPB_MXINDIRECT16B_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_MXINDIRECT16B_RULE_indirect_marker 0
+#define NEURON_ISA_TPB_MXINDIRECT16B_RULE_mxmem1d_valid_indirect 1
+
+/**
+ * indirect_marker: the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20).
+ *
+ * The encoder stamps it; mxmem1d_valid reads the same nibble to choose this reading over
+ * MXMEM_PATTERN1D. A compiler rule: the encoder's guarantee, no header source.
+ *
+ * Checks: index_addr.indirect == 1
+ *
+ * Source: supp-indirect-descriptors §MXINDIRECT16B Algorithm; supp-indirect-descriptors §The
+ * mode-nibble selector. Confidence: CERTAIN (confirmed). Authority: compiler.
+ */
+static inline bool NEURON_ISA_TPB_MXINDIRECT16B_indirect_marker(const NEURON_ISA_TPB_MXINDIRECT16B *i) {
+    (void)i;
+    return (((int64_t)i->index_addr.indirect) == INT64_C(1));
+}
+
+/**
+ * mxmem1d_valid: an MX gather's x4 count must be nonzero and scale_part at most 15 with its low two
+ * bits clear.
+ *
+ * mxmem1d_valid's indirect arm (mode nibble 0x20): the K-extent at +0xC nonzero and the scale
+ * partition at +0xF aligned and bounded; its three tensor_start_addr_valid calls are ADDR4's rules.
+ * A compiler rule: a libwalrus decoder body.
+ *
+ * Checks: index_addr.indirect == 0 || index_addr.active == 1 || (num_elem != 0 && (scale_part & 3)
+ * == 0 && scale_part <= 15)
+ *
+ * Applies on mariana only; holds elsewhere.
+ *
+ * Source: wiki-mxmem-pattern1d §The indirect sibling. Confidence: CERTAIN (confirmed). Authority:
+ * compiler.
+ */
+static inline bool NEURON_ISA_TPB_MXINDIRECT16B_mxmem1d_valid_indirect(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return ((!(((int64_t)nc) == INT64_C(4))) || (((((int64_t)i->index_addr.indirect) == INT64_C(0)) || (((int64_t)i->index_addr.active) == INT64_C(1))) || (((((int64_t)i->num_elem) != INT64_C(0)) && ((((int64_t)i->scale_part) & INT64_C(3)) == INT64_C(0))) && (((int64_t)i->scale_part) <= INT64_C(15)))));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXINDIRECT16B holds
+ * (NEURON_ISA_TPB_MXINDIRECT16B_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_MXINDIRECT16B_rule_truth(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_MXINDIRECT16B_indirect_marker(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_MXINDIRECT16B_mxmem1d_valid_indirect(i, nc)) t |= UINT64_C(1) << 1;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXINDIRECT16B is broken: it does not hold, and neither
+ * does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXINDIRECT16B_broken(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_MXINDIRECT16B_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXINDIRECT16B is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXINDIRECT16B_violations(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    return NEURON_ISA_TPB_MXINDIRECT16B_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXINDIRECT16B is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXINDIRECT16B_compiler_findings(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    return NEURON_ISA_TPB_MXINDIRECT16B_broken(i, nc) & UINT64_C(0x3);
+}
+
+/** Whether NEURON_ISA_TPB_MXINDIRECT16B breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_MXINDIRECT16B_is_valid(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    return NEURON_ISA_TPB_MXINDIRECT16B_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wtype-limits"
@@ -2422,6 +3284,24 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
 #endif
 
 /* ---- Recorded conflicts ---------------------------------------------------------- */
+
+/**
+ * Conflict `tensor_num_elem_exemption` (about TENSOR2D, TENSOR3D, TENSOR4D): Which TENSOR*D
+ * patterns are spared the count check (every num_elem[d] nonzero). The header's tensor3d_valid
+ * exempts a shape register; the compiler's decoders (core_v4::tensor2d_valid / tensor3d_valid,
+ * mem4d_valid) exempt the pattern whose ADDR4 byte 3 has mode nibble 0x20 (bit 29 set, bit 30
+ * clear) and check other fields there instead. The spec's rules follow the header.
+ *
+ * Reading `header_shape_register`: tensor3d_valid: each num_elem[d] >= 1, or a shape register
+ * (SHAPE_REG, marker 0x40: ADDR4 bit 30, dmaspec's reading). [HIGH/OBSERVED] Evidence:
+ * wiki-s3d3-collective §3.3.
+ *
+ * Reading `decoder_mode_nibble`: The decoders branch on byte3 & 0x60: 0x20 takes the PSUM /
+ * second-window path (3-D: step_elem[2] != 0 and the top 3 bits of step_elem[1]'s high byte clear;
+ * 4-D: a second ADDR4 at +4), any other value the SBUF path with the count sweep (3-D also rejects
+ * byte3 & 0x70 == 0x40). [CONFIRMED] Evidence: wiki-tensor-descriptors §The validators;
+ * wiki-tensor4d §The decoder family.
+ */
 
 /**
  * Conflict `qos_narrowing` (about DMA_CONFIGS, DMAQoSClass, dma_qos_priority_class): Who narrows a

@@ -44,10 +44,10 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_GT_STRUCT {
      */
     NEURON_ISA_TPB_EVENTS events;
     /**
-     * Offset 12, 20 bytes. The index stream: a TENSOR4D access pattern (plain strided). Its
-     * internal layout is not in this spec. Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 12, 20 bytes. The index stream: a plain strided TENSOR4D access pattern. Confidence:
+     * HIGH/OBSERVED (confirmed).
      */
-    uint8_t src_mem_pattern[20];
+    NEURON_ISA_TPB_TENSOR4D src_mem_pattern;
     /**
      * Offset 32, 1 byte. The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype).
      * Confidence: HIGH/OBSERVED (confirmed).
@@ -88,10 +88,10 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_GT_STRUCT {
      */
     uint32_t immediate;
     /**
-     * Offset 44, 20 bytes. The gathered output: a TENSOR4D access pattern. Its internal layout is
-     * not in this spec. Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 44, 20 bytes. The gathered output: a TENSOR4D access pattern. Confidence:
+     * HIGH/OBSERVED (confirmed).
      */
-    uint8_t dst_mem_pattern[20];
+    NEURON_ISA_TPB_TENSOR4D dst_mem_pattern;
 } NEURON_ISA_TPB_S4D4_GT_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S4D4_GT_STRUCT) == 64, "NEURON_ISA_TPB_S4D4_GT_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_GT_STRUCT, header) == 0, "NEURON_ISA_TPB_S4D4_GT_STRUCT.header is at offset 0");
@@ -121,10 +121,13 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_GT_OPCODE == NEURON_ISA_TPB_OPCODE_GAT
 #define NEURON_ISA_TPB_S4D4_GT_RULE_has_gather_index_dtype 0
 #define NEURON_ISA_TPB_S4D4_GT_RULE_gather_valid_options 1
 #define NEURON_ISA_TPB_S4D4_GT_RULE_s4d4_gt_same_src_dst_count 2
-#define NEURON_ISA_TPB_S4D4_GT_RULE_tensor4d_valid 3
-#define NEURON_ISA_TPB_S4D4_GT_RULE_num_active_channels_at_most_128 4
-#define NEURON_ISA_TPB_S4D4_GT_RULE_free_pool_buffer_is_bool 5
-#define NEURON_ISA_TPB_S4D4_GT_RULE_reserved_is_zero 6
+#define NEURON_ISA_TPB_S4D4_GT_RULE_same_element_count_t4d_high 3
+#define NEURON_ISA_TPB_S4D4_GT_RULE_same_element_count_t4d_low 4
+#define NEURON_ISA_TPB_S4D4_GT_RULE_tensor4d_valid_src 5
+#define NEURON_ISA_TPB_S4D4_GT_RULE_tensor4d_valid_dst 6
+#define NEURON_ISA_TPB_S4D4_GT_RULE_num_active_channels_at_most_128 7
+#define NEURON_ISA_TPB_S4D4_GT_RULE_free_pool_buffer_is_bool 8
+#define NEURON_ISA_TPB_S4D4_GT_RULE_reserved_is_zero 9
 
 /**
  * has_gather_index_dtype(in_dtype): in_dtype (the index width) must be UINT8, UINT16 or UINT32.
@@ -152,32 +155,93 @@ static inline bool NEURON_ISA_TPB_S4D4_GT_gather_valid_options(const NEURON_ISA_
 }
 
 /**
- * s4d4_gt_same_src_dst_count: src and dst must have the same element count
- * (same_element_count_t4d).
+ * same_element_count_t4d: src and dst element counts differ above bit 24.
  *
- * Reads the two TENSOR4D patterns, whose layout is not in this spec.
+ * The high part of the product comparison (P / 2^24); see s4d4_gt_same_src_dst_count.
  *
- * Not enforced: the sources name this predicate without its body, so it holds.
+ * Checks: (src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2])
+ * / 16777216 * src_mem_pattern.num_elem[3] + (src_mem_pattern.num_elem[0] *
+ * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 *
+ * src_mem_pattern.num_elem[3] / 16777216 == (dst_mem_pattern.num_elem[0] *
+ * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) / 16777216 *
+ * dst_mem_pattern.num_elem[3] + (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] *
+ * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] / 16777216
  *
- * Source: supp-gather-scatter §7.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ * Source: supp-gather-scatter §7.2. Confidence: INFERRED (inferred). Authority: header.
  */
-static inline bool NEURON_ISA_TPB_S4D4_GT_s4d4_gt_same_src_dst_count(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
+static inline bool NEURON_ISA_TPB_S4D4_GT_same_element_count_t4d_high(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
     (void)i;
-    return true;
+    return ((((((((int64_t)i->src_mem_pattern.num_elem[0]) * ((int64_t)i->src_mem_pattern.num_elem[1])) * ((int64_t)i->src_mem_pattern.num_elem[2])) / INT64_C(16777216)) * ((int64_t)i->src_mem_pattern.num_elem[3])) + (((((((int64_t)i->src_mem_pattern.num_elem[0]) * ((int64_t)i->src_mem_pattern.num_elem[1])) * ((int64_t)i->src_mem_pattern.num_elem[2])) % INT64_C(16777216)) * ((int64_t)i->src_mem_pattern.num_elem[3])) / INT64_C(16777216))) == (((((((int64_t)i->dst_mem_pattern.num_elem[0]) * ((int64_t)i->dst_mem_pattern.num_elem[1])) * ((int64_t)i->dst_mem_pattern.num_elem[2])) / INT64_C(16777216)) * ((int64_t)i->dst_mem_pattern.num_elem[3])) + (((((((int64_t)i->dst_mem_pattern.num_elem[0]) * ((int64_t)i->dst_mem_pattern.num_elem[1])) * ((int64_t)i->dst_mem_pattern.num_elem[2])) % INT64_C(16777216)) * ((int64_t)i->dst_mem_pattern.num_elem[3])) / INT64_C(16777216))));
 }
 
 /**
- * tensor4d_valid: src and dst must be valid TENSOR4D patterns (PSUM allowed).
+ * same_element_count_t4d: src and dst element counts differ in their low 24 bits.
  *
- * Reads the two TENSOR4D patterns, whose layout is not in this spec.
+ * The low part of the product comparison (P % 2^24); see s4d4_gt_same_src_dst_count.
  *
- * Not enforced: the sources name this predicate without its body, so it holds.
+ * Checks: (src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2])
+ * % 16777216 * src_mem_pattern.num_elem[3] % 16777216 == (dst_mem_pattern.num_elem[0] *
+ * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 *
+ * dst_mem_pattern.num_elem[3] % 16777216
+ *
+ * Source: supp-gather-scatter §7.2. Confidence: INFERRED (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_GT_same_element_count_t4d_low(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
+    (void)i;
+    return ((((((((int64_t)i->src_mem_pattern.num_elem[0]) * ((int64_t)i->src_mem_pattern.num_elem[1])) * ((int64_t)i->src_mem_pattern.num_elem[2])) % INT64_C(16777216)) * ((int64_t)i->src_mem_pattern.num_elem[3])) % INT64_C(16777216)) == (((((((int64_t)i->dst_mem_pattern.num_elem[0]) * ((int64_t)i->dst_mem_pattern.num_elem[1])) * ((int64_t)i->dst_mem_pattern.num_elem[2])) % INT64_C(16777216)) * ((int64_t)i->dst_mem_pattern.num_elem[3])) % INT64_C(16777216)));
+}
+
+/**
+ * s4d4_gt_same_src_dst_count(src_mem_pattern, dst_mem_pattern): src and dst must have the same
+ * element count (same_element_count_t4d: the product of num_elem[0..3]).
+ *
+ * same_element_count_t4d reads the two TENSOR4D patterns' element counts; the page does not print
+ * its body, and reading a pattern's element count as the product of its four num_elem is dmaspec's
+ * inference (the 4+4N pages: each num_elem[d] is the element count along free dim d, the partition
+ * dim folded into the ADDR4). The product can reach 2^64, past the rules' 64-bit arithmetic, so it
+ * is compared in two parts: with X = num_elem[0] * num_elem[1] * num_elem[2] (< 2^48) and P = X *
+ * num_elem[3] = (X / 2^24) * 2^24 * n3 + (X % 2^24) * n3, P / 2^24 and P % 2^24 are computed
+ * without overflow and compared.
+ *
+ * Holds when all of same_element_count_t4d_high, same_element_count_t4d_low hold.
+ *
+ * Source: supp-gather-scatter §7.2; wiki-tensor4d §How the four dims map to the slots. Confidence:
+ * INFERRED (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_GT_s4d4_gt_same_src_dst_count(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_S4D4_GT_same_element_count_t4d_high(i) && NEURON_ISA_TPB_S4D4_GT_same_element_count_t4d_low(i));
+}
+
+/**
+ * tensor4d_valid(src_mem_pattern, in_dtype, AllowedInPSUM::True): src_mem_pattern must be a valid
+ * TENSOR4D pattern (PSUM allowed).
+ *
+ * TENSOR4D's count check; the page's other arguments (the dtype, PSUM allowed) select checks of
+ * ADDR4 that no source gives for this word.
+ *
+ * Checks: tensor4d_valid(src_mem_pattern)
  *
  * Source: supp-gather-scatter §7.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
-static inline bool NEURON_ISA_TPB_S4D4_GT_tensor4d_valid(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
+static inline bool NEURON_ISA_TPB_S4D4_GT_tensor4d_valid_src(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
     (void)i;
-    return true;
+    return ((((int64_t)i->src_mem_pattern.start_addr.active) == INT64_C(1)) || ((((((int64_t)i->src_mem_pattern.num_elem[0]) != INT64_C(0)) && (((int64_t)i->src_mem_pattern.num_elem[1]) != INT64_C(0))) && (((int64_t)i->src_mem_pattern.num_elem[2]) != INT64_C(0))) && (((int64_t)i->src_mem_pattern.num_elem[3]) != INT64_C(0))));
+}
+
+/**
+ * tensor4d_valid(dst_mem_pattern, out_dtype, AllowedInPSUM::True): dst_mem_pattern must be a valid
+ * TENSOR4D pattern (PSUM allowed).
+ *
+ * TENSOR4D's count check on the output pattern; as tensor4d_valid_src.
+ *
+ * Checks: tensor4d_valid(dst_mem_pattern)
+ *
+ * Source: supp-gather-scatter §7.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_GT_tensor4d_valid_dst(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->dst_mem_pattern.start_addr.active) == INT64_C(1)) || ((((((int64_t)i->dst_mem_pattern.num_elem[0]) != INT64_C(0)) && (((int64_t)i->dst_mem_pattern.num_elem[1]) != INT64_C(0))) && (((int64_t)i->dst_mem_pattern.num_elem[2]) != INT64_C(0))) && (((int64_t)i->dst_mem_pattern.num_elem[3]) != INT64_C(0))));
 }
 
 /**
@@ -227,10 +291,13 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_GT_rule_truth(const NEURON_ISA_TPB_S4
     if (NEURON_ISA_TPB_S4D4_GT_has_gather_index_dtype(i)) t |= UINT64_C(1) << 0;
     if (NEURON_ISA_TPB_S4D4_GT_gather_valid_options(i)) t |= UINT64_C(1) << 1;
     if (NEURON_ISA_TPB_S4D4_GT_s4d4_gt_same_src_dst_count(i)) t |= UINT64_C(1) << 2;
-    if (NEURON_ISA_TPB_S4D4_GT_tensor4d_valid(i)) t |= UINT64_C(1) << 3;
-    if (NEURON_ISA_TPB_S4D4_GT_num_active_channels_at_most_128(i)) t |= UINT64_C(1) << 4;
-    if (NEURON_ISA_TPB_S4D4_GT_free_pool_buffer_is_bool(i)) t |= UINT64_C(1) << 5;
-    if (NEURON_ISA_TPB_S4D4_GT_reserved_is_zero(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_S4D4_GT_same_element_count_t4d_high(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_S4D4_GT_same_element_count_t4d_low(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_S4D4_GT_tensor4d_valid_src(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_S4D4_GT_tensor4d_valid_dst(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_S4D4_GT_num_active_channels_at_most_128(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_S4D4_GT_free_pool_buffer_is_bool(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_S4D4_GT_reserved_is_zero(i)) t |= UINT64_C(1) << 9;
     return t;
 }
 
@@ -244,10 +311,13 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_GT_broken(const NEURON_ISA_TPB_S4D4_G
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
     if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
-    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
-    if (!((t >> 4) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 3) & 1u) && ((v >> 2) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 2) & 1u)) v |= UINT64_C(1) << 4;
     if (!((t >> 5) & 1u)) v |= UINT64_C(1) << 5;
     if (!((t >> 6) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u)) v |= UINT64_C(1) << 9;
     return v;
 }
 
@@ -256,7 +326,7 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_GT_broken(const NEURON_ISA_TPB_S4D4_G
  * makes the value invalid.
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_GT_violations(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S4D4_GT_broken(i, nc) & UINT64_C(0x7f);
+    return NEURON_ISA_TPB_S4D4_GT_broken(i, nc) & UINT64_C(0x3ff);
 }
 
 /**

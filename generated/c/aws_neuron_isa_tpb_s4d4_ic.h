@@ -115,22 +115,16 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
      */
     uint8_t reserved1[2];
     /**
-     * Offset 44, 16 bytes. Destination access pattern (TENSOR4D, a plain tensor pattern). Its
-     * internal layout is not in this spec. Confidence: CERTAIN (confirmed).
+     * Offset 44, 20 bytes. Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor
+     * pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the
+     * alternative). Confidence: CERTAIN (confirmed).
      *
-     * Alternative reading `dst_mem_pattern_20b` (uint8_t[16]): The destination pattern is 20 bytes,
-     * +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16
-     * (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's
-     * Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes
-     * are the spec's unknown_60. [HIGH/OBSERVED]
+     * Alternative reading `dst_mem_pattern_16b` (uint8_t[16]): The DVE page's extent: a 16-byte
+     * destination pattern at +0x2C..+0x3B, leaving +0x3C..+0x3F without a store. A TENSOR4D is 20
+     * bytes by the encoder's own size assert, and the DVE page names the slot's type TENSOR4D, so
+     * the spec reads 20 (README conflict #8). [CERTAIN]
      */
-    uint8_t dst_mem_pattern[16];
-    /**
-     * Offset 60, 4 bytes. Unknown: no source gives a meaning; kept raw. The DVE page stops the
-     * destination pattern at +0x3B; in the gather-scatter page's layout +0x3C..+0x3F are the last 4
-     * bytes of the 20-byte dst_mem_pattern. Confidence: CERTAIN (confirmed).
-     */
-    uint8_t unknown_60[4];
+    NEURON_ISA_TPB_TENSOR4D dst_mem_pattern;
 } NEURON_ISA_TPB_S4D4_IC_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S4D4_IC_STRUCT) == 64, "NEURON_ISA_TPB_S4D4_IC_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, header) == 0, "NEURON_ISA_TPB_S4D4_IC_STRUCT.header is at offset 0");
@@ -148,7 +142,6 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, reserved0) == 37, 
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, src_buffer_size) == 38, "NEURON_ISA_TPB_S4D4_IC_STRUCT.src_buffer_size is at offset 38");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, reserved1) == 42, "NEURON_ISA_TPB_S4D4_IC_STRUCT.reserved1 is at offset 42");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, dst_mem_pattern) == 44, "NEURON_ISA_TPB_S4D4_IC_STRUCT.dst_mem_pattern is at offset 44");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, unknown_60) == 60, "NEURON_ISA_TPB_S4D4_IC_STRUCT.unknown_60 is at offset 60");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_IC_OPCODE == NEURON_ISA_TPB_OPCODE_INDIRECT_COPY, "NEURON_ISA_TPB_S4D4_IC_OPCODE is NEURON_ISA_TPB_OPCODE_INDIRECT_COPY");
 
 /* ---- Validity rules ------------------------------------------------------------ */
@@ -161,7 +154,57 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_IC_OPCODE == NEURON_ISA_TPB_OPCODE_IND
  * Bit of each rule of NEURON_ISA_TPB_S4D4_IC_STRUCT in NEURON_ISA_TPB_S4D4_IC_rule_truth() and
  * NEURON_ISA_TPB_S4D4_IC_violations() (spec order).
  */
-#define NEURON_ISA_TPB_S4D4_IC_RULE_no_tensor_indirect_ap 0
+#define NEURON_ISA_TPB_S4D4_IC_RULE_src_is_indirect_pattern 0
+#define NEURON_ISA_TPB_S4D4_IC_RULE_dst_is_tensor_pattern 1
+#define NEURON_ISA_TPB_S4D4_IC_RULE_dst_num_elem_per_idx_is_zero 2
+#define NEURON_ISA_TPB_S4D4_IC_RULE_no_tensor_indirect_ap 3
+
+/**
+ * src_is_indirect_pattern: the source pattern must be an indirect pattern: index_addr's marker &
+ * 0xE0 is 0x20 (INDIRECT_IMM) or 0xA0 (INDIRECT_REG).
+ *
+ * S4D4_IC's src_mem_pattern must be the indirect_pattern (.i) variant: bits 31..29 of index_addr's
+ * byte 3 are 0b001 or 0b101, so bit 29 (the encoder's 0x20 at +0x0F) is set and bit 30 clear.
+ *
+ * Checks: index_addr.indirect == 1 && index_addr.active == 0
+ *
+ * Source: supp-gather-scatter §7.1; supp-dve-datamove §IndirectCopy. Confidence: CERTAIN
+ * (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_IC_src_is_indirect_pattern(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->index_addr.indirect) == INT64_C(1)) && (((int64_t)i->index_addr.active) == INT64_C(0)));
+}
+
+/**
+ * dst_is_tensor_pattern: the destination pattern must be a plain tensor pattern, not an indirect
+ * one (marker & 0x60 != 0x20).
+ *
+ * S4D4_IC's dst_mem_pattern must be the tensor_pattern (.t) variant. Reading 'not the indirect
+ * variant' as the mode nibble not being 0x20 (the marker the source pattern must carry) is
+ * dmaspec's inference; the page gives the rule, not the test.
+ *
+ * Checks: !(dst_mem_pattern.start_addr.indirect == 1 && dst_mem_pattern.start_addr.active == 0)
+ *
+ * Source: supp-gather-scatter §7.1. Confidence: INFERRED (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_IC_dst_is_tensor_pattern(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i) {
+    (void)i;
+    return (!((((int64_t)i->dst_mem_pattern.start_addr.indirect) == INT64_C(1)) && (((int64_t)i->dst_mem_pattern.start_addr.active) == INT64_C(0))));
+}
+
+/**
+ * dst_num_elem_per_idx_is_zero: dst_num_elem_per_idx must be 0 (only the gather case is
+ * implemented).
+ *
+ * Checks: dst_num_elem_per_idx == 0
+ *
+ * Source: supp-gather-scatter §7.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_IC_dst_num_elem_per_idx_is_zero(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->dst_num_elem_per_idx) == INT64_C(0));
+}
 
 /**
  * no_tensor_indirect_ap: INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it
@@ -187,7 +230,10 @@ static inline bool NEURON_ISA_TPB_S4D4_IC_no_tensor_indirect_ap(const NEURON_ISA
 static inline uint64_t NEURON_ISA_TPB_S4D4_IC_rule_truth(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
     (void)nc;
-    if (NEURON_ISA_TPB_S4D4_IC_no_tensor_indirect_ap(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_S4D4_IC_src_is_indirect_pattern(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_S4D4_IC_dst_is_tensor_pattern(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_S4D4_IC_dst_num_elem_per_idx_is_zero(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_S4D4_IC_no_tensor_indirect_ap(i)) t |= UINT64_C(1) << 3;
     return t;
 }
 
@@ -199,6 +245,9 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_IC_broken(const NEURON_ISA_TPB_S4D4_I
     uint64_t t = NEURON_ISA_TPB_S4D4_IC_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
     return v;
 }
 
@@ -207,7 +256,7 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_IC_broken(const NEURON_ISA_TPB_S4D4_I
  * makes the value invalid.
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_IC_violations(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S4D4_IC_broken(i, nc) & UINT64_C(0x0);
+    return NEURON_ISA_TPB_S4D4_IC_broken(i, nc) & UINT64_C(0x7);
 }
 
 /**
@@ -215,7 +264,7 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_IC_violations(const NEURON_ISA_TPB_S4
  * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_IC_compiler_findings(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S4D4_IC_broken(i, nc) & UINT64_C(0x1);
+    return NEURON_ISA_TPB_S4D4_IC_broken(i, nc) & UINT64_C(0x8);
 }
 
 /** Whether NEURON_ISA_TPB_S4D4_IC_STRUCT breaks none of its header rules. */

@@ -220,834 +220,2054 @@ pub mod confidence {
 /// Every evidence record the tables cite, stated once; the tables name them.
 pub mod evidence {
     use super::{confidence, meta};
-    pub const E0: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The 29-bit address field", name: Some("Byte address"), pin: Some("0x136ed96: and r15d, 1FFFFFFFh"), value: Some("mask 0x1FFFFFFF"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", name: Some("Region class (bits 25..28)"), pin: Some("0x136edca: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E2: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register id (bits 0..7, RM=1 only)"), pin: Some("0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E3: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §6.1", names: Some("partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]"), pin: Some("aws_neuron_isa_tpb_common.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E4: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §4.1", names: Some("SBUF lives in `[0, 0x2000000)`, PSUM in `[0x2000000, 0x2400000)` — **PSUM detection is a pure magnitude test** (`addr >= 0x2000000`; no bank bit, no region register)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E5: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 0 (0x20000000)"), pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E6: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E7: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 1 (0x40000000)"), pin: Some("0x136f221: test edi, 40000000h"), confidence: confidence::certainty::CERTAIN, note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."), ..meta::Evidence::DEFAULT };
-    pub const E8: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"), pin: Some("common.h:532"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E9: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register-mode flag (RM, 0x80000000)"), pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E10: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", name: Some("addr_reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E11: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("ADDR_REG (marker 0x80)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E12: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("core_v3::tensor_start_addr_valid"), pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E13: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"), ..meta::Evidence::DEFAULT };
-    pub const E14: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("The gen2 decoder enforces the same invariant with a stricter combined mask — `(a1 & 0xFFFFFF00) == 0x80000000` (bits `8..30` zero *and* bit 31 set), then `regid ≤ 0x3F`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E15: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Function roster", names: Some("core_v2::tensor_start_addr_valid"), pin: Some("0x127f590"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E16: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("PSUM: `(addr29 − 0x2000000) ≤ 0x3FFFFF` ⇔ `addr29 ∈ [0x2000000, 0x23FFFFF]`; SBUF: otherwise, bits `25..28` **must be 0** (validator rejects a SBUF addr with any set)"), pin: Some("0x136edae: sub r15d, 2000000h; 0x136edb5: cmp r15d, 3FFFFFh; 0x136edbc: ja <SBUF path>; 0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E17: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share PSUM window base 0x2000000 + span 0x3FFFFF and region mask 0x1E000000, byte-exact"), ..meta::Evidence::DEFAULT };
-    pub const E18: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("`wireTag ∈ {8,9,10,11}` = `{int32, uint32, float32, float32r}`. A PSUM *read* (`WRITE_TENSOR==0`) is allowed with any dtype"), pin: Some("0x1343c70: sub edi, 8; 0x1343c73: cmp dil, 3; 0x1343c77: setbe al"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E19: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Function roster", names: Some("PSUM-dtype helper sub_1343c70 (v3) / 0x142de60 (v4)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E20: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("`{2,3,13,14,15}` 1; `{4,5,6,7}` 2 `&1`; `{8,9,10,11}` 4 `&3`; `{1,12}` 8 `&7`; `{0,16,…}` n/a `false`"), pin: Some("core_v3::addr_aligned_dtype @ 0x136ed10; 0x136ed1b: cmp dl, 2"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E21: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("Aligner: v2 0x127f530 == v3 0x136ed10"), ..meta::Evidence::DEFAULT };
-    pub const E22: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("CORE_V4 DELTA — FP4-x4 joins the no-alignment set. The gen4 aligner widens the second group: `cmp dl, 3` (gen2/3 use `cmp dl, 2`) ⇒ `wireTag-0xd ≤ 3` ⇒ `{13,14,15,16}`"), pin: Some("0x144642d: cmp dl, 3 (v4) against 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E23: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Function roster", names: Some("core_v4::addr_aligned_dtype"), pin: Some("0x1446420"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E24: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E25: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2]"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E26: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("| b3..7 | `reserved_bitfield:5` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E27: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("| `+0x0C` | 1 | **QoS bits[0:2] + flags** | `encodeISAOrRuntimeDMAQoS` / raw `@+0xF0` | `(qos&7)|(d[12]&0xF8)` | CONFIRMED |"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E28: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), ..meta::Evidence::DEFAULT };
-    pub const E29: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("host-gated valid range P0..P4, ucode-capped at 4"), ..meta::Evidence::DEFAULT };
-    pub const E30: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("reserved_bitfield:5 must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E31: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("REG_NUM bc_reg : 6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E32: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E33: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_bound_check_reg(bc, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E34: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E35: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the predicate accepts either a fully inert or a fully armed register"), ..meta::Evidence::DEFAULT };
-    pub const E36: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E37: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E38: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("bc.bc_enabled == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E39: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E40: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E41: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E42: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E43: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), confidence: confidence::seed000::CONFIRMED, note: Some("the bytes the compiler writes into the PSEUDO_ADDR8 table arm"), ..meta::Evidence::DEFAULT };
-    pub const E44: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the pseudo union is this union plus addr_var: addr_tbl_offs is the same member in both"), ..meta::Evidence::DEFAULT };
-    pub const E45: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E46: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E47: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("The runtime relocation pass resolves the var-ids to absolute ADDR8"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E48: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, note: Some("the bytes the compiler writes into the PSEUDO_ADDR8 table arm"), ..meta::Evidence::DEFAULT };
-    pub const E49: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E50: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm, movb $0x10,0x7(%r13) @126059a)"), confidence: confidence::seed000::CONFIRMED, note: Some("the compiler's immediate: the low word of every arm it writes"), ..meta::Evidence::DEFAULT };
-    pub const E51: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E52: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("runtime relocation resolves the var-ids -> absolute ADDR8"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E53: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2", names: Some("ADDR8 (8 B, full SoC reach) for the data buffers a device DMA touches, vs ADDR4 (4 B, the 29-bit SBUF/PSUM window)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E54: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), confidence: confidence::seed000::CONFIRMED, note: Some("what the pseudo holds here before the runtime resolves it"), ..meta::Evidence::DEFAULT };
-    pub const E55: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2", names: Some("ADDR8 (8 B, full SoC reach)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E56: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, note: Some("what the pseudo holds here before the runtime resolves it"), ..meta::Evidence::DEFAULT };
-    pub const E57: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E58: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E59: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E60: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E61: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E62: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E63: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E64: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E65: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E66: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E67: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E68: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E69: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E70: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E71: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E72: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.8", names: Some("| b0..4 | `start_id:5` (first engine id) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E73: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.8", names: Some("| b5..6 | `engine_count:2` (`DMA_ENGINE_COUNT`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E74: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.8", names: Some("| b7 | `reserved:1` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E75: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("`tdg` must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E76: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("wr_done_sync(SEMA_SYNC):1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E77: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("the actual C bitfield DMA_FLAGS.queue_id is 3 bits (queue_id:3, common.h). Trust the struct, not the comment"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E78: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("reserved:3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E79: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("`num_descriptors` must be `1/2/3`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E80: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("base_reg"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
-    pub const E81: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("offset_reg"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
-    pub const E82: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("inc_reg"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
-    pub const E83: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("reserved[1]"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
-    pub const E84: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("offset_imm(u32)"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("The width is given: u32."), ..meta::Evidence::DEFAULT };
-    pub const E85: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ uint8 bytes[16] }`"), pin: Some("common.h:1096"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E86: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("operation_fld[3:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E87: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("offst_sz_fld[1:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E88: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("GSControl.elem_sz_fld {0,1,2} → byte scale {1,2,4} (matched at the host)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E89: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("8'd0"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E90: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E91: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E92: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Provenance and confidence (Conventions)", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E93: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E94: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E95: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E96: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E97: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E98: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E99: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E100: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E101: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E102: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E103: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E104: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E105: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E106: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E107: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
-    pub const E108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…VAR_ID_BIT (1<<4)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E109: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E110: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E111: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E113: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E114: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E115: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E116: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E117: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode values set bits that line up with the marker's (seed-004 §5.1, common.h:586): 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. For bit 6, the transpose path is the one that loads the shape register (MoveShape 0xB2), so the move/transpose flag and SHAPE_REG would describe the same writes."), ..meta::Evidence::DEFAULT };
-    pub const E118: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E119: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…ADDR_TBL_BIT (1<<5)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E120: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("0x60 ADDR_TBL_SHAPE_REG (tbl, reg) addr_tbl_offs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E121: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E122: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E123: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E124: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
-    pub const E125: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E126: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("NEURON_ISA_TPB_ADDR4 start_addr; // 4 B — SBUF base (union; §3.2)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E127: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E128: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("int16_t step_elem[3]; // 6 B — 3 SIGNED strides, in ELEMENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E129: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("uint16_t num_elem[3]; // 6 B — 3 UNSIGNED shape dims (element counts)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E130: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E131: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E132: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E133: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E134: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E135: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
-    pub const E136: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E137: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E138: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E139: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E140: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E141: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E142: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E143: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E144: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E145: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E146: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E147: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E148: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E149: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E150: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E151: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E152: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E153: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E154: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E155: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
-    pub const E156: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
-    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E159: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E162: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E163: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E165: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
-    pub const E166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E167: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E168: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E171: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
-    pub const E172: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E174: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
-    pub const E175: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E176: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
-    pub const E178: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E179: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
-    pub const E180: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E181: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E182: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E185: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E186: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E187: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E189: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E191: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
-    pub const E197: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E198: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E200: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E201: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E202: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E203: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E204: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E205: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E206: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E207: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E208: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E209: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
-    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E215: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
-    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E218: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E219: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E221: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
-    pub const E222: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E224: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E225: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E226: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E227: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E228: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E230: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E231: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E232: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E233: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E234: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E235: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E236: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E237: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("16 8 src_start_addr ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E238: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("16 8 src_start_addr ADDR8 — HBM or SBUF gather source (2-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E239: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E240: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("40 8 dst_start_addr ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("40 8 dst_start_addr ADDR8 — SBUF destination (32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E242: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E243: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E244: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
-    pub const E245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E246: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
-    pub const E247: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E248: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E249: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E250: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E251: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E252: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E253: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
-    pub const E254: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E255: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E256: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E257: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 0 | 4 | `header` | `opcode=0xba` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E258: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E259: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E260: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 9 | 1 | `wait_sema_mode` | `NEURON_ISA_TPB_WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E261: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` (Table 4.8); restricted to `engine_count == ONE` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E262: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}`; `tdg` must be 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E263: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 12 | 1 | `descriptor_flags` | `DESC_FLAGS` `{num_descriptors:2, desc0_src:1, desc1_src:1, desc2_src:1, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E264: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 13 | 3 | `descriptor_reg[3]` | register selectors for the 3 inline descriptors |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E265: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | 3× `DESCRIPTOR_RAW` (`uint8[16]`) — the §1 16-B BDs folded inline |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E266: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E267: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E268: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E269: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E270: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
-    pub const E271: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E272: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E273: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E274: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E275: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E276: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E277: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E279: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E280: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E281: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E282: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E283: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
-    pub const E284: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
-    pub const E285: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E286: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E287: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
-    pub const E288: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E289: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E290: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E291: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E293: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E294: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
-    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E296: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E297: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E298: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
-    pub const E299: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E300: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
-    pub const E302: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E303: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E304: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E305: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E306: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
-    pub const E307: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E308: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E309: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
-    pub const E310: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E311: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
-    pub const E312: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E313: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
-    pub const E314: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E315: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E316: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E317: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E318: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
-    pub const E319: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E320: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E321: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E322: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E323: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E324: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E325: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 0 | 4 | `header` | `opcode=0xb9` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E326: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E327: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E328: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 9 | 1 | `wait_sema_mode` | `WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E329: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` `{start_id:5, engine_count:2, rsvd:1}` (Table 4.8) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E330: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E331: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 12 | 1 | `addr_mode` | `DMA_ADDR_MODE_PAIR` `{src:4 low, dst:4 high}` (Table 4.9) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E332: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 13 | 1 | `sema_update_mode` | `DMA_SEMA_UPDATES` `{rd_done:4, wr_done:4}` (Table 4.10) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E333: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 14 | 2 | `rd_done_sema_update_idx` | u16 read-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E334: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 16 | 8 | `src_start_addr` | `DMA_ADDR_UNION` (8 B; `imm64` or reg-ptr struct) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E335: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("DMA_ADDR_UNION { imm64 or dma_addr_info(DMA_ADDR_STRUCT) }"), pin: Some("common.h:1056"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page writes the two arms separated by a pipe."), ..meta::Evidence::DEFAULT };
-    pub const E336: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 24 | 8 | `src_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E337: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 32 | 4 | `src_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E338: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 36 | 2 | `src_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E339: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 38 | 2 | `wr_done_sema_update_idx` | u16 write-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E340: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 40 | 8 | `dst_start_addr` | `DMA_ADDR_UNION` (8 B) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E341: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 48 | 8 | `dst_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E342: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 56 | 4 | `dst_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E343: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 60 | 2 | `dst_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E344: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 62 | 1 | `remote_core_id` | `REG_NUM` (peer for the P2P case) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E345: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 63 | 1 | `reserved` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E346: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E347: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E348: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E349: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E350: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E351: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E352: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E353: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E354: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E355: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E356: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E357: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E358: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E359: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E360: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E361: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E362: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E363: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("PSUM is allowed both sides (`tensor4d_valid(... AllowedInPSUM …)`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E364: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E365: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E366: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E367: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
-    pub const E368: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E369: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E370: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E371: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E372: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E373: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E374: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E375: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E376: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E377: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E378: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E379: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E380: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E381: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E382: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E383: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E384: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E385: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
-    pub const E386: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E387: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E388: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E389: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E390: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E391: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E392: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E393: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E394: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E395: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E396: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E397: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E398: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E399: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E400: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E401: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E402: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
-    pub const E403: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E404: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E405: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E406: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E407: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E449: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid (common.h:1906) requires each num_elem[d] >= 1 (or a shape register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E644: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E645: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E646: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E647: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E648: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
-    pub const E649: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E650: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E651: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E652: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E653: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E654: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E655: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E656: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E657: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E658: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E659: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E660: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E661: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E662: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E663: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E664: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E665: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E666: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E667: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E668: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E669: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E670: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E671: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E672: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E673: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E674: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E675: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E676: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E677: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E678: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E679: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E680: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E681: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E682: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E683: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E684: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E685: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E686: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E687: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E688: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E689: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E690: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E691: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E692: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E693: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E694: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E695: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E696: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E697: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E698: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E699: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E700: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E701: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E702: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E703: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E704: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E705: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E706: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E707: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E708: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
-    pub const E709: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E710: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E711: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E712: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E713: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E714: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E715: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E716: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E717: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E718: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E719: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E720: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E721: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E722: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E723: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E724: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E725: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E726: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E727: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E728: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E729: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E730: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E731: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E732: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E733: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E734: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E735: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E736: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E737: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E738: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E739: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E740: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E741: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E742: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E743: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E744: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E745: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E746: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E747: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E748: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E749: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E750: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E751: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E752: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E753: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E754: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E755: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E756: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E757: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E758: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E759: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E760: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E761: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E762: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E763: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E764: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E765: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E766: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E767: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E768: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E769: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E770: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E771: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E772: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E773: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E774: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E775: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E776: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E777: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E778: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E779: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E780: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E781: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E782: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E783: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E784: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E785: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E786: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E787: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E788: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E789: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E790: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E792: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E793: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E794: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E795: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E796: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E797: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E798: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E799: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E800: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E801: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E802: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E803: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E804: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E805: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E806: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E808: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E810: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E811: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E812: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E813: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E821: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E824: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E826: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E827: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E0: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §Partition-axis folding", confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E1: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("ADDR4 u32 @+0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E2: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The stride word", names: Some("stride0 @+4; signed int16, element units"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E3: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The count word", names: Some("num0 @+6; unsigned uint16, 0 illegal"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E4: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §Per-type byte map", names: Some("addr32 @+0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E5: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §Per-type byte map", names: Some("stride0 @+4, stride1 @+6"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E6: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §Per-type byte map", names: Some("num0 @+8, num1 @+0xA"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E7: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("The SBUF path requires `num0 @+8 != 0` (`test %r15w`) **and** `num1 @+0xA != 0`"), pin: Some("core_v4::tensor2d_valid @ 0x14468c0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E8: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid (common.h:1906) requires each num_elem[d] >= 1 (or a shape register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E9: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("NEURON_ISA_TPB_ADDR4 start_addr; // 4 B — SBUF base (union; §3.2)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E10: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E11: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("int16_t step_elem[3]; // 6 B — 3 SIGNED strides, in ELEMENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E12: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("uint16_t num_elem[3]; // 6 B — 3 UNSIGNED shape dims (element counts)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E13: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0;  // setne chain"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E14: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The byte map", names: Some("`ADDR4` start-address word — partition dim folded in"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E15: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The byte map", names: Some("`step0`..`step3` (i16) +0x04..+0x0A"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E16: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The byte map", names: Some("`num0`..`num3` (u16) +0x0C..+0x12"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E17: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("`tensor4d_valid` — the source check (v3 `0x136f600` / v4 `0x14477c0`): same `num0..num3 @+0xC/+0xE/+0x10/+0x12` nonzero sweep"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E18: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("PSUM is allowed both sides (`tensor4d_valid(... AllowedInPSUM …)`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E19: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Byte +0x00", names: Some("assignStartAddr(&B[0], dataAP, a4=0)"), pin: Some("0x150e544"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E20: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Byte +0x04", names: Some("assignStartAddr(&B[4], scaleAP, a4=1)"), pin: Some("0x150e554"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E21: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Byte +0x08", names: Some("mov WORD PTR [rcx+8], ax ; store K-extent @ B+0x08"), pin: Some("0x150e61c"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E22: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Byte +0x0A", names: Some("mov BYTE PTR [rbx+0xa], al ; step-dir @ B+0x0A"), pin: Some("0x150e5e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E23: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Byte +0x0B", names: Some("mov BYTE PTR [rbx+0xb], dl ; scalePart @ B+0x0B"), pin: Some("0x150e57c"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E24: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Bytes +0x0C..+0x0F", names: Some("RESERVED (zero, static path)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E25: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)", names: Some("if ((byte3(dataA4) & 0x70) != 0x40) { if (K == 0) return false; if (((step + 1) & 0xFD) != 0) return false; }"), pin: Some("0x1447238 / 0x1447240 / 0x144724a"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E26: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)", names: Some("if ((byte3(dataA4) & 0xA0) == 0x80) return true; return ((scalePart_u32 & 0x3000000) == 0) && (scalePart <= 0x0F);"), pin: Some("0x1447262 / 0x1447273"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E27: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §The byte map", name: Some("INDEX ADDR4"), names: Some("| INDEX ADDR4 | `+0x00` | `+0x00` | u32 | `getTensorIndirectIndicesAP()` (vtbl `+0x68`), `a4=0` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E28: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E29: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §The byte map", name: Some("DATA ADDR4"), names: Some("| DATA ADDR4 | `+0x04` | `+0x04` | u32 | the gathered data AP, `a4=0` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E30: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E31: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §The byte map", name: Some("NUM"), names: Some("| NUM / x4-NUM | `+0x08` (u16) | `+0x0C` (u16) | u16 | `getNumIndirectIndices()` (vtbl `+0x90`) |"), pin: Some("mov [rcx+8],ax @ 0x150ce0b (no shl)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E32: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E33: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT16B", names: Some("on the wire an `INDIRECT16B`'s bytes `+0xA..+0xF` are inert, not stride/num-filled"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E34: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT16B Algorithm", names: Some("B[3] |= 0x20; // or byte [rax+3],0x20 ← bit29 marker"), pin: Some("0x150ced8"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E35: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §Byte agreement (both ways)", names: Some("every decoder reads `(byte3 >> 0x18) & {0x60, 0xE0} == 0x20` on that **same byte** to select the indirect arm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E36: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B Algorithm", names: Some("assignStartAddr<ADDR4>(&B[0], idxAP, 0); // INDEX @+0"), pin: Some("0x150d9be"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E37: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B Algorithm", names: Some("assignStartAddr<ADDR4>(&B[4], ap, 0); // DATA @+4"), pin: Some("0x150d9d3"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E38: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B Algorithm", names: Some("*(u16*)&B[8] = ap.getNumIndirectIndices(); // NUM @+8 (NO x4)"), pin: Some("0x150d9fb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E39: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", names: Some("the indirect branch returns without filling the 4-D stride/num region"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E40: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B Algorithm", names: Some("B[3] |= 0x20; // or byte [rax+3],0x20"), pin: Some("0x150dac8"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E41: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §MXINDIRECT16B Algorithm", names: Some("assignStartAddr<ADDR4>(&B[0], idxAP, /*a4=*/0); // INDEX @+0"), pin: Some("0x150e099"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E42: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §MXINDIRECT16B Algorithm", names: Some("assignStartAddr<ADDR4>(&B[4], dataAP, /*a4=*/0); // DATA @+4"), pin: Some("0x150e0aa"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E43: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §MXINDIRECT16B Algorithm", names: Some("assignStartAddr<ADDR4>(&B[8], scaleAP, /*a4=*/1); // SCALE @+8 (MX)"), pin: Some("mov ecx,1 @ 0x150e0c5"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E44: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §MXINDIRECT16B Algorithm", names: Some("*(u16*)&B[0xC] = (u16)n; // x4-NUM @+0xC"), pin: Some("shl eax,2 @ 0x150e11e; mov [r15+0xC],ax @ 0x150e139"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E45: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §The byte map", names: Some("Byte `+0xE` is the spare high half of the `+0xC` count word. … *(`+0xE` being a spare count byte is INFERRED from the u16 store; everything else is disasm-pinned.)*"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E46: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §MXINDIRECT16B Algorithm", names: Some("B[0xF] = (u8)(q % pe); // div rcx; mov [rax+0xF],dl"), pin: Some("0x150e0e7/ee"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E47: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §MXINDIRECT16B Algorithm", names: Some("B[3] |= 0x20; // or byte [rax+3],0x20 ← bit29 marker"), pin: Some("0x150e26b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E48: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §The mode-nibble selector", names: Some("and eax, 60h ; cmp al, 20h ; == 0b01 INDIRECT? → take the gather arm"), pin: Some("0x14471a9 / 0x14471b4"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E49: meta::Evidence = meta::Evidence { source: "wiki-mxmem-pattern1d", cite: "wiki-mxmem-pattern1d §The indirect sibling", names: Some("shr rax, 0x20 ; qword1 hi-word = K-extent @ +0x0C..+0x0D ; test ax, ax ; MUST be nonzero … scalePart = byte +0x0F; test &0x3 == 0; cmp ≤ 0x0F"), pin: Some("0x1447290..0x1447316"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E50: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The 29-bit address field", name: Some("Byte address"), pin: Some("0x136ed96: and r15d, 1FFFFFFFh"), value: Some("mask 0x1FFFFFFF"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E51: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", name: Some("Region class (bits 25..28)"), pin: Some("0x136edca: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E52: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register id (bits 0..7, RM=1 only)"), pin: Some("0x1508fca: mov byte [rbx], r15b; 0x136ee0a: cmp dil, 40h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E53: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §6.1", names: Some("partOffset[17:0] / partOffset[22:18] / partOffset[24:23] / partOffset[25]"), pin: Some("aws_neuron_isa_tpb_common.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E54: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §4.1", names: Some("SBUF lives in `[0, 0x2000000)`, PSUM in `[0x2000000, 0x2400000)` — **PSUM detection is a pure magnitude test** (`addr >= 0x2000000`; no bank bit, no region register)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E55: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 0 (0x20000000)"), pin: Some("0x150e26b: or byte [rax+3], 20h; 0x136ee5d: cmp al, 20h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E56: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("INDIRECT_IMM (marker 0x20) / INDIRECT_REG (marker 0xA0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E57: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §The mode nibble", name: Some("Mode bit 1 (0x40000000)"), pin: Some("0x136f221: test edi, 40000000h"), confidence: confidence::certainty::CERTAIN, note: Some("The bit and its consumer are CERTAIN; the name ACTIVE/dynamic is MEDIUM (read from the shape of the tensor1d_valid arm, no string)."), ..meta::Evidence::DEFAULT };
+    pub const E58: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", names: Some("0x40 SHAPE_REG; 0xC0 ADDR_SHAPE_REG"), pin: Some("common.h:532"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E59: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", name: Some("Register-mode flag (RM, 0x80000000)"), pin: Some("0x1508f58: or byte [rbx+3], 80h; 0x136ed87: js loc_136EE00"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E60: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", name: Some("addr_reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E61: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5b", name: Some("ADDR_REG (marker 0x80)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E62: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("core_v3::tensor_start_addr_valid"), pin: Some("0x136ee02: test edi, 0FFFF00h (bits 8..23 MUST be zero); 0x136ee0a: cmp dil, 40h; setb al (regid < 0x40)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E63: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share the register branch: bit 31 + bits 8..23 zero + regid < 0x40"), ..meta::Evidence::DEFAULT };
+    pub const E64: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("The gen2 decoder enforces the same invariant with a stricter combined mask — `(a1 & 0xFFFFFF00) == 0x80000000` (bits `8..30` zero *and* bit 31 set), then `regid ≤ 0x3F`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E65: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Function roster", names: Some("core_v2::tensor_start_addr_valid"), pin: Some("0x127f590"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E66: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("PSUM: `(addr29 − 0x2000000) ≤ 0x3FFFFF` ⇔ `addr29 ∈ [0x2000000, 0x23FFFFF]`; SBUF: otherwise, bits `25..28` **must be 0** (validator rejects a SBUF addr with any set)"), pin: Some("0x136edae: sub r15d, 2000000h; 0x136edb5: cmp r15d, 3FFFFFh; 0x136edbc: ja <SBUF path>; 0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E67: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("v2/v3/v4 share PSUM window base 0x2000000 + span 0x3FFFFF and region mask 0x1E000000, byte-exact"), ..meta::Evidence::DEFAULT };
+    pub const E68: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("`wireTag ∈ {8,9,10,11}` = `{int32, uint32, float32, float32r}`. A PSUM *read* (`WRITE_TENSOR==0`) is allowed with any dtype"), pin: Some("0x1343c70: sub edi, 8; 0x1343c73: cmp dil, 3; 0x1343c77: setbe al"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E69: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Function roster", names: Some("PSUM-dtype helper sub_1343c70 (v3) / 0x142de60 (v4)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E70: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("`{2,3,13,14,15}` 1; `{4,5,6,7}` 2 `&1`; `{8,9,10,11}` 4 `&3`; `{1,12}` 8 `&7`; `{0,16,…}` n/a `false`"), pin: Some("core_v3::addr_aligned_dtype @ 0x136ed10; 0x136ed1b: cmp dl, 2"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E71: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Arch-universality", confidence: confidence::certainty::CERTAIN, note: Some("Aligner: v2 0x127f530 == v3 0x136ed10"), ..meta::Evidence::DEFAULT };
+    pub const E72: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("CORE_V4 DELTA — FP4-x4 joins the no-alignment set. The gen4 aligner widens the second group: `cmp dl, 3` (gen2/3 use `cmp dl, 2`) ⇒ `wireTag-0xd ≤ 3` ⇒ `{13,14,15,16}`"), pin: Some("0x144642d: cmp dl, 3 (v4) against 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E73: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Function roster", names: Some("core_v4::addr_aligned_dtype"), pin: Some("0x1446420"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E74: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E75: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2]"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E76: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("| b3..7 | `reserved_bitfield:5` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E77: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("| `+0x0C` | 1 | **QoS bits[0:2] + flags** | `encodeISAOrRuntimeDMAQoS` / raw `@+0xF0` | `(qos&7)|(d[12]&0xF8)` | CONFIRMED |"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E78: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), ..meta::Evidence::DEFAULT };
+    pub const E79: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("host-gated valid range P0..P4, ucode-capped at 4"), ..meta::Evidence::DEFAULT };
+    pub const E80: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", names: Some("reserved_bitfield:5 must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E81: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("REG_NUM bc_reg : 6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E82: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E83: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_bound_check_reg(bc, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E84: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E85: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the predicate accepts either a fully inert or a fully armed register"), ..meta::Evidence::DEFAULT };
+    pub const E86: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 0 && bc.bc_reg == 0 && bc.bc_disable_oob_error_notif == 0 ) /* fully inert */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E87: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( bc.bc_enabled == 1 && is_valid_register_read_with_marker(bc.bc_reg, marker) ) /* fully armed */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E88: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("bc.bc_enabled == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E89: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("is_valid_register_read_with_marker(bc.bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E90: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.3", names: Some("is_valid_register_read_with_marker(bc_reg, marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E91: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E92: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E93: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), confidence: confidence::seed000::CONFIRMED, note: Some("the bytes the compiler writes into the PSEUDO_ADDR8 table arm"), ..meta::Evidence::DEFAULT };
+    pub const E94: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the pseudo union is this union plus addr_var: addr_tbl_offs is the same member in both"), ..meta::Evidence::DEFAULT };
+    pub const E95: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Runtime will translate this into a hardware DMAMemcpy instruction by using the variable ids to populate the absolute mem pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E96: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E97: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("The runtime relocation pass resolves the var-ids to absolute ADDR8"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E98: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, note: Some("the bytes the compiler writes into the PSEUDO_ADDR8 table arm"), ..meta::Evidence::DEFAULT };
+    pub const E99: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E100: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm, movb $0x10,0x7(%r13) @126059a)"), confidence: confidence::seed000::CONFIRMED, note: Some("the compiler's immediate: the low word of every arm it writes"), ..meta::Evidence::DEFAULT };
+    pub const E101: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("PSEUDO_ADDR8 8 B adds an addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E102: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("runtime relocation resolves the var-ids -> absolute ADDR8"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E103: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2", names: Some("ADDR8 (8 B, full SoC reach) for the data buffers a device DMA touches, vs ADDR4 (4 B, the 29-bit SBUF/PSUM window)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E104: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), confidence: confidence::seed000::CONFIRMED, note: Some("what the pseudo holds here before the runtime resolves it"), ..meta::Evidence::DEFAULT };
+    pub const E105: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2", names: Some("ADDR8 (8 B, full SoC reach)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E106: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, note: Some("what the pseudo holds here before the runtime resolves it"), ..meta::Evidence::DEFAULT };
+    pub const E107: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E108: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E109: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E110: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_lo:4 (src)"), pin: Some("b0..3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E111: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", name: Some("dtype_hi:4 (dst)"), pin: Some("b4..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E112: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", pin: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E113: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E114: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.4", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E115: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E116: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b0..1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E117: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E118: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E119: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E120: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b4..5"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E121: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", pin: Some("b6..7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E122: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.8", names: Some("| b0..4 | `start_id:5` (first engine id) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E123: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.8", names: Some("| b5..6 | `engine_count:2` (`DMA_ENGINE_COUNT`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E124: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.8", names: Some("| b7 | `reserved:1` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E125: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("`tdg` must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E126: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("wr_done_sync(SEMA_SYNC):1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E127: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("the actual C bitfield DMA_FLAGS.queue_id is 3 bits (queue_id:3, common.h). Trust the struct, not the comment"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E128: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("reserved:3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E129: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("`num_descriptors` must be `1/2/3`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E130: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("base_reg"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
+    pub const E131: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("offset_reg"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
+    pub const E132: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("inc_reg"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
+    pub const E133: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("reserved[1]"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
+    pub const E134: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("offset_imm(u32)"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("The width is given: u32."), ..meta::Evidence::DEFAULT };
+    pub const E135: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ uint8 bytes[16] }`"), pin: Some("common.h:1096"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E136: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("operation_fld[3:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E137: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("offst_sz_fld[1:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E138: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("GSControl.elem_sz_fld {0,1,2} → byte scale {1,2,4} (matched at the host)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E139: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("8'd0"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E140: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E141: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E142: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Provenance and confidence (Conventions)", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E143: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E144: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E145: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E146: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E147: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E148: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E149: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E151: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E152: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E153: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E154: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E155: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E156: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
+    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…VAR_ID_BIT (1<<4)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E159: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E161: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E162: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E163: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E164: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E165: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E166: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E167: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode values set bits that line up with the marker's (seed-004 §5.1, common.h:586): 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. For bit 6, the transpose path is the one that loads the shape register (MoveShape 0xB2), so the move/transpose flag and SHAPE_REG would describe the same writes."), ..meta::Evidence::DEFAULT };
+    pub const E168: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…ADDR_TBL_BIT (1<<5)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E170: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("0x60 ADDR_TBL_SHAPE_REG (tbl, reg) addr_tbl_offs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E171: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E173: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E174: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
+    pub const E175: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E180: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E181: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
+    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E189: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E190: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E191: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E198: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E200: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E201: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
+    pub const E202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
+    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E205: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E206: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E209: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E211: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
+    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E213: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E217: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
+    pub const E218: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E219: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E220: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
+    pub const E221: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E222: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
+    pub const E224: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E225: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
+    pub const E226: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E227: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E228: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E231: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E232: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E233: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E234: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E235: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E236: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E237: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E238: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E239: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E241: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E242: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
+    pub const E243: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E244: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E246: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E247: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E248: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E249: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E250: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E251: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E252: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E253: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E254: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E255: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E256: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
+    pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E259: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("16 8 src_start_addr ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("16 8 src_start_addr ADDR8 — HBM or SBUF gather source (2-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("40 8 dst_start_addr ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("40 8 dst_start_addr ADDR8 — SBUF destination (32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 0 | 4 | `header` | `opcode=0xba` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 9 | 1 | `wait_sema_mode` | `NEURON_ISA_TPB_WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` (Table 4.8); restricted to `engine_count == ONE` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}`; `tdg` must be 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 12 | 1 | `descriptor_flags` | `DESC_FLAGS` `{num_descriptors:2, desc0_src:1, desc1_src:1, desc2_src:1, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 13 | 3 | `descriptor_reg[3]` | register selectors for the 3 inline descriptors |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | 3× `DESCRIPTOR_RAW` (`uint8[16]`) — the §1 16-B BDs folded inline |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 0 | 4 | `header` | `opcode=0xb9` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 9 | 1 | `wait_sema_mode` | `WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` `{start_id:5, engine_count:2, rsvd:1}` (Table 4.8) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 12 | 1 | `addr_mode` | `DMA_ADDR_MODE_PAIR` `{src:4 low, dst:4 high}` (Table 4.9) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 13 | 1 | `sema_update_mode` | `DMA_SEMA_UPDATES` `{rd_done:4, wr_done:4}` (Table 4.10) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 14 | 2 | `rd_done_sema_update_idx` | u16 read-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 16 | 8 | `src_start_addr` | `DMA_ADDR_UNION` (8 B; `imm64` or reg-ptr struct) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("DMA_ADDR_UNION { imm64 or dma_addr_info(DMA_ADDR_STRUCT) }"), pin: Some("common.h:1056"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page writes the two arms separated by a pipe."), ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 24 | 8 | `src_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 32 | 4 | `src_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 36 | 2 | `src_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 38 | 2 | `wr_done_sema_update_idx` | u16 write-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 40 | 8 | `dst_start_addr` | `DMA_ADDR_UNION` (8 B) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 48 | 8 | `dst_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 56 | 4 | `dst_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 60 | 2 | `dst_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 62 | 1 | `remote_core_id` | `REG_NUM` (peer for the P2P case) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 63 | 1 | `reserved` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §How the four dims map to the slots", confidence: confidence::certainty::HIGH, note: Some("the four {step, num} slots are the four free dims; the partition dim is the ADDR4"), ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, note: Some("The type; the page's 16-byte extent is the alternative."), ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The size assert", names: Some("\"ISA mem pattern 4D must have 20 bytes to encode\""), pin: Some(".rodata 0x1d6e990"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("+0x2C 16 dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("**must be `indirect_pattern`** (`INDIRECT20B` `.i` variant — `index_addr` + `data_addr` + `num_elem`; ADDR4 marker `& 0xe0 ∈ {0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG}`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 44 | 20 | `dst_mem_pattern` | `MEM_PATTERN4D`; **must be `tensor_pattern`** (`.t`, a plain strided dst) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 36 | 1 | `dst_num_elem_per_idx` | **must == 0** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E659: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E660: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E661: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E662: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E663: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E665: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E666: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E667: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E668: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E669: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E670: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E671: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E672: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E673: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E674: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E675: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E676: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E677: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E678: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E679: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E680: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("int region = byte3 & 0x60; if (region == 0x20) { if (stride2(+8) == 0) return false; … } else { … return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0; }"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E681: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("if (region == 0x20) { // PSUM / 2nd-window region marker … } else { … return num0(+0xC) != 0 && … && num3(+0x12) != 0; }"), pin: Some("core_v3::mem4d_valid @ 0x136ee40"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E682: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E683: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E684: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E685: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E686: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E687: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E688: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E689: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E690: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E691: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E692: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E693: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E694: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E695: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E696: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E697: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E698: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E699: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E700: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
+    pub const E701: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E702: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E703: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E704: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E705: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E706: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E707: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E708: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E709: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E710: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E711: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E712: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E713: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E714: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E715: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E716: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E717: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E718: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E719: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E720: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E721: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E722: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E723: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E724: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E725: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E726: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E727: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E728: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E729: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E730: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E731: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E732: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E733: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E734: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E735: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E736: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E737: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E738: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E739: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E740: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E741: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E742: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E743: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E744: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E745: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E746: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E747: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E748: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E749: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E750: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E751: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E752: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E753: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E754: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E755: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E756: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E757: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E758: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E759: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E760: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E761: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E762: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E763: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E764: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E765: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E766: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E767: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E768: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E769: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E770: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E771: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E772: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E773: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E774: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E775: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E776: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E777: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E778: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E779: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E780: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E781: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E782: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E783: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E784: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E785: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E786: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E787: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E788: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E789: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E790: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E792: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E793: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E794: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E795: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E796: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E797: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E798: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E799: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E800: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E801: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E802: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E803: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E804: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E805: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E806: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E808: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E810: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E811: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E812: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E813: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E821: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E824: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E826: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E827: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E828: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E829: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E830: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E831: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E832: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E833: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E834: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E835: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E836: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E837: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E838: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E839: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E840: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E841: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E842: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E843: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E844: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E845: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E846: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E847: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E848: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E849: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E850: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E851: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E852: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E854: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E855: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E856: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E857: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E858: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E859: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E860: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E861: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E863: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E864: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E865: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E866: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E867: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E868: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E869: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E870: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E871: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E872: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E873: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E874: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E875: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E876: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E877: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E878: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E879: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+}
+/// A 1-D strided SBUF/PSUM region: an ADDR4 base (the partition axis folded into it) plus one signed step (elements) and one count. The size is pinned by the assert "ISA mem pattern 1D must have 8 bytes to encode". A spare dimension is unit-filled {step 1, num 1} (one 32-bit store of 0x00010001 at +4), never 0. No plain tensor1d_valid exists in the validator family, so no count rule is stated for this type. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TENSOR1D {
+    /// Offset 0 (4 bytes), `ADDR4`. Base address; the partition axis (Pattern\[0\]) is folded into it, never a step/num word. Confidence: CONFIRMED (confirmed).
+    pub start_addr: ADDR4,
+    /// Offset 4 (2 bytes), `i16[1]`. Signed stride, in elements (no dtype scale). Confidence: CONFIRMED (confirmed).
+    pub step_elem: [i16; 1],
+    /// Offset 6 (2 bytes), `u16[1]`. Element count, 1..65535 (0 is rejected). Confidence: CONFIRMED (confirmed).
+    pub num_elem: [u16; 1],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for TENSOR1D {
+    fn default() -> Self {
+        Self::read(&[0u8; 8])
+    }
+}
+impl TENSOR1D {
+    pub const SIZE: usize = 8;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "Base address; the partition axis (Pattern[0]) is folded into it, never a step/num word.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E0, evidence::E1],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "step_elem", offset: 4, size: 2, type_name: "i16[1]",
+            doc: "Signed stride, in elements (no dtype scale).",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E2],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem", offset: 6, size: 2, type_name: "u16[1]",
+            doc: "Element count, 1..65535 (0 is rejected).",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E3],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 8]) -> Self {
+        Self {
+            start_addr: ADDR4::read(at::<0, 4, 8>(b)),
+            step_elem: [i16::from_le_bytes(*at::<4, 2, 8>(b))],
+            num_elem: [u16::from_le_bytes(*at::<6, 2, 8>(b))],
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 8]) {
+        self.start_addr.write(at_mut::<0, 4, 8>(b));
+        *at_mut::<4, 2, 8>(b) = self.step_elem[0].to_le_bytes();
+        *at_mut::<6, 2, 8>(b) = self.num_elem[0].to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.start_addr.visit(&Self::FIELDS[0], v, base, arch);
+        v.enter(&Self::FIELDS[1], base + 4, visit::Group::Array);
+        for (i0, x0) in self.step_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[1],
+                base + 4 + i0 * 2,
+                visit::Value::Signed((*x0) as i64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[2], base + 6, visit::Group::Array);
+        for (i0, x0) in self.num_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 6 + i0 * 2,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+/// A 2-D strided region: ADDR4 base, step_elem\[2\] (i16, elements) then num_elem\[2\] (u16): two separate arrays, not interleaved (a correction to an earlier interleaved decode). MEM_PATTERN2D is the destination-role name of the same 12 bytes; only the validator differs. Size assert: "ISA mem pattern 2D must have 12 bytes to encode". Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TENSOR2D {
+    /// Offset 0 (4 bytes), `ADDR4`. Base address, partition axis folded in. Confidence: CONFIRMED (confirmed).
+    pub start_addr: ADDR4,
+    /// Offset 4 (4 bytes), `i16[2]`. Two signed strides, in elements. Confidence: CONFIRMED (confirmed).
+    pub step_elem: [i16; 2],
+    /// Offset 8 (4 bytes), `u16[2]`. Two element counts (0 is rejected). Confidence: CONFIRMED (confirmed).
+    pub num_elem: [u16; 2],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for TENSOR2D {
+    fn default() -> Self {
+        Self::read(&[0u8; 12])
+    }
+}
+impl TENSOR2D {
+    pub const SIZE: usize = 12;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "Base address, partition axis folded in.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E4],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "step_elem", offset: 4, size: 4, type_name: "i16[2]",
+            doc: "Two signed strides, in elements.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E5],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem", offset: 8, size: 4, type_name: "u16[2]",
+            doc: "Two element counts (0 is rejected).",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E6],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 12]) -> Self {
+        Self {
+            start_addr: ADDR4::read(at::<0, 4, 12>(b)),
+            step_elem: [
+                i16::from_le_bytes(*at::<4, 2, 12>(b)),
+                i16::from_le_bytes(*at::<6, 2, 12>(b)),
+            ],
+            num_elem: [
+                u16::from_le_bytes(*at::<8, 2, 12>(b)),
+                u16::from_le_bytes(*at::<10, 2, 12>(b)),
+            ],
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 12]) {
+        self.start_addr.write(at_mut::<0, 4, 12>(b));
+        *at_mut::<4, 2, 12>(b) = self.step_elem[0].to_le_bytes();
+        *at_mut::<6, 2, 12>(b) = self.step_elem[1].to_le_bytes();
+        *at_mut::<8, 2, 12>(b) = self.num_elem[0].to_le_bytes();
+        *at_mut::<10, 2, 12>(b) = self.num_elem[1].to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.start_addr.visit(&Self::FIELDS[0], v, base, arch);
+        v.enter(&Self::FIELDS[1], base + 4, visit::Group::Array);
+        for (i0, x0) in self.step_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[1],
+                base + 4 + i0 * 2,
+                visit::Value::Signed((*x0) as i64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[2], base + 8, visit::Group::Array);
+        for (i0, x0) in self.num_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 8 + i0 * 2,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+/// Alias of [`TENSOR2D`] (as supp-quick-reference §4 names it).
+pub type MEM_PATTERN2D = TENSOR2D;
+impl TENSOR2D {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "tensor2d_valid", name: "tensor2d_valid", clause: true,
+        expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0)"),
+        message: "every num_elem[d] must be nonzero unless the shape comes from a register",
+        doc: "The count part of tensor2d_valid, read as the header states it for tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
+        fields: &["num_elem[0]", "num_elem[1]", "start_addr.active"],
+        source: "wiki-tensor-descriptors §The validators",
+        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E7, evidence::E8],
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `TENSOR2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 12], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let start_addr_active = ((u32::from_le_bytes(*at::<0, 4, 12>(b)) as u64) >> 30
+            & 0x1) as i64;
+        let num_elem_0 = u16::from_le_bytes(*at::<8, 2, 12>(b)) as i64;
+        let num_elem_1 = u16::from_le_bytes(*at::<10, 2, 12>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = ((start_addr_active == 1i64)
+            || ((num_elem_0 != 0i64) && (num_elem_1 != 0i64)));
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 12], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth("TENSOR2D", Self::RULES, Self::rule_truth(b, arch))
+    }
+    /// Checks every rule of `TENSOR2D` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 12];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2, num_elem\[d\] iterations advancing by step_elem\[d\] elements. The signed strides allow reverse / transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte base in 16 bytes, against the 24 bytes of the two-dimensional PSEUDO_ADDR8TENSOR2D (PSEUDO_ADDR8 base, int32 step_elem\[2\], uint32 num_elem\[2\]) that the pseudo TriggerCollective2 0xD9/0xDA carries. MEM_PATTERN3D is the destination-role name of the same 16 bytes. Size assert: "ISA mem pattern 3D must have 16 bytes to encode". Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TENSOR3D {
+    /// Offset 0 (4 bytes), `ADDR4`. SBUF base: an immediate partition offset or an address register (ADDR4 union). Confidence: HIGH/OBSERVED (confirmed).
+    pub start_addr: ADDR4,
+    /// Offset 4 (6 bytes), `i16[3]`. Three signed strides, in elements. Confidence: HIGH/OBSERVED (confirmed).
+    pub step_elem: [i16; 3],
+    /// Offset 10 (6 bytes), `u16[3]`. Three unsigned shape dimensions (element counts). Confidence: HIGH/OBSERVED (confirmed).
+    pub num_elem: [u16; 3],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for TENSOR3D {
+    fn default() -> Self {
+        Self::read(&[0u8; 16])
+    }
+}
+impl TENSOR3D {
+    pub const SIZE: usize = 16;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "SBUF base: an immediate partition offset or an address register (ADDR4 union).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E9, evidence::E10], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "step_elem", offset: 4, size: 6, type_name: "i16[3]",
+            doc: "Three signed strides, in elements.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E11],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem", offset: 10, size: 6, type_name: "u16[3]",
+            doc: "Three unsigned shape dimensions (element counts).",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E12],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 16]) -> Self {
+        Self {
+            start_addr: ADDR4::read(at::<0, 4, 16>(b)),
+            step_elem: [
+                i16::from_le_bytes(*at::<4, 2, 16>(b)),
+                i16::from_le_bytes(*at::<6, 2, 16>(b)),
+                i16::from_le_bytes(*at::<8, 2, 16>(b)),
+            ],
+            num_elem: [
+                u16::from_le_bytes(*at::<10, 2, 16>(b)),
+                u16::from_le_bytes(*at::<12, 2, 16>(b)),
+                u16::from_le_bytes(*at::<14, 2, 16>(b)),
+            ],
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 16]) {
+        self.start_addr.write(at_mut::<0, 4, 16>(b));
+        *at_mut::<4, 2, 16>(b) = self.step_elem[0].to_le_bytes();
+        *at_mut::<6, 2, 16>(b) = self.step_elem[1].to_le_bytes();
+        *at_mut::<8, 2, 16>(b) = self.step_elem[2].to_le_bytes();
+        *at_mut::<10, 2, 16>(b) = self.num_elem[0].to_le_bytes();
+        *at_mut::<12, 2, 16>(b) = self.num_elem[1].to_le_bytes();
+        *at_mut::<14, 2, 16>(b) = self.num_elem[2].to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.start_addr.visit(&Self::FIELDS[0], v, base, arch);
+        v.enter(&Self::FIELDS[1], base + 4, visit::Group::Array);
+        for (i0, x0) in self.step_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[1],
+                base + 4 + i0 * 2,
+                visit::Value::Signed((*x0) as i64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[2], base + 10, visit::Group::Array);
+        for (i0, x0) in self.num_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 10 + i0 * 2,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+/// Alias of [`TENSOR3D`] (as supp-quick-reference §4 names it).
+pub type MEM_PATTERN3D = TENSOR3D;
+impl TENSOR3D {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "tensor3d_valid", name: "tensor3d_valid", clause: true,
+        expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0)"),
+        message: "every num_elem[d] must be nonzero unless the shape comes from a register",
+        doc: "The count part of the header's tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero, which checks the same on its two patterns). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
+        fields: &["num_elem[0]", "num_elem[1]", "num_elem[2]", "start_addr.active"],
+        source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
+        evidence: &[evidence::E8, evidence::E13], ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `TENSOR3D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let start_addr_active = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 30
+            & 0x1) as i64;
+        let num_elem_0 = u16::from_le_bytes(*at::<10, 2, 16>(b)) as i64;
+        let num_elem_1 = u16::from_le_bytes(*at::<12, 2, 16>(b)) as i64;
+        let num_elem_2 = u16::from_le_bytes(*at::<14, 2, 16>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = ((start_addr_active == 1i64)
+            || (((num_elem_0 != 0i64) && (num_elem_1 != 0i64)) && (num_elem_2 != 0i64)));
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 16], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth("TENSOR3D", Self::RULES, Self::rule_truth(b, arch))
+    }
+    /// Checks every rule of `TENSOR3D` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 16];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// The 20-byte 4-D spill descriptor, the largest of the family: ADDR4 base, step_elem\[4\] at +4, num_elem\[4\] at +0xC. Against TENSOR3D the count array's base moves from +0xA to +0xC (the stride array grew), it does not just gain a tail. The general data-tensor pattern of 22 op-encoders (copy, pool, reduce, gather, iota, memset, …). MEM_PATTERN4D is its destination-role name. Size assert: "ISA mem pattern 4D must have 20 bytes to encode". Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TENSOR4D {
+    /// Offset 0 (4 bytes), `ADDR4`. Base address, partition axis folded in. Confidence: CERTAIN (confirmed).
+    pub start_addr: ADDR4,
+    /// Offset 4 (8 bytes), `i16[4]`. Four signed strides, in elements; step_elem\[3\] is the spill. Confidence: CERTAIN (confirmed).
+    pub step_elem: [i16; 4],
+    /// Offset 12 (8 bytes), `u16[4]`. Four element counts (0 is rejected); num_elem\[3\] is the spill. Confidence: CERTAIN (confirmed).
+    pub num_elem: [u16; 4],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for TENSOR4D {
+    fn default() -> Self {
+        Self::read(&[0u8; 20])
+    }
+}
+impl TENSOR4D {
+    pub const SIZE: usize = 20;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "Base address, partition axis folded in.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E14],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "step_elem", offset: 4, size: 8, type_name: "i16[4]",
+            doc: "Four signed strides, in elements; step_elem[3] is the spill.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E15],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem", offset: 12, size: 8, type_name: "u16[4]",
+            doc: "Four element counts (0 is rejected); num_elem[3] is the spill.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E16],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 20]) -> Self {
+        Self {
+            start_addr: ADDR4::read(at::<0, 4, 20>(b)),
+            step_elem: [
+                i16::from_le_bytes(*at::<4, 2, 20>(b)),
+                i16::from_le_bytes(*at::<6, 2, 20>(b)),
+                i16::from_le_bytes(*at::<8, 2, 20>(b)),
+                i16::from_le_bytes(*at::<10, 2, 20>(b)),
+            ],
+            num_elem: [
+                u16::from_le_bytes(*at::<12, 2, 20>(b)),
+                u16::from_le_bytes(*at::<14, 2, 20>(b)),
+                u16::from_le_bytes(*at::<16, 2, 20>(b)),
+                u16::from_le_bytes(*at::<18, 2, 20>(b)),
+            ],
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 20]) {
+        self.start_addr.write(at_mut::<0, 4, 20>(b));
+        *at_mut::<4, 2, 20>(b) = self.step_elem[0].to_le_bytes();
+        *at_mut::<6, 2, 20>(b) = self.step_elem[1].to_le_bytes();
+        *at_mut::<8, 2, 20>(b) = self.step_elem[2].to_le_bytes();
+        *at_mut::<10, 2, 20>(b) = self.step_elem[3].to_le_bytes();
+        *at_mut::<12, 2, 20>(b) = self.num_elem[0].to_le_bytes();
+        *at_mut::<14, 2, 20>(b) = self.num_elem[1].to_le_bytes();
+        *at_mut::<16, 2, 20>(b) = self.num_elem[2].to_le_bytes();
+        *at_mut::<18, 2, 20>(b) = self.num_elem[3].to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.start_addr.visit(&Self::FIELDS[0], v, base, arch);
+        v.enter(&Self::FIELDS[1], base + 4, visit::Group::Array);
+        for (i0, x0) in self.step_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[1],
+                base + 4 + i0 * 2,
+                visit::Value::Signed((*x0) as i64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
+        for (i0, x0) in self.num_elem.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 12 + i0 * 2,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+/// Alias of [`TENSOR4D`] (as supp-quick-reference §4 names it).
+pub type MEM_PATTERN4D = TENSOR4D;
+impl TENSOR4D {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "tensor4d_valid", name: "tensor4d_valid", clause: true,
+        expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0 && num_elem[3] != 0)"),
+        message: "every num_elem[d] must be nonzero unless the shape comes from a register",
+        doc: "The count sweep of tensor4d_valid, the header predicate GATHER's s4d4_gt.h calls on its two patterns. The sweep is the decoder's (all four num words nonzero); its exemption is read as the header states it for tensor3d_valid (or a shape register, ADDR4 bit 30: dmaspec's inference). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
+        fields: &["num_elem[0]", "num_elem[1]", "num_elem[2]", "num_elem[3]", "start_addr.active"],
+        source: "wiki-tensor4d §The decoder family",
+        confidence: confidence::seed000::INFERRED,
+        evidence: &[evidence::E17, evidence::E18, evidence::E8], ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `TENSOR4D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 20], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let start_addr_active = ((u32::from_le_bytes(*at::<0, 4, 20>(b)) as u64) >> 30
+            & 0x1) as i64;
+        let num_elem_0 = u16::from_le_bytes(*at::<12, 2, 20>(b)) as i64;
+        let num_elem_1 = u16::from_le_bytes(*at::<14, 2, 20>(b)) as i64;
+        let num_elem_2 = u16::from_le_bytes(*at::<16, 2, 20>(b)) as i64;
+        let num_elem_3 = u16::from_le_bytes(*at::<18, 2, 20>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = ((start_addr_active == 1i64)
+            || ((((num_elem_0 != 0i64) && (num_elem_1 != 0i64)) && (num_elem_2 != 0i64))
+                && (num_elem_3 != 0i64)));
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 20], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth("TENSOR4D", Self::RULES, Self::rule_truth(b, arch))
+    }
+    /// Checks every rule of `TENSOR4D` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 20];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// The MX (microscaling) operand pattern: the packed FP4/FP8 data ADDR4 and its E8M0 block-scale ADDR4 back to back, the x4-unpacked K-extent, the step sign and the scale base partition. A 16-byte type of which the encoder writes 12 bytes; +0xC..+0xF stay zero on this static path (the indirect sibling MXINDIRECT16B reuses them). CoreV4 (mariana) only: no gen2/gen3 MX symbols exist. The same 16 bytes are an MXINDIRECT16B when the first ADDR4's mode nibble is 0x20. Carried by MatmultMx / LdWeightMx (bundle +0x10) and QuantizeMx (+0x30), words not in this spec. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MXMEM_PATTERN1D {
+    /// Offset 0 (4 bytes), `ADDR4`. The packed x4 data start address (resolved with a4 = 0: SBUF or PSUM), in packed container units. Confidence: CONFIRMED (confirmed).
+    pub data_addr: ADDR4,
+    /// Offset 4 (4 bytes), `ADDR4`. The E8M0 scale start address (a4 = 1: getStartAddressForMXScale, SBUF only). Confidence: CONFIRMED (confirmed).
+    pub scale_addr: ADDR4,
+    /// Offset 8 (2 bytes), `u16`. Logical inner element count, x4 for the packed dtypes (BIR Dtype 2, 8, 9); nonzero. Confidence: CONFIRMED (confirmed).
+    pub k_extent: u16,
+    /// Offset 10 (1 byte), `i8`. Sign of the innermost step: +1 (0x01) or -1 (0xFF). Confidence: CONFIRMED (confirmed).
+    pub step_dir: i8,
+    /// Offset 11 (1 byte), `u8`. The scale stream's base partition modulo PE_count (128). Confidence: CONFIRMED (confirmed).
+    pub scale_part: u8,
+    /// Offset 12 (4 bytes), `u8[4]`. Reserved. Not written on the static path (zero) and not read by its validator. Confidence: CONFIRMED (confirmed).
+    pub reserved: [u8; 4],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for MXMEM_PATTERN1D {
+    fn default() -> Self {
+        Self::read(&[0u8; 16])
+    }
+}
+impl MXMEM_PATTERN1D {
+    pub const SIZE: usize = 16;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "data_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "The packed x4 data start address (resolved with a4 = 0: SBUF or PSUM), in packed container units.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E19],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "scale_addr", offset: 4, size: 4, type_name: "ADDR4",
+            doc: "The E8M0 scale start address (a4 = 1: getStartAddressForMXScale, SBUF only).",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E20],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "k_extent", offset: 8, size: 2, type_name: "u16",
+            doc: "Logical inner element count, x4 for the packed dtypes (BIR Dtype 2, 8, 9); nonzero.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E21],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "step_dir", offset: 10, size: 1, type_name: "i8",
+            doc: "Sign of the innermost step: +1 (0x01) or -1 (0xFF).",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E22],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "scale_part", offset: 11, size: 1, type_name: "u8",
+            doc: "The scale stream's base partition modulo PE_count (128).",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E23],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "reserved", offset: 12, size: 4, type_name: "u8[4]",
+            role: meta::Role::Reserved,
+            doc: "Not written on the static path (zero) and not read by its validator.",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E24],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 16]) -> Self {
+        Self {
+            data_addr: ADDR4::read(at::<0, 4, 16>(b)),
+            scale_addr: ADDR4::read(at::<4, 4, 16>(b)),
+            k_extent: u16::from_le_bytes(*at::<8, 2, 16>(b)),
+            step_dir: i8::from_le_bytes(*at::<10, 1, 16>(b)),
+            scale_part: u8::from_le_bytes(*at::<11, 1, 16>(b)),
+            reserved: *at::<12, 4, 16>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 16]) {
+        self.data_addr.write(at_mut::<0, 4, 16>(b));
+        self.scale_addr.write(at_mut::<4, 4, 16>(b));
+        *at_mut::<8, 2, 16>(b) = self.k_extent.to_le_bytes();
+        *at_mut::<10, 1, 16>(b) = self.step_dir.to_le_bytes();
+        *at_mut::<11, 1, 16>(b) = self.scale_part.to_le_bytes();
+        *at_mut::<12, 4, 16>(b) = self.reserved;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.data_addr.visit(&Self::FIELDS[0], v, base, arch);
+        self.scale_addr.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.value(
+            &Self::FIELDS[2],
+            base + 8,
+            visit::Value::Unsigned(self.k_extent as u64),
+        );
+        v.value(&Self::FIELDS[3], base + 10, visit::Value::Signed(self.step_dir as i64));
+        v.value(
+            &Self::FIELDS[4],
+            base + 11,
+            visit::Value::Unsigned(self.scale_part as u64),
+        );
+        v.enter(&Self::FIELDS[5], base + 12, visit::Group::Array);
+        for (i0, x0) in self.reserved.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[5],
+                base + 12 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl MXMEM_PATTERN1D {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "mxmem1d_valid_count_step", name: "mxmem1d_valid",
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("(data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.active == 1 && data_addr.indirect == 0 && (data_addr.address & 0x10000000) == 0) || (k_extent != 0 && step_dir in [1, -1])"),
+        arch: &["mariana"],
+        message: "k_extent must be nonzero and step_dir +1 or -1 (unless data_addr is ACTIVE or marks the MXINDIRECT16B layout)",
+        doc: "Checks (4)-(6) of mxmem1d_valid's static path: skipped when data_addr's byte 3 & 0x70 == 0x40 (ACTIVE / dynamic AP); the mode nibble 0x20 selects the MXINDIRECT16B reading of the bytes instead. A compiler rule: a libwalrus decoder body, no header source.",
+        fields: &["data_addr.active", "data_addr.address", "data_addr.indirect", "k_extent", "step_dir"],
+        source: "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)",
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E25],
+        ..rules::RuleMeta::DEFAULT
+    }, rules::RuleMeta {
+        id: "mxmem1d_valid_scale_part", name: "mxmem1d_valid",
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("(data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.register_mode == 1 && data_addr.indirect == 0) || ((scale_part & 3) == 0 && scale_part <= 15)"),
+        arch: &["mariana"],
+        message: "scale_part must be at most 15 with its low two bits clear (unless data_addr is in register mode)",
+        doc: "Check (7), the static path's tail: a register-mode data word (byte 3 & 0xA0 == 0x80) is done; otherwise scale_part's low two bits are zero and scale_part <= 0x0F. A compiler rule: a libwalrus decoder body.",
+        fields: &["data_addr.active", "data_addr.indirect", "data_addr.register_mode", "scale_part"],
+        source: "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)",
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E26],
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `MXMEM_PATTERN1D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let data_addr_indirect = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 29
+            & 0x1) as i64;
+        let data_addr_active = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 30
+            & 0x1) as i64;
+        let data_addr_address = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64)
+            & 0x1fffffff) as i64;
+        let k_extent = u16::from_le_bytes(*at::<8, 2, 16>(b)) as i64;
+        let step_dir = i8::from_le_bytes(*at::<10, 1, 16>(b)) as i64;
+        let data_addr_register_mode = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64)
+            >> 31 & 0x1) as i64;
+        let scale_part = u8::from_le_bytes(*at::<11, 1, 16>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = (!(nc == 4i64))
+            || ((((data_addr_indirect == 1i64) && (data_addr_active == 0i64))
+                || (((data_addr_active == 1i64) && (data_addr_indirect == 0i64))
+                    && ((data_addr_address & 268435456i64) == 0i64)))
+                || ((k_extent != 0i64)
+                    && ((step_dir == 1i64) || (step_dir == (-1i64)))));
+        t |= r0 as u64;
+        let r1 = (!(nc == 4i64))
+            || ((((data_addr_indirect == 1i64) && (data_addr_active == 0i64))
+                || ((data_addr_register_mode == 1i64) && (data_addr_indirect == 0i64)))
+                || (((scale_part & 3i64) == 0i64) && (scale_part <= 15i64)));
+        t |= (r1 as u64) << 1;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 16], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "MXMEM_PATTERN1D",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `MXMEM_PATTERN1D` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 16];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// The non-MX 3-D gather record: out\[p\]\[i\] = data\[p\]\[index\[p\]\[i\]\]. It sits in a TENSOR3D-wide slot (the static sibling the same encoder tail-calls) and writes only the index ADDR4 (with the bit-29 indirect marker), the data ADDR4 and the u16 gather count; +0xA..+0xF are inert, not stride/num-filled. The count is getNumIndirectIndices, never x4. Emitted for Gather (92), IndirectCopy (26) and the indirect load/save ops with a 3-free-dim pattern. Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct INDIRECT16B {
+    /// Offset 0 (4 bytes), `ADDR4`. The index vector's ADDR4 (getTensorIndirectIndicesAP, a4 = 0); the encoder ORs 0x20 into its byte 3 (bit 29, the indirect marker). Confidence: CERTAIN (confirmed).
+    pub index_addr: ADDR4,
+    /// Offset 4 (4 bytes), `ADDR4`. The gathered data's ADDR4 (a4 = 0). Confidence: CERTAIN (confirmed).
+    pub data_addr: ADDR4,
+    /// Offset 8 (2 bytes), `u16`. The gather index count (getNumIndirectIndices), not x4-scaled. Confidence: CERTAIN (confirmed).
+    pub num_elem: u16,
+    /// Offset 10 (6 bytes), `u8[6]`. Reserved. The TENSOR3D static slot's stride/num region, left unfilled by the indirect branch. Confidence: CERTAIN (confirmed).
+    pub inert: [u8; 6],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for INDIRECT16B {
+    fn default() -> Self {
+        Self::read(&[0u8; 16])
+    }
+}
+impl INDIRECT16B {
+    pub const SIZE: usize = 16;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "index_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "The index vector's ADDR4 (getTensorIndirectIndicesAP, a4 = 0); the encoder ORs 0x20 into its byte 3 (bit 29, the indirect marker).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E27, evidence::E28],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "data_addr", offset: 4, size: 4, type_name: "ADDR4",
+            doc: "The gathered data's ADDR4 (a4 = 0).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E29, evidence::E30],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem", offset: 8, size: 2, type_name: "u16",
+            doc: "The gather index count (getNumIndirectIndices), not x4-scaled.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E31, evidence::E32],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "inert", offset: 10, size: 6, type_name: "u8[6]",
+            role: meta::Role::Reserved,
+            doc: "The TENSOR3D static slot's stride/num region, left unfilled by the indirect branch.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E33],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 16]) -> Self {
+        Self {
+            index_addr: ADDR4::read(at::<0, 4, 16>(b)),
+            data_addr: ADDR4::read(at::<4, 4, 16>(b)),
+            num_elem: u16::from_le_bytes(*at::<8, 2, 16>(b)),
+            inert: *at::<10, 6, 16>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 16]) {
+        self.index_addr.write(at_mut::<0, 4, 16>(b));
+        self.data_addr.write(at_mut::<4, 4, 16>(b));
+        *at_mut::<8, 2, 16>(b) = self.num_elem.to_le_bytes();
+        *at_mut::<10, 6, 16>(b) = self.inert;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.index_addr.visit(&Self::FIELDS[0], v, base, arch);
+        self.data_addr.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.value(
+            &Self::FIELDS[2],
+            base + 8,
+            visit::Value::Unsigned(self.num_elem as u64),
+        );
+        v.enter(&Self::FIELDS[3], base + 10, visit::Group::Array);
+        for (i0, x0) in self.inert.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[3],
+                base + 10 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl INDIRECT16B {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "indirect_marker", name: "indirect_marker", clause: true,
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("index_addr.indirect == 1"),
+        message: "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)",
+        doc: "The encoder stamps it on every indirect record and the decoders select the indirect arm by it; without it the bytes are a static TENSOR3D. A compiler rule: the encoder's guarantee, no header source.",
+        fields: &["index_addr.indirect"],
+        source: "supp-indirect-descriptors §INDIRECT16B Algorithm",
+        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E34, evidence::E35],
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `INDIRECT16B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let index_addr_indirect = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 29
+            & 0x1) as i64;
+        let mut t = ALWAYS;
+        let r0 = (index_addr_indirect == 1i64);
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 16], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "INDIRECT16B",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `INDIRECT16B` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 16];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// The non-MX 4-D gather record: the INDIRECT16B payload (index ADDR4 with the bit-29 marker, data ADDR4, u16 count) in a TENSOR4D-wide slot; +0xA..+0x13 are inert. Chosen over INDIRECT16B when the access pattern has four free dims. Its 4-D quadrant check (indirect_quadrant_check_src4d) reads the marker at byte +0xB and index / data at +8 / +0xC, a different placement the spec does not model (it needs SBUF quadrant arithmetic). Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct INDIRECT20B {
+    /// Offset 0 (4 bytes), `ADDR4`. The index vector's ADDR4, with the bit-29 indirect marker. Confidence: CERTAIN (confirmed).
+    pub index_addr: ADDR4,
+    /// Offset 4 (4 bytes), `ADDR4`. The gathered data's ADDR4. Confidence: CERTAIN (confirmed).
+    pub data_addr: ADDR4,
+    /// Offset 8 (2 bytes), `u16`. The gather index count (getNumIndirectIndices), not x4-scaled. Confidence: CERTAIN (confirmed).
+    pub num_elem: u16,
+    /// Offset 10 (10 bytes), `u8[10]`. Reserved. The TENSOR4D static slot's stride/num region, left unfilled by the indirect branch. Confidence: CERTAIN (confirmed).
+    pub inert: [u8; 10],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for INDIRECT20B {
+    fn default() -> Self {
+        Self::read(&[0u8; 20])
+    }
+}
+impl INDIRECT20B {
+    pub const SIZE: usize = 20;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "index_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "The index vector's ADDR4, with the bit-29 indirect marker.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E36, evidence::E28],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "data_addr", offset: 4, size: 4, type_name: "ADDR4",
+            doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E37, evidence::E30], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem", offset: 8, size: 2, type_name: "u16",
+            doc: "The gather index count (getNumIndirectIndices), not x4-scaled.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E38, evidence::E32],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "inert", offset: 10, size: 10, type_name: "u8[10]",
+            role: meta::Role::Reserved,
+            doc: "The TENSOR4D static slot's stride/num region, left unfilled by the indirect branch.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E39],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 20]) -> Self {
+        Self {
+            index_addr: ADDR4::read(at::<0, 4, 20>(b)),
+            data_addr: ADDR4::read(at::<4, 4, 20>(b)),
+            num_elem: u16::from_le_bytes(*at::<8, 2, 20>(b)),
+            inert: *at::<10, 10, 20>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 20]) {
+        self.index_addr.write(at_mut::<0, 4, 20>(b));
+        self.data_addr.write(at_mut::<4, 4, 20>(b));
+        *at_mut::<8, 2, 20>(b) = self.num_elem.to_le_bytes();
+        *at_mut::<10, 10, 20>(b) = self.inert;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.index_addr.visit(&Self::FIELDS[0], v, base, arch);
+        self.data_addr.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.value(
+            &Self::FIELDS[2],
+            base + 8,
+            visit::Value::Unsigned(self.num_elem as u64),
+        );
+        v.enter(&Self::FIELDS[3], base + 10, visit::Group::Array);
+        for (i0, x0) in self.inert.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[3],
+                base + 10 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl INDIRECT20B {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "indirect_marker", name: "indirect_marker", clause: true,
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("index_addr.indirect == 1"),
+        message: "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)",
+        doc: "The encoder stamps it on every indirect record; without it the bytes are a static TENSOR4D. A compiler rule: the encoder's guarantee, no header source.",
+        fields: &["index_addr.indirect"],
+        source: "supp-indirect-descriptors §INDIRECT20B Algorithm",
+        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E40],
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `INDIRECT20B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 20], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let index_addr_indirect = ((u32::from_le_bytes(*at::<0, 4, 20>(b)) as u64) >> 29
+            & 0x1) as i64;
+        let mut t = ALWAYS;
+        let r0 = (index_addr_indirect == 1i64);
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 20], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "INDIRECT20B",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `INDIRECT20B` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 20];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// The MX gather record (the MoE expert/token DGE gather): MXMEM_PATTERN1D with an index ADDR4 inserted in front, so data, scale and the count move +4. Three contiguous ADDR4s, the x4 count (x4 iff the data Dtype is 2, 8 or 9, the only multiplied gather count), a spare byte and the scale base partition fill the 16 bytes. CoreV4 (mariana) only; there is no MXINDIRECT20B. Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MXINDIRECT16B {
+    /// Offset 0 (4 bytes), `ADDR4`. The index vector's ADDR4 (a4 = 0), with the bit-29 indirect marker. Confidence: CERTAIN (confirmed).
+    pub index_addr: ADDR4,
+    /// Offset 4 (4 bytes), `ADDR4`. The gathered MX data's ADDR4 (a4 = 0). Confidence: CERTAIN (confirmed).
+    pub data_addr: ADDR4,
+    /// Offset 8 (4 bytes), `ADDR4`. The E8M0 scale's ADDR4 (a4 = 1: the SBUF-only scale resolver). Confidence: CERTAIN (confirmed).
+    pub scale_addr: ADDR4,
+    /// Offset 12 (2 bytes), `u16`. The x4 K-extent: getNumIndirectIndices, shifted left by 2 when the data Dtype is 2, 8 or 9 (the x4-packed MX dtypes). Confidence: CERTAIN (confirmed).
+    pub num_elem: u16,
+    /// Offset 14 (1 byte), `u8`. Reserved. The spare high half of the count word, by the page's inference from the u16 store (no store or read of its own). Confidence: INFERRED (inferred).
+    pub num_elem_spare: u8,
+    /// Offset 15 (1 byte), `u8`. The scale's base partition modulo PE_count. Confidence: CERTAIN (confirmed).
+    pub scale_part: u8,
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for MXINDIRECT16B {
+    fn default() -> Self {
+        Self::read(&[0u8; 16])
+    }
+}
+impl MXINDIRECT16B {
+    pub const SIZE: usize = 16;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "index_addr", offset: 0, size: 4, type_name: "ADDR4",
+            doc: "The index vector's ADDR4 (a4 = 0), with the bit-29 indirect marker.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E41],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "data_addr", offset: 4, size: 4, type_name: "ADDR4",
+            doc: "The gathered MX data's ADDR4 (a4 = 0).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E42],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "scale_addr", offset: 8, size: 4, type_name: "ADDR4",
+            doc: "The E8M0 scale's ADDR4 (a4 = 1: the SBUF-only scale resolver).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E43],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem", offset: 12, size: 2, type_name: "u16",
+            doc: "The x4 K-extent: getNumIndirectIndices, shifted left by 2 when the data Dtype is 2, 8 or 9 (the x4-packed MX dtypes).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E44],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_elem_spare", offset: 14, size: 1, type_name: "u8",
+            role: meta::Role::Reserved,
+            doc: "The spare high half of the count word, by the page's inference from the u16 store (no store or read of its own).",
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E45],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "scale_part", offset: 15, size: 1, type_name: "u8",
+            doc: "The scale's base partition modulo PE_count.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E46],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 16]) -> Self {
+        Self {
+            index_addr: ADDR4::read(at::<0, 4, 16>(b)),
+            data_addr: ADDR4::read(at::<4, 4, 16>(b)),
+            scale_addr: ADDR4::read(at::<8, 4, 16>(b)),
+            num_elem: u16::from_le_bytes(*at::<12, 2, 16>(b)),
+            num_elem_spare: u8::from_le_bytes(*at::<14, 1, 16>(b)),
+            scale_part: u8::from_le_bytes(*at::<15, 1, 16>(b)),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 16]) {
+        self.index_addr.write(at_mut::<0, 4, 16>(b));
+        self.data_addr.write(at_mut::<4, 4, 16>(b));
+        self.scale_addr.write(at_mut::<8, 4, 16>(b));
+        *at_mut::<12, 2, 16>(b) = self.num_elem.to_le_bytes();
+        *at_mut::<14, 1, 16>(b) = self.num_elem_spare.to_le_bytes();
+        *at_mut::<15, 1, 16>(b) = self.scale_part.to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.index_addr.visit(&Self::FIELDS[0], v, base, arch);
+        self.data_addr.visit(&Self::FIELDS[1], v, base + 4, arch);
+        self.scale_addr.visit(&Self::FIELDS[2], v, base + 8, arch);
+        v.value(
+            &Self::FIELDS[3],
+            base + 12,
+            visit::Value::Unsigned(self.num_elem as u64),
+        );
+        v.value(
+            &Self::FIELDS[4],
+            base + 14,
+            visit::Value::Unsigned(self.num_elem_spare as u64),
+        );
+        v.value(
+            &Self::FIELDS[5],
+            base + 15,
+            visit::Value::Unsigned(self.scale_part as u64),
+        );
+    }
+}
+impl MXINDIRECT16B {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "indirect_marker", name: "indirect_marker", clause: true,
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("index_addr.indirect == 1"),
+        message: "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)",
+        doc: "The encoder stamps it; mxmem1d_valid reads the same nibble to choose this reading over MXMEM_PATTERN1D. A compiler rule: the encoder's guarantee, no header source.",
+        fields: &["index_addr.indirect"],
+        source: "supp-indirect-descriptors §MXINDIRECT16B Algorithm",
+        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E47, evidence::E48],
+        ..rules::RuleMeta::DEFAULT
+    }, rules::RuleMeta {
+        id: "mxmem1d_valid_indirect", name: "mxmem1d_valid",
+        authority: rules::RuleAuthority::Compiler,
+        expr: Some("index_addr.indirect == 0 || index_addr.active == 1 || (num_elem != 0 && (scale_part & 3) == 0 && scale_part <= 15)"),
+        arch: &["mariana"],
+        message: "an MX gather's x4 count must be nonzero and scale_part at most 15 with its low two bits clear",
+        doc: "mxmem1d_valid's indirect arm (mode nibble 0x20): the K-extent at +0xC nonzero and the scale partition at +0xF aligned and bounded; its three tensor_start_addr_valid calls are ADDR4's rules. A compiler rule: a libwalrus decoder body.",
+        fields: &["index_addr.active", "index_addr.indirect", "num_elem", "scale_part"],
+        source: "wiki-mxmem-pattern1d §The indirect sibling",
+        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E49],
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `MXINDIRECT16B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let index_addr_indirect = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 29
+            & 0x1) as i64;
+        let index_addr_active = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 30
+            & 0x1) as i64;
+        let num_elem = u16::from_le_bytes(*at::<12, 2, 16>(b)) as i64;
+        let scale_part = u8::from_le_bytes(*at::<15, 1, 16>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = (index_addr_indirect == 1i64);
+        t |= r0 as u64;
+        let r1 = (!(nc == 4i64))
+            || (((index_addr_indirect == 0i64) || (index_addr_active == 1i64))
+                || (((num_elem != 0i64) && ((scale_part & 3i64) == 0i64))
+                    && (scale_part <= 15i64)));
+        t |= (r1 as u64) << 1;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 16], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "MXINDIRECT16B",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `MXINDIRECT16B` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 16];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -1068,17 +2288,17 @@ impl ADDR4 {
             name: "address", offset: 0, size: 4, bits: Some((0, 29)), type_name: "u29",
             doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E0, evidence::E1, evidence::E2],
+            evidence: &[evidence::E50, evidence::E51, evidence::E52],
             alternatives: &[
                 meta::Alternative {
                     name: "partition_offset", type_name: "u29",
                     doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E3],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E53],
                 },
                 meta::Alternative {
                     name: "psum_magnitude_test", type_name: "u29",
                     doc: "The consolidated page's split: SBUF is [0, 0x2000000), PSUM [0x2000000, 0x2400000), and PSUM detection is a pure magnitude test, addr >= 0x2000000, with no bank bit and no region register. A third reading beside the ADDR4 page's region class (bits 25..28 nonzero = PSUM) and the descriptor model's PartitionOffset bit 25: an address with bit 26, 27 or 28 set and bit 25 clear is PSUM here and by the region class, SBUF by bit 25.",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E4],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E54],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -1086,18 +2306,18 @@ impl ADDR4 {
         meta::FieldMeta {
             name: "indirect", offset: 0, size: 4, bits: Some((29, 1)), type_name: "u1",
             doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E5, evidence::E6],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E55, evidence::E56],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "active", offset: 0, size: 4, bits: Some((30, 1)), type_name: "u1",
             doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E7],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E57],
             alternatives: &[
                 meta::Alternative {
                     name: "shape_reg", type_name: "u1",
                     doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E8],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E58],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -1106,7 +2326,7 @@ impl ADDR4 {
             name: "register_mode", offset: 0, size: 4, bits: Some((31, 1)), type_name: "u1",
             doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E9, evidence::E10, evidence::E11], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E60, evidence::E61], ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -1162,7 +2382,7 @@ impl ADDR4 {
             message: "in register mode (bit 31) bits 8..23 must be zero and the register id in bits 0..7 must be below 0x40",
             doc: "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero): tensor_start_addr_valid_register_gen2. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4's check in Rust, NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder body (supp-addr4 §Function roster), and no header source states it.",
             fields: &["address", "register_mode"], source: "supp-addr4 §Register mode",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E12, evidence::E13],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E62, evidence::E63],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1175,7 +2395,7 @@ impl ADDR4 {
             doc: "The gen2 decoder's register branch: `(a1 & 0xFFFFFF00) == 0x80000000` (bits 8..30 zero and bit 31 set), then `regid <= 0x3F`. Stricter than the branch v3 and v4 share (tensor_start_addr_valid_register: bits 8..23 only), which the page's arch-universality list gives for v2 too; on gen2 both hold, this one implies the other. sunda is the gen2 (nc 2) architecture. Not called by the words' rules, for the reason tensor_start_addr_valid_register gives. A compiler rule: core_v2::tensor_start_addr_valid is a libwalrus decoder body (supp-addr4 §Function roster); no header source states it.",
             fields: &["active", "address", "indirect", "register_mode"],
             source: "supp-addr4 §Register mode",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E14, evidence::E15],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E64, evidence::E65],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1188,7 +2408,7 @@ impl ADDR4 {
             doc: "The static (non-register) branch of the decoder's region split on the 29-bit address: PSUM when `(addr29 − 0x2000000) ≤ 0x3FFFFF` (unsigned, so addr29 ∈ [0x2000000, 0x23FFFFF]), otherwise SBUF, and the validator rejects an SBUF address with any of bits 25..28 set. The page reads these constants in the v2, v3 and v4 decoders (byte-exact); it says nothing of maverick (nc 5), so the rule is limited to the three. The per-dtype alignment gate that runs first and the PSUM-write dtype set are tensor_start_addr_valid_psum_write_dtype and addr_aligned_dtype_*, not enforced. Not called by the words' rules, for the reason tensor_start_addr_valid_register gives. A compiler rule: a libwalrus decoder body (supp-addr4 §Function roster), no header source.",
             fields: &["address", "register_mode"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E16, evidence::E17],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E66, evidence::E67],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1200,7 +2420,7 @@ impl ADDR4 {
             doc: "\"A PSUM *write* must target a 4-byte accumulator type\": the helper's `sub edi, 8; cmp dil, 3; setbe al` gives wireTag ∈ {8,9,10,11} = {int32, uint32, float32, float32r}; a PSUM read (WRITE_TENSOR == 0) takes any dtype, and an SBUF address any dtype. Not enforced: it needs the dtype and the read/write direction of the word that carries the ADDR4, and a nested type's rule is applied to one field only (`rule(field)`, no further arguments), so ADDR4 cannot be given them. A compiler rule: sub_1343c70 (v3) / 0x142de60 (v4) is a libwalrus helper (supp-addr4 §Function roster); the page shares the set across v2/v3/v4.",
             fields: &["address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E18, evidence::E19],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E68, evidence::E69],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1210,7 +2430,7 @@ impl ADDR4 {
             message: "the 29-bit start address must be aligned to its dtype's wire container: wire tag {2,3,13,14,15} align 1, {4,5,6,7} align 2, {8,9,10,11} align 4, {1,12} align 8; any other tag (0, 16, …) has no defined alignment and fails",
             doc: "`addr_aligned_dtype(unsigned addr, DTYPE wireTag)` returns `(addr & (align-1)) == 0`, keyed on the NEURON_ISA_TPB_DTYPE wire tag; the required alignment equals the element byte size of the wire container, and the aligner is the first gate of the static path (before the region test). Not enforced: it needs the dtype of the word that carries the ADDR4, and a nested type's rule is applied to one field only (`rule(field)`, no further arguments). Where a word states its own alignment (DMA_GATHER_XPOSE's index tensor, UINT32, `% 4 == 0`) the word's rule checks it. A compiler rule: a libwalrus aligner body (supp-addr4 §Function roster).",
             fields: &["address"], source: "supp-addr4 §Per-dtype byte alignment",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E20, evidence::E21],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E70, evidence::E71],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -1220,7 +2440,7 @@ impl ADDR4 {
             message: "the 29-bit start address must be aligned to its dtype's wire container: wire tag {2,3,13,14,15,16} align 1 (16 = FP4-x4, always aligned), {4,5,6,7} align 2, {8,9,10,11} align 4, {1,12} align 8; any other tag has no defined alignment and fails",
             doc: "The gen4 aligner: the gen2/3 table with one delta, \"FP4-x4 joins the no-alignment set\" — `cmp dl, 3` where gen2/3 have `cmp dl, 2`, so wireTag − 0xd ≤ 3 ⇒ {13,14,15,16} and wire tag 16 (FP4-x4, BIR Dtype float4_e2m1fn_x4) is align 1; the {4..7} group moves into helper 0x142de70 with the same semantics. mariana is the gen4 (nc 4) architecture. Wire tag 16's name is the recorded conflict five_bit_fp4_and_trellis / wire_tag_16_fp4_x4 (the field tables: FP4_EXP2 = 0x10). Not enforced, for the reason addr_aligned_dtype_gen2_gen3 gives. A compiler rule: a libwalrus aligner body (supp-addr4 §Function roster).",
             fields: &["address"], source: "supp-addr4 §Per-dtype byte alignment",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E22, evidence::E23],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E72, evidence::E73],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -1793,17 +3013,17 @@ impl DMA_CONFIGS {
         name: "priority_class", offset: 0, size: 1, bits: Some((0, 3)), type_name: "u3",
         doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E24, evidence::E25], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E74, evidence::E75], ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "reserved_bitfield", offset: 0, size: 1, bits: Some((3, 5)),
         type_name: "u5", role: meta::Role::Reserved, doc: "Must be zero.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E24, evidence::E26],
+        evidence: &[evidence::E74, evidence::E76],
         alternatives: &[
             meta::Alternative {
                 name: "flags", type_name: "u5",
                 doc: "Seed 000: +0x0C is \"QoS bits[0:2] + flags\"; the compiler keeps whatever bits 3..7 already hold, (qos&7)|(d[12]&0xF8), rather than writing them zero. Against seed 004 and the field tables, which name them reserved_bitfield and require zero (is_valid_dma_configs).",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E27],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E77],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -1859,7 +3079,7 @@ impl DMA_CONFIGS {
         message: "priority_class must be 0..4 (the ucode cap) and the five reserved bits must be zero",
         doc: "", fields: &["priority_class", "reserved_bitfield"],
         source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E28, evidence::E29, evidence::E30], ..rules::RuleMeta::DEFAULT
+        evidence: &[evidence::E78, evidence::E79, evidence::E80], ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `DMA_CONFIGS`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -1907,19 +3127,19 @@ impl BOUND_CHECK_REG {
         meta::FieldMeta {
             name: "bc_reg", offset: 0, size: 1, bits: Some((0, 6)), type_name: "u6",
             doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E31],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E81],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "bc_disable_oob_error_notif", offset: 0, size: 1, bits: Some((6, 1)),
             type_name: "u1", doc: "Suppress the out-of-bounds notification.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E32],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E82],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "bc_enabled", offset: 0, size: 1, bits: Some((7, 1)), type_name: "u1",
             doc: "1 = armed; 0 = inert.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E32], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E82], ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -1973,7 +3193,7 @@ impl BOUND_CHECK_REG {
             doc: "Only the register check of the armed arm (is_valid_register_read_with_marker) is unknown, so what is enforced is: bc_enabled = 1, or bc_reg = 0 and bc_disable_oob_error_notif = 0.",
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E33, evidence::E34, evidence::E35], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E83, evidence::E84, evidence::E85], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "fully_inert", name: "fully_inert", clause: true,
@@ -1983,21 +3203,21 @@ impl BOUND_CHECK_REG {
             doc: "",
             fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E36], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E86], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "fully_armed", name: "fully_armed", clause: true,
             kind: rules::RuleKind::All, parts: &[3, 4], parent: Some(0),
             message: "armed: bc_enabled = 1 and bc_reg a register readable under the address marker",
             doc: "", fields: &["bc_enabled", "bc_reg"], source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E37],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E87],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "bc_enabled_set", name: "bc_enabled_set", clause: true,
             expr: Some("bc_enabled == 1"), parent: Some(2), message: "bc_enabled = 1",
             doc: "", fields: &["bc_enabled"], source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E38],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E88],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -2008,7 +3228,7 @@ impl BOUND_CHECK_REG {
             doc: "The sources name this predicate but do not give its body; the marker is the address's ADDR8 marker (ADDR_TBL_OFFSET_REG for the index bound checks).",
             fields: &["bc_reg"], source: "supp-gather-scatter §6",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E39, evidence::E40], enforced: false,
+            evidence: &[evidence::E89, evidence::E90], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -2073,7 +3293,7 @@ impl ADDR8_addr_reg {
     }, meta::FieldMeta {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E41, evidence::E42], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2135,14 +3355,14 @@ impl ADDR8_addr_tbl_offs {
             name: "offset", offset: 0, size: 4, type_name: "u32",
             doc: "Table offset: an immediate, or with OFFSET_REG the RegId of the offset register (two registers with OFFSET_WIDE too). dmaspec's inference: this is PSEUDO_ADDR8.addr_tbl_offs.offset, the +0 word the compiler writes under marker 0x20 / 0x28, and a table arm carries no variable id for the runtime to resolve, so it reaches the real word as written.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E43, evidence::E44, evidence::E45, evidence::E46, evidence::E47],
+            evidence: &[evidence::E93, evidence::E94, evidence::E95, evidence::E96, evidence::E97],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_table_entry_id", offset: 4, size: 2, type_name: "u16",
             doc: "DGE table-entry id. dmaspec's inference, as for offset: PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E48, evidence::E49, evidence::E47], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E98, evidence::E99, evidence::E97], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_6", offset: 6, size: 1, type_name: "u8[1]",
@@ -2153,7 +3373,7 @@ impl ADDR8_addr_tbl_offs {
         meta::FieldMeta {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E41, evidence::E42], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -2230,25 +3450,25 @@ impl ADDR8_addr_immediate {
             name: "address_lo", offset: 0, size: 4, type_name: "u32",
             doc: "Absolute address, bits 0..31. dmaspec's inference: the runtime resolves a PSEUDO_ADDR8.addr_var (a 4-byte immediate offset at +0, the variable id at +4..+6) into this arm, adding the variable's base to the immediate in place; the address's low bits are where the compiler's immediate is (so an alignment check reads them here).",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E50, evidence::E51, evidence::E45, evidence::E46, evidence::E52],
+            evidence: &[evidence::E100, evidence::E101, evidence::E95, evidence::E96, evidence::E102],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "address_mid", offset: 4, size: 2, type_name: "u16",
             doc: "Absolute address, bits 32..47. dmaspec's inference: ADDR8 reaches the full SoC space (wider than 32 bits), and the only bytes below the marker the address can continue into are those that held the variable id the runtime resolves; no source gives the address's width.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E53, evidence::E54, evidence::E52], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E103, evidence::E104, evidence::E102], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "address_hi", offset: 6, size: 1, type_name: "u8",
             doc: "Absolute address, bits 48..55. dmaspec's inference, as for address_mid.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E55, evidence::E56, evidence::E52], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E105, evidence::E106, evidence::E102], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E41, evidence::E42], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -2316,25 +3536,25 @@ impl ADDR8 {
     pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E41, evidence::E42], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
     };
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E57],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E107],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E57],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E107],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E58],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E108],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -2422,12 +3642,12 @@ impl DTYPE_PAIR {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "dtype_lo", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
         doc: "Source dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E59, evidence::E60], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E109, evidence::E110], ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "dtype_hi", offset: 0, size: 1, bits: Some((4, 4)), type_name: "DTYPE",
         doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E59, evidence::E61], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E109, evidence::E111], ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -2478,12 +3698,12 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
         type_name: "INDIRECT_DIM",
         doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E62, evidence::E63], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E112, evidence::E113], ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "reserved", offset: 0, size: 1, bits: Some((2, 6)), type_name: "u6",
         role: meta::Role::Reserved, doc: "Reserved.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E59, evidence::E64], ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E109, evidence::E114], ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -2755,33 +3975,33 @@ impl DMA_INDIRECT_FLAGS {
             type_name: "INDIRECT_DMA_ADDRESSING_MODE",
             doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E65, evidence::E66], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E115, evidence::E116], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_bound_is_err", offset: 0, size: 1, bits: Some((2, 1)),
             type_name: "u1",
             doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E65, evidence::E67, evidence::E68], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E115, evidence::E117, evidence::E118], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "non_unique_dst_idx", offset: 0, size: 1, bits: Some((3, 1)),
             type_name: "u1",
             doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E65, evidence::E69], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E115, evidence::E119], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "gather_dim", offset: 0, size: 1, bits: Some((4, 2)),
             type_name: "INDIRECT_DIM", doc: "Axis the source index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E65, evidence::E70], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E115, evidence::E120], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "scatter_dim", offset: 0, size: 1, bits: Some((6, 2)),
             type_name: "INDIRECT_DIM", doc: "Axis the destination index walks.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E65, evidence::E71], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E115, evidence::E121], ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -3802,18 +5022,18 @@ impl DMA_ENGINE_CONFIG {
         meta::FieldMeta {
             name: "start_id", offset: 0, size: 1, bits: Some((0, 5)), type_name: "u5",
             doc: "First engine id.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E72], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E122], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "engine_count", offset: 0, size: 1, bits: Some((5, 2)),
             type_name: "DMA_ENGINE_COUNT", doc: "Fan-out.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E73],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E123],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 0, size: 1, bits: Some((7, 1)), type_name: "u1",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E74],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E124],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -3874,24 +5094,24 @@ impl DMA_FLAGS {
         meta::FieldMeta {
             name: "tdg", offset: 0, size: 1, bits: Some((0, 1)), type_name: "u1",
             doc: "Must be 0 in DMA_IMMEDIATE.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E75], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E125], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wr_done_sync", offset: 0, size: 1, bits: Some((1, 1)),
             type_name: "SEMA_SYNC", doc: "Write-done synchronisation.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E76],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E126],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "queue_id", offset: 0, size: 1, bits: Some((2, 3)), type_name: "u3",
             doc: "DMA queue id, 0..7 (3 bits; the header comment's 4 bits is the conflict dma_flags_queue_id_width).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E77],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E127],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 0, size: 1, bits: Some((5, 3)), type_name: "u3",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E78],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E128],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -4061,7 +5281,7 @@ impl DESC_FLAGS {
         meta::FieldMeta {
             name: "num_descriptors", offset: 0, size: 1, bits: Some((0, 2)),
             type_name: "u2", doc: "Must be 1, 2 or 3.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E79],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E129],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -4156,29 +5376,29 @@ impl DMA_ADDR_STRUCT {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "base_reg", offset: 0, size: 1, type_name: "u8", doc: "Base register.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E80],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E130],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "offset_reg", offset: 1, size: 1, type_name: "u8",
             doc: "Offset register.", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E81], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E131], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "inc_reg", offset: 2, size: 1, type_name: "u8",
             doc: "Increment register.", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E82], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E132], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 3, size: 1, type_name: "u8[1]",
             role: meta::Role::Reserved, doc: "reserved[1].",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E83],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E133],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "offset_imm", offset: 4, size: 4, type_name: "u32",
             doc: "Immediate offset.", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E84], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E134], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -4255,7 +5475,7 @@ impl DESCRIPTOR_RAW {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "bytes", offset: 0, size: 16, type_name: "u8[16]",
         doc: "The descriptor's bytes (an SDMA_CME_BD_DESC by the page; not decoded here).",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E85],
+        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E135],
         ..meta::FieldMeta::DEFAULT
     }];
     /// Logical values stored across several fields.
@@ -4435,25 +5655,25 @@ impl GSControl {
         meta::FieldMeta {
             name: "operation_fld", offset: 0, size: 2, bits: Some((0, 4)),
             type_name: "GS_OPERATION", doc: "The SuperGather operation (1..6).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E86],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E136],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "offst_sz_fld", offset: 0, size: 2, bits: Some((4, 2)), type_name: "u2",
             doc: "Offset size (the source gives no encoding).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E87],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E137],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "elem_sz_fld", offset: 0, size: 2, bits: Some((6, 2)), type_name: "u2",
             doc: "Element size: 0, 1, 2 → byte scale 1, 2, 4 (matched at the host).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E88],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E138],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 0, size: 2, bits: Some((8, 8)), type_name: "u8",
             role: meta::Role::Reserved, doc: "8'd0: zero.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E89],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E139],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -4805,18 +6025,18 @@ impl HEADER {
         meta::FieldMeta {
             name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
             doc: "Selects the word's struct.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E90, evidence::E91], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E140, evidence::E141], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "inst_word_len", offset: 1, size: 1, type_name: "u8",
             doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E93],
+            evidence: &[evidence::E142, evidence::E143],
             alternatives: &[
                 meta::Alternative {
                     name: "inst_word_len_16b_records", type_name: "u8",
                     doc: "Length in 16-byte records (DMA words = 4).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E94],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E144],
                 },
             ],
             constant: Some(16), ..meta::FieldMeta::DEFAULT
@@ -4824,12 +6044,12 @@ impl HEADER {
         meta::FieldMeta {
             name: "debug_cmd", offset: 2, size: 1, type_name: "u8", doc: "Debug command.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E95, evidence::E96],
+            evidence: &[evidence::E145, evidence::E146],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved", type_name: "u8",
                     doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E97, evidence::E98],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E147, evidence::E148],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -4837,12 +6057,12 @@ impl HEADER {
         meta::FieldMeta {
             name: "debug_hint", offset: 3, size: 1, type_name: "u8", doc: "Debug hint.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E95, evidence::E96],
+            evidence: &[evidence::E145, evidence::E146],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved_hi", type_name: "u8",
                     doc: "High byte of the reserved/format word, always 0.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E99],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E149],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -4924,28 +6144,28 @@ impl EVENTS {
         meta::FieldMeta {
             name: "wait_mode", offset: 0, size: 1, type_name: "WAIT_MODE", doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100, evidence::E101], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E150, evidence::E151], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_idx", offset: 1, size: 1, type_name: "u8",
             doc: "Semaphore to wait on.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100, evidence::E102], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E150, evidence::E152], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "update_mode", offset: 2, size: 1, type_name: "UPDATE_MODE", doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100, evidence::E103], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E150, evidence::E153], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "update_idx", offset: 3, size: 1, type_name: "u8",
             doc: "Semaphore to update.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100, evidence::E104], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E150, evidence::E154], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore_value", offset: 4, size: 4, type_name: "u32",
             doc: "Wait threshold / update value.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E100, evidence::E105], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E150, evidence::E155], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -6155,31 +7375,31 @@ impl PSEUDO_ADDR8_addr_var {
             name: "immediate", offset: 0, size: 4, type_name: "u32",
             doc: "The address immediate (v26): the offset within the variable. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"imm offset\" is dmaspec's inference: mode 0x10 sets VAR_ID_BIT, the bit that selects addr_var, and holds an immediate next to a variable id, the two parts seed 004 gives addr_var.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E106, evidence::E107, evidence::E108], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E156, evidence::E157, evidence::E158], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "var_id_lo", offset: 4, size: 2, type_name: "u16",
             doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"neff variable id\" is dmaspec's inference, as for immediate.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E109, evidence::E110],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E159, evidence::E160],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "var_id_hi", offset: 6, size: 1, type_name: "u8",
             doc: "Physical variable id, bits 16..23. The byte is what assign64bitAddr writes under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E111],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E161],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E112, evidence::E113, evidence::E114],
+            evidence: &[evidence::E162, evidence::E163, evidence::E164],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E115, evidence::E116, evidence::E117],
+                    evidence: &[evidence::E165, evidence::E166, evidence::E167],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -6254,13 +7474,13 @@ impl PSEUDO_ADDR8_addr_reg {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E112, evidence::E113, evidence::E114],
+        evidence: &[evidence::E162, evidence::E163, evidence::E164],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E115, evidence::E116, evidence::E117],
+                evidence: &[evidence::E165, evidence::E166, evidence::E167],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -6325,12 +7545,12 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             name: "offset", offset: 0, size: 4, type_name: "u32",
             doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); that they are the addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects the table arm, and carry a DGE table-entry id.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E118, evidence::E119, evidence::E120], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E168, evidence::E169, evidence::E170], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_table_entry_id", offset: 4, size: 2, type_name: "u16",
             doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); their place in addr_tbl_offs is dmaspec's inference, as for offset.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E121],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E171],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -6343,13 +7563,13 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E112, evidence::E113, evidence::E114],
+            evidence: &[evidence::E162, evidence::E163, evidence::E164],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E115, evidence::E116, evidence::E117],
+                    evidence: &[evidence::E165, evidence::E166, evidence::E167],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -6428,13 +7648,13 @@ impl PSEUDO_ADDR8_addr_immediate {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E112, evidence::E113, evidence::E114],
+        evidence: &[evidence::E162, evidence::E163, evidence::E164],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E115, evidence::E116, evidence::E117],
+                evidence: &[evidence::E165, evidence::E166, evidence::E167],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -6497,13 +7717,13 @@ impl PSEUDO_ADDR8 {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E112, evidence::E113, evidence::E114],
+        evidence: &[evidence::E162, evidence::E163, evidence::E164],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E115, evidence::E116, evidence::E117],
+                evidence: &[evidence::E165, evidence::E166, evidence::E167],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -6513,25 +7733,25 @@ impl PSEUDO_ADDR8 {
             name: "addr_var", offset: 0, size: 8, type_name: "addr_var",
             doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E122, evidence::E123, evidence::E124], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E172, evidence::E173, evidence::E174], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
             doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E57], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E107], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E57, evidence::E125], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E107, evidence::E175], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
             doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E58], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E108], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// One value of each arm, in declaration order.
@@ -6727,107 +7947,6 @@ impl LNC_SIZE_FMT {
         }
     }
 }
-/// A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2, num_elem\[d\] iterations advancing by step_elem\[d\] elements. The signed strides allow reverse / transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte base in 16 bytes, against the 24 bytes of the two-dimensional PSEUDO_ADDR8TENSOR2D (PSEUDO_ADDR8 base, int32 step_elem\[2\], uint32 num_elem\[2\]) that the pseudo TriggerCollective2 0xD9/0xDA carries. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TENSOR3D {
-    /// Offset 0 (4 bytes), `ADDR4`. SBUF base: an immediate partition offset or an address register (ADDR4 union). Confidence: HIGH/OBSERVED (confirmed).
-    pub start_addr: ADDR4,
-    /// Offset 4 (6 bytes), `i16[3]`. Three signed strides, in elements. Confidence: HIGH/OBSERVED (confirmed).
-    pub step_elem: [i16; 3],
-    /// Offset 10 (6 bytes), `u16[3]`. Three unsigned shape dimensions (element counts). Confidence: HIGH/OBSERVED (confirmed).
-    pub num_elem: [u16; 3],
-}
-/// All bytes zero (arrays of any length, so not derived).
-impl Default for TENSOR3D {
-    fn default() -> Self {
-        Self::read(&[0u8; 16])
-    }
-}
-impl TENSOR3D {
-    pub const SIZE: usize = 16;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "SBUF base: an immediate partition offset or an address register (ADDR4 union).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E126, evidence::E127], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "step_elem", offset: 4, size: 6, type_name: "i16[3]",
-            doc: "Three signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E128],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 10, size: 6, type_name: "u16[3]",
-            doc: "Three unsigned shape dimensions (element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E129],
-            ..meta::FieldMeta::DEFAULT
-        },
-    ];
-    /// Logical values stored across several fields.
-    pub const JOINS: &'static [meta::JoinMeta] = &[];
-    #[inline(always)]
-    pub const fn read(b: &[u8; 16]) -> Self {
-        Self {
-            start_addr: ADDR4::read(at::<0, 4, 16>(b)),
-            step_elem: [
-                i16::from_le_bytes(*at::<4, 2, 16>(b)),
-                i16::from_le_bytes(*at::<6, 2, 16>(b)),
-                i16::from_le_bytes(*at::<8, 2, 16>(b)),
-            ],
-            num_elem: [
-                u16::from_le_bytes(*at::<10, 2, 16>(b)),
-                u16::from_le_bytes(*at::<12, 2, 16>(b)),
-                u16::from_le_bytes(*at::<14, 2, 16>(b)),
-            ],
-        }
-    }
-    #[inline(always)]
-    pub fn write(&self, b: &mut [u8; 16]) {
-        self.start_addr.write(at_mut::<0, 4, 16>(b));
-        *at_mut::<4, 2, 16>(b) = self.step_elem[0].to_le_bytes();
-        *at_mut::<6, 2, 16>(b) = self.step_elem[1].to_le_bytes();
-        *at_mut::<8, 2, 16>(b) = self.step_elem[2].to_le_bytes();
-        *at_mut::<10, 2, 16>(b) = self.num_elem[0].to_le_bytes();
-        *at_mut::<12, 2, 16>(b) = self.num_elem[1].to_le_bytes();
-        *at_mut::<14, 2, 16>(b) = self.num_elem[2].to_le_bytes();
-    }
-    pub fn visit(
-        &self,
-        meta: &'static meta::FieldMeta,
-        v: &mut impl visit::Visitor,
-        base: usize,
-        arch: Arch,
-    ) {
-        v.enter(meta, base, visit::Group::Struct);
-        self.visit_fields(v, base, arch);
-        v.leave(visit::Group::Struct);
-    }
-    /// Visits the members without opening a group for the struct itself.
-    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
-        let _ = arch;
-        self.start_addr.visit(&Self::FIELDS[0], v, base, arch);
-        v.enter(&Self::FIELDS[1], base + 4, visit::Group::Array);
-        for (i0, x0) in self.step_elem.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[1],
-                base + 4 + i0 * 2,
-                visit::Value::Signed((*x0) as i64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.enter(&Self::FIELDS[2], base + 10, visit::Group::Array);
-        for (i0, x0) in self.num_elem.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[2],
-                base + 10 + i0 * 2,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-    }
-}
 /// DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DMA_DIRECT2D {
@@ -6879,102 +7998,102 @@ impl DMA_DIRECT2D {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xb8",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E131], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E132, evidence::E133], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176, evidence::E178, evidence::E179], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment; bounds the number of DMAs used.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "compute_op", offset: 15, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce-on-copy op (§6.4).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E134, evidence::E135], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176, evidence::E180, evidence::E181], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (immediate / register / table).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E136], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176, evidence::E182], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E137],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E183],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E138],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
             codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E139], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176, evidence::E185], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
             codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE", doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E140], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176, evidence::E186], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E130, evidence::E141], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E176, evidence::E187], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -7342,7 +8461,7 @@ impl DMA_DIRECT2D {
                 "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E142], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E188], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_general",
@@ -7359,14 +8478,14 @@ impl DMA_DIRECT2D {
                 "src_step_elem[0]", "src_step_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E143, evidence::E144, evidence::E145], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E189, evidence::E190, evidence::E191], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_neuron_header", name: "has_valid_neuron_header", args: Some("i"),
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the header must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["header"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E146],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E192],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7374,7 +8493,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the events must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["events"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E147],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E193],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7382,7 +8501,7 @@ impl DMA_DIRECT2D {
             clause: true, expr: Some("header.opcode == OPCODE::DMAMEMCPY"), parent: Some(1),
             message: "header.opcode must be DMAMemcpy (0xb8)",
             doc: "", fields: &["header.opcode"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E148],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E194],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7390,7 +8509,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E149],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E195],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7398,7 +8517,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E150],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E196],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7408,7 +8527,7 @@ impl DMA_DIRECT2D {
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr", "src_step_elem[0]"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E151], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E197], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
@@ -7417,7 +8536,7 @@ impl DMA_DIRECT2D {
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr", "dst_step_elem[0]"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E152], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E198], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_step_elem_shape_reg_mode",
@@ -7431,7 +8550,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[0]", "src_num_elem[1]", "src_start_addr.marker", "src_step_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E153, evidence::E154, evidence::E155], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E199, evidence::E200, evidence::E201], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
@@ -7440,7 +8559,7 @@ impl DMA_DIRECT2D {
             message: "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
             doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E156, evidence::E157], enforced: false,
+            evidence: &[evidence::E202, evidence::E203], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7452,7 +8571,7 @@ impl DMA_DIRECT2D {
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E158, evidence::E159], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E204, evidence::E205], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
@@ -7463,7 +8582,7 @@ impl DMA_DIRECT2D {
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E160, evidence::E159], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E206, evidence::E205], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
@@ -7473,7 +8592,7 @@ impl DMA_DIRECT2D {
             doc: "",
             fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E161], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E207], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_configs", name: "is_valid_dma_configs",
@@ -7483,7 +8602,7 @@ impl DMA_DIRECT2D {
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E162, evidence::E163], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E208, evidence::E209], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_arith",
@@ -7497,7 +8616,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[1]", "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164, evidence::E165], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E210, evidence::E211], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_without_cce",
@@ -7510,21 +8629,21 @@ impl DMA_DIRECT2D {
                 "src_elem_size", "src_num_elem[0]", "src_num_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E166, evidence::E167], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E212, evidence::E213], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_is_none", name: "compute_op_is_none", clause: true,
             expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(16),
             message: "compute_op must be NONE", doc: "", fields: &["compute_op"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E168], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E214], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
             clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(16),
             message: "in_dtype must equal out_dtype", doc: "",
             fields: &["in_dtype", "out_dtype"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E169],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E215],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -7538,7 +8657,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E170, evidence::E171, evidence::E172], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E216, evidence::E217, evidence::E218], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_cce", name: "is_valid_dma_cce", args: Some("i"),
@@ -7550,7 +8669,7 @@ impl DMA_DIRECT2D {
                 "src_elem_size", "dst_elem_size",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E173, evidence::E174], enforced: false,
+            evidence: &[evidence::E219, evidence::E220], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -7697,99 +8816,99 @@ impl DMA_DIRECT2D_XPOSE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbd",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 12, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E176, evidence::E177], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 13, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 14, size: 1, type_name: "DTYPE",
             doc: "Source dtype (2-byte or 4-byte only).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E176, evidence::E178], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E222, evidence::E224], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 15, size: 1, type_name: "DTYPE",
             doc: "Destination dtype; must equal in_dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E179, evidence::E180], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E225, evidence::E226], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements (X, Y).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E181, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E227, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E182, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E228, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 36, size: 4, type_name: "i32",
             doc: "Signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E183, evidence::E184, evidence::E185, evidence::E176],
+            evidence: &[evidence::E229, evidence::E230, evidence::E231, evidence::E222],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base; must be 32-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E186, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E232, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E187, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E233, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 60, size: 1, type_name: "u8",
             doc: "Tile rows; must be 16 (current uCode).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E188, evidence::E189, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E234, evidence::E235, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 61, size: 1, type_name: "u8",
             doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E190, evidence::E191, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E236, evidence::E237, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 62, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E192, evidence::E193, evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E238, evidence::E239, evidence::E222], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 63, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E194, evidence::E195, evidence::E196, evidence::E197],
+            evidence: &[evidence::E240, evidence::E241, evidence::E242, evidence::E243],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -8143,14 +9262,14 @@ impl DMA_DIRECT2D_XPOSE {
                 "tile_src_cols", "tile_src_rows",
             ],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E198], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E244], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_transpose_nc", name: "has_valid_dma_transpose_nc",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaTranspose needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "seed-004 §10", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E199, evidence::E200], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E245, evidence::E246], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tile_src_rows_is_16", name: "tile_src_rows_is_16", clause: true,
@@ -8158,7 +9277,7 @@ impl DMA_DIRECT2D_XPOSE {
             message: "tile_src_rows must be 16 (current uCode)",
             doc: "", fields: &["tile_src_rows"], source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E201, evidence::E202], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E247, evidence::E248], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tile_src_cols_fit_dtype", name: "tile_src_cols_fit_dtype", clause: true,
@@ -8167,14 +9286,14 @@ impl DMA_DIRECT2D_XPOSE {
             message: "tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one (other sizes are not allowed)",
             doc: "", fields: &["out_dtype", "tile_src_cols"],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E203, evidence::E204], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E249, evidence::E250], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
             clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(0),
             message: "out_dtype must equal in_dtype", doc: "",
             fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E205],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E251],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8183,7 +9302,7 @@ impl DMA_DIRECT2D_XPOSE {
             message: "the dtype must be 2 bytes for the transpose proper",
             doc: "Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as 2-B or 4-B, so which words \"the transpose proper\" covers is unclear.",
             fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E206],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8195,7 +9314,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "The rule is the field tables'; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
             fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "supp-field-tables §2.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E207, evidence::E208], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E253, evidence::E254], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_steps_aligned_32", name: "dst_steps_aligned_32", clause: true,
@@ -8205,7 +9324,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "",
             fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E209, evidence::E208], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E255, evidence::E254], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_DIRECT2D_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -8325,107 +9444,107 @@ impl DMA_GATHER_XPOSE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xf1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E59],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E109],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 12, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 13, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E210, evidence::E211], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E256, evidence::E257], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E212, evidence::E213], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E258, evidence::E259], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_bound_reg", offset: 15, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (checked without flags coupling).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E214, evidence::E215], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E260, evidence::E261], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Gather source base (HBM or SBUF); 2-byte aligned.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E59],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E109],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E216],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E262],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E217],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E263],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 36, size: 4, type_name: "ADDR4",
             doc: "Gather index tensor (UINT32, 4-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E218], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E264], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base (SBUF, 32-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E219], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E265], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 48, size: 3, type_name: "u8[3]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E220, evidence::E221], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E266, evidence::E267], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 51, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E59],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E109],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem_1", offset: 52, size: 4, type_name: "i32",
             doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E268, evidence::E269], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E224],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E270],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per transpose row: 2..256, even.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E225], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E271], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dtype", offset: 62, size: 1, type_name: "DTYPE_PAIR",
             doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E226, evidence::E227], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E272, evidence::E273], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 63, size: 1, type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
             doc: "gather_dim (must be Y) + reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E228], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E274], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8811,7 +9930,7 @@ impl DMA_GATHER_XPOSE {
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E229, evidence::E230], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E275, evidence::E276], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_gather_transpose_nc",
@@ -8819,7 +9938,7 @@ impl DMA_GATHER_XPOSE {
             expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaGatherTranspose needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E231, evidence::E199], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E277, evidence::E245], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dtype",
@@ -8829,7 +9948,7 @@ impl DMA_GATHER_XPOSE {
             message: "only 2-byte dtypes (BF16 / FP16), and dtype_lo == dtype_hi: no cast",
             doc: "", fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E232, evidence::E233], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E278, evidence::E279], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_elem_size",
@@ -8838,7 +9957,7 @@ impl DMA_GATHER_XPOSE {
             parent: Some(0),
             message: "elem_size must be even and within 2..256",
             doc: "", fields: &["elem_size"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E234],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E280],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8854,7 +9973,7 @@ impl DMA_GATHER_XPOSE {
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E235], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E281], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_aligned_2", name: "src_start_addr_aligned_2", clause: true,
@@ -8864,7 +9983,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only (the field tables state it for the immediate); a register or table address is not in the word.",
             fields: &["src_start_addr.addr_immediate.address_lo", "src_start_addr.marker"],
             source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E236, evidence::E237, evidence::E238], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E282, evidence::E283, evidence::E284], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
@@ -8875,7 +9994,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
             fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E239, evidence::E240, evidence::E241], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E285, evidence::E286, evidence::E287], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_idx_start_addr_aligned_4", name: "src_idx_start_addr_aligned_4",
@@ -8886,7 +10005,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a register id, not an address.",
             fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E242, evidence::E243, evidence::E244], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E288, evidence::E289, evidence::E290], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_flags",
@@ -8896,7 +10015,7 @@ impl DMA_GATHER_XPOSE {
             message: "gather_dim must be Y (dim[1], the slowest) for now",
             doc: "", fields: &["flags.gather_dim"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E245, evidence::E246], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E291, evidence::E292], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_src_dimensions",
@@ -8905,7 +10024,7 @@ impl DMA_GATHER_XPOSE {
             parent: Some(0),
             message: "src_num_elem[1] (the gathered row count) must be a multiple of 16, the transpose-tile rows",
             doc: "", fields: &["src_num_elem[1]"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E247],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E293],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8916,7 +10035,7 @@ impl DMA_GATHER_XPOSE {
             message: "src_num_elem[1] must equal dst_num_elem[0]: both are the index count",
             doc: "", fields: &["dst_num_elem[0]", "src_num_elem[1]"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E248], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E294], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dst_steps",
@@ -8927,7 +10046,7 @@ impl DMA_GATHER_XPOSE {
             message: "dst_step_elem_1 must be a multiple of 32 unless dst_num_elem[1] == 1",
             doc: "", fields: &["dst_num_elem[1]", "dst_step_elem_1"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E249], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E295], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
@@ -8937,7 +10056,7 @@ impl DMA_GATHER_XPOSE {
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E250, evidence::E251], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E296, evidence::E297], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags",
@@ -8951,7 +10070,7 @@ impl DMA_GATHER_XPOSE {
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E252, evidence::E253], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E298, evidence::E299], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
@@ -8961,7 +10080,7 @@ impl DMA_GATHER_XPOSE {
             doc: "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E254], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E300], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved_is_zero", name: "reserved_is_zero", clause: true,
@@ -8969,7 +10088,7 @@ impl DMA_GATHER_XPOSE {
             message: "reserved[3] must be zero", doc: "",
             fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
             source: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E255, evidence::E256], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E301, evidence::E302], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_GATHER_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -9131,54 +10250,54 @@ impl DMA_IMMEDIATE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xba DMA_IMMEDIATE, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E257],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
             doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E258],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E304],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
             doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E259],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E305],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
             doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E260], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E306], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
             doc: "The engine to run on; restricted to engine_count == ONE here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E261],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E307],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
             doc: "Queue and write-done sync; tdg must be 0 here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E262],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E308],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_flags", offset: 12, size: 1, type_name: "DESC_FLAGS",
             doc: "How many descriptors (1..3) and where each comes from.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E263],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E309],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_reg", offset: 13, size: 3, type_name: "u8[3]",
             doc: "Register selectors of the three descriptors: a REGISTER-mode descriptor N is read from the four 32-bit registers descriptor_reg[N] + 0..3.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E264],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E310],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_imm", offset: 16, size: 48, type_name: "DESCRIPTOR_RAW[3]",
             doc: "The three inline 16-byte descriptors (IMMEDIATE mode). Each is an SDMA_CME_BD_DESC by the page; the spec does not decode that 16-byte descriptor yet (issue 14 item 3), so the bytes stay raw.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E265],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E311],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -9456,134 +10575,134 @@ impl DMA_INDIRECT1D {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbb",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E266],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 12, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E163], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E209], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 13, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E267, evidence::E268], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E313, evidence::E314], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 15, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "Gather/scatter mode and dims (§3.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E269, evidence::E270], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E315, evidence::E316], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (the gather table / source tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E266],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 4, type_name: "i32",
             doc: "1-D signed source stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E271],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E317],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 28, size: 2, type_name: "u16",
             doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E272, evidence::E57], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E318, evidence::E107], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 30, size: 2, type_name: "u16",
             doc: "Source bytes per element.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 32, size: 8, type_name: "ADDR8",
             doc: "Destination base (the scatter base / destination tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E266],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 40, size: 4, type_name: "i32",
             doc: "1-D signed destination stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E273],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E319],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 44, size: 2, type_name: "u16",
             doc: "Destination element count (<= 4096 unless shape-from-register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E266],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 46, size: 2, type_name: "u16",
             doc: "Destination bytes per element.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E266],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 48, size: 4, type_name: "ADDR4",
             doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E274, evidence::E275], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E320, evidence::E321], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 52, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E276], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E322], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 56, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E266],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 57, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_bound_reg", offset: 58, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (not the data address) (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E32], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E82], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_idx_bound_reg", offset: 59, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E32], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E82], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "compute_op", offset: 60, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E277], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E323], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 61, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E278, evidence::E279], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E312, evidence::E324, evidence::E325], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 62, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E280, evidence::E281, evidence::E282], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E326, evidence::E327, evidence::E328], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -9995,14 +11114,14 @@ impl DMA_INDIRECT1D {
                 "src_step_elem",
             ],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E283, evidence::E284], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E329, evidence::E330], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E285],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E331],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10010,7 +11129,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E285],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E331],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10020,7 +11139,7 @@ impl DMA_INDIRECT1D {
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E286], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E332], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
@@ -10029,7 +11148,7 @@ impl DMA_INDIRECT1D {
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr", "dst_step_elem"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E286], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E332], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_elem_shape_reg_mode", name: "zero_num_elem_shape_reg_mode",
@@ -10041,7 +11160,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E287, evidence::E288], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E333, evidence::E334], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
@@ -10051,7 +11170,7 @@ impl DMA_INDIRECT1D {
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §6.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E289, evidence::E290, evidence::E291], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E335, evidence::E336, evidence::E337], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_idx_start_addr",
@@ -10061,7 +11180,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["src_idx_start_addr", "dst_idx_start_addr"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E292], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E338], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
@@ -10070,7 +11189,7 @@ impl DMA_INDIRECT1D {
             message: "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
             doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E293, evidence::E294], enforced: false,
+            evidence: &[evidence::E339, evidence::E340], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10080,7 +11199,7 @@ impl DMA_INDIRECT1D {
             doc: "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.",
             fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E295],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E341],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10088,7 +11207,7 @@ impl DMA_INDIRECT1D {
             expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(9),
             message: "a pure gather/scatter has compute_op NONE",
             doc: "", fields: &["compute_op"], source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E296],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E342],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10098,7 +11217,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E297],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E343],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10112,7 +11231,7 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E298], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E344], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_src",
@@ -10126,7 +11245,7 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E299], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E345], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "idx_bound_error_or_notif_src", name: "idx_bound_error_or_notif",
@@ -10137,7 +11256,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E300, evidence::E301], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E346, evidence::E347], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_dst", name: "has_valid_idx_bound_check_reg",
@@ -10150,7 +11269,7 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_reg", "flags.idx_bound_is_err",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E302], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E348], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_dst",
@@ -10164,7 +11283,7 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E349], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "idx_bound_error_or_notif_dst", name: "idx_bound_error_or_notif",
@@ -10175,7 +11294,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E300], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E346], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_indirect_dim_by_mode", name: "has_valid_indirect_dim_by_mode",
@@ -10189,7 +11308,7 @@ impl DMA_INDIRECT1D {
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E304, evidence::E305, evidence::E306], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E350, evidence::E351, evidence::E352], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_index_count",
@@ -10203,7 +11322,7 @@ impl DMA_INDIRECT1D {
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E307, evidence::E308, evidence::E309], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E353, evidence::E354, evidence::E355], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_idx_addr_in_sbuf_partition0",
@@ -10213,7 +11332,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E310, evidence::E311], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E356, evidence::E357], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_addr4_in_sbuf_partition0_src", name: "has_addr4_in_sbuf_partition0",
@@ -10223,7 +11342,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E358], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_idx_leg_inactive", name: "src_idx_leg_inactive", clause: true,
@@ -10231,7 +11350,7 @@ impl DMA_INDIRECT1D {
             parent: Some(21),
             message: "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)",
             doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E359],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10243,7 +11362,7 @@ impl DMA_INDIRECT1D {
             doc: "", fields: &["src_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E314, evidence::E315], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E360, evidence::E361], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "addr_in_sbuf_partition_src", name: "addr_in_sbuf_partition",
@@ -10251,7 +11370,7 @@ impl DMA_INDIRECT1D {
             parts: &[25, 26], parent: Some(21),
             message: "src_idx_start_addr must lie in SBUF partition 0",
             doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E316],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10262,7 +11381,7 @@ impl DMA_INDIRECT1D {
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split. Which partition an SBUF address names is not given in a form this spec decodes.",
             fields: &["src_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E317, evidence::E318],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E363, evidence::E364],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10270,7 +11389,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(24),
             message: "src_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
             doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E316],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10281,7 +11400,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E358], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_idx_leg_inactive", name: "dst_idx_leg_inactive", clause: true,
@@ -10289,7 +11408,7 @@ impl DMA_INDIRECT1D {
             parent: Some(27),
             message: "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)",
             doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E359],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10301,7 +11420,7 @@ impl DMA_INDIRECT1D {
             doc: "", fields: &["dst_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E314, evidence::E315], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E360, evidence::E361], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "addr_in_sbuf_partition_dst", name: "addr_in_sbuf_partition",
@@ -10309,7 +11428,7 @@ impl DMA_INDIRECT1D {
             parts: &[31, 32], parent: Some(27),
             message: "dst_idx_start_addr must lie in SBUF partition 0",
             doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E316],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10320,7 +11439,7 @@ impl DMA_INDIRECT1D {
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.",
             fields: &["dst_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E319, evidence::E318],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E365, evidence::E364],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10328,7 +11447,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(30),
             message: "dst_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
             doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E316],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10338,7 +11457,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0), message: "reserved[2] must be zero", doc: "",
             fields: &["reserved[0]", "reserved[1]"], source: "supp-field-tables §2.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E320, evidence::E321], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E366, evidence::E367], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_configs", name: "is_valid_dma_configs",
@@ -10348,7 +11467,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E322, evidence::E323], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E368, evidence::E369], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
@@ -10356,7 +11475,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0),
             message: "compute_op must be a valid DGE compute op here; the sources do not give this predicate's body",
             doc: "", fields: &["compute_op"], source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E324],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E370],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -10559,64 +11678,64 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb9 DMA_MEMCPY2, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E325],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
             doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E326],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E372],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
             doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E327],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E373],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
             doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E328], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E374], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
             doc: "First engine and fan-out (1/2/4/8).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E329],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E375],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
             doc: "Queue and write-done sync.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E330], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E376], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_mode", offset: 12, size: 1, type_name: "DMA_ADDR_MODE_PAIR",
             doc: "How the source and destination addresses are formed.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E331],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E377],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sema_update_mode", offset: 13, size: 1, type_name: "DMA_SEMA_UPDATES",
             doc: "What read-done and write-done each update.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E332],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E378],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "rd_done_sema_update_idx", offset: 14, size: 2, type_name: "u16",
             doc: "Read-done semaphore index; not next to the write-done one (+38).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E333],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E379],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "u64",
             doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by src_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E334],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E380],
             alternatives: &[
                 meta::Alternative {
                     name: "src_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E335],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10624,34 +11743,34 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "Signed source steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E336],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E382],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "Source counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E337], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E383], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E338], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wr_done_sema_update_idx", offset: 38, size: 2, type_name: "u16",
             doc: "Write-done semaphore index; not next to the read-done one (+14).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E339],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E385],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "u64",
             doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by dst_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E340],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E386],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E335],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10659,29 +11778,29 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "Signed destination steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E341],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E387],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "Destination counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E342], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E388], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E343], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E389], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "remote_core_id", offset: 62, size: 1, type_name: "u8",
             doc: "REG_NUM: the cross-die peer for the P2P case.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E344],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E390],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 63, size: 1, type_name: "u8",
             role: meta::Role::Reserved, doc: "Must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E345],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E391],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -11089,8 +12208,8 @@ pub struct GATHER {
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12. Confidence: MEDIUM (inferred).
     pub events: EVENTS,
-    /// Offset 12 (20 bytes), `u8[20]`. The index stream: a TENSOR4D access pattern (plain strided). Its internal layout is not in this spec. Confidence: HIGH/OBSERVED (confirmed).
-    pub src_mem_pattern: [u8; 20],
+    /// Offset 12 (20 bytes), `TENSOR4D`. The index stream: a plain strided TENSOR4D access pattern. Confidence: HIGH/OBSERVED (confirmed).
+    pub src_mem_pattern: TENSOR4D,
     /// Offset 32 (1 byte), `DTYPE`. The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype). Confidence: HIGH/OBSERVED (confirmed).
     pub in_dtype: DTYPE,
     /// Offset 33 (1 byte), `DTYPE`. The gathered data's dtype (FP32R allowed). Confidence: HIGH/OBSERVED (confirmed).
@@ -11107,8 +12226,8 @@ pub struct GATHER {
     pub reserved1: [u8; 2],
     /// Offset 40 (4 bytes), `u32`. The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. Confidence: HIGH/OBSERVED (confirmed).
     pub immediate: u32,
-    /// Offset 44 (20 bytes), `u8[20]`. The gathered output: a TENSOR4D access pattern. Its internal layout is not in this spec. Confidence: HIGH/OBSERVED (confirmed).
-    pub dst_mem_pattern: [u8; 20],
+    /// Offset 44 (20 bytes), `TENSOR4D`. The gathered output: a TENSOR4D access pattern. Confidence: HIGH/OBSERVED (confirmed).
+    pub dst_mem_pattern: TENSOR4D,
 }
 /// All bytes zero (arrays of any length, so not derived).
 impl Default for GATHER {
@@ -11123,73 +12242,73 @@ impl GATHER {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0x68, inst_word_len == 0x10.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E346, evidence::E347], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E392, evidence::E393], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E348, evidence::E349],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E394, evidence::E395],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_mem_pattern", offset: 12, size: 20, type_name: "u8[20]",
-            doc: "The index stream: a TENSOR4D access pattern (plain strided). Its internal layout is not in this spec.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E350],
+            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
+            doc: "The index stream: a plain strided TENSOR4D access pattern.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E396],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E351],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E397],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "The gathered data's dtype (FP32R allowed).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E352],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E398],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active channels, at most POOLING_NUM_CHANNELS (128).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E353],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E399],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 35, size: 1, type_name: "u8",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E354],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E400],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_miss_behavior", offset: 36, size: 1,
             type_name: "INDEX_MISS_BEHAVIOR",
             doc: "What a miss (an index outside the loaded Pool_Buffer window) writes: the immediate, or nothing.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E355],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E401],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "free_pool_buffer", offset: 37, size: 1, type_name: "u8",
             doc: "1 frees the Pool_Buffer after this gather; 0 or 1.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E356],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E402],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 38, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E357],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E403],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "immediate", offset: 40, size: 4, type_name: "u32",
             doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E358],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E404],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "u8[20]",
-            doc: "The gathered output: a TENSOR4D access pattern. Its internal layout is not in this spec.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E359],
+            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
+            doc: "The gathered output: a TENSOR4D access pattern.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E405],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -11200,7 +12319,7 @@ impl GATHER {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
-            src_mem_pattern: *at::<12, 20, 64>(b),
+            src_mem_pattern: TENSOR4D::read(at::<12, 20, 64>(b)),
             in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
             out_dtype: DTYPE::read(at::<33, 1, 64>(b)),
             num_active_channels: u8::from_le_bytes(*at::<34, 1, 64>(b)),
@@ -11209,14 +12328,14 @@ impl GATHER {
             free_pool_buffer: u8::from_le_bytes(*at::<37, 1, 64>(b)),
             reserved1: *at::<38, 2, 64>(b),
             immediate: u32::from_le_bytes(*at::<40, 4, 64>(b)),
-            dst_mem_pattern: *at::<44, 20, 64>(b),
+            dst_mem_pattern: TENSOR4D::read(at::<44, 20, 64>(b)),
         }
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
-        *at_mut::<12, 20, 64>(b) = self.src_mem_pattern;
+        self.src_mem_pattern.write(at_mut::<12, 20, 64>(b));
         self.in_dtype.write(at_mut::<32, 1, 64>(b));
         self.out_dtype.write(at_mut::<33, 1, 64>(b));
         *at_mut::<34, 1, 64>(b) = self.num_active_channels.to_le_bytes();
@@ -11225,7 +12344,7 @@ impl GATHER {
         *at_mut::<37, 1, 64>(b) = self.free_pool_buffer.to_le_bytes();
         *at_mut::<38, 2, 64>(b) = self.reserved1;
         *at_mut::<40, 4, 64>(b) = self.immediate.to_le_bytes();
-        *at_mut::<44, 20, 64>(b) = self.dst_mem_pattern;
+        self.dst_mem_pattern.write(at_mut::<44, 20, 64>(b));
     }
     pub fn visit(
         &self,
@@ -11243,15 +12362,7 @@ impl GATHER {
         let _ = arch;
         self.header.visit(&Self::FIELDS[0], v, base, arch);
         self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
-        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
-        for (i0, x0) in self.src_mem_pattern.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[2],
-                base + 12 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
+        self.src_mem_pattern.visit(&Self::FIELDS[2], v, base + 12, arch);
         v.value(&Self::FIELDS[3], base + 32, self.in_dtype.value(arch));
         v.value(&Self::FIELDS[4], base + 33, self.out_dtype.value(arch));
         v.value(
@@ -11284,15 +12395,7 @@ impl GATHER {
             base + 40,
             visit::Value::Unsigned(self.immediate as u64),
         );
-        v.enter(&Self::FIELDS[11], base + 44, visit::Group::Array);
-        for (i0, x0) in self.dst_mem_pattern.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[11],
-                base + 44 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[11], v, base + 44, arch);
     }
 }
 impl GATHER {
@@ -11346,7 +12449,30 @@ impl GATHER {
                 confidence: Some(confidence::certainty::MEDIUM), within: &[&GATHER::FIELDS[1]],
                 ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
             },
-            meta::LeafMeta::of("src_mem_pattern", 12, &GATHER::FIELDS[2]),
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+            },
             meta::LeafMeta::of("in_dtype", 32, &GATHER::FIELDS[3]),
             meta::LeafMeta::of("out_dtype", 33, &GATHER::FIELDS[4]),
             meta::LeafMeta::of("num_active_channels", 34, &GATHER::FIELDS[5]),
@@ -11355,7 +12481,30 @@ impl GATHER {
             meta::LeafMeta::of("free_pool_buffer", 37, &GATHER::FIELDS[8]),
             meta::LeafMeta::of("reserved1", 38, &GATHER::FIELDS[9]),
             meta::LeafMeta::of("immediate", 40, &GATHER::FIELDS[10]),
-            meta::LeafMeta::of("dst_mem_pattern", 44, &GATHER::FIELDS[11]),
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[11]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+            },
         ],
         template: &Self::TEMPLATE,
     };
@@ -11404,7 +12553,7 @@ impl GATHER {
             expr: Some("in_dtype in [DTYPE::UINT8, DTYPE::UINT16, DTYPE::UINT32]"),
             message: "in_dtype (the index width) must be UINT8, UINT16 or UINT32",
             doc: "", fields: &["in_dtype"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E360],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E406],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11414,28 +12563,78 @@ impl GATHER {
             message: "immediate must be 0 unless index_miss_behavior is IMMEDIATE_WRITE",
             doc: "", fields: &["immediate", "index_miss_behavior"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E361],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E407],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "s4d4_gt_same_src_dst_count", name: "s4d4_gt_same_src_dst_count",
-            kind: rules::RuleKind::NotEnforced,
-            message: "src and dst must have the same element count (same_element_count_t4d)",
-            doc: "Reads the two TENSOR4D patterns, whose layout is not in this spec.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
-            source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            args: Some("src_mem_pattern, dst_mem_pattern"), kind: rules::RuleKind::All,
+            parts: &[3, 4],
+            message: "src and dst must have the same element count (same_element_count_t4d: the product of num_elem[0..3])",
+            doc: "same_element_count_t4d reads the two TENSOR4D patterns' element counts; the page does not print its body, and reading a pattern's element count as the product of its four num_elem is dmaspec's inference (the 4+4N pages: each num_elem[d] is the element count along free dim d, the partition dim folded into the ADDR4). The product can reach 2^64, past the rules' 64-bit arithmetic, so it is compared in two parts: with X = num_elem[0] * num_elem[1] * num_elem[2] (< 2^48) and P = X * num_elem[3] = (X / 2^24) * 2^24 * n3 + (X % 2^24) * n3, P / 2^24 and P % 2^24 are computed without overflow and compared.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
+                "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
+            ],
+            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E408, evidence::E409], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
-            id: "tensor4d_valid", name: "tensor4d_valid",
-            kind: rules::RuleKind::NotEnforced,
-            message: "src and dst must be valid TENSOR4D patterns (PSUM allowed)",
-            doc: "Reads the two TENSOR4D patterns, whose layout is not in this spec.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
+            id: "same_element_count_t4d_high", name: "same_element_count_t4d",
+            expr: Some("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) / 16777216 * src_mem_pattern.num_elem[3] + (src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] / 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) / 16777216 * dst_mem_pattern.num_elem[3] + (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] / 16777216"),
+            parent: Some(2),
+            message: "src and dst element counts differ above bit 24",
+            doc: "The high part of the product comparison (P / 2^24); see s4d4_gt_same_src_dst_count.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
+                "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
+            ],
+            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E410], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "same_element_count_t4d_low", name: "same_element_count_t4d",
+            expr: Some("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] % 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] % 16777216"),
+            parent: Some(2),
+            message: "src and dst element counts differ in their low 24 bits",
+            doc: "The low part of the product comparison (P % 2^24); see s4d4_gt_same_src_dst_count.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
+                "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
+            ],
+            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E410], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "tensor4d_valid_src", name: "tensor4d_valid",
+            args: Some("src_mem_pattern, in_dtype, AllowedInPSUM::True"),
+            expr: Some("tensor4d_valid(src_mem_pattern)"),
+            message: "src_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)",
+            doc: "TENSOR4D's count check; the page's other arguments (the dtype, PSUM allowed) select checks of ADDR4 that no source gives for this word.",
+            fields: &[
+                "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]",
+                "src_mem_pattern.num_elem[3]", "src_mem_pattern.start_addr.active",
+            ],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E363],
-            enforced: false, ..rules::RuleMeta::DEFAULT
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E18],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "tensor4d_valid_dst", name: "tensor4d_valid",
+            args: Some("dst_mem_pattern, out_dtype, AllowedInPSUM::True"),
+            expr: Some("tensor4d_valid(dst_mem_pattern)"),
+            message: "dst_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)",
+            doc: "TENSOR4D's count check on the output pattern; as tensor4d_valid_src.",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]", "dst_mem_pattern.start_addr.active",
+            ],
+            source: "supp-gather-scatter §7.2",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E18],
+            ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "num_active_channels_at_most_128", name: "num_active_channels_at_most_128",
@@ -11443,7 +12642,7 @@ impl GATHER {
             expr: Some("num_active_channels <= POOLING_NUM_CHANNELS"),
             message: "num_active_channels must be at most POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E353],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E399],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11451,7 +12650,7 @@ impl GATHER {
             expr: Some("free_pool_buffer in [0, 1]"),
             message: "free_pool_buffer must be 0 or 1", doc: "",
             fields: &["free_pool_buffer"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E411],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11461,7 +12660,7 @@ impl GATHER {
             doc: "",
             fields: &["reserved0", "reserved1[0]", "reserved1[1]"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E365],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E412],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -11469,11 +12668,23 @@ impl GATHER {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0xc;
+        const ALWAYS: u64 = 0x0;
         let nc = arch.nc() as i64;
         let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
         let index_miss_behavior = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
         let immediate = u32::from_le_bytes(*at::<40, 4, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<24, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<26, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<30, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<62, 2, 64>(b)) as i64;
+        let src_mem_pattern_start_addr_active = ((u32::from_le_bytes(*at::<12, 4, 64>(b))
+            as u64) >> 30 & 0x1) as i64;
+        let dst_mem_pattern_start_addr_active = ((u32::from_le_bytes(*at::<44, 4, 64>(b))
+            as u64) >> 30 & 0x1) as i64;
         let num_active_channels = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
         let free_pool_buffer = u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64;
         let reserved0 = u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64;
@@ -11484,13 +12695,46 @@ impl GATHER {
         t |= r0 as u64;
         let r1 = ((index_miss_behavior == 0i64) || (immediate == 0i64));
         t |= (r1 as u64) << 1;
-        let r4 = (num_active_channels <= POOLING_NUM_CHANNELS);
+        let r3 = ((((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
+            * src_mem_pattern_num_elem_2) / 16777216i64) * src_mem_pattern_num_elem_3)
+            + (((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
+                * src_mem_pattern_num_elem_2) % 16777216i64)
+                * src_mem_pattern_num_elem_3) / 16777216i64))
+            == (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
+                * dst_mem_pattern_num_elem_2) / 16777216i64)
+                * dst_mem_pattern_num_elem_3)
+                + (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
+                    * dst_mem_pattern_num_elem_2) % 16777216i64)
+                    * dst_mem_pattern_num_elem_3) / 16777216i64)));
+        t |= (r3 as u64) << 3;
+        let r4 = ((((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
+            * src_mem_pattern_num_elem_2) % 16777216i64) * src_mem_pattern_num_elem_3)
+            % 16777216i64)
+            == (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
+                * dst_mem_pattern_num_elem_2) % 16777216i64)
+                * dst_mem_pattern_num_elem_3) % 16777216i64));
         t |= (r4 as u64) << 4;
-        let r5 = ((free_pool_buffer == 0i64) || (free_pool_buffer == 1i64));
+        let r2 = r3 && r4;
+        t |= (r2 as u64) << 2;
+        let r5 = ((src_mem_pattern_start_addr_active == 1i64)
+            || ((((src_mem_pattern_num_elem_0 != 0i64)
+                && (src_mem_pattern_num_elem_1 != 0i64))
+                && (src_mem_pattern_num_elem_2 != 0i64))
+                && (src_mem_pattern_num_elem_3 != 0i64)));
         t |= (r5 as u64) << 5;
-        let r6 = (((reserved0 == 0i64) && (reserved1_0 == 0i64))
-            && (reserved1_1 == 0i64));
+        let r6 = ((dst_mem_pattern_start_addr_active == 1i64)
+            || ((((dst_mem_pattern_num_elem_0 != 0i64)
+                && (dst_mem_pattern_num_elem_1 != 0i64))
+                && (dst_mem_pattern_num_elem_2 != 0i64))
+                && (dst_mem_pattern_num_elem_3 != 0i64)));
         t |= (r6 as u64) << 6;
+        let r7 = (num_active_channels <= POOLING_NUM_CHANNELS);
+        t |= (r7 as u64) << 7;
+        let r8 = ((free_pool_buffer == 0i64) || (free_pool_buffer == 1i64));
+        t |= (r8 as u64) << 8;
+        let r9 = (((reserved0 == 0i64) && (reserved1_0 == 0i64))
+            && (reserved1_1 == 0i64));
+        t |= (r9 as u64) << 9;
         t
     }
     /// The violations of these bytes (empty when valid).
@@ -11535,10 +12779,8 @@ pub struct INDIRECT_COPY {
     pub src_buffer_size: u32,
     /// Offset 42 (2 bytes), `u8[2]`. Reserved. Reserved. The DVE page lists no store here. Confidence: HIGH/OBSERVED (confirmed).
     pub reserved1: [u8; 2],
-    /// Offset 44 (16 bytes), `u8[16]`. Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec. Confidence: CERTAIN (confirmed).
-    pub dst_mem_pattern: [u8; 16],
-    /// Offset 60 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. The DVE page stops the destination pattern at +0x3B; in the gather-scatter page's layout +0x3C..+0x3F are the last 4 bytes of the 20-byte dst_mem_pattern. Confidence: CERTAIN (confirmed).
-    pub unknown_60: [u8; 4],
+    /// Offset 44 (20 bytes), `TENSOR4D`. Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the alternative). Confidence: CERTAIN (confirmed).
+    pub dst_mem_pattern: TENSOR4D,
 }
 /// All bytes zero (arrays of any length, so not derived).
 impl Default for INDIRECT_COPY {
@@ -11552,36 +12794,36 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E366, evidence::E367],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E413, evidence::E414],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E348, evidence::E368],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E394, evidence::E415],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E369, evidence::E370, evidence::E371, evidence::E372],
+            evidence: &[evidence::E416, evidence::E417, evidence::E418, evidence::E419],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
             doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E373, evidence::E374, evidence::E375], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E420, evidence::E421, evidence::E422], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_elem", offset: 20, size: 4, type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E376, evidence::E377],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E423, evidence::E424],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16", type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E378, evidence::E379],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E425, evidence::E426],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11596,13 +12838,13 @@ impl INDIRECT_COPY {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E380, evidence::E381, evidence::E382],
+            evidence: &[evidence::E427, evidence::E428, evidence::E429],
             alternatives: &[
                 meta::Alternative {
                     name: "in_dtype_of_data", type_name: "DTYPE",
                     doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E383, evidence::E384, evidence::E385],
+                    evidence: &[evidence::E430, evidence::E431, evidence::E432],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11610,41 +12852,41 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E386, evidence::E387, evidence::E388], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E433, evidence::E434, evidence::E435], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E389, evidence::E390, evidence::E391], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E436, evidence::E437, evidence::E438], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E392, evidence::E393, evidence::E388], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E439, evidence::E440, evidence::E435], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E394],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E441],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E395],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E442],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E396, evidence::E397],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E443, evidence::E444],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16", type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E398],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E445],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11653,29 +12895,22 @@ impl INDIRECT_COPY {
             name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E399],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E446],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 16, type_name: "u8[16]",
-            doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
+            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
+            doc: "Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the alternative).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E400, evidence::E401, evidence::E402],
+            evidence: &[evidence::E447, evidence::E448, evidence::E449, evidence::E450, evidence::E451],
             alternatives: &[
                 meta::Alternative {
-                    name: "dst_mem_pattern_20b", type_name: "u8[16]",
-                    doc: "The destination pattern is 20 bytes, +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16 (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes are the spec's unknown_60.",
-                    confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E403, evidence::E404, evidence::E405],
+                    name: "dst_mem_pattern_16b", type_name: "u8[16]",
+                    doc: "The DVE page's extent: a 16-byte destination pattern at +0x2C..+0x3B, leaving +0x3C..+0x3F without a store. A TENSOR4D is 20 bytes by the encoder's own size assert, and the DVE page names the slot's type TENSOR4D, so the spec reads 20 (README conflict #8).",
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E452],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_60", offset: 60, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "The DVE page stops the destination pattern at +0x3B; in the gather-scatter page's layout +0x3C..+0x3F are the last 4 bytes of the 20-byte dst_mem_pattern.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -11697,8 +12932,7 @@ impl INDIRECT_COPY {
             reserved0: *at::<37, 1, 64>(b),
             src_buffer_size: u32::from_le_bytes(*at::<38, 4, 64>(b)),
             reserved1: *at::<42, 2, 64>(b),
-            dst_mem_pattern: *at::<44, 16, 64>(b),
-            unknown_60: *at::<60, 4, 64>(b),
+            dst_mem_pattern: TENSOR4D::read(at::<44, 20, 64>(b)),
         }
     }
     #[inline(always)]
@@ -11717,8 +12951,7 @@ impl INDIRECT_COPY {
         *at_mut::<37, 1, 64>(b) = self.reserved0;
         *at_mut::<38, 4, 64>(b) = self.src_buffer_size.to_le_bytes();
         *at_mut::<42, 2, 64>(b) = self.reserved1;
-        *at_mut::<44, 16, 64>(b) = self.dst_mem_pattern;
-        *at_mut::<60, 4, 64>(b) = self.unknown_60;
+        self.dst_mem_pattern.write(at_mut::<44, 20, 64>(b));
     }
     pub fn visit(
         &self,
@@ -11792,24 +13025,7 @@ impl INDIRECT_COPY {
             );
         }
         v.leave(visit::Group::Array);
-        v.enter(&Self::FIELDS[14], base + 44, visit::Group::Array);
-        for (i0, x0) in self.dst_mem_pattern.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[14],
-                base + 44 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
-        v.enter(&Self::FIELDS[15], base + 60, visit::Group::Array);
-        for (i0, x0) in self.unknown_60.iter().enumerate() {
-            v.value(
-                &Self::FIELDS[15],
-                base + 60 + i0,
-                visit::Value::Unsigned((*x0) as u64),
-            );
-        }
-        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[14], v, base + 44, arch);
     }
 }
 impl INDIRECT_COPY {
@@ -11910,8 +13126,30 @@ impl INDIRECT_COPY {
             meta::LeafMeta::of("reserved0", 37, &INDIRECT_COPY::FIELDS[11]),
             meta::LeafMeta::of("src_buffer_size", 38, &INDIRECT_COPY::FIELDS[12]),
             meta::LeafMeta::of("reserved1", 42, &INDIRECT_COPY::FIELDS[13]),
-            meta::LeafMeta::of("dst_mem_pattern", 44, &INDIRECT_COPY::FIELDS[14]),
-            meta::LeafMeta::of("unknown_60", 60, &INDIRECT_COPY::FIELDS[15]),
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&INDIRECT_COPY::FIELDS[14]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+            },
         ],
         template: &Self::TEMPLATE,
     };
@@ -11953,22 +13191,67 @@ impl INDIRECT_COPY {
 }
 impl INDIRECT_COPY {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "no_tensor_indirect_ap", name: "no_tensor_indirect_ap", clause: true,
-        kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-        message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
-        doc: "A check on the compiler's access pattern kind; not visible in the word.",
-        source: "seed-000 §IndirectCopy / MoveShape",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E406],
-        enforced: false, ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "src_is_indirect_pattern", name: "src_is_indirect_pattern", clause: true,
+            expr: Some("index_addr.indirect == 1 && index_addr.active == 0"),
+            message: "the source pattern must be an indirect pattern: index_addr's marker & 0xE0 is 0x20 (INDIRECT_IMM) or 0xA0 (INDIRECT_REG)",
+            doc: "S4D4_IC's src_mem_pattern must be the indirect_pattern (.i) variant: bits 31..29 of index_addr's byte 3 are 0b001 or 0b101, so bit 29 (the encoder's 0x20 at +0x0F) is set and bit 30 clear.",
+            fields: &["index_addr.active", "index_addr.indirect"],
+            source: "supp-gather-scatter §7.1", confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E453, evidence::E454], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dst_is_tensor_pattern", name: "dst_is_tensor_pattern", clause: true,
+            expr: Some("!(dst_mem_pattern.start_addr.indirect == 1 && dst_mem_pattern.start_addr.active == 0)"),
+            message: "the destination pattern must be a plain tensor pattern, not an indirect one (marker & 0x60 != 0x20)",
+            doc: "S4D4_IC's dst_mem_pattern must be the tensor_pattern (.t) variant. Reading 'not the indirect variant' as the mode nibble not being 0x20 (the marker the source pattern must carry) is dmaspec's inference; the page gives the rule, not the test.",
+            fields: &["dst_mem_pattern.start_addr.active", "dst_mem_pattern.start_addr.indirect"],
+            source: "supp-gather-scatter §7.1", confidence: confidence::seed000::INFERRED,
+            evidence: &[evidence::E455], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "dst_num_elem_per_idx_is_zero", name: "dst_num_elem_per_idx_is_zero",
+            clause: true, expr: Some("dst_num_elem_per_idx == 0"),
+            message: "dst_num_elem_per_idx must be 0 (only the gather case is implemented)",
+            doc: "", fields: &["dst_num_elem_per_idx"], source: "supp-gather-scatter §7.1",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E456],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "no_tensor_indirect_ap", name: "no_tensor_indirect_ap", clause: true,
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
+            doc: "A check on the compiler's access pattern kind; not visible in the word.",
+            source: "seed-000 §IndirectCopy / MoveShape",
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E457],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+    ];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x1;
+        const ALWAYS: u64 = 0x8;
         let nc = arch.nc() as i64;
+        let index_addr_indirect = ((u32::from_le_bytes(*at::<12, 4, 64>(b)) as u64) >> 29
+            & 0x1) as i64;
+        let index_addr_active = ((u32::from_le_bytes(*at::<12, 4, 64>(b)) as u64) >> 30
+            & 0x1) as i64;
+        let dst_mem_pattern_start_addr_indirect = ((u32::from_le_bytes(
+            *at::<44, 4, 64>(b),
+        ) as u64) >> 29 & 0x1) as i64;
+        let dst_mem_pattern_start_addr_active = ((u32::from_le_bytes(*at::<44, 4, 64>(b))
+            as u64) >> 30 & 0x1) as i64;
+        let dst_num_elem_per_idx = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
+        let r0 = ((index_addr_indirect == 1i64) && (index_addr_active == 0i64));
+        t |= r0 as u64;
+        let r1 = (!((dst_mem_pattern_start_addr_indirect == 1i64)
+            && (dst_mem_pattern_start_addr_active == 0i64)));
+        t |= (r1 as u64) << 1;
+        let r2 = (dst_num_elem_per_idx == 0i64);
+        t |= (r2 as u64) << 2;
         t
     }
     /// The violations of these bytes (empty when valid).
@@ -12008,13 +13291,13 @@ impl MOVE_SHAPE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E407],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E458],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E408],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E459],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -12219,39 +13502,39 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E409], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E460], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E410], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E461], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E411, evidence::E412, evidence::E413], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E462, evidence::E463, evidence::E464], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E414, evidence::E415], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E465, evidence::E466], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E416, evidence::E417], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E467, evidence::E468], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E418, evidence::E419, evidence::E420, evidence::E421, evidence::E422, evidence::E423],
+            evidence: &[evidence::E469, evidence::E470, evidence::E471, evidence::E472, evidence::E473, evidence::E474],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte", type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E424, evidence::E425],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475, evidence::E476],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12260,18 +13543,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E426, evidence::E427], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E477, evidence::E478], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E428, evidence::E429],
+            evidence: &[evidence::E479, evidence::E480],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E430],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E481],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12280,25 +13563,25 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E431], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E482], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E432], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E483], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E433, evidence::E434, evidence::E435],
+            evidence: &[evidence::E484, evidence::E485, evidence::E486],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg", type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E436],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E487],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12307,12 +13590,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E437, evidence::E32],
+            evidence: &[evidence::E488, evidence::E82],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg", type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E438],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E489],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12321,18 +13604,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E439, evidence::E440], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E490, evidence::E491], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E441],
+            evidence: &[evidence::E92, evidence::E492],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E430],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E481],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12340,27 +13623,27 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E442], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E493], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E443], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E494], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E444, evidence::E445, evidence::E446, evidence::E447],
+            evidence: &[evidence::E495, evidence::E496, evidence::E497, evidence::E498],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E448, evidence::E446, evidence::E449], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E499, evidence::E497, evidence::E500], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -12730,7 +14013,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
             fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E450, evidence::E451], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E501, evidence::E502], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
@@ -12738,13 +14021,13 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
             doc: "", fields: &["dge_op"], source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E452, evidence::E453], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E503, evidence::E504], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
             expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
             doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E454],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E505],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12752,7 +14035,7 @@ impl PSEUDO_DMA_DIRECT2D {
             expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
             message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E455],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12762,7 +14045,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457], enforced: false,
+            evidence: &[evidence::E507, evidence::E508], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12772,7 +14055,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E458],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E509],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12782,7 +14065,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E459],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E510],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12791,7 +14074,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E460],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E511],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12800,7 +14083,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E461],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E512],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12811,7 +14094,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E462],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E513],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12822,7 +14105,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E463],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E514],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12833,7 +14116,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E464],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E515],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12842,7 +14125,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
             fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E465],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E516],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12852,7 +14135,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Vector-dynamic-offsets AP must exist",
             doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E466],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E517],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12861,7 +14144,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "…location must be SB",
             doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E467],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E518],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12871,7 +14154,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Must have Indirect direction!",
             doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E468],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E519],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12881,7 +14164,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Transpose with DynamicAP only on Pool",
             doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E469],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E520],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12890,7 +14173,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE transpose must have 4D AP",
             doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E470],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E521],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12901,7 +14184,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E471],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E522],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12911,7 +14194,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E472],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E523],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12921,7 +14204,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E473],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E524],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12932,7 +14215,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E474],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E525],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12943,7 +14226,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E526],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12953,7 +14236,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Cannot find register: … for scalar offset",
             doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
             source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E476],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E527],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -13041,18 +14324,18 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E477, evidence::E478], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E528, evidence::E529], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E480, evidence::E481],
+            evidence: &[evidence::E530, evidence::E531, evidence::E532],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E482, evidence::E483],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E533, evidence::E534],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13061,12 +14344,12 @@ impl PSEUDO_DMA_EXT {
             name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E484],
+            evidence: &[evidence::E530, evidence::E535],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E485, evidence::E486],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E536, evidence::E537],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13075,18 +14358,18 @@ impl PSEUDO_DMA_EXT {
             name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E487, evidence::E488, evidence::E489],
+            evidence: &[evidence::E530, evidence::E538, evidence::E539, evidence::E540],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
             doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E490, evidence::E491, evidence::E492],
+            evidence: &[evidence::E530, evidence::E541, evidence::E542, evidence::E543],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word", type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E493],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E544],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13094,56 +14377,56 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E494, evidence::E495], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E545, evidence::E546], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E496, evidence::E497], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E547, evidence::E548], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E498, evidence::E499], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E549, evidence::E550], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E500],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E551],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E501], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E552], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E502], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E553], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E503],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E554],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E504, evidence::E505, evidence::E506],
+            evidence: &[evidence::E530, evidence::E555, evidence::E556, evidence::E557],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E507, evidence::E508], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E530, evidence::E558, evidence::E559], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -13152,13 +14435,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E509, evidence::E510],
+        evidence: &[evidence::E560, evidence::E561],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E511, evidence::E510],
+        evidence: &[evidence::E562, evidence::E561],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -13414,7 +14697,7 @@ impl PSEUDO_DMA_EXT {
             expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
             message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
             doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E512],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E563],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13424,14 +14707,14 @@ impl PSEUDO_DMA_EXT {
             doc: "While the index-field checks are not enforced, this alternative always holds.",
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E513], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E564], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "index_fields_unused", name: "index_fields_unused", clause: true,
             expr: Some("idx_num_active_channels == 0"), parent: Some(1),
             message: "idx_num_active_channels == 0: the index fields are not validated",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E514],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E565],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13441,7 +14724,7 @@ impl PSEUDO_DMA_EXT {
             doc: "",
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E515], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E566], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
@@ -13452,7 +14735,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E517], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E567, evidence::E568], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
@@ -13462,7 +14745,7 @@ impl PSEUDO_DMA_EXT {
             doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E518],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E569],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -13527,23 +14810,23 @@ impl PSEUDO_DMA_REARM {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E519, evidence::E520],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E570, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E521], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E572], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E522],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E573],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E523],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E574],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13712,7 +14995,7 @@ impl PSEUDO_DMA_REARM {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E524],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
@@ -13720,7 +15003,7 @@ impl PSEUDO_DMA_REARM {
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E525],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E576],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -13933,23 +15216,23 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E526, evidence::E520],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E577, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E527], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E578], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E528],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E579],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E529],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E580],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13963,13 +15246,13 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E530],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E581],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "swap_marker", offset: 60, size: 4, type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E531],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E582],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -14146,7 +15429,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E524],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -14359,23 +15642,23 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E532],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E583],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E533], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E534],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E585],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E535],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E586],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14389,7 +15672,7 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E536],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E587],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -14577,7 +15860,7 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
             source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E537], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E588], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "known_queue_name", name: "known_queue_name", clause: true,
@@ -14585,7 +15868,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
             fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E538],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E589],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14594,7 +15877,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
             fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E539],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E590],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -14824,29 +16107,29 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E540, evidence::E520, evidence::E541], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E591, evidence::E571, evidence::E592], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E542, evidence::E541], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E593, evidence::E592], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E543, evidence::E544], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E594, evidence::E595], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E545, evidence::E546],
+            evidence: &[evidence::E596, evidence::E597],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E547],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E598],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14855,24 +16138,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E548, evidence::E549], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E599, evidence::E600], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E550, evidence::E551], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E601, evidence::E602], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E552, evidence::E553],
+            evidence: &[evidence::E603, evidence::E604],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E554],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E605],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14881,24 +16164,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E555, evidence::E556], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E606, evidence::E607], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E557, evidence::E558], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E608, evidence::E609], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E559, evidence::E560],
+            evidence: &[evidence::E610, evidence::E611],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved", type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E561],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E612],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14907,13 +16190,13 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E562, evidence::E563], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E613, evidence::E614], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E564, evidence::E565], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E615, evidence::E616], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
@@ -14923,7 +16206,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E566],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E617],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -14932,7 +16215,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "semaphore_wait_value_full",
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E567],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E618],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -15213,7 +16496,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
             fields: &["indirect_num_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E568],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E619],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -15223,7 +16506,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
             fields: &["direct_num_elems", "direct_step_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E569],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E620],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -15232,7 +16515,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             message: "Unknown dtype",
             doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E570],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E621],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -15299,23 +16582,23 @@ impl PSEUDO_EMBEDDING_UPDATE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E571, evidence::E520],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E622, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E572], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E623], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E573],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E624],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_data_dtype", type_name: "DTYPE",
                     doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E574],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E625],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15329,24 +16612,24 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E626],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
             doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E576],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E627],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E577],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E628],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_entry_stride_bytes", type_name: "u16",
                     doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E578],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E629],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15354,7 +16637,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "sequence_length", offset: 52, size: 2, type_name: "u16",
             doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E579], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E630], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
@@ -15364,13 +16647,13 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E580],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E631],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E581],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E632],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15384,7 +16667,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         name: "embed_entry_size_bytes",
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E582],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E633],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -15619,7 +16902,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E583, evidence::E584],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E634, evidence::E635],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
@@ -15629,7 +16912,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E585],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E636],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -15672,12 +16955,12 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E586],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E637],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
         doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E587], constant: Some(3), ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E638], constant: Some(3), ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -15756,13 +17039,13 @@ impl PSEUDO_RANGE_CHECK {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E588, evidence::E520],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E639, evidence::E571],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E408],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E459],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15774,7 +17057,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
             doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E589],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E640],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15785,22 +17068,22 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E590],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E641],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_tag", offset: 40, size: 1, type_name: "u8",
             doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E591], constant: Some(17), ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E642], constant: Some(17), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_dtype", offset: 41, size: 1, type_name: "PSEUDO_RANGE_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E592], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E643], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E593],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E644],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15811,7 +17094,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E594],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E645],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15822,7 +17105,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E595],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E646],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16085,7 +17368,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E596],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E647],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "bound_check_operands", name: "bound_check_operands", clause: true,
@@ -16093,7 +17376,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E597],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E648],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -16155,61 +17438,61 @@ impl S3D3_COLLECTIVE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbf",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E598],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E649],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the word waits before issue and updates on completion.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E599, evidence::E600], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E650, evidence::E651], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Source element dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E601, evidence::E602], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E652, evidence::E653], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 13, size: 1, type_name: "DTYPE",
             doc: "Destination element dtype; must equal in_dtype (an encoded but disabled cast slot).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E603, evidence::E604], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E654, evidence::E655], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E605],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E656],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
             doc: "Source SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E606],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E657],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "lnc_size_fmt", offset: 32, size: 1, type_name: "LNC_SIZE_FMT",
             doc: "LNC peer-NeuronCore grouping; LNC4 / LNC8 are rejected.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E607, evidence::E608], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E658, evidence::E659], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 33, size: 1, type_name: "u8",
             doc: "Number of active SDMA pooling channels, 1..128 (the firmware's num_chans).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E609, evidence::E610], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E660, evidence::E661], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 34, size: 14, type_name: "u8[14]",
             role: meta::Role::Reserved,
             doc: "Pad; must be zero. At 34..47 as compiled; the header comment's (35 - 47) is an off-by-one (conflict s3d3_collective_reserved1_span).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E611],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E662],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
             doc: "Destination (remote) SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E612],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E663],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -16450,14 +17733,14 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern",
             ],
             source: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E613, evidence::E614], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E664, evidence::E665], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_nc_sb2sb_collective", name: "has_valid_nc_sb2sb_collective",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "SB2SB Collective needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E615],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E666],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16468,7 +17751,7 @@ impl S3D3_COLLECTIVE {
             message: "lnc_size_fmt must be LNC1 or LNC2 (LNC4 and LNC8 are rejected: no SB2SB for multi-node workloads)",
             doc: "", fields: &["lnc_size_fmt"], source: "wiki-s3d3-collective §7.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E616, evidence::E617], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E667, evidence::E668], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_active_ports", name: "check_active_ports",
@@ -16477,7 +17760,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "num_active_channels must be 1..POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "wiki-s3d3-collective §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E618],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E669],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16488,7 +17771,7 @@ impl S3D3_COLLECTIVE {
             doc: "",
             fields: &["src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]"],
             source: "wiki-s3d3-collective §3.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E619],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E670],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16497,7 +17780,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "in_dtype must equal out_dtype: SB2SB moves without dtype conversion",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E620],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16507,7 +17790,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["in_dtype", "src_mem_pattern"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E621],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E672],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16517,7 +17800,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["dst_mem_pattern", "out_dtype"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E622],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E673],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16531,7 +17814,7 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E623, evidence::E624], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E674], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_in_sbuf", name: "src_start_addr_in_sbuf", clause: true,
@@ -16542,7 +17825,7 @@ impl S3D3_COLLECTIVE {
             fields: &["src_mem_pattern.start_addr.address", "src_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E625, evidence::E626], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E675, evidence::E676], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -16551,7 +17834,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern.start_addr is not a valid in_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["src_mem_pattern", "in_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E627],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E677],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16565,7 +17848,7 @@ impl S3D3_COLLECTIVE {
                 "dst_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E623, evidence::E624], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E674], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_in_sbuf", name: "dst_start_addr_in_sbuf", clause: true,
@@ -16576,7 +17859,7 @@ impl S3D3_COLLECTIVE {
             fields: &["dst_mem_pattern.start_addr.address", "dst_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E625, evidence::E626], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E675, evidence::E676], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -16585,7 +17868,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern.start_addr is not a valid out_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["dst_mem_pattern", "out_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E627],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E677],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16593,7 +17876,7 @@ impl S3D3_COLLECTIVE {
             expr: Some("reserved0[0] == 0 && reserved0[1] == 0"),
             parent: Some(0), message: "reserved0[2] must be zero", doc: "",
             fields: &["reserved0[0]", "reserved0[1]"], source: "wiki-s3d3-collective §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E628],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E678],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16607,7 +17890,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[7]", "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E629], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E679], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_low_half_is_zero", name: "reserved1_low_half_is_zero",
@@ -16619,7 +17902,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[6]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E629], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E679], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_high_half_is_zero", name: "reserved1_high_half_is_zero",
@@ -16631,7 +17914,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E629], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E679], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `S3D3_COLLECTIVE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -16790,6 +18073,23 @@ pub const fn dtype_size(x: DTYPE) -> i64 {
 /// none primary. The code above follows none of them.
 pub const CONFLICTS: &[meta::Conflict] = &[
     meta::Conflict {
+        name: "tensor_num_elem_exemption",
+        doc: "Which TENSOR*D patterns are spared the count check (every num_elem[d] nonzero). The header's tensor3d_valid exempts a shape register; the compiler's decoders (core_v4::tensor2d_valid / tensor3d_valid, mem4d_valid) exempt the pattern whose ADDR4 byte 3 has mode nibble 0x20 (bit 29 set, bit 30 clear) and check other fields there instead. The spec's rules follow the header.",
+        about: &["TENSOR2D", "TENSOR3D", "TENSOR4D"],
+        readings: &[
+            meta::Alternative {
+                name: "header_shape_register", type_name: "",
+                doc: "tensor3d_valid: each num_elem[d] >= 1, or a shape register (SHAPE_REG, marker 0x40: ADDR4 bit 30, dmaspec's reading).",
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E8],
+            },
+            meta::Alternative {
+                name: "decoder_mode_nibble", type_name: "",
+                doc: "The decoders branch on byte3 & 0x60: 0x20 takes the PSUM / second-window path (3-D: step_elem[2] != 0 and the top 3 bits of step_elem[1]'s high byte clear; 4-D: a second ADDR4 at +4), any other value the SBUF path with the count sweep (3-D also rejects byte3 & 0x70 == 0x40).",
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E680, evidence::E681],
+            },
+        ],
+    },
+    meta::Conflict {
         name: "qos_narrowing",
         doc: "Who narrows a DMA QoS class into DMA_CONFIGS.priority_class (bits 0..2), and over what range. The compiler stores three bits of its QoS value itself; the host lowering narrows a 0..14 class; the consolidated page counts 17 DMAQoSClass values and saturates class − 1 into 0..4. A mask (`&7`) and a saturation give different bytes for every class above P3.",
         about: &["DMA_CONFIGS", "DMAQoSClass", "dma_qos_priority_class"],
@@ -16797,18 +18097,18 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "compiler_masks_qos_and_7", type_name: "",
                 doc: "Seed 000: the compiler writes the class itself at +0x0C, `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of encodeISAOrRuntimeDMAQoS (the \"ISA class-1 encoding\"), on core_v5 the raw u32 at *(I+30q)+0xF0; Inferentia and Sunda write no QoS. Three bits, masked, not saturated.",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E630],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E682],
             },
             meta::Alternative {
                 name: "host_narrows_0_to_14", type_name: "",
                 doc: "Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated valid range is P0..P4.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E631, evidence::E632],
+                evidence: &[evidence::E683, evidence::E684],
             },
             meta::Alternative {
                 name: "seventeen_classes_saturated", type_name: "",
                 doc: "The consolidated page: DMAQoSClass has 17 values (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into priority_class 0..4 (the table dma_qos_priority_class).",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E633, evidence::E634],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E685, evidence::E686],
             },
         ],
     },
@@ -16820,17 +18120,17 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "four_bit", type_name: "",
                 doc: "Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs two as dtype_lo:4 / dtype_hi:4.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E635],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E687],
             },
             meta::Alternative {
                 name: "five_bit_fp4_and_trellis", type_name: "",
                 doc: "The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10 and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E636],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E688],
             },
             meta::Alternative {
                 name: "wire_tag_16_fp4_x4", type_name: "",
                 doc: "The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4 only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E637],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E689],
             },
         ],
     },
@@ -16842,12 +18142,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "extension_128_or_0", type_name: "",
                 doc: "Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16, 0} and tile_src_cols ∈ {128, 0} on the 0xda extension.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E638],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E690],
             },
             meta::Alternative {
                 name: "xpose_1_to_128_or_64", type_name: "",
                 doc: "The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E639],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E691],
             },
         ],
     },
@@ -16859,12 +18159,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "container_4_bytes", type_name: "",
                 doc: "The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32, UINT32, FP32, FP32R) in the &3 group, a 4-byte container.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E640],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E692],
             },
             meta::Alternative {
                 name: "device_table_0_bytes", type_name: "",
                 doc: "The consolidated page and the field tables: the device size table sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that does not ride the I/O-length path); both pages tag it CARRIED.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E641, evidence::E642],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E693, evidence::E694],
             },
         ],
     },
@@ -16877,13 +18177,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "three_bit_bitfield", type_name: "",
                 doc: "The C bitfield: `queue_id:3` at bits 2..4, then reserved:3.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E77, evidence::E643],
+                evidence: &[evidence::E127, evidence::E695],
             },
             meta::Alternative {
                 name: "four_bit_header_comment", type_name: "",
                 doc: "The word header's comment: a 4-bit queue id.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E644, evidence::E645, evidence::E646],
+                evidence: &[evidence::E696, evidence::E697, evidence::E698],
             },
         ],
     },
@@ -16895,12 +18195,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "concatenation", type_name: "",
                 doc: "§3.1: elem_sz_fld bits 6..7, offst_sz_fld bits 4..5, operation_fld bits 0..3; elem_sz = 1 with gathera is 0x0041.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E647],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E699],
             },
             meta::Alternative {
                 name: "ex_a_value", type_name: "",
                 doc: "§8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.",
-                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E648],
+                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E700],
             },
         ],
     },
@@ -16913,12 +18213,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "compiled_34_to_47", type_name: "",
                 doc: "gcc offsetof/sizeof probe of the shipped header and the libnrt DWARF (byte_size 64) agree: reserved1 @ 34, size 14; the device-side decode also reads reserved1 @ 34.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E649, evidence::E650],
+                evidence: &[evidence::E701, evidence::E702],
             },
             meta::Alternative {
                 name: "header_comment_35_to_47", type_name: "",
                 doc: "The header comment annotates reserved1[14] as (35 - 47), 13 bytes for a 14-byte array, with no comment for byte 34.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E651],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E703],
             },
         ],
     },
@@ -18206,210 +19506,210 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E652], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E652], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E652], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E653], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E705], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E654, evidence::E655], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E654, evidence::E655], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E656], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E657], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E654, evidence::E658], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E659], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E660], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706, evidence::E707], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706, evidence::E707], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E708], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706, evidence::E710], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E711], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E712], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E661], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E661], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E661], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E662], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E714], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E663], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E663], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E663], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E664], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E716], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E665], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E666], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E718], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E667], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E668], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E720], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E669], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E669], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E669], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E669], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E670], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E671], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E672], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E722], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E724], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E673], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E674], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E675], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E676], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E677], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E678], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E679], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E680], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E681], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E725], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E727], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E729], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E730], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E732], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E733], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E682], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E683], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E684], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E735], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E736], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E686], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E687], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E688], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E738], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E739], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E740], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E689], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E690], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E691], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E741], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E742], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E743], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E692], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E693], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E694], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E744], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E745], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E695, evidence::E696], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E697], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E747, evidence::E748], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E749], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..PathInfo::NONE },
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E663], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E663], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E699], ..PathInfo::NONE },
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E751], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E700], ..PathInfo::NONE },
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E700], ..PathInfo::NONE },
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E669], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E701], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E753], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E702], ..PathInfo::NONE },
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E754], ..PathInfo::NONE },
     ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E703], ..PathInfo::NONE },
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E755], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..PathInfo::NONE },
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E756], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685], ..PathInfo::NONE },
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..PathInfo::NONE },
     ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E705], ..PathInfo::NONE },
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E757], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E706], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E707, evidence::E708], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E758], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E759, evidence::E760], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E709] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E710, evidence::E711] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E661, evidence::E712] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E713] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E714] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E700, evidence::E715] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E716] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E669, evidence::E717] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E701, evidence::E718] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719, evidence::E720] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E703, evidence::E721] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685, evidence::E722] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E685, evidence::E723] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E705] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E724, evidence::E725] },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E761] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E762, evidence::E763] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713, evidence::E764] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E765] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E766] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752, evidence::E767] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E768] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721, evidence::E769] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E753, evidence::E770] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E771, evidence::E772] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E755, evidence::E773] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737, evidence::E774] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737, evidence::E775] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E757] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E776, evidence::E777] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     #[allow(non_snake_case)]
@@ -19085,25 +20385,25 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E726, evidence::E45, evidence::E727, evidence::E728, evidence::E729],
+        evidence: &[evidence::E778, evidence::E95, evidence::E779, evidence::E780, evidence::E781],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E730, evidence::E731],
+            evidence: &[evidence::E782, evidence::E783],
         },
         abis: &[
             lowering::AbiMeta {
                 name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
                 default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E732],
+                note: None, evidence: &[evidence::E784],
             },
             lowering::AbiMeta {
                 name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
                 default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E733, evidence::E734],
+                note: None, evidence: &[evidence::E785, evidence::E786],
             },
         ],
         kinds: &[
@@ -19116,14 +20416,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E735],
+                        evidence: &[evidence::E787],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E736, evidence::E737],
+                        evidence: &[evidence::E788, evidence::E789],
                     },
                 ],
                 mappings: &[
@@ -19131,13 +20431,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E738, evidence::E739],
+                        evidence: &[evidence::E790, evidence::E791],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E740],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -19145,7 +20445,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E741, evidence::E742],
+                        evidence: &[evidence::E793, evidence::E794],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -19153,7 +20453,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E741],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -19161,7 +20461,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E741, evidence::E743],
+                        evidence: &[evidence::E793, evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19175,7 +20475,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E744, evidence::E745],
+                        evidence: &[evidence::E796, evidence::E797],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -19183,7 +20483,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E746],
+                        evidence: &[evidence::E798],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -19191,14 +20491,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E746],
+                        evidence: &[evidence::E798],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E747, evidence::E748],
+                        evidence: &[evidence::E799, evidence::E800],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -19209,7 +20509,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E749, evidence::E750],
+                        evidence: &[evidence::E801, evidence::E802],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -19217,7 +20517,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E741],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -19225,7 +20525,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E741],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -19233,7 +20533,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E741],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19247,7 +20547,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E751, evidence::E752],
+                        evidence: &[evidence::E803, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19261,7 +20561,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E753, evidence::E752],
+                        evidence: &[evidence::E805, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -19272,7 +20572,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E754],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -19280,7 +20580,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E741],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -19288,7 +20588,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E741],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -19296,7 +20596,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E741],
+                        evidence: &[evidence::E793],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -19304,7 +20604,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E755],
+                        evidence: &[evidence::E807],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -19312,7 +20612,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E755],
+                        evidence: &[evidence::E807],
                     },
                 ],
                 unmapped: &[], unread: &[],
@@ -19324,21 +20624,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
                     confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                    evidence: &[evidence::E756],
+                    evidence: &[evidence::E808],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E757],
+                        evidence: &[evidence::E809],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E758, evidence::E759],
+                        evidence: &[evidence::E810, evidence::E811],
                     },
                 ],
                 mappings: &[
@@ -19346,13 +20646,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E760],
+                        evidence: &[evidence::E812],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E740],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -19360,7 +20660,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E743],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -19368,7 +20668,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E743],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -19376,7 +20676,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E761, evidence::E42],
+                        evidence: &[evidence::E813, evidence::E92],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -19384,7 +20684,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E762, evidence::E763],
+                        evidence: &[evidence::E814, evidence::E815],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -19392,7 +20692,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E764, evidence::E765],
+                        evidence: &[evidence::E816, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -19400,7 +20700,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E766, evidence::E767],
+                        evidence: &[evidence::E818, evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -19408,7 +20708,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E768, evidence::E752],
+                        evidence: &[evidence::E820, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -19419,7 +20719,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E754],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -19427,7 +20727,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E769, evidence::E770],
+                        evidence: &[evidence::E821, evidence::E822],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -19435,13 +20735,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E771],
+                        evidence: &[evidence::E823],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E772],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E824],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -19451,7 +20751,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E754],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -19459,7 +20759,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E773],
+                        evidence: &[evidence::E825],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -19467,13 +20767,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E774],
+                        evidence: &[evidence::E826],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E775],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E827],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -19481,27 +20781,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E776, evidence::E777],
+                        evidence: &[evidence::E828, evidence::E829],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E778],
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E830],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E831],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E780],
+                        evidence: &[evidence::E832],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19515,7 +20815,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E781, evidence::E752],
+                        evidence: &[evidence::E833, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19529,7 +20829,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E782, evidence::E752],
+                        evidence: &[evidence::E834, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -19537,7 +20837,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E783],
+                        evidence: &[evidence::E835],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19551,7 +20851,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E784, evidence::E785],
+                        evidence: &[evidence::E836, evidence::E837],
                     },
                 ],
                 unmapped: &[],
@@ -19570,7 +20870,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E786],
+                    evidence: &[evidence::E838],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -19581,13 +20881,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E839],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E788],
+                        evidence: &[evidence::E840],
                     },
                 ],
                 mappings: &[
@@ -19595,13 +20895,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E789, evidence::E790],
+                        evidence: &[evidence::E841, evidence::E842],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E740],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -19609,7 +20909,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E743],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -19617,7 +20917,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E743],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -19625,7 +20925,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E791],
+                        evidence: &[evidence::E843],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19639,7 +20939,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E753, evidence::E752],
+                        evidence: &[evidence::E805, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19653,7 +20953,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E753, evidence::E752],
+                        evidence: &[evidence::E805, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -19661,7 +20961,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E844],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -19669,7 +20969,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E793],
+                        evidence: &[evidence::E845],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -19680,7 +20980,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E794, evidence::E754],
+                        evidence: &[evidence::E846, evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -19688,7 +20988,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E795],
+                        evidence: &[evidence::E847],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -19696,7 +20996,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E796],
+                        evidence: &[evidence::E848],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -19704,7 +21004,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E797],
+                        evidence: &[evidence::E849],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -19714,7 +21014,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E754],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -19722,7 +21022,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E798],
+                        evidence: &[evidence::E850],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -19730,19 +21030,19 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E799],
+                        evidence: &[evidence::E851],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E800],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E852],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E801],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E853],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -19750,7 +21050,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E802],
+                        evidence: &[evidence::E854],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19764,7 +21064,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E803, evidence::E804],
+                        evidence: &[evidence::E855, evidence::E856],
                     },
                 ],
                 unmapped: &[],
@@ -19788,7 +21088,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E805],
+                    evidence: &[evidence::E857],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -19799,13 +21099,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E806],
+                        evidence: &[evidence::E858],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E807],
+                        evidence: &[evidence::E859],
                     },
                 ],
                 mappings: &[
@@ -19813,13 +21113,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E808, evidence::E809],
+                        evidence: &[evidence::E860, evidence::E861],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E740],
+                        evidence: &[evidence::E792],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -19827,7 +21127,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E743],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -19835,7 +21135,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E743],
+                        evidence: &[evidence::E795],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -19843,7 +21143,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E810],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -19851,7 +21151,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E811],
+                        evidence: &[evidence::E863],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19865,7 +21165,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E812, evidence::E813],
+                        evidence: &[evidence::E864, evidence::E865],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -19873,7 +21173,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E767, evidence::E814],
+                        evidence: &[evidence::E819, evidence::E866],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19887,7 +21187,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E815],
+                        evidence: &[evidence::E867],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -19898,7 +21198,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E754],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -19906,7 +21206,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E816],
+                        evidence: &[evidence::E868],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -19914,7 +21214,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E817],
+                        evidence: &[evidence::E869],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -19922,7 +21222,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E818],
+                        evidence: &[evidence::E870],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -19932,7 +21232,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E754],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19946,7 +21246,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E819],
+                        evidence: &[evidence::E871],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -19954,14 +21254,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E820],
+                        evidence: &[evidence::E872],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E821],
+                        evidence: &[evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -19969,7 +21269,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E822],
+                        evidence: &[evidence::E874],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -19977,7 +21277,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E823, evidence::E824],
+                        evidence: &[evidence::E875, evidence::E876],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -19985,7 +21285,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E825],
+                        evidence: &[evidence::E877],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -19999,7 +21299,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E826, evidence::E827],
+                        evidence: &[evidence::E878, evidence::E879],
                     },
                 ],
                 unmapped: &[],
@@ -20225,6 +21525,15 @@ pub fn check_rules_by_name(
     arch: Arch,
 ) -> Option<rules::Violations> {
     match name {
+        "TENSOR2D" => Some(TENSOR2D::check_rules(bytes.try_into().ok()?, arch)),
+        "TENSOR3D" => Some(TENSOR3D::check_rules(bytes.try_into().ok()?, arch)),
+        "TENSOR4D" => Some(TENSOR4D::check_rules(bytes.try_into().ok()?, arch)),
+        "MXMEM_PATTERN1D" => {
+            Some(MXMEM_PATTERN1D::check_rules(bytes.try_into().ok()?, arch))
+        }
+        "INDIRECT16B" => Some(INDIRECT16B::check_rules(bytes.try_into().ok()?, arch)),
+        "INDIRECT20B" => Some(INDIRECT20B::check_rules(bytes.try_into().ok()?, arch)),
+        "MXINDIRECT16B" => Some(MXINDIRECT16B::check_rules(bytes.try_into().ok()?, arch)),
         "ADDR4" => Some(ADDR4::check_rules(bytes.try_into().ok()?, arch)),
         "DMA_CONFIGS" => Some(DMA_CONFIGS::check_rules(bytes.try_into().ok()?, arch)),
         "BOUND_CHECK_REG" => {
@@ -20409,6 +21718,1028 @@ pub fn flag_bits(type_name: &str) -> Option<&'static [meta::FlagMeta]> {
 pub mod view {
     #[allow(unused_imports)]
     use super::*;
+    /// Read-only view of [`TENSOR1D`](super::TENSOR1D).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR1D<'a>(&'a [u8; 8]);
+    impl<'a> TENSOR1D<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 8]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 8] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR1D {
+            super::TENSOR1D {
+                start_addr: self.start_addr().read(),
+                step_elem: self.step_elem(),
+                num_elem: self.num_elem(),
+            }
+        }
+        /// [`TENSOR1D::start_addr`](super::TENSOR1D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 8>(self.0)) }
+        /// [`TENSOR1D::step_elem`](super::TENSOR1D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 1] { [i16::from_le_bytes(*at::<4, 2, 8>(self.0))] }
+        /// [`TENSOR1D::num_elem`](super::TENSOR1D::num_elem), offset 6.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 1] { [u16::from_le_bytes(*at::<6, 2, 8>(self.0))] }
+    }
+    /// Writable view of [`TENSOR1D`](super::TENSOR1D); see [`TENSOR1D`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR1D_mut<'a>(&'a mut [u8; 8]);
+    impl<'a> TENSOR1D_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 8]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 8] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> TENSOR1D<'_> { TENSOR1D::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR1D { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::TENSOR1D) -> &mut Self {
+            self.start_addr_mut().write(&v.start_addr);
+            self.set_step_elem(v.step_elem);
+            self.set_num_elem(v.num_elem);
+            self
+        }
+        /// [`TENSOR1D::start_addr`](super::TENSOR1D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'_> { self.as_view().start_addr() }
+        /// [`TENSOR1D::step_elem`](super::TENSOR1D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 1] { self.as_view().step_elem() }
+        /// [`TENSOR1D::num_elem`](super::TENSOR1D::num_elem), offset 6.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 1] { self.as_view().num_elem() }
+        /// [`TENSOR1D::start_addr`](super::TENSOR1D::start_addr), offset 0.
+        #[inline]
+        pub fn set_start_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 8>(self.0));
+            self
+        }
+        /// [`TENSOR1D::start_addr`](super::TENSOR1D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 8>(self.0))
+        }
+        /// [`TENSOR1D::step_elem`](super::TENSOR1D::step_elem), offset 4.
+        #[inline]
+        pub fn set_step_elem(&mut self, v: [i16; 1]) -> &mut Self {
+            *at_mut::<4, 2, 8>(self.0) = v[0].to_le_bytes();
+            self
+        }
+        /// [`TENSOR1D::num_elem`](super::TENSOR1D::num_elem), offset 6.
+        #[inline]
+        pub fn set_num_elem(&mut self, v: [u16; 1]) -> &mut Self {
+            *at_mut::<6, 2, 8>(self.0) = v[0].to_le_bytes();
+            self
+        }
+    }
+    /// Read-only view of [`TENSOR2D`](super::TENSOR2D).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR2D<'a>(&'a [u8; 12]);
+    impl<'a> TENSOR2D<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 12]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 12] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR2D {
+            super::TENSOR2D {
+                start_addr: self.start_addr().read(),
+                step_elem: self.step_elem(),
+                num_elem: self.num_elem(),
+            }
+        }
+        /// [`TENSOR2D::start_addr`](super::TENSOR2D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 12>(self.0)) }
+        /// [`TENSOR2D::step_elem`](super::TENSOR2D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 2] {
+            [
+                i16::from_le_bytes(*at::<4, 2, 12>(self.0)),
+                i16::from_le_bytes(*at::<6, 2, 12>(self.0)),
+            ]
+        }
+        /// [`TENSOR2D::num_elem`](super::TENSOR2D::num_elem), offset 8.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 2] {
+            [
+                u16::from_le_bytes(*at::<8, 2, 12>(self.0)),
+                u16::from_le_bytes(*at::<10, 2, 12>(self.0)),
+            ]
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::TENSOR2D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`TENSOR2D`](super::TENSOR2D); see [`TENSOR2D`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR2D_mut<'a>(&'a mut [u8; 12]);
+    impl<'a> TENSOR2D_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 12]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 12] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> TENSOR2D<'_> { TENSOR2D::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR2D { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::TENSOR2D) -> &mut Self {
+            self.start_addr_mut().write(&v.start_addr);
+            self.set_step_elem(v.step_elem);
+            self.set_num_elem(v.num_elem);
+            self
+        }
+        /// [`TENSOR2D::start_addr`](super::TENSOR2D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'_> { self.as_view().start_addr() }
+        /// [`TENSOR2D::step_elem`](super::TENSOR2D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 2] { self.as_view().step_elem() }
+        /// [`TENSOR2D::num_elem`](super::TENSOR2D::num_elem), offset 8.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 2] { self.as_view().num_elem() }
+        /// [`TENSOR2D::start_addr`](super::TENSOR2D::start_addr), offset 0.
+        #[inline]
+        pub fn set_start_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 12>(self.0));
+            self
+        }
+        /// [`TENSOR2D::start_addr`](super::TENSOR2D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 12>(self.0))
+        }
+        /// [`TENSOR2D::step_elem`](super::TENSOR2D::step_elem), offset 4.
+        #[inline]
+        pub fn set_step_elem(&mut self, v: [i16; 2]) -> &mut Self {
+            *at_mut::<4, 2, 12>(self.0) = v[0].to_le_bytes();
+            *at_mut::<6, 2, 12>(self.0) = v[1].to_le_bytes();
+            self
+        }
+        /// [`TENSOR2D::num_elem`](super::TENSOR2D::num_elem), offset 8.
+        #[inline]
+        pub fn set_num_elem(&mut self, v: [u16; 2]) -> &mut Self {
+            *at_mut::<8, 2, 12>(self.0) = v[0].to_le_bytes();
+            *at_mut::<10, 2, 12>(self.0) = v[1].to_le_bytes();
+            self
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::TENSOR2D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Read-only view of [`TENSOR3D`](super::TENSOR3D).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR3D<'a>(&'a [u8; 16]);
+    impl<'a> TENSOR3D<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 16] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR3D {
+            super::TENSOR3D {
+                start_addr: self.start_addr().read(),
+                step_elem: self.step_elem(),
+                num_elem: self.num_elem(),
+            }
+        }
+        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 16>(self.0)) }
+        /// [`TENSOR3D::step_elem`](super::TENSOR3D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 3] {
+            [
+                i16::from_le_bytes(*at::<4, 2, 16>(self.0)),
+                i16::from_le_bytes(*at::<6, 2, 16>(self.0)),
+                i16::from_le_bytes(*at::<8, 2, 16>(self.0)),
+            ]
+        }
+        /// [`TENSOR3D::num_elem`](super::TENSOR3D::num_elem), offset 10.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 3] {
+            [
+                u16::from_le_bytes(*at::<10, 2, 16>(self.0)),
+                u16::from_le_bytes(*at::<12, 2, 16>(self.0)),
+                u16::from_le_bytes(*at::<14, 2, 16>(self.0)),
+            ]
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::TENSOR3D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`TENSOR3D`](super::TENSOR3D); see [`TENSOR3D`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR3D_mut<'a>(&'a mut [u8; 16]);
+    impl<'a> TENSOR3D_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 16] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> TENSOR3D<'_> { TENSOR3D::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR3D { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::TENSOR3D) -> &mut Self {
+            self.start_addr_mut().write(&v.start_addr);
+            self.set_step_elem(v.step_elem);
+            self.set_num_elem(v.num_elem);
+            self
+        }
+        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'_> { self.as_view().start_addr() }
+        /// [`TENSOR3D::step_elem`](super::TENSOR3D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 3] { self.as_view().step_elem() }
+        /// [`TENSOR3D::num_elem`](super::TENSOR3D::num_elem), offset 10.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 3] { self.as_view().num_elem() }
+        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
+        #[inline]
+        pub fn set_start_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 16>(self.0));
+            self
+        }
+        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 16>(self.0))
+        }
+        /// [`TENSOR3D::step_elem`](super::TENSOR3D::step_elem), offset 4.
+        #[inline]
+        pub fn set_step_elem(&mut self, v: [i16; 3]) -> &mut Self {
+            *at_mut::<4, 2, 16>(self.0) = v[0].to_le_bytes();
+            *at_mut::<6, 2, 16>(self.0) = v[1].to_le_bytes();
+            *at_mut::<8, 2, 16>(self.0) = v[2].to_le_bytes();
+            self
+        }
+        /// [`TENSOR3D::num_elem`](super::TENSOR3D::num_elem), offset 10.
+        #[inline]
+        pub fn set_num_elem(&mut self, v: [u16; 3]) -> &mut Self {
+            *at_mut::<10, 2, 16>(self.0) = v[0].to_le_bytes();
+            *at_mut::<12, 2, 16>(self.0) = v[1].to_le_bytes();
+            *at_mut::<14, 2, 16>(self.0) = v[2].to_le_bytes();
+            self
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::TENSOR3D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Read-only view of [`TENSOR4D`](super::TENSOR4D).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR4D<'a>(&'a [u8; 20]);
+    impl<'a> TENSOR4D<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 20]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 20] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR4D {
+            super::TENSOR4D {
+                start_addr: self.start_addr().read(),
+                step_elem: self.step_elem(),
+                num_elem: self.num_elem(),
+            }
+        }
+        /// [`TENSOR4D::start_addr`](super::TENSOR4D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 20>(self.0)) }
+        /// [`TENSOR4D::step_elem`](super::TENSOR4D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 4] {
+            [
+                i16::from_le_bytes(*at::<4, 2, 20>(self.0)),
+                i16::from_le_bytes(*at::<6, 2, 20>(self.0)),
+                i16::from_le_bytes(*at::<8, 2, 20>(self.0)),
+                i16::from_le_bytes(*at::<10, 2, 20>(self.0)),
+            ]
+        }
+        /// [`TENSOR4D::num_elem`](super::TENSOR4D::num_elem), offset 12.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 4] {
+            [
+                u16::from_le_bytes(*at::<12, 2, 20>(self.0)),
+                u16::from_le_bytes(*at::<14, 2, 20>(self.0)),
+                u16::from_le_bytes(*at::<16, 2, 20>(self.0)),
+                u16::from_le_bytes(*at::<18, 2, 20>(self.0)),
+            ]
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::TENSOR4D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`TENSOR4D`](super::TENSOR4D); see [`TENSOR4D`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct TENSOR4D_mut<'a>(&'a mut [u8; 20]);
+    impl<'a> TENSOR4D_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 20]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 20] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> TENSOR4D<'_> { TENSOR4D::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::TENSOR4D { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::TENSOR4D) -> &mut Self {
+            self.start_addr_mut().write(&v.start_addr);
+            self.set_step_elem(v.step_elem);
+            self.set_num_elem(v.num_elem);
+            self
+        }
+        /// [`TENSOR4D::start_addr`](super::TENSOR4D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr(&self) -> ADDR4<'_> { self.as_view().start_addr() }
+        /// [`TENSOR4D::step_elem`](super::TENSOR4D::step_elem), offset 4.
+        #[inline]
+        pub fn step_elem(&self) -> [i16; 4] { self.as_view().step_elem() }
+        /// [`TENSOR4D::num_elem`](super::TENSOR4D::num_elem), offset 12.
+        #[inline]
+        pub fn num_elem(&self) -> [u16; 4] { self.as_view().num_elem() }
+        /// [`TENSOR4D::start_addr`](super::TENSOR4D::start_addr), offset 0.
+        #[inline]
+        pub fn set_start_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 20>(self.0));
+            self
+        }
+        /// [`TENSOR4D::start_addr`](super::TENSOR4D::start_addr), offset 0.
+        #[inline]
+        pub fn start_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 20>(self.0))
+        }
+        /// [`TENSOR4D::step_elem`](super::TENSOR4D::step_elem), offset 4.
+        #[inline]
+        pub fn set_step_elem(&mut self, v: [i16; 4]) -> &mut Self {
+            *at_mut::<4, 2, 20>(self.0) = v[0].to_le_bytes();
+            *at_mut::<6, 2, 20>(self.0) = v[1].to_le_bytes();
+            *at_mut::<8, 2, 20>(self.0) = v[2].to_le_bytes();
+            *at_mut::<10, 2, 20>(self.0) = v[3].to_le_bytes();
+            self
+        }
+        /// [`TENSOR4D::num_elem`](super::TENSOR4D::num_elem), offset 12.
+        #[inline]
+        pub fn set_num_elem(&mut self, v: [u16; 4]) -> &mut Self {
+            *at_mut::<12, 2, 20>(self.0) = v[0].to_le_bytes();
+            *at_mut::<14, 2, 20>(self.0) = v[1].to_le_bytes();
+            *at_mut::<16, 2, 20>(self.0) = v[2].to_le_bytes();
+            *at_mut::<18, 2, 20>(self.0) = v[3].to_le_bytes();
+            self
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::TENSOR4D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Read-only view of [`MXMEM_PATTERN1D`](super::MXMEM_PATTERN1D).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MXMEM_PATTERN1D<'a>(&'a [u8; 16]);
+    impl<'a> MXMEM_PATTERN1D<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 16] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::MXMEM_PATTERN1D {
+            super::MXMEM_PATTERN1D {
+                data_addr: self.data_addr().read(),
+                scale_addr: self.scale_addr().read(),
+                k_extent: self.k_extent(),
+                step_dir: self.step_dir(),
+                scale_part: self.scale_part(),
+                reserved: *self.reserved(),
+            }
+        }
+        /// [`MXMEM_PATTERN1D::data_addr`](super::MXMEM_PATTERN1D::data_addr), offset 0.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 16>(self.0)) }
+        /// [`MXMEM_PATTERN1D::scale_addr`](super::MXMEM_PATTERN1D::scale_addr), offset 4.
+        #[inline]
+        pub fn scale_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<4, 4, 16>(self.0)) }
+        /// [`MXMEM_PATTERN1D::k_extent`](super::MXMEM_PATTERN1D::k_extent), offset 8.
+        #[inline]
+        pub fn k_extent(&self) -> u16 { u16::from_le_bytes(*at::<8, 2, 16>(self.0)) }
+        /// [`MXMEM_PATTERN1D::step_dir`](super::MXMEM_PATTERN1D::step_dir), offset 10.
+        #[inline]
+        pub fn step_dir(&self) -> i8 { i8::from_le_bytes(*at::<10, 1, 16>(self.0)) }
+        /// [`MXMEM_PATTERN1D::scale_part`](super::MXMEM_PATTERN1D::scale_part), offset 11.
+        #[inline]
+        pub fn scale_part(&self) -> u8 { u8::from_le_bytes(*at::<11, 1, 16>(self.0)) }
+        /// [`MXMEM_PATTERN1D::reserved`](super::MXMEM_PATTERN1D::reserved), offset 12.
+        #[inline]
+        pub fn reserved(&self) -> &'a [u8; 4] { at::<12, 4, 16>(self.0) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::MXMEM_PATTERN1D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`MXMEM_PATTERN1D`](super::MXMEM_PATTERN1D); see [`MXMEM_PATTERN1D`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct MXMEM_PATTERN1D_mut<'a>(&'a mut [u8; 16]);
+    impl<'a> MXMEM_PATTERN1D_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 16] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> MXMEM_PATTERN1D<'_> { MXMEM_PATTERN1D::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::MXMEM_PATTERN1D { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::MXMEM_PATTERN1D) -> &mut Self {
+            self.data_addr_mut().write(&v.data_addr);
+            self.scale_addr_mut().write(&v.scale_addr);
+            self.set_k_extent(v.k_extent);
+            self.set_step_dir(v.step_dir);
+            self.set_scale_part(v.scale_part);
+            self.set_reserved(v.reserved);
+            self
+        }
+        /// [`MXMEM_PATTERN1D::data_addr`](super::MXMEM_PATTERN1D::data_addr), offset 0.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'_> { self.as_view().data_addr() }
+        /// [`MXMEM_PATTERN1D::scale_addr`](super::MXMEM_PATTERN1D::scale_addr), offset 4.
+        #[inline]
+        pub fn scale_addr(&self) -> ADDR4<'_> { self.as_view().scale_addr() }
+        /// [`MXMEM_PATTERN1D::k_extent`](super::MXMEM_PATTERN1D::k_extent), offset 8.
+        #[inline]
+        pub fn k_extent(&self) -> u16 { self.as_view().k_extent() }
+        /// [`MXMEM_PATTERN1D::step_dir`](super::MXMEM_PATTERN1D::step_dir), offset 10.
+        #[inline]
+        pub fn step_dir(&self) -> i8 { self.as_view().step_dir() }
+        /// [`MXMEM_PATTERN1D::scale_part`](super::MXMEM_PATTERN1D::scale_part), offset 11.
+        #[inline]
+        pub fn scale_part(&self) -> u8 { self.as_view().scale_part() }
+        /// [`MXMEM_PATTERN1D::reserved`](super::MXMEM_PATTERN1D::reserved), offset 12.
+        #[inline]
+        pub fn reserved(&self) -> &[u8; 4] { self.as_view().reserved() }
+        /// [`MXMEM_PATTERN1D::data_addr`](super::MXMEM_PATTERN1D::data_addr), offset 0.
+        #[inline]
+        pub fn set_data_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 16>(self.0));
+            self
+        }
+        /// [`MXMEM_PATTERN1D::data_addr`](super::MXMEM_PATTERN1D::data_addr), offset 0.
+        #[inline]
+        pub fn data_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 16>(self.0))
+        }
+        /// [`MXMEM_PATTERN1D::scale_addr`](super::MXMEM_PATTERN1D::scale_addr), offset 4.
+        #[inline]
+        pub fn set_scale_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<4, 4, 16>(self.0));
+            self
+        }
+        /// [`MXMEM_PATTERN1D::scale_addr`](super::MXMEM_PATTERN1D::scale_addr), offset 4.
+        #[inline]
+        pub fn scale_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<4, 4, 16>(self.0))
+        }
+        /// [`MXMEM_PATTERN1D::k_extent`](super::MXMEM_PATTERN1D::k_extent), offset 8.
+        #[inline]
+        pub fn set_k_extent(&mut self, v: u16) -> &mut Self {
+            *at_mut::<8, 2, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`MXMEM_PATTERN1D::step_dir`](super::MXMEM_PATTERN1D::step_dir), offset 10.
+        #[inline]
+        pub fn set_step_dir(&mut self, v: i8) -> &mut Self {
+            *at_mut::<10, 1, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`MXMEM_PATTERN1D::scale_part`](super::MXMEM_PATTERN1D::scale_part), offset 11.
+        #[inline]
+        pub fn set_scale_part(&mut self, v: u8) -> &mut Self {
+            *at_mut::<11, 1, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`MXMEM_PATTERN1D::reserved`](super::MXMEM_PATTERN1D::reserved), offset 12.
+        #[inline]
+        pub fn set_reserved(&mut self, v: [u8; 4]) -> &mut Self {
+            *at_mut::<12, 4, 16>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn reserved_mut(&mut self) -> &mut [u8; 4] { at_mut::<12, 4, 16>(self.0) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::MXMEM_PATTERN1D::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Read-only view of [`INDIRECT16B`](super::INDIRECT16B).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct INDIRECT16B<'a>(&'a [u8; 16]);
+    impl<'a> INDIRECT16B<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 16] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::INDIRECT16B {
+            super::INDIRECT16B {
+                index_addr: self.index_addr().read(),
+                data_addr: self.data_addr().read(),
+                num_elem: self.num_elem(),
+                inert: *self.inert(),
+            }
+        }
+        /// [`INDIRECT16B::index_addr`](super::INDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 16>(self.0)) }
+        /// [`INDIRECT16B::data_addr`](super::INDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<4, 4, 16>(self.0)) }
+        /// [`INDIRECT16B::num_elem`](super::INDIRECT16B::num_elem), offset 8.
+        #[inline]
+        pub fn num_elem(&self) -> u16 { u16::from_le_bytes(*at::<8, 2, 16>(self.0)) }
+        /// [`INDIRECT16B::inert`](super::INDIRECT16B::inert), offset 10.
+        #[inline]
+        pub fn inert(&self) -> &'a [u8; 6] { at::<10, 6, 16>(self.0) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT16B::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`INDIRECT16B`](super::INDIRECT16B); see [`INDIRECT16B`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct INDIRECT16B_mut<'a>(&'a mut [u8; 16]);
+    impl<'a> INDIRECT16B_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 16] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> INDIRECT16B<'_> { INDIRECT16B::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::INDIRECT16B { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::INDIRECT16B) -> &mut Self {
+            self.index_addr_mut().write(&v.index_addr);
+            self.data_addr_mut().write(&v.data_addr);
+            self.set_num_elem(v.num_elem);
+            self.set_inert(v.inert);
+            self
+        }
+        /// [`INDIRECT16B::index_addr`](super::INDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr(&self) -> ADDR4<'_> { self.as_view().index_addr() }
+        /// [`INDIRECT16B::data_addr`](super::INDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'_> { self.as_view().data_addr() }
+        /// [`INDIRECT16B::num_elem`](super::INDIRECT16B::num_elem), offset 8.
+        #[inline]
+        pub fn num_elem(&self) -> u16 { self.as_view().num_elem() }
+        /// [`INDIRECT16B::inert`](super::INDIRECT16B::inert), offset 10.
+        #[inline]
+        pub fn inert(&self) -> &[u8; 6] { self.as_view().inert() }
+        /// [`INDIRECT16B::index_addr`](super::INDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn set_index_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 16>(self.0));
+            self
+        }
+        /// [`INDIRECT16B::index_addr`](super::INDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 16>(self.0))
+        }
+        /// [`INDIRECT16B::data_addr`](super::INDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn set_data_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<4, 4, 16>(self.0));
+            self
+        }
+        /// [`INDIRECT16B::data_addr`](super::INDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<4, 4, 16>(self.0))
+        }
+        /// [`INDIRECT16B::num_elem`](super::INDIRECT16B::num_elem), offset 8.
+        #[inline]
+        pub fn set_num_elem(&mut self, v: u16) -> &mut Self {
+            *at_mut::<8, 2, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`INDIRECT16B::inert`](super::INDIRECT16B::inert), offset 10.
+        #[inline]
+        pub fn set_inert(&mut self, v: [u8; 6]) -> &mut Self {
+            *at_mut::<10, 6, 16>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn inert_mut(&mut self) -> &mut [u8; 6] { at_mut::<10, 6, 16>(self.0) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT16B::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Read-only view of [`INDIRECT20B`](super::INDIRECT20B).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct INDIRECT20B<'a>(&'a [u8; 20]);
+    impl<'a> INDIRECT20B<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 20]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 20] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::INDIRECT20B {
+            super::INDIRECT20B {
+                index_addr: self.index_addr().read(),
+                data_addr: self.data_addr().read(),
+                num_elem: self.num_elem(),
+                inert: *self.inert(),
+            }
+        }
+        /// [`INDIRECT20B::index_addr`](super::INDIRECT20B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 20>(self.0)) }
+        /// [`INDIRECT20B::data_addr`](super::INDIRECT20B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<4, 4, 20>(self.0)) }
+        /// [`INDIRECT20B::num_elem`](super::INDIRECT20B::num_elem), offset 8.
+        #[inline]
+        pub fn num_elem(&self) -> u16 { u16::from_le_bytes(*at::<8, 2, 20>(self.0)) }
+        /// [`INDIRECT20B::inert`](super::INDIRECT20B::inert), offset 10.
+        #[inline]
+        pub fn inert(&self) -> &'a [u8; 10] { at::<10, 10, 20>(self.0) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT20B::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`INDIRECT20B`](super::INDIRECT20B); see [`INDIRECT20B`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct INDIRECT20B_mut<'a>(&'a mut [u8; 20]);
+    impl<'a> INDIRECT20B_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 20]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 20] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> INDIRECT20B<'_> { INDIRECT20B::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::INDIRECT20B { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::INDIRECT20B) -> &mut Self {
+            self.index_addr_mut().write(&v.index_addr);
+            self.data_addr_mut().write(&v.data_addr);
+            self.set_num_elem(v.num_elem);
+            self.set_inert(v.inert);
+            self
+        }
+        /// [`INDIRECT20B::index_addr`](super::INDIRECT20B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr(&self) -> ADDR4<'_> { self.as_view().index_addr() }
+        /// [`INDIRECT20B::data_addr`](super::INDIRECT20B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'_> { self.as_view().data_addr() }
+        /// [`INDIRECT20B::num_elem`](super::INDIRECT20B::num_elem), offset 8.
+        #[inline]
+        pub fn num_elem(&self) -> u16 { self.as_view().num_elem() }
+        /// [`INDIRECT20B::inert`](super::INDIRECT20B::inert), offset 10.
+        #[inline]
+        pub fn inert(&self) -> &[u8; 10] { self.as_view().inert() }
+        /// [`INDIRECT20B::index_addr`](super::INDIRECT20B::index_addr), offset 0.
+        #[inline]
+        pub fn set_index_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 20>(self.0));
+            self
+        }
+        /// [`INDIRECT20B::index_addr`](super::INDIRECT20B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 20>(self.0))
+        }
+        /// [`INDIRECT20B::data_addr`](super::INDIRECT20B::data_addr), offset 4.
+        #[inline]
+        pub fn set_data_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<4, 4, 20>(self.0));
+            self
+        }
+        /// [`INDIRECT20B::data_addr`](super::INDIRECT20B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<4, 4, 20>(self.0))
+        }
+        /// [`INDIRECT20B::num_elem`](super::INDIRECT20B::num_elem), offset 8.
+        #[inline]
+        pub fn set_num_elem(&mut self, v: u16) -> &mut Self {
+            *at_mut::<8, 2, 20>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`INDIRECT20B::inert`](super::INDIRECT20B::inert), offset 10.
+        #[inline]
+        pub fn set_inert(&mut self, v: [u8; 10]) -> &mut Self {
+            *at_mut::<10, 10, 20>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn inert_mut(&mut self) -> &mut [u8; 10] { at_mut::<10, 10, 20>(self.0) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::INDIRECT20B::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Read-only view of [`MXINDIRECT16B`](super::MXINDIRECT16B).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MXINDIRECT16B<'a>(&'a [u8; 16]);
+    impl<'a> MXINDIRECT16B<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 16] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::MXINDIRECT16B {
+            super::MXINDIRECT16B {
+                index_addr: self.index_addr().read(),
+                data_addr: self.data_addr().read(),
+                scale_addr: self.scale_addr().read(),
+                num_elem: self.num_elem(),
+                num_elem_spare: self.num_elem_spare(),
+                scale_part: self.scale_part(),
+            }
+        }
+        /// [`MXINDIRECT16B::index_addr`](super::MXINDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 16>(self.0)) }
+        /// [`MXINDIRECT16B::data_addr`](super::MXINDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<4, 4, 16>(self.0)) }
+        /// [`MXINDIRECT16B::scale_addr`](super::MXINDIRECT16B::scale_addr), offset 8.
+        #[inline]
+        pub fn scale_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<8, 4, 16>(self.0)) }
+        /// [`MXINDIRECT16B::num_elem`](super::MXINDIRECT16B::num_elem), offset 12.
+        #[inline]
+        pub fn num_elem(&self) -> u16 { u16::from_le_bytes(*at::<12, 2, 16>(self.0)) }
+        /// [`MXINDIRECT16B::num_elem_spare`](super::MXINDIRECT16B::num_elem_spare), offset 14.
+        #[inline]
+        pub fn num_elem_spare(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 16>(self.0)) }
+        /// [`MXINDIRECT16B::scale_part`](super::MXINDIRECT16B::scale_part), offset 15.
+        #[inline]
+        pub fn scale_part(&self) -> u8 { u8::from_le_bytes(*at::<15, 1, 16>(self.0)) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::MXINDIRECT16B::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`MXINDIRECT16B`](super::MXINDIRECT16B); see [`MXINDIRECT16B`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct MXINDIRECT16B_mut<'a>(&'a mut [u8; 16]);
+    impl<'a> MXINDIRECT16B_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 16] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> MXINDIRECT16B<'_> { MXINDIRECT16B::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::MXINDIRECT16B { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::MXINDIRECT16B) -> &mut Self {
+            self.index_addr_mut().write(&v.index_addr);
+            self.data_addr_mut().write(&v.data_addr);
+            self.scale_addr_mut().write(&v.scale_addr);
+            self.set_num_elem(v.num_elem);
+            self.set_num_elem_spare(v.num_elem_spare);
+            self.set_scale_part(v.scale_part);
+            self
+        }
+        /// [`MXINDIRECT16B::index_addr`](super::MXINDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr(&self) -> ADDR4<'_> { self.as_view().index_addr() }
+        /// [`MXINDIRECT16B::data_addr`](super::MXINDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr(&self) -> ADDR4<'_> { self.as_view().data_addr() }
+        /// [`MXINDIRECT16B::scale_addr`](super::MXINDIRECT16B::scale_addr), offset 8.
+        #[inline]
+        pub fn scale_addr(&self) -> ADDR4<'_> { self.as_view().scale_addr() }
+        /// [`MXINDIRECT16B::num_elem`](super::MXINDIRECT16B::num_elem), offset 12.
+        #[inline]
+        pub fn num_elem(&self) -> u16 { self.as_view().num_elem() }
+        /// [`MXINDIRECT16B::num_elem_spare`](super::MXINDIRECT16B::num_elem_spare), offset 14.
+        #[inline]
+        pub fn num_elem_spare(&self) -> u8 { self.as_view().num_elem_spare() }
+        /// [`MXINDIRECT16B::scale_part`](super::MXINDIRECT16B::scale_part), offset 15.
+        #[inline]
+        pub fn scale_part(&self) -> u8 { self.as_view().scale_part() }
+        /// [`MXINDIRECT16B::index_addr`](super::MXINDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn set_index_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<0, 4, 16>(self.0));
+            self
+        }
+        /// [`MXINDIRECT16B::index_addr`](super::MXINDIRECT16B::index_addr), offset 0.
+        #[inline]
+        pub fn index_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<0, 4, 16>(self.0))
+        }
+        /// [`MXINDIRECT16B::data_addr`](super::MXINDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn set_data_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<4, 4, 16>(self.0));
+            self
+        }
+        /// [`MXINDIRECT16B::data_addr`](super::MXINDIRECT16B::data_addr), offset 4.
+        #[inline]
+        pub fn data_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<4, 4, 16>(self.0))
+        }
+        /// [`MXINDIRECT16B::scale_addr`](super::MXINDIRECT16B::scale_addr), offset 8.
+        #[inline]
+        pub fn set_scale_addr(&mut self, v: super::ADDR4) -> &mut Self {
+            v.write(at_mut::<8, 4, 16>(self.0));
+            self
+        }
+        /// [`MXINDIRECT16B::scale_addr`](super::MXINDIRECT16B::scale_addr), offset 8.
+        #[inline]
+        pub fn scale_addr_mut(&mut self) -> ADDR4_mut<'_> {
+            ADDR4_mut::new(at_mut::<8, 4, 16>(self.0))
+        }
+        /// [`MXINDIRECT16B::num_elem`](super::MXINDIRECT16B::num_elem), offset 12.
+        #[inline]
+        pub fn set_num_elem(&mut self, v: u16) -> &mut Self {
+            *at_mut::<12, 2, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`MXINDIRECT16B::num_elem_spare`](super::MXINDIRECT16B::num_elem_spare), offset 14.
+        #[inline]
+        pub fn set_num_elem_spare(&mut self, v: u8) -> &mut Self {
+            *at_mut::<14, 1, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`MXINDIRECT16B::scale_part`](super::MXINDIRECT16B::scale_part), offset 15.
+        #[inline]
+        pub fn set_scale_part(&mut self, v: u8) -> &mut Self {
+            *at_mut::<15, 1, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::MXINDIRECT16B::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
     /// Read-only view of [`ADDR4`](super::ADDR4).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub struct ADDR4<'a>(&'a [u8; 4]);
@@ -22905,108 +25236,6 @@ pub mod view {
         /// A view of [`PSEUDO_ADDR8_addr_immediate`](super::PSEUDO_ADDR8_addr_immediate).
         addr_immediate(PSEUDO_ADDR8_addr_immediate_mut<'a>),
     }
-    /// Read-only view of [`TENSOR3D`](super::TENSOR3D).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct TENSOR3D<'a>(&'a [u8; 16]);
-    impl<'a> TENSOR3D<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 16]) -> Self { Self(b) }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 16] { self.0 }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::TENSOR3D {
-            super::TENSOR3D {
-                start_addr: self.start_addr().read(),
-                step_elem: self.step_elem(),
-                num_elem: self.num_elem(),
-            }
-        }
-        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
-        #[inline]
-        pub fn start_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<0, 4, 16>(self.0)) }
-        /// [`TENSOR3D::step_elem`](super::TENSOR3D::step_elem), offset 4.
-        #[inline]
-        pub fn step_elem(&self) -> [i16; 3] {
-            [
-                i16::from_le_bytes(*at::<4, 2, 16>(self.0)),
-                i16::from_le_bytes(*at::<6, 2, 16>(self.0)),
-                i16::from_le_bytes(*at::<8, 2, 16>(self.0)),
-            ]
-        }
-        /// [`TENSOR3D::num_elem`](super::TENSOR3D::num_elem), offset 10.
-        #[inline]
-        pub fn num_elem(&self) -> [u16; 3] {
-            [
-                u16::from_le_bytes(*at::<10, 2, 16>(self.0)),
-                u16::from_le_bytes(*at::<12, 2, 16>(self.0)),
-                u16::from_le_bytes(*at::<14, 2, 16>(self.0)),
-            ]
-        }
-    }
-    /// Writable view of [`TENSOR3D`](super::TENSOR3D); see [`TENSOR3D`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct TENSOR3D_mut<'a>(&'a mut [u8; 16]);
-    impl<'a> TENSOR3D_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 16]) -> Self { Self(b) }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 16] { &*self.0 }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> TENSOR3D<'_> { TENSOR3D::new(&*self.0) }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::TENSOR3D { self.as_view().read() }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::TENSOR3D) -> &mut Self {
-            self.start_addr_mut().write(&v.start_addr);
-            self.set_step_elem(v.step_elem);
-            self.set_num_elem(v.num_elem);
-            self
-        }
-        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
-        #[inline]
-        pub fn start_addr(&self) -> ADDR4<'_> { self.as_view().start_addr() }
-        /// [`TENSOR3D::step_elem`](super::TENSOR3D::step_elem), offset 4.
-        #[inline]
-        pub fn step_elem(&self) -> [i16; 3] { self.as_view().step_elem() }
-        /// [`TENSOR3D::num_elem`](super::TENSOR3D::num_elem), offset 10.
-        #[inline]
-        pub fn num_elem(&self) -> [u16; 3] { self.as_view().num_elem() }
-        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
-        #[inline]
-        pub fn set_start_addr(&mut self, v: super::ADDR4) -> &mut Self {
-            v.write(at_mut::<0, 4, 16>(self.0));
-            self
-        }
-        /// [`TENSOR3D::start_addr`](super::TENSOR3D::start_addr), offset 0.
-        #[inline]
-        pub fn start_addr_mut(&mut self) -> ADDR4_mut<'_> {
-            ADDR4_mut::new(at_mut::<0, 4, 16>(self.0))
-        }
-        /// [`TENSOR3D::step_elem`](super::TENSOR3D::step_elem), offset 4.
-        #[inline]
-        pub fn set_step_elem(&mut self, v: [i16; 3]) -> &mut Self {
-            *at_mut::<4, 2, 16>(self.0) = v[0].to_le_bytes();
-            *at_mut::<6, 2, 16>(self.0) = v[1].to_le_bytes();
-            *at_mut::<8, 2, 16>(self.0) = v[2].to_le_bytes();
-            self
-        }
-        /// [`TENSOR3D::num_elem`](super::TENSOR3D::num_elem), offset 10.
-        #[inline]
-        pub fn set_num_elem(&mut self, v: [u16; 3]) -> &mut Self {
-            *at_mut::<10, 2, 16>(self.0) = v[0].to_le_bytes();
-            *at_mut::<12, 2, 16>(self.0) = v[1].to_le_bytes();
-            *at_mut::<14, 2, 16>(self.0) = v[2].to_le_bytes();
-            self
-        }
-    }
     /// Read-only view of [`DMA_DIRECT2D`](super::DMA_DIRECT2D).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub struct DMA_DIRECT2D<'a>(&'a [u8; 64]);
@@ -25405,7 +27634,7 @@ pub mod view {
             super::GATHER {
                 header: self.header().read(),
                 events: self.events().read(),
-                src_mem_pattern: *self.src_mem_pattern(),
+                src_mem_pattern: self.src_mem_pattern().read(),
                 in_dtype: self.in_dtype(),
                 out_dtype: self.out_dtype(),
                 num_active_channels: self.num_active_channels(),
@@ -25414,7 +27643,7 @@ pub mod view {
                 free_pool_buffer: self.free_pool_buffer(),
                 reserved1: *self.reserved1(),
                 immediate: self.immediate(),
-                dst_mem_pattern: *self.dst_mem_pattern(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
             }
         }
         /// [`GATHER::header`](super::GATHER::header), offset 0.
@@ -25425,7 +27654,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
         /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn src_mem_pattern(&self) -> &'a [u8; 20] { at::<12, 20, 64>(self.0) }
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
         /// [`GATHER::in_dtype`](super::GATHER::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
@@ -25458,7 +27687,7 @@ pub mod view {
         pub fn immediate(&self) -> u32 { u32::from_le_bytes(*at::<40, 4, 64>(self.0)) }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &'a [u8; 20] { at::<44, 20, 64>(self.0) }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -25503,7 +27732,7 @@ pub mod view {
         pub fn write(&mut self, v: &super::GATHER) -> &mut Self {
             self.header_mut().write(&v.header);
             self.events_mut().write(&v.events);
-            self.set_src_mem_pattern(v.src_mem_pattern);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
             self.set_in_dtype(v.in_dtype);
             self.set_out_dtype(v.out_dtype);
             self.set_num_active_channels(v.num_active_channels);
@@ -25512,7 +27741,7 @@ pub mod view {
             self.set_free_pool_buffer(v.free_pool_buffer);
             self.set_reserved1(v.reserved1);
             self.set_immediate(v.immediate);
-            self.set_dst_mem_pattern(v.dst_mem_pattern);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
             self
         }
         /// [`GATHER::header`](super::GATHER::header), offset 0.
@@ -25523,7 +27752,7 @@ pub mod view {
         pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
         /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn src_mem_pattern(&self) -> &[u8; 20] { self.as_view().src_mem_pattern() }
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
         /// [`GATHER::in_dtype`](super::GATHER::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
@@ -25552,7 +27781,7 @@ pub mod view {
         pub fn immediate(&self) -> u32 { self.as_view().immediate() }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &[u8; 20] { self.as_view().dst_mem_pattern() }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
         /// [`GATHER::header`](super::GATHER::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -25577,13 +27806,15 @@ pub mod view {
         }
         /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn set_src_mem_pattern(&mut self, v: [u8; 20]) -> &mut Self {
-            *at_mut::<12, 20, 64>(self.0) = v;
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<12, 20, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`GATHER::src_mem_pattern`](super::GATHER::src_mem_pattern), offset 12.
         #[inline]
-        pub fn src_mem_pattern_mut(&mut self) -> &mut [u8; 20] { at_mut::<12, 20, 64>(self.0) }
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        }
         /// [`GATHER::in_dtype`](super::GATHER::in_dtype), offset 32.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
@@ -25637,13 +27868,15 @@ pub mod view {
         }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn set_dst_mem_pattern(&mut self, v: [u8; 20]) -> &mut Self {
-            *at_mut::<44, 20, 64>(self.0) = v;
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<44, 20, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 20] { at_mut::<44, 20, 64>(self.0) }
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -25705,8 +27938,7 @@ pub mod view {
                 reserved0: *self.reserved0(),
                 src_buffer_size: self.src_buffer_size(),
                 reserved1: *self.reserved1(),
-                dst_mem_pattern: *self.dst_mem_pattern(),
-                unknown_60: *self.unknown_60(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
             }
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
@@ -25757,10 +27989,7 @@ pub mod view {
         pub fn reserved1(&self) -> &'a [u8; 2] { at::<42, 2, 64>(self.0) }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &'a [u8; 16] { at::<44, 16, 64>(self.0) }
-        /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
-        #[inline]
-        pub fn unknown_60(&self) -> &'a [u8; 4] { at::<60, 4, 64>(self.0) }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -25817,8 +28046,7 @@ pub mod view {
             self.set_reserved0(v.reserved0);
             self.set_src_buffer_size(v.src_buffer_size);
             self.set_reserved1(v.reserved1);
-            self.set_dst_mem_pattern(v.dst_mem_pattern);
-            self.set_unknown_60(v.unknown_60);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
             self
         }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
@@ -25865,10 +28093,7 @@ pub mod view {
         pub fn reserved1(&self) -> &[u8; 2] { self.as_view().reserved1() }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern(&self) -> &[u8; 16] { self.as_view().dst_mem_pattern() }
-        /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
-        #[inline]
-        pub fn unknown_60(&self) -> &[u8; 4] { self.as_view().unknown_60() }
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
         /// [`INDIRECT_COPY::header`](super::INDIRECT_COPY::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -25984,22 +28209,15 @@ pub mod view {
         pub fn reserved1_mut(&mut self) -> &mut [u8; 2] { at_mut::<42, 2, 64>(self.0) }
         /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn set_dst_mem_pattern(&mut self, v: [u8; 16]) -> &mut Self {
-            *at_mut::<44, 16, 64>(self.0) = v;
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<44, 20, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`INDIRECT_COPY::dst_mem_pattern`](super::INDIRECT_COPY::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn dst_mem_pattern_mut(&mut self) -> &mut [u8; 16] { at_mut::<44, 16, 64>(self.0) }
-        /// [`INDIRECT_COPY::unknown_60`](super::INDIRECT_COPY::unknown_60), offset 60.
-        #[inline]
-        pub fn set_unknown_60(&mut self, v: [u8; 4]) -> &mut Self {
-            *at_mut::<60, 4, 64>(self.0) = v;
-            self
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
         }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn unknown_60_mut(&mut self) -> &mut [u8; 4] { at_mut::<60, 4, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {

@@ -255,13 +255,6 @@ impl Headers<'_> {
         doc(&mut out, "", &[format!("Size of {} in bytes.", w.c_name)]);
         let _ = write!(out, "#define {s}_SIZE {}\n\n", w.size);
         self.type_def(&mut out, w);
-        if let TypeKind::Struct { aliases, .. } = &w.kind {
-            for a in aliases {
-                let d = format!("Alias of {} (as {} names it).", w.c_name, a.spelled_by());
-                doc(&mut out, "", &[d]);
-                let _ = writeln!(out, "typedef {} {};", w.c_name, a.c_name);
-            }
-        }
         if let Some(e) = self.opcode_enumerator(w) {
             static_assert(
                 &mut out,
@@ -321,6 +314,7 @@ impl Headers<'_> {
                 opcode,
                 arch,
                 follows,
+                aliases,
                 ..
             } => {
                 let mut extra = Vec::new();
@@ -343,6 +337,11 @@ impl Headers<'_> {
                 self.type_doc(out, t, &extra);
                 let capping = self.model.capping_fields(t);
                 self.struct_body(out, &t.c_name, t.size, fields, &capping);
+                for a in aliases {
+                    let d = format!("Alias of {} (as {} names it).", t.c_name, a.spelled_by());
+                    doc(out, "", &[d]);
+                    let _ = writeln!(out, "typedef {} {};", t.c_name, a.c_name);
+                }
             }
             TypeKind::Union {
                 discriminator,

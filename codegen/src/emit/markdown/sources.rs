@@ -100,7 +100,7 @@ impl Collector<'_, '_> {
                 ..
             } => {
                 for a in aliases {
-                    self.alias(a, "word", &format!("{} as {}", t.name, a.name), &page);
+                    self.alias(a, kind, &format!("{} as {}", t.name, a.name), &page);
                 }
                 for f in fields {
                     self.field(f, &format!("{}.{}", t.name, f.name), &at("layout"));

@@ -239,7 +239,12 @@ impl<'m> Pages<'m> {
                 }
                 out.push('\n');
             }
-            TypeKind::Struct { fields, .. } => {
+            TypeKind::Struct {
+                fields, aliases, ..
+            } => {
+                if !aliases.is_empty() {
+                    let _ = writeln!(out, "- **Also named:** {}\n", self.aliases(aliases, false));
+                }
                 let rows: Vec<(&Field, Option<&str>)> = fields.iter().map(|f| (f, None)).collect();
                 self.fields_table(t, None, &rows, out);
             }

@@ -60,8 +60,24 @@ impl Render<'_> {
             TypeKind::Enum { repr, values } => self.enum_def(t, *repr, values),
             TypeKind::Flags { repr, bits, .. } => self.flags_def(t, *repr, bits),
             TypeKind::Bitfield { repr, fields } => self.bitfield_def(t, *repr, fields),
-            TypeKind::Struct { fields, opcode, .. } => {
-                self.struct_def(&t.name, t, fields, opcode.as_ref(), None)
+            TypeKind::Struct {
+                fields,
+                opcode,
+                aliases,
+                ..
+            } => {
+                let def = self.struct_def(&t.name, t, fields, opcode.as_ref(), None);
+                // A word's aliases are names to look it up by (`WordMeta::aliases`); a nested
+                // struct's (MEM_PATTERN3D for TENSOR3D) name the same layout, so they are types.
+                let id = ident(&t.name);
+                let names = aliases.iter().filter(|_| opcode.is_none()).map(|a| {
+                    let (alias, doc) = (
+                        ident(&a.name),
+                        format!(" Alias of [`{}`] (as {} names it).", t.name, a.spelled_by()),
+                    );
+                    quote!(#[doc = #doc] pub type #alias = #id;)
+                });
+                quote!(#def #(#names)*)
             }
             TypeKind::Union {
                 discriminator,
