@@ -1238,6 +1238,31 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DESCRIPTOR_RAW) == 16, "NEURON_ISA_T
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DESCRIPTOR_RAW, bytes) == 0, "NEURON_ISA_TPB_DESCRIPTOR_RAW.bytes is at offset 0");
 
 /**
+ * RANGE_SELECT_DTYPE_MODE (1 byte): RANGE_SELECT's +0x0D: the dtype tag in the low nibble and a
+ * second 4-bit field, which the page does not name, in the high nibble. The C name is the spec's
+ * (the page calls the byte "dtype/mode packed").
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH (strong).
+ *
+ * Evidence: supp-dve-datamove §RangeSelect. Spec: types/dve.toml:5.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_TPB_DTYPE`. The dtype tag (and 0xf). Confidence: HIGH
+     * (strong).
+     */
+    unsigned int dtype : 4;
+    /**
+     * Bits 4..7. Unknown: no source gives a meaning; kept raw. The page's "2nd 4-bit field" (shl 4;
+     * or): written, not named. Confidence: HIGH (strong).
+     */
+    unsigned int unknown_4 : 4;
+} NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE) == 1, "NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE is 1 byte");
+
+/**
  * GS_OPERATION (1 byte): GSControl.operation_fld: the SuperGather operation. Value 0 is not named
  * by the source.
  *
@@ -3387,6 +3412,84 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * Reading `four_bit_header_comment`: The word header's comment: a 4-bit queue id. [HIGH/OBSERVED]
  * Evidence: supp-field-tables §3.2 QUIRK (`queue_id` width); supp-dge-microop §6.1;
  * supp-dge-microop §6.2.
+ */
+
+/**
+ * Conflict `stream_shuffle_pair_order` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
+ * STREAM_TRANSPOSE): Which half of a StreamShuffle / StreamTranspose pair comes first in the
+ * stream. The DVE datamove page has the transpose half (0x6A / 0x6B) first and the 0x69 lane map
+ * after it; the Master Opcode Reference lists the bundle sequence as the 0x69 mask, then the
+ * data-move word. The spec follows the DVE page, the one that maps the bytes and gives the emit
+ * order: STREAM_SHUFFLE follows either transpose half.
+ *
+ * Reading `transpose_then_shuffle`: The DVE page: StreamShuffle is a forward stream_transpose
+ * (0x6A) then a stream_shuffle (0x69); StreamTranspose is {0x6B + 0x69} on the wide path. The 0x6A
+ * GEN block writes its bundle (fwrite @0x123b936) before the 0x69 GEN block (0x123ba50..) runs.
+ * [CERTAIN] Evidence: supp-dve-datamove §StreamShuffle; supp-dve-datamove §`0x6A` stream_transpose
+ * half (the dtype-bearing bundle); supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane
+ * immediate).
+ *
+ * Reading `mask_then_data_move`: The Master Opcode Reference: IT 39 StreamShuffle's bundle sequence
+ * is the 0x69 mask + the 0x6A data-move word, IT 40 StreamTranspose's the 0x69 mask + 0x6B.
+ * [CERTAIN] Evidence: wiki-master-opcode §3.
+ */
+
+/**
+ * Conflict `gather_pool_buffer_load_order` (about POOL_BUFFER_LOAD, GATHER): Which half of Gather's
+ * pair comes first. The DVE datamove page writes the pair {0x68 reg_load + 0x67 pool_buffer_load}
+ * and its 0x68 block writes its bundle before the 0x67 block; the Master Opcode Reference lists the
+ * sequence 0x67 buffer-load + 0x68 gather, and the gather-scatter page has a PoolBufferLoad fill
+ * the Pool_Buffer before the gather runs. The spec follows the DVE page, the one that emits the
+ * pair: POOL_BUFFER_LOAD follows GATHER.
+ *
+ * Reading `reg_load_then_pool_buffer_load`: The DVE page: per 512-element chunk, {0x68 reg_load +
+ * 0x67 pool_buffer_load}; reg_load loads the gathered register / index base, pool_buffer_load
+ * performs the indexed read. The 0x68 GEN block ends with its fwrite (@0x12537ea) before the 0x67
+ * GEN seed (@0x1253a58). That the address order is the emit order is the spec's reading of the
+ * page. [MEDIUM] Evidence: supp-dve-datamove §Gather; supp-dve-datamove §`0x68` reg_load half;
+ * supp-dve-datamove §Opcode witness ledger.
+ *
+ * Reading `buffer_load_then_gather`: The Master Opcode Reference lists IT 92 Gather's bundles as
+ * 0x67 buffer-load + 0x68 gather; the gather-scatter page: before GATHER runs, a PoolBufferLoad
+ * must fill up to 512 elements per channel into the Pool_Buffer. [CERTAIN] Evidence:
+ * wiki-master-opcode §3; supp-gather-scatter §7.2.
+ */
+
+/**
+ * Conflict `dve_access_pattern_widths` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
+ * STREAM_TRANSPOSE, RANGE_SELECT, TENSOR4D, TENSOR2D): How wide the DVE words' access-pattern slots
+ * are. The DVE datamove page's width column gives 16 bytes for every AP slot, TENSOR4D and TENSOR2D
+ * alike; a TENSOR4D is 20 bytes and a TENSOR2D 12 (4 + 4N). The page's own offsets agree with the
+ * typed widths: the 0x6B guard reads src num_elem[3] at +0x1E (a 20-byte TENSOR4D at +0x0C), the
+ * dtype bytes start at +0x20 where such a pattern ends, and RangeSelect's +0x24 field starts where
+ * a 12-byte TENSOR2D at +0x18 ends. The spec types the slots by the pattern the page names, at its
+ * size.
+ *
+ * Reading `sixteen_byte_slots`: The DVE page's tables: every AP row has W = 16 (TENSOR4D at +0x0C /
+ * +0x2C, core_v3::TENSOR2D at +0x18 / +0x30). [CERTAIN] Evidence: supp-dve-datamove §`0x6A`
+ * stream_transpose half (the dtype-bearing bundle); supp-dve-datamove §RangeSelect.
+ *
+ * Reading `typed_pattern_sizes`: The pattern types' own sizes: TENSOR2D 12 bytes (probe), the
+ * N-dimensional patterns 4 + 4N bytes (TENSOR4D 20); and the DVE page's own guard reads TENSOR4D
+ * num_elem[3] at +0x1E. [HIGH/OBSERVED] Evidence: wiki-s3d3-collective §2; supp-dve-datamove
+ * §`0x6B` stream_transpose half.
+ */
+
+/**
+ * Conflict `stream_shuffle_lane_map_overlap` (about STREAM_SHUFFLE): What STREAM_SHUFFLE's bytes
+ * +0x2C..+0x3F are. The DVE page lists a dst AP at +0x2C and the 32-byte lane map at +0x20..+0x3F,
+ * which overlap; the page itself says the lane bytes occupy the entire +0x20..+0x3F control band
+ * (the reason the word has no dtype), and the lane-pack loop runs after the dst AP store. The spec
+ * follows that statement: +0x20..+0x3F is the lane map, and no destination pattern is decoded.
+ *
+ * Reading `lane_map_fills_the_band`: The 32 lane bytes occupy the entire +0x20..+0x3F control band;
+ * the perm-loop base is r12+0x20 and the loop writes all 32 bytes (filling past the mask's end with
+ * the passthrough byte). [CERTAIN] Evidence: supp-dve-datamove §`0x69` stream_shuffle half (the
+ * 32-byte lane immediate).
+ *
+ * Reading `dst_pattern_at_0x2c`: The same table lists a dst AP at +0x2C (16 bytes,
+ * assignAccess(dst)), which would be lane bytes 12..31. [CERTAIN] Evidence: supp-dve-datamove
+ * §`0x69` stream_shuffle half (the 32-byte lane immediate).
  */
 
 /**

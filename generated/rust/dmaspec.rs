@@ -356,744 +356,819 @@ pub mod evidence {
     pub const E133: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("reserved[1]"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("Member and order given; the 1-byte width is dmaspec's inference (see the struct)."), ..meta::Evidence::DEFAULT };
     pub const E134: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("offset_imm(u32)"), pin: Some("common.h:1048"), confidence: confidence::seed000::INFERRED, note: Some("The width is given: u32."), ..meta::Evidence::DEFAULT };
     pub const E135: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ uint8 bytes[16] }`"), pin: Some("common.h:1096"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E136: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("operation_fld[3:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E137: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("offst_sz_fld[1:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E138: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("GSControl.elem_sz_fld {0,1,2} → byte scale {1,2,4} (matched at the host)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E139: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("8'd0"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E140: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E141: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E142: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Provenance and confidence (Conventions)", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E143: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E144: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E145: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E146: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E147: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E148: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E149: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E151: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E152: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E153: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E154: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E155: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E156: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
-    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…VAR_ID_BIT (1<<4)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E159: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E160: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E161: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E162: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E163: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E164: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E165: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E166: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E167: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode values set bits that line up with the marker's (seed-004 §5.1, common.h:586): 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. For bit 6, the transpose path is the one that loads the shape register (MoveShape 0xB2), so the move/transpose flag and SHAPE_REG would describe the same writes."), ..meta::Evidence::DEFAULT };
-    pub const E168: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…ADDR_TBL_BIT (1<<5)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E170: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("0x60 ADDR_TBL_SHAPE_REG (tbl, reg) addr_tbl_offs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E171: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E173: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E174: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
-    pub const E175: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E180: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E181: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
-    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E189: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E190: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E191: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E198: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E200: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E201: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
-    pub const E202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
-    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E205: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E206: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E209: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E211: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
-    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E213: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E217: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
-    pub const E218: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E219: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E220: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
-    pub const E221: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E222: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
-    pub const E224: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E225: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
-    pub const E226: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E227: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E228: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E231: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E232: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E233: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E234: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E235: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E236: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E237: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E238: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E239: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E241: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E242: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
-    pub const E243: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E244: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E246: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E247: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E248: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E249: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E250: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E251: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E252: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E253: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E254: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E255: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E256: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
-    pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E259: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E261: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
-    pub const E262: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E263: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E264: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E265: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E266: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E267: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
-    pub const E268: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E269: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E270: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E271: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E272: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E273: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E274: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E275: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E276: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E277: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E279: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E280: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E281: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E282: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E283: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("16 8 src_start_addr ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E284: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("16 8 src_start_addr ADDR8 — HBM or SBUF gather source (2-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E285: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E286: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("40 8 dst_start_addr ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E287: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("40 8 dst_start_addr ADDR8 — SBUF destination (32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E288: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E289: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E290: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
-    pub const E291: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
-    pub const E293: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E294: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E295: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E296: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E297: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E298: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E299: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
-    pub const E300: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E302: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E303: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 0 | 4 | `header` | `opcode=0xba` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E304: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E305: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E306: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 9 | 1 | `wait_sema_mode` | `NEURON_ISA_TPB_WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E307: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` (Table 4.8); restricted to `engine_count == ONE` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E308: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}`; `tdg` must be 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E309: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 12 | 1 | `descriptor_flags` | `DESC_FLAGS` `{num_descriptors:2, desc0_src:1, desc1_src:1, desc2_src:1, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E310: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 13 | 3 | `descriptor_reg[3]` | register selectors for the 3 inline descriptors |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E311: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | 3× `DESCRIPTOR_RAW` (`uint8[16]`) — the §1 16-B BDs folded inline |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E312: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E313: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E314: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E315: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E316: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
-    pub const E317: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E318: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E319: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E320: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E321: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E322: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E323: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E324: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E325: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E326: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E328: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E329: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
-    pub const E330: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
-    pub const E331: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E332: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E333: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
-    pub const E334: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E337: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E338: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E339: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E340: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
-    pub const E341: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E342: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E343: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E344: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
-    pub const E345: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E346: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E347: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
-    pub const E348: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E349: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E351: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E352: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
-    pub const E353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E354: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E355: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
-    pub const E356: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E357: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
-    pub const E358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E359: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
-    pub const E360: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E361: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E362: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E363: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
-    pub const E365: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E366: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E369: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E371: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 0 | 4 | `header` | `opcode=0xb9` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E372: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E373: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E374: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 9 | 1 | `wait_sema_mode` | `WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E375: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` `{start_id:5, engine_count:2, rsvd:1}` (Table 4.8) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E376: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E377: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 12 | 1 | `addr_mode` | `DMA_ADDR_MODE_PAIR` `{src:4 low, dst:4 high}` (Table 4.9) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E378: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 13 | 1 | `sema_update_mode` | `DMA_SEMA_UPDATES` `{rd_done:4, wr_done:4}` (Table 4.10) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E379: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 14 | 2 | `rd_done_sema_update_idx` | u16 read-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E380: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 16 | 8 | `src_start_addr` | `DMA_ADDR_UNION` (8 B; `imm64` or reg-ptr struct) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E381: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("DMA_ADDR_UNION { imm64 or dma_addr_info(DMA_ADDR_STRUCT) }"), pin: Some("common.h:1056"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page writes the two arms separated by a pipe."), ..meta::Evidence::DEFAULT };
-    pub const E382: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 24 | 8 | `src_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E383: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 32 | 4 | `src_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E384: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 36 | 2 | `src_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E385: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 38 | 2 | `wr_done_sema_update_idx` | u16 write-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E386: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 40 | 8 | `dst_start_addr` | `DMA_ADDR_UNION` (8 B) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E387: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 48 | 8 | `dst_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E388: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 56 | 4 | `dst_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E389: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 60 | 2 | `dst_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E390: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 62 | 1 | `remote_core_id` | `REG_NUM` (peer for the P2P case) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E391: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 63 | 1 | `reserved` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E392: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E393: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E394: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E395: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E396: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E397: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E398: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E399: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E400: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E401: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E402: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E403: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E404: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E405: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E406: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E407: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E408: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E449: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E644: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E645: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E646: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E647: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E648: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E649: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E650: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E651: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E652: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E653: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E654: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E655: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E656: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E657: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E658: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E659: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E660: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E661: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E662: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E663: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E665: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E666: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E667: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E668: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E669: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E670: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E671: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E672: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E673: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E674: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("int region = byte3 & 0x60; if (region == 0x20) { if (stride2(+8) == 0) return false; … } else { … return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0; }"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E675: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("if (region == 0x20) { // PSUM / 2nd-window region marker … } else { … return num0(+0xC) != 0 && … && num3(+0x12) != 0; }"), pin: Some("core_v3::mem4d_valid @ 0x136ee40"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E676: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E677: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E678: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E679: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E680: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E681: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E682: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E683: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E684: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E685: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E686: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E687: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E688: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E689: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E690: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E691: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E692: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E693: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E694: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
-    pub const E695: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E696: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E697: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E698: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E699: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E700: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E701: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E702: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E703: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E704: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E705: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E706: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E707: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E708: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E709: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E710: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E711: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E712: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E713: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E714: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E715: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E716: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E717: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E718: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E719: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E720: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E721: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E722: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E723: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E724: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E725: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E726: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E727: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E728: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E729: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E730: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E731: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E732: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E733: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E734: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E735: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E736: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E737: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E738: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E739: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E740: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E741: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E742: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E743: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E744: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E745: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E746: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E747: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E748: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E749: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E750: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E751: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E752: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E753: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E754: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
-    pub const E755: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E756: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E757: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E758: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E759: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E760: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E761: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E762: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E763: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E764: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E765: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E766: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E767: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E768: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E769: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E770: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E771: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E772: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E773: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E774: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E775: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E776: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E777: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E778: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E779: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E780: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E781: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E782: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E783: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E784: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E785: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E786: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E787: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E788: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E789: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E790: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E792: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E793: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E794: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E795: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E796: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E797: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E798: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E799: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E800: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E801: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E802: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E803: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E804: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E805: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E806: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E808: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E810: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E811: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E812: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E813: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E821: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E824: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E826: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E827: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E828: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E829: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E830: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E831: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E832: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E833: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E834: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E835: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E836: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E837: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E838: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E839: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E840: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E841: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E842: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E843: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E844: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E845: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E846: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E847: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E848: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E849: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E850: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E851: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E852: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E854: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E855: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E856: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E857: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E858: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E859: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E860: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E861: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E863: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E864: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E865: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E866: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E867: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E868: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E869: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E870: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E871: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E872: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E873: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E136: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("dtype tag"), names: Some("low nibble = dtype tag (`and 0xf`)"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
+    pub const E137: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("operation_fld[3:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E138: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("offst_sz_fld[1:0]"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E139: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("GSControl.elem_sz_fld {0,1,2} → byte scale {1,2,4} (matched at the host)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E140: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("8'd0"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E141: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E142: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E143: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Provenance and confidence (Conventions)", value: Some("0x10 (16 dwords = 64 B) in every 64-B word"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E144: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", value: Some("setupHeader const 0x10"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E145: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", names: Some("uint8_t inst_word_len; // +1 length in 16-B records (DMA words = 4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E146: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E147: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E148: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), value: Some("setupHeader writes 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E149: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle", confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E150: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", pin: Some("+0x02 2 format/reserved = 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E151: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E152: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncWait mode"), value: Some("setupSyncWait<...DIRECT2D_STRUCT> (sub_122F700)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E153: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.wait_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E154: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SyncUpdate mode"), value: Some("setupSyncUpdate<...DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E155: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("events.update_idx"), value: Some("SyncRef::getId"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E156: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync wait/update value"), value: Some("Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E157: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (physical arm)"), value: Some("v26"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("names the arm's two parts, without offsets"), ..meta::Evidence::DEFAULT };
+    pub const E159: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…VAR_ID_BIT (1<<4)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E160: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id low 16 (phys arm)"), pin: Some("*(u16*)&a2[4] = v16"), value: Some("v16 = *(memloc+141); 0 if memloc space == 16 (SB)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E162: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("physical var-id high byte (phys arm)"), pin: Some("a2[6] = BYTE2(v16)"), value: Some("BYTE2(v16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E164: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E165: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("ADDRESS-MODE byte (a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E166: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", pin: Some("movb $0x10,0x7(%r13) @126059a; movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8; orb $0x40,0x7(%r13) @1260766"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E167: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", names: Some("The three ADDR8 address modes (the assign64bitAddr mode byte a2[7])"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E168: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode values set bits that line up with the marker's (seed-004 §5.1, common.h:586): 0x04 two-register pair = OFFSET_WIDE (the wide offset's high half is the second register), 0x08 (set only in 0x28, offset register) = OFFSET_REG, 0x10 physical var-id = VAR_ID, 0x20 DGE table = ADDR_TBL. For bit 6, the transpose path is the one that loads the shape register (MoveShape 0xB2), so the move/transpose flag and SHAPE_REG would describe the same writes."), ..meta::Evidence::DEFAULT };
+    pub const E169: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("address immediate / RegId (a2[0:4])"), pin: Some("*(u32*)&a2[0] = v26 (mode 0x20, movb $0x20,0x7(%r13) @1260478) / RegId (mode 0x28, movb $0x28,0x7(%r13) @12608f0)"), value: Some("v26 (AP mode 1, IMMEDIATE) / RegId (AP mode 3, REGISTER)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("…ADDR_TBL_BIT (1<<5)"), pin: Some("common.h:586"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E171: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("0x60 ADDR_TBL_SHAPE_REG (tbl, reg) addr_tbl_offs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E172: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("DGE table-entry id (DGE arm)"), pin: Some("mov %ax,0x4(%r13) @1260512"), value: Some("*(memloc+142)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", names: Some("addr_var (neff variable id + imm offset, marker VAR_ID_BIT (1<<4))"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E174: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.3", pin: Some("common.h:589"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E175: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x10 16-bit physical var-id (static DMA)"), pin: Some("movb $0x10,0x7(%r13) @126059a"), value: Some("taken when the DGE table-entry id < 0 or a5 is clear"), confidence: confidence::seed000::CONFIRMED, note: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\"; \"physical Var Id is not assigned yet\""), ..meta::Evidence::DEFAULT };
+    pub const E176: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", name: Some("0x20 32-bit immediate (DGE) / 0x28 40-bit offset-register (DGE)"), pin: Some("movb $0x20,0x7(%r13) @1260478; movb $0x28,0x7(%r13) @12608f0; orb $0x4,0x7(%r13) @1260bc8"), value: Some("taken when the DGE table-entry id >= 0 and a5; AP mode 1 (IMMEDIATE) -> 0x20, 3 (REGISTER) -> 0x28, | 0x04 when the register has more than one physical register"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E178: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E180: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E182: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
+    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E189: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E191: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E192: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E198: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E200: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E201: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E202: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
+    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
+    pub const E205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E206: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E209: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E210: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E212: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
+    pub const E213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E214: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E218: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
+    pub const E219: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E221: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
+    pub const E222: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E223: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E224: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
+    pub const E225: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E226: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
+    pub const E227: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E228: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E229: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E231: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E232: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E233: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E234: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E235: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E236: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E237: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E238: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E239: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E241: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E242: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
+    pub const E244: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E245: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E247: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E248: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E249: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E250: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E251: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E252: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E253: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E254: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E255: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E256: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
+    pub const E259: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("16 8 src_start_addr ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("16 8 src_start_addr ADDR8 — HBM or SBUF gather source (2-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("40 8 dst_start_addr ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("40 8 dst_start_addr ADDR8 — SBUF destination (32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 0 | 4 | `header` | `opcode=0xba` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 9 | 1 | `wait_sema_mode` | `NEURON_ISA_TPB_WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` (Table 4.8); restricted to `engine_count == ONE` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}`; `tdg` must be 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 12 | 1 | `descriptor_flags` | `DESC_FLAGS` `{num_descriptors:2, desc0_src:1, desc1_src:1, desc2_src:1, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 13 | 3 | `descriptor_reg[3]` | register selectors for the 3 inline descriptors |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | 3× `DESCRIPTOR_RAW` (`uint8[16]`) — the §1 16-B BDs folded inline |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 0 | 4 | `header` | `opcode=0xb9` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 9 | 1 | `wait_sema_mode` | `WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` `{start_id:5, engine_count:2, rsvd:1}` (Table 4.8) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 12 | 1 | `addr_mode` | `DMA_ADDR_MODE_PAIR` `{src:4 low, dst:4 high}` (Table 4.9) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 13 | 1 | `sema_update_mode` | `DMA_SEMA_UPDATES` `{rd_done:4, wr_done:4}` (Table 4.10) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 14 | 2 | `rd_done_sema_update_idx` | u16 read-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 16 | 8 | `src_start_addr` | `DMA_ADDR_UNION` (8 B; `imm64` or reg-ptr struct) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("DMA_ADDR_UNION { imm64 or dma_addr_info(DMA_ADDR_STRUCT) }"), pin: Some("common.h:1056"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page writes the two arms separated by a pipe."), ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 24 | 8 | `src_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 32 | 4 | `src_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 36 | 2 | `src_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 38 | 2 | `wr_done_sema_update_idx` | u16 write-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 40 | 8 | `dst_start_addr` | `DMA_ADDR_UNION` (8 B) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 48 | 8 | `dst_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 56 | 4 | `dst_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 60 | 2 | `dst_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 62 | 1 | `remote_core_id` | `REG_NUM` (peer for the P2P case) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 63 | 1 | `reserved` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", name: Some("opcode = 0x7F (s_dropout_opcode) / inst_word_len = 0x10"), pin: Some("0x123e676"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", value: Some("Pre: setupSync thunks"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, note: Some("The page gives no offsets for the band; +0x04..+0x0B is where the shared 64-byte skeleton puts EVENTS."), ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x10` | 16 | src AP (`TENSOR3D`) | (`d3_dropout` src) | `assignAccess<TENSOR3D>(src)` | `0x123e856` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x20` | 1 | in_dtype | (`d3_dropout` dtype) | `sub_120E650(src.AP+0x30)→al` | `0x123e6c7` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x21` | 1 | out_dtype | (`d3_dropout` dtype) | `sub_120E650(dst.AP+0x30)→al`; `d3_dropout_same_src_dst_type` asserts in==out | `0x123e6d3` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", name: Some("active / lane"), names: Some("| `+0x22` | 1 | active / lane | `d3_dropout_src_dst_count_check` | `src.AP[0x50][0x8]` low byte | `0x123e701` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x23` | 1 | threshold_imm_ptr | `threshold_imm_ptr` | scalar-operand slot index from a `boost::variant` via converter `sub_12051E0` | `0x123e740` | CERTAIN store / name HIGH |"), pin: Some("lea rsi,[r13+0x23] @0x123e740"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x24` | 1 | threshold_dtype | `d3_dropout_threshold_dtype_check` | `sub_120E650(converter eax)` → dtype byte | `0x123e848` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", name: Some("rng_mode / dropout_variant"), names: Some("| `+0x2B` | 1 | rng_mode / dropout_variant | — | `*(this+0xF0)` (generator RNG-config byte) | `0x123e737` | CERTAIN store / semantic MEDIUM |"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("Dropout `+0x2B rng_mode` semantics — MEDIUM."), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x30` | 16 | dst AP (`TENSOR3D`) | (`d3_dropout` dst) | `assignAccess<TENSOR3D>(dst)` | `0x123e864` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("out_dtype ... `d3_dropout_same_src_dst_type` asserts in==out"), pin: Some("0x123e6d3"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("Predicates `d3_dropout_same_src_dst_type`, `d3_dropout_src_dst_count_check`, `threshold_imm_ptr`, `d3_dropout_threshold_dtype_check`, `d3_dropout_reserved_zero` (all present in `.rodata`)."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("Predicates ... `threshold_imm_ptr` ... (all present in `.rodata`)."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x24` | 1 | threshold_dtype | `d3_dropout_threshold_dtype_check` |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("Predicates ... `d3_dropout_reserved_zero` (all present in `.rodata`)."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Opcode witness ledger", name: Some("0x67 pool_buffer_load"), pin: Some("GEN seed @0x1253a58"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("Each op shares the 64-byte bundle skeleton: byte[0] = opcode, byte[1] = 0x10 (inst_word_len), byte[2:3] = reserved 0x0000."), ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", name: Some("in_dt"), names: Some("0x67  pool_buffer_load  in_dt (+0x20)"), confidence: confidence::certainty::CERTAIN, note: Some("The table's legend: dt = dtype byte (sub_120E650)."), ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("opcode = 0xBC (s_range_select_opcode) / inst_word_len = 0x10"), pin: Some("0x135fb14"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("dtype/mode packed"), names: Some("| `+0x0D` | 1 | dtype/mode packed | (`s2d2_rs` dtype) | low nibble = dtype tag (`and 0xf`); high nibble = 2nd 4-bit field (`shl 4; or`); composed `@0x1360ece..0x1360edb` | `0x1360edb` | CERTAIN store / nibble HIGH |"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("op-variant flag = 0x8"), names: Some("| `+0x0F` | 1 | op-variant flag = `0x8` | — | constant `8` | `0x1360f0b` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("LOWER bound (f32)"), names: Some("| `+0x10` | 4 | LOWER bound (f32) | (`s2d2_rs` lower) | `cvtsi2ss(int [inst+0xF0])` → `movss [r15+0x10]` | `0x13611ff` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("UPPER bound (f32)"), names: Some("| `+0x14` | 4 | UPPER bound (f32) | (`s2d2_rs` upper) | `movss xmm0,[inst+0x128]` → `movss [r15+0x14]` | `0x13611c4` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) | (`s2d2_rs` src) | `assignAccess<TENSOR2D>(arg0)` | `0x1361205` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a TENSOR2D is 12 bytes, and the page's own +0x24 field starts where a 12-byte pattern at +0x18 ends (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("bound-check field 0"), names: Some("| `+0x26` | 1 | bound-check field 0 | (`valid_rs_comp`) | `checkBoundRange(lower)` packed via variant dispatcher; `lea [r15+0x26]` | `0x1360f66` | CERTAIN offset |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("bound-check field 1"), names: Some("| `+0x27` | 1 | bound-check field 1 | (`valid_rs_comp`) | `checkBoundRange(upper)`; `lea [r15+0x27]` | `0x13610ba` | CERTAIN offset |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) | (`s2d2_rs` dst) | `assignAccess<TENSOR2D>(dst)` | `0x136121a` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a TENSOR2D is 12 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("Guard: src/dst element counts must match — NeuronAssertion(\"inNumEles == outNumEles\" @0x135fed6)"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("The S2D2_RS .rodata family is present in full — s_range_select_opcode, s_same_elem_count_rs_src_dst, valid_rs_comp_op, s_valid_range_select_reduce_op"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x26` | 1 | bound-check field 0 | (`valid_rs_comp`) |; valid_rs_comp_op"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("s_valid_range_select_reduce_op"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("Validator dbg_is_valid_range_select @0x13b9950 ... Predicate s_valid_idx_bound_check_reg."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", name: Some("opcode = 0x69 / inst_word_len = 0x10"), pin: Some("0x123ba9b"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x0C` | 16 | src AP | (shuffle src) | `assignAccess(src)` | RUN_ISA mirror `0x123c2d6` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the At a glance table calls the slot an AP and the TENSOR4D of the 0x6A / 0x6B halves is 20 bytes, which ends at +0x20 where the lane map starts (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("it reads [+0] opcode, [+0x20..+0x22] ..., and the AP tails at [+0x18]/[+0x1A]/[+0x38..+0x3E]"), pin: Some("dbg_is_valid_stream_shuffle @0x13281a0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", name: Some("immediate.uint8[32] lane map"), names: Some("| `+0x20..+0x3F` | 32 | `immediate.uint8[32]` lane map | `instr.immediate.uint8[i]` | per-lane mask byte; `0xFF` → passthrough (`partition_count|0x20`) | loop base `r15 = r12+0x20` `@0x123c344` | CERTAIN |"), pin: Some("lea r15,[r12+20h] @0x123c344; lane-byte pack loop 0x123c344..0x123c3be"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", name: Some("shuffle passthrough sentinel"), pin: Some("or eax,20h @ 0x123b624, mov [rbp-420h],al @ 0x123b627"), value: Some("eax = edx | 0x20 stored to -0x420(rbp)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", name: Some("opcode = 0x6A / inst_word_len = 0x10"), pin: Some("0x123b829"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) | `d4_tr_*` src | `assignAccess(src)` | `0x123b8ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the TENSOR4D it names is 20 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x20` | 1 | in_dtype | (`d4_tr` dtype) | `sub_120E650(srcAP+0x30)→al` | `0x123b86f` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x21` | 1 | out_dtype | (`d4_tr` dtype) | `sub_120E650(dstAP+0x30)→al` | `0x123b87c` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x22` | 4 | num_active_channels | `instr.num_active_channels` | `(min(src.sz,dst.sz)+0x1f)&~0x1f` via `sub_12173A0(r12+0x22)` | `0x123b8b2` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x2C` | 16 | dst AP (`TENSOR4D`) | `d4_tr_*` dst | `assignAccess(dst)` | `0x123b8fc` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16 (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("Guards: both element counts nonzero (je → error 0x123c5b3) — the d4_tr_same_src_dst_count / d4_tr_transpose_src_dst_count predicate family."), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", name: Some("opcode = 0x6B / inst_word_len = 0x10"), pin: Some("0x1266fd7"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) | `d4_tr_*` src | `assignAccess(src)` | `0x12670bc` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the TENSOR4D it names is 20 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x20` | 1 | in_dtype | (`d4_tr` dtype) | `sub_120E650(srcAP+0x30)→al` | `0x1267049` (rbp-0x180) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x21` | 1 | out_dtype | (`d4_tr` dtype) | `sub_120E650(dstAP+0x30)→al` | `0x126705f` (rbp-0x17f) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x22` | 4 | num_active_channels | `instr.num_active_channels` | `(dst.num_elem+0x1f)&~0x1f` via `sub_12173A0` | `0x1267083` (rbp-0x17e) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x26` | 1 | transpose_ch = `0x1` | `d3_transpose_ch` | constant `1` (channel-transpose enable) | `0x1267058` (rbp-0x17a) | CERTAIN store / HIGH name |"), pin: Some("0x1267058: c6 85 86 fe ff ff 01  mov byte [rbp-17Ah],1"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x2C` | 16 | dst AP (`TENSOR4D`) | `d4_tr_*` dst | `assignAccess(dst)` | `0x12670d0` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a 20-byte TENSOR4D ends at +0x3F, the end of the bundle (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): cmp WORD [rbp-0x182],0x1 enforces src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor) — the string \"instr.src_mem_pattern.num_elem[3] == 1\" is present"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard A (0x126711c..): the src AP must not be TensorIndirect — a vtable [r15]+0x80 probe then reportError(\"STREAM_TRANSPOSE cannot have TensorIndirect AP as src…\")"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("the 0x20 bit on byte 3 of the INDEX ADDR4 is the TensorIndirect mode selector"), pin: Some("or byte [r13+0Fh],20h @ 0x1275eb6"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Predicates `has_valid_active_channel_range`, `s4d4_tr_same_src_dst_count`, `d4_tr_same_src_dst_count`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Recovered `S4D4_TR` field family: `d4_tr_same_src_dst_count`, `d4_tr_transpose_src_dst_count`, `d4_tr_op_bypass`, `d4_tr_reserved_z`, `d3_transpose_ch`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Recovered `S4D4_TR` field family: ... `d4_tr_reserved_z` ..."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E659: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E660: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E661: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E662: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E663: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E664: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E665: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E666: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E667: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E668: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E669: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E670: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E671: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E672: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E673: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E674: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E675: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E676: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E677: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E678: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E679: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E680: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E681: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E682: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E683: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E684: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E685: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E686: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E687: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E688: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E689: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E690: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E691: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E692: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E693: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E694: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E695: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E696: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E697: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E698: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E699: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E700: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E701: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E702: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E703: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E704: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E705: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E706: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E707: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E708: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E709: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E710: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E711: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E712: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E713: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E714: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E715: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E716: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E717: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E718: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E719: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E720: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E721: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E722: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E723: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E724: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E725: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E726: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E727: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E728: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E729: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E730: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E731: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E732: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E733: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E734: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("int region = byte3 & 0x60; if (region == 0x20) { if (stride2(+8) == 0) return false; … } else { … return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0; }"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E735: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("if (region == 0x20) { // PSUM / 2nd-window region marker … } else { … return num0(+0xC) != 0 && … && num3(+0x12) != 0; }"), pin: Some("core_v3::mem4d_valid @ 0x136ee40"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E736: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E737: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E738: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E739: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E740: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E741: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E742: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E743: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E744: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E745: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E746: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E747: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E748: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E749: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E750: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E751: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E752: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E753: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E754: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", pin: Some("GEN block 0x123b7de..0x123b960; fwrite @0x123b936"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E755: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", pin: Some("GEN block 0x123ba50.."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E756: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 39 | `StreamShuffle` | `0x69` mask + `0x6A` data-move | 2 | / | 40 | `StreamTranspose` | `0x69` mask + `0x6B` data-move | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E757: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("Gather (visitInstGather) emits a {reg_load 0x68 + pool_buffer_load 0x67} pair per 512-element chunk"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E758: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", names: Some("The 0x68 reg_load loads the gathered register/index base; the 0x67 pool_buffer_load performs the indexed read into the pool buffer"), pin: Some("GEN block 0x125372e..0x12537ea; fwrite @0x12537ea"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E759: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Opcode witness ledger", pin: Some("0x67 GEN seed @0x1253a58"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E760: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 92 | `Gather` | `0x67` buffer-load + `0x68` gather | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E761: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("Before this instruction runs, a `PoolBufferLoad` must fill up to 512 elements/channel into the Pool_Buffer"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E762: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) |; | `+0x2C` | 16 | dst AP (`TENSOR4D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E763: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) |; | `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E764: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", pin: Some("probe: sizeof TENSOR3D=16 TENSOR2D=12 PSEUDO_ADDR8TENSOR2D=24 ADDR4=4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E765: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): ... src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E766: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("QUIRK — the shuffle bundle has NO dtype field. Because the 32 lane bytes occupy the *entire* +0x20..+0x3F control band ..."), pin: Some("lea r15,[r12+20h] @0x123c344; mov [r15],al @0x123c3bb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E767: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x2C` | 16 | dst AP | (shuffle dst) | `assignAccess(dst)` | `0x123c2ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E768: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E769: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
+    pub const E770: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E771: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E772: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E773: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E774: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E775: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E776: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E777: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E778: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E779: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E780: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E781: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E782: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E783: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E784: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E785: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E786: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E787: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E788: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E789: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E790: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E791: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E792: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E793: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E794: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E795: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E796: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E797: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E798: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E799: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E800: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E801: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E802: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E803: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E804: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E805: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E806: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E807: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E808: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E809: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E810: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E811: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E812: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E813: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E814: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E815: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E816: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E817: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E818: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E819: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E820: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E821: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E822: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E823: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E824: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E825: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E826: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E827: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E828: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E829: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E830: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E831: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E832: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E833: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E834: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E835: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E836: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E837: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E838: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E839: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E840: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E841: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E842: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E843: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E844: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E845: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E846: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E847: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E848: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E849: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E850: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E851: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E852: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E854: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E855: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E856: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E857: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E858: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E859: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E860: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E861: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E863: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E864: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E865: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E866: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E867: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E868: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E869: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E870: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E871: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E872: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E873: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E874: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E875: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E876: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E877: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E878: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E879: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E880: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E881: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E882: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E883: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E884: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E885: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E886: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E887: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E888: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E889: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E890: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E891: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E892: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E893: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E894: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E895: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E896: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E897: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E898: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E899: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E900: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E901: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E902: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E903: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E904: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E905: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E906: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E907: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E908: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E909: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E910: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E911: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E912: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E913: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E914: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E915: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E916: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E917: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E918: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E919: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E920: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E921: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E922: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E923: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E924: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E925: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E926: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E927: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E928: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E929: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E930: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E931: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E932: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E933: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E934: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E935: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E936: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E937: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E938: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E939: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E940: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E941: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E942: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E943: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E944: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E945: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E946: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E947: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E948: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// A 1-D strided SBUF/PSUM region: an ADDR4 base (the partition axis folded into it) plus one signed step (elements) and one count. The size is pinned by the assert "ISA mem pattern 1D must have 8 bytes to encode". A spare dimension is unit-filled {step 1, num 1} (one 32-bit store of 0x00010001 at +4), never 0. No plain tensor1d_valid exists in the validator family, so no count rule is stated for this type. Confidence: CONFIRMED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -5503,6 +5578,60 @@ impl DESCRIPTOR_RAW {
         v.leave(visit::Group::Array);
     }
 }
+/// RANGE_SELECT's +0x0D: the dtype tag in the low nibble and a second 4-bit field, which the page does not name, in the high nibble. The C name is the spec's (the page calls the byte "dtype/mode packed"). Confidence: HIGH (strong).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RANGE_SELECT_DTYPE_MODE {
+    /// Bits 0..=3. The dtype tag (and 0xf). Confidence: HIGH (strong).
+    pub dtype: DTYPE,
+    /// Bits 4..=7. The page's "2nd 4-bit field" (shl 4; or): written, not named. Confidence: HIGH (strong).
+    pub unknown_4: u8,
+}
+impl RANGE_SELECT_DTYPE_MODE {
+    pub const SIZE: usize = 1;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
+        name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
+        doc: "The dtype tag (and 0xf).", confidence: confidence::certainty::HIGH,
+        evidence: &[evidence::E136], ..meta::FieldMeta::DEFAULT
+    }, meta::FieldMeta {
+        name: "unknown_4", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
+        role: meta::Role::Unknown,
+        doc: "The page's \"2nd 4-bit field\" (shl 4; or): written, not named.",
+        confidence: confidence::certainty::HIGH, ..meta::FieldMeta::DEFAULT
+    }];
+    #[inline(always)]
+    pub const fn from_raw(raw: u8) -> Self {
+        Self {
+            dtype: DTYPE::read(&((raw & 0xf) as u8).to_le_bytes()),
+            unknown_4: (raw >> 4 & 0xf) as u8,
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline(always)]
+    pub const fn raw(&self) -> u8 {
+        (self.dtype.raw() as u8 & 0xf) | (self.unknown_4 as u8 & 0xf) << 4
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::from_raw(u8::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0], base, self.dtype.value(arch));
+        v.value(&Self::FIELDS[1], base, visit::Value::Unsigned(self.unknown_4 as u64));
+        v.leave(visit::Group::Bitfield);
+    }
+}
 /// GSControl.operation_fld: the SuperGather operation. Value 0 is not named by the source. Confidence: HIGH/CARRIED (strong).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -5649,25 +5778,25 @@ impl GSControl {
         meta::FieldMeta {
             name: "operation_fld", offset: 0, size: 2, bits: Some((0, 4)),
             type_name: "GS_OPERATION", doc: "The SuperGather operation (1..6).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E136],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E137],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "offst_sz_fld", offset: 0, size: 2, bits: Some((4, 2)), type_name: "u2",
             doc: "Offset size (the source gives no encoding).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E137],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E138],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "elem_sz_fld", offset: 0, size: 2, bits: Some((6, 2)), type_name: "u2",
             doc: "Element size: 0, 1, 2 → byte scale 1, 2, 4 (matched at the host).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E138],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E139],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 0, size: 2, bits: Some((8, 8)), type_name: "u8",
             role: meta::Role::Reserved, doc: "8'd0: zero.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E139],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E140],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -6019,18 +6148,18 @@ impl HEADER {
         meta::FieldMeta {
             name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
             doc: "Selects the word's struct.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E140, evidence::E141], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E141, evidence::E142], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "inst_word_len", offset: 1, size: 1, type_name: "u8",
             doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E142, evidence::E143],
+            evidence: &[evidence::E143, evidence::E144],
             alternatives: &[
                 meta::Alternative {
                     name: "inst_word_len_16b_records", type_name: "u8",
                     doc: "Length in 16-byte records (DMA words = 4).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E144],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E145],
                 },
             ],
             constant: Some(16), ..meta::FieldMeta::DEFAULT
@@ -6038,12 +6167,12 @@ impl HEADER {
         meta::FieldMeta {
             name: "debug_cmd", offset: 2, size: 1, type_name: "u8", doc: "Debug command.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E145, evidence::E146],
+            evidence: &[evidence::E146, evidence::E147],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved", type_name: "u8",
                     doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E147, evidence::E148],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E148, evidence::E149],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -6051,12 +6180,12 @@ impl HEADER {
         meta::FieldMeta {
             name: "debug_hint", offset: 3, size: 1, type_name: "u8", doc: "Debug hint.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E145, evidence::E146],
+            evidence: &[evidence::E146, evidence::E147],
             alternatives: &[
                 meta::Alternative {
                     name: "format_reserved_hi", type_name: "u8",
                     doc: "High byte of the reserved/format word, always 0.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E149],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E150],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -6138,28 +6267,28 @@ impl EVENTS {
         meta::FieldMeta {
             name: "wait_mode", offset: 0, size: 1, type_name: "WAIT_MODE", doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E151], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E151, evidence::E152], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_idx", offset: 1, size: 1, type_name: "u8",
             doc: "Semaphore to wait on.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E152], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E151, evidence::E153], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "update_mode", offset: 2, size: 1, type_name: "UPDATE_MODE", doc: "",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E153], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E151, evidence::E154], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "update_idx", offset: 3, size: 1, type_name: "u8",
             doc: "Semaphore to update.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E154], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E151, evidence::E155], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore_value", offset: 4, size: 4, type_name: "u32",
             doc: "Wait threshold / update value.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E150, evidence::E155], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E151, evidence::E156], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -7369,31 +7498,31 @@ impl PSEUDO_ADDR8_addr_var {
             name: "immediate", offset: 0, size: 4, type_name: "u32",
             doc: "The address immediate (v26): the offset within the variable. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"imm offset\" is dmaspec's inference: mode 0x10 sets VAR_ID_BIT, the bit that selects addr_var, and holds an immediate next to a variable id, the two parts seed 004 gives addr_var.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E156, evidence::E157, evidence::E158], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E157, evidence::E158, evidence::E159], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "var_id_lo", offset: 4, size: 2, type_name: "u16",
             doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"neff variable id\" is dmaspec's inference, as for immediate.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E159, evidence::E160],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E160, evidence::E161],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "var_id_hi", offset: 6, size: 1, type_name: "u8",
             doc: "Physical variable id, bits 16..23. The byte is what assign64bitAddr writes under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E161],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E162],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E162, evidence::E163, evidence::E164],
+            evidence: &[evidence::E163, evidence::E164, evidence::E165],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E165, evidence::E166, evidence::E167],
+                    evidence: &[evidence::E166, evidence::E167, evidence::E168],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -7468,13 +7597,13 @@ impl PSEUDO_ADDR8_addr_reg {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E162, evidence::E163, evidence::E164],
+        evidence: &[evidence::E163, evidence::E164, evidence::E165],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E165, evidence::E166, evidence::E167],
+                evidence: &[evidence::E166, evidence::E167, evidence::E168],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -7539,12 +7668,12 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             name: "offset", offset: 0, size: 4, type_name: "u32",
             doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); that they are the addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects the table arm, and carry a DGE table-entry id.",
             confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E168, evidence::E169, evidence::E170], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E169, evidence::E170, evidence::E171], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_table_entry_id", offset: 4, size: 2, type_name: "u16",
             doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); their place in addr_tbl_offs is dmaspec's inference, as for offset.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E171],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E172],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -7557,13 +7686,13 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
             doc: "Addressing form (mask 0xFC).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E162, evidence::E163, evidence::E164],
+            evidence: &[evidence::E163, evidence::E164, evidence::E165],
             alternatives: &[
                 meta::Alternative {
                     name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E165, evidence::E166, evidence::E167],
+                    evidence: &[evidence::E166, evidence::E167, evidence::E168],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -7642,13 +7771,13 @@ impl PSEUDO_ADDR8_addr_immediate {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E162, evidence::E163, evidence::E164],
+        evidence: &[evidence::E163, evidence::E164, evidence::E165],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E165, evidence::E166, evidence::E167],
+                evidence: &[evidence::E166, evidence::E167, evidence::E168],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -7711,13 +7840,13 @@ impl PSEUDO_ADDR8 {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E162, evidence::E163, evidence::E164],
+        evidence: &[evidence::E163, evidence::E164, evidence::E165],
         alternatives: &[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
-                evidence: &[evidence::E165, evidence::E166, evidence::E167],
+                evidence: &[evidence::E166, evidence::E167, evidence::E168],
             },
         ],
         ..meta::FieldMeta::DEFAULT
@@ -7727,7 +7856,7 @@ impl PSEUDO_ADDR8 {
             name: "addr_var", offset: 0, size: 8, type_name: "addr_var",
             doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E172, evidence::E173, evidence::E174], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E173, evidence::E174, evidence::E175], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
@@ -7739,7 +7868,7 @@ impl PSEUDO_ADDR8 {
             name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
             doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E107, evidence::E175], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E107, evidence::E176], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
@@ -7992,102 +8121,102 @@ impl DMA_DIRECT2D {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xb8",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E177],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E177], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E178], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E178, evidence::E179], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177, evidence::E179, evidence::E180], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment; bounds the number of DMAs used.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E177],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "compute_op", offset: 15, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce-on-copy op (§6.4).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E180, evidence::E181], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177, evidence::E181, evidence::E182], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (immediate / register / table).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E182], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177, evidence::E183], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E183],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E185],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E177],
             codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E177],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E177],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E185], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177, evidence::E186], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E177],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E176],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E177],
             codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE", doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E186], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177, evidence::E187], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E187], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E177, evidence::E188], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8253,7 +8382,7 @@ impl DMA_DIRECT2D {
         opcode_enumerator: "DMAMEMCPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE.",
         fields: Self::FIELDS,
         leaves: &[
@@ -8455,7 +8584,7 @@ impl DMA_DIRECT2D {
                 "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E188], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E189], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_general",
@@ -8472,14 +8601,14 @@ impl DMA_DIRECT2D {
                 "src_step_elem[0]", "src_step_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E189, evidence::E190, evidence::E191], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E190, evidence::E191, evidence::E192], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_neuron_header", name: "has_valid_neuron_header", args: Some("i"),
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the header must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["header"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E192],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E193],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8487,7 +8616,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the events must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["events"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E193],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E194],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8495,7 +8624,7 @@ impl DMA_DIRECT2D {
             clause: true, expr: Some("header.opcode == OPCODE::DMAMEMCPY"), parent: Some(1),
             message: "header.opcode must be DMAMemcpy (0xb8)",
             doc: "", fields: &["header.opcode"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E194],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E195],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8503,7 +8632,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E195],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E196],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8511,7 +8640,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E196],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E197],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8521,7 +8650,7 @@ impl DMA_DIRECT2D {
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr", "src_step_elem[0]"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E197], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E198], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
@@ -8530,7 +8659,7 @@ impl DMA_DIRECT2D {
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr", "dst_step_elem[0]"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E198], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E199], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_step_elem_shape_reg_mode",
@@ -8544,7 +8673,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[0]", "src_num_elem[1]", "src_start_addr.marker", "src_step_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E199, evidence::E200, evidence::E201], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E200, evidence::E201, evidence::E202], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
@@ -8553,7 +8682,7 @@ impl DMA_DIRECT2D {
             message: "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
             doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E203], enforced: false,
+            evidence: &[evidence::E203, evidence::E204], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8565,7 +8694,7 @@ impl DMA_DIRECT2D {
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E204, evidence::E205], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E205, evidence::E206], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
@@ -8576,7 +8705,7 @@ impl DMA_DIRECT2D {
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E206, evidence::E205], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E207, evidence::E206], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
@@ -8586,7 +8715,7 @@ impl DMA_DIRECT2D {
             doc: "",
             fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E207], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E208], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_configs", name: "is_valid_dma_configs",
@@ -8596,7 +8725,7 @@ impl DMA_DIRECT2D {
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E209, evidence::E210], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_arith",
@@ -8610,7 +8739,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[1]", "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E210, evidence::E211], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E211, evidence::E212], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_without_cce",
@@ -8623,21 +8752,21 @@ impl DMA_DIRECT2D {
                 "src_elem_size", "src_num_elem[0]", "src_num_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E212, evidence::E213], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E213, evidence::E214], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_is_none", name: "compute_op_is_none", clause: true,
             expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(16),
             message: "compute_op must be NONE", doc: "", fields: &["compute_op"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E214], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E215], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
             clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(16),
             message: "in_dtype must equal out_dtype", doc: "",
             fields: &["in_dtype", "out_dtype"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E215],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E216],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8651,7 +8780,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E216, evidence::E217, evidence::E218], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E217, evidence::E218, evidence::E219], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_cce", name: "is_valid_dma_cce", args: Some("i"),
@@ -8663,7 +8792,7 @@ impl DMA_DIRECT2D {
                 "src_elem_size", "dst_elem_size",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E219, evidence::E220], enforced: false,
+            evidence: &[evidence::E220, evidence::E221], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -8810,99 +8939,99 @@ impl DMA_DIRECT2D_XPOSE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbd",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 12, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E223, evidence::E224], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 13, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 14, size: 1, type_name: "DTYPE",
             doc: "Source dtype (2-byte or 4-byte only).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222, evidence::E224], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E223, evidence::E225], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 15, size: 1, type_name: "DTYPE",
             doc: "Destination dtype; must equal in_dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E225, evidence::E226], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E226, evidence::E227], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements (X, Y).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E227, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E228, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E228, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 36, size: 4, type_name: "i32",
             doc: "Signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E229, evidence::E230, evidence::E231, evidence::E222],
+            evidence: &[evidence::E230, evidence::E231, evidence::E232, evidence::E223],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base; must be 32-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E222, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E232, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E233, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E233, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E234, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 60, size: 1, type_name: "u8",
             doc: "Tile rows; must be 16 (current uCode).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E234, evidence::E235, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E235, evidence::E236, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 61, size: 1, type_name: "u8",
             doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236, evidence::E237, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E237, evidence::E238, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 62, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E238, evidence::E239, evidence::E222], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E239, evidence::E240, evidence::E223], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 63, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E240, evidence::E241, evidence::E242, evidence::E243],
+            evidence: &[evidence::E241, evidence::E242, evidence::E243, evidence::E244],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -9058,7 +9187,7 @@ impl DMA_DIRECT2D_XPOSE {
         opcode_enumerator: "DMA_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
@@ -9256,14 +9385,14 @@ impl DMA_DIRECT2D_XPOSE {
                 "tile_src_cols", "tile_src_rows",
             ],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E244], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E245], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_transpose_nc", name: "has_valid_dma_transpose_nc",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaTranspose needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "seed-004 §10", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E245, evidence::E246], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E246, evidence::E247], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tile_src_rows_is_16", name: "tile_src_rows_is_16", clause: true,
@@ -9271,7 +9400,7 @@ impl DMA_DIRECT2D_XPOSE {
             message: "tile_src_rows must be 16 (current uCode)",
             doc: "", fields: &["tile_src_rows"], source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E247, evidence::E248], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E248, evidence::E249], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tile_src_cols_fit_dtype", name: "tile_src_cols_fit_dtype", clause: true,
@@ -9280,14 +9409,14 @@ impl DMA_DIRECT2D_XPOSE {
             message: "tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one (other sizes are not allowed)",
             doc: "", fields: &["out_dtype", "tile_src_cols"],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E249, evidence::E250], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E250, evidence::E251], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
             clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(0),
             message: "out_dtype must equal in_dtype", doc: "",
             fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E251],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9296,7 +9425,7 @@ impl DMA_DIRECT2D_XPOSE {
             message: "the dtype must be 2 bytes for the transpose proper",
             doc: "Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as 2-B or 4-B, so which words \"the transpose proper\" covers is unclear.",
             fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E252],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E253],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9308,7 +9437,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "The rule is the field tables'; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
             fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "supp-field-tables §2.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E253, evidence::E254], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E254, evidence::E255], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_steps_aligned_32", name: "dst_steps_aligned_32", clause: true,
@@ -9318,7 +9447,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "",
             fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E255, evidence::E254], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E256, evidence::E255], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_DIRECT2D_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -9454,19 +9583,19 @@ impl DMA_GATHER_XPOSE {
         meta::FieldMeta {
             name: "dma_configs", offset: 13, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E256, evidence::E257], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E257, evidence::E258], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E258, evidence::E259], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E259, evidence::E260], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_bound_reg", offset: 15, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (checked without flags coupling).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E260, evidence::E261], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E261, evidence::E262], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
@@ -9477,32 +9606,32 @@ impl DMA_GATHER_XPOSE {
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E262],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E263],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E263],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E264],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 36, size: 4, type_name: "ADDR4",
             doc: "Gather index tensor (UINT32, 4-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E264], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E265], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base (SBUF, 32-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E265], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E266], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 48, size: 3, type_name: "u8[3]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E266, evidence::E267], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E267, evidence::E268], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 51, size: 1, type_name: "BOUND_CHECK_REG",
@@ -9514,31 +9643,31 @@ impl DMA_GATHER_XPOSE {
             name: "dst_step_elem_1", offset: 52, size: 4, type_name: "i32",
             doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E268, evidence::E269], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E269, evidence::E270], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E270],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E271],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per transpose row: 2..256, even.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E271], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E272], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dtype", offset: 62, size: 1, type_name: "DTYPE_PAIR",
             doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E272, evidence::E273], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E273, evidence::E274], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 63, size: 1, type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
             doc: "gather_dim (must be Y) + reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E274], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E109, evidence::E275], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -9692,7 +9821,7 @@ impl DMA_GATHER_XPOSE {
         opcode_enumerator: "DMA_GATHER_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
@@ -9924,7 +10053,7 @@ impl DMA_GATHER_XPOSE {
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E275, evidence::E276], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E276, evidence::E277], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_gather_transpose_nc",
@@ -9932,7 +10061,7 @@ impl DMA_GATHER_XPOSE {
             expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaGatherTranspose needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E277, evidence::E245], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E278, evidence::E246], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dtype",
@@ -9942,7 +10071,7 @@ impl DMA_GATHER_XPOSE {
             message: "only 2-byte dtypes (BF16 / FP16), and dtype_lo == dtype_hi: no cast",
             doc: "", fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E278, evidence::E279], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E279, evidence::E280], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_elem_size",
@@ -9951,7 +10080,7 @@ impl DMA_GATHER_XPOSE {
             parent: Some(0),
             message: "elem_size must be even and within 2..256",
             doc: "", fields: &["elem_size"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E280],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E281],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9967,7 +10096,7 @@ impl DMA_GATHER_XPOSE {
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E281], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E282], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_aligned_2", name: "src_start_addr_aligned_2", clause: true,
@@ -9977,7 +10106,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only (the field tables state it for the immediate); a register or table address is not in the word.",
             fields: &["src_start_addr.addr_immediate.address_lo", "src_start_addr.marker"],
             source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E282, evidence::E283, evidence::E284], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E283, evidence::E284, evidence::E285], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
@@ -9988,7 +10117,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
             fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E285, evidence::E286, evidence::E287], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E286, evidence::E287, evidence::E288], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_idx_start_addr_aligned_4", name: "src_idx_start_addr_aligned_4",
@@ -9999,7 +10128,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a register id, not an address.",
             fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E288, evidence::E289, evidence::E290], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E289, evidence::E290, evidence::E291], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_flags",
@@ -10009,7 +10138,7 @@ impl DMA_GATHER_XPOSE {
             message: "gather_dim must be Y (dim[1], the slowest) for now",
             doc: "", fields: &["flags.gather_dim"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E291, evidence::E292], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E292, evidence::E293], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_src_dimensions",
@@ -10018,7 +10147,7 @@ impl DMA_GATHER_XPOSE {
             parent: Some(0),
             message: "src_num_elem[1] (the gathered row count) must be a multiple of 16, the transpose-tile rows",
             doc: "", fields: &["src_num_elem[1]"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E293],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E294],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -10029,7 +10158,7 @@ impl DMA_GATHER_XPOSE {
             message: "src_num_elem[1] must equal dst_num_elem[0]: both are the index count",
             doc: "", fields: &["dst_num_elem[0]", "src_num_elem[1]"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E294], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E295], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dst_steps",
@@ -10040,7 +10169,7 @@ impl DMA_GATHER_XPOSE {
             message: "dst_step_elem_1 must be a multiple of 32 unless dst_num_elem[1] == 1",
             doc: "", fields: &["dst_num_elem[1]", "dst_step_elem_1"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E295], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E296], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
@@ -10050,7 +10179,7 @@ impl DMA_GATHER_XPOSE {
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E296, evidence::E297], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E297, evidence::E298], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags",
@@ -10064,7 +10193,7 @@ impl DMA_GATHER_XPOSE {
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E298, evidence::E299], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E299, evidence::E300], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
@@ -10074,7 +10203,7 @@ impl DMA_GATHER_XPOSE {
             doc: "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E300], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E301], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved_is_zero", name: "reserved_is_zero", clause: true,
@@ -10082,7 +10211,7 @@ impl DMA_GATHER_XPOSE {
             message: "reserved[3] must be zero", doc: "",
             fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
             source: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E301, evidence::E302], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E302, evidence::E303], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_GATHER_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -10244,54 +10373,54 @@ impl DMA_IMMEDIATE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xba DMA_IMMEDIATE, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E304],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
             doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E304],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E305],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
             doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E305],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E306],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
             doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E306], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E307], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
             doc: "The engine to run on; restricted to engine_count == ONE here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E307],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E308],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
             doc: "Queue and write-done sync; tdg must be 0 here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E308],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E309],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_flags", offset: 12, size: 1, type_name: "DESC_FLAGS",
             doc: "How many descriptors (1..3) and where each comes from.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E309],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E310],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_reg", offset: 13, size: 3, type_name: "u8[3]",
             doc: "Register selectors of the three descriptors: a REGISTER-mode descriptor N is read from the four 32-bit registers descriptor_reg[N] + 0..3.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E310],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E311],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_imm", offset: 16, size: 48, type_name: "DESCRIPTOR_RAW[3]",
             doc: "The three inline 16-byte descriptors (IMMEDIATE mode). Each is an SDMA_CME_BD_DESC by the page; the spec does not decode that 16-byte descriptor yet (issue 14 item 3), so the bytes stay raw.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E311],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -10385,7 +10514,7 @@ impl DMA_IMMEDIATE {
         opcode_enumerator: "DMA_IMMEDIATE",
         arch: &[Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "DMA_IMMEDIATE: sends 1..3 immediate descriptors to the DGE, each either inline (descriptor_imm[N]) or from four registers (descriptor_reg[N]), on one engine, behind a semaphore wait. The page tags the layout HIGH/OBSERVED (shipped maverick header, ISA_STATIC_ASSERT == 64, struct2opcode) and the runtime behaviour INFERRED: the firmware handler of the v5 forms is not in the extraction.",
         fields: Self::FIELDS,
         leaves: &[
@@ -10569,134 +10698,134 @@ impl DMA_INDIRECT1D {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbb",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 12, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E210], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 13, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E313, evidence::E314], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E314, evidence::E315], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 15, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "Gather/scatter mode and dims (§3.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E315, evidence::E316], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E316, evidence::E317], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (the gather table / source tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 4, type_name: "i32",
             doc: "1-D signed source stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E317],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E318],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 28, size: 2, type_name: "u16",
             doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E318, evidence::E107], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E319, evidence::E107], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 30, size: 2, type_name: "u16",
             doc: "Source bytes per element.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 32, size: 8, type_name: "ADDR8",
             doc: "Destination base (the scatter base / destination tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 40, size: 4, type_name: "i32",
             doc: "1-D signed destination stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E319],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E320],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 44, size: 2, type_name: "u16",
             doc: "Destination element count (<= 4096 unless shape-from-register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 46, size: 2, type_name: "u16",
             doc: "Destination bytes per element.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 48, size: 4, type_name: "ADDR4",
             doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E320, evidence::E321], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E321, evidence::E322], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 52, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E322], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E323], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 56, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 57, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_bound_reg", offset: 58, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (not the data address) (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E82], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E82], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_idx_bound_reg", offset: 59, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E82], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E82], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "compute_op", offset: 60, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E323], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E324], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 61, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E312, evidence::E324, evidence::E325], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E313, evidence::E325, evidence::E326], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 62, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E326, evidence::E327, evidence::E328], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E327, evidence::E328, evidence::E329], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -10849,7 +10978,7 @@ impl DMA_INDIRECT1D {
         opcode_enumerator: "DMA_INDIRECT",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
@@ -11108,14 +11237,14 @@ impl DMA_INDIRECT1D {
                 "src_step_elem",
             ],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E329, evidence::E330], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E330, evidence::E331], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E331],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E332],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11123,7 +11252,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E331],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E332],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11133,7 +11262,7 @@ impl DMA_INDIRECT1D {
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E332], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E333], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
@@ -11142,7 +11271,7 @@ impl DMA_INDIRECT1D {
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr", "dst_step_elem"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E332], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E333], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_elem_shape_reg_mode", name: "zero_num_elem_shape_reg_mode",
@@ -11154,7 +11283,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E333, evidence::E334], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E334, evidence::E335], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
@@ -11164,7 +11293,7 @@ impl DMA_INDIRECT1D {
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §6.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E335, evidence::E336, evidence::E337], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E336, evidence::E337, evidence::E338], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_idx_start_addr",
@@ -11174,7 +11303,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["src_idx_start_addr", "dst_idx_start_addr"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E338], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E339], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
@@ -11183,7 +11312,7 @@ impl DMA_INDIRECT1D {
             message: "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
             doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E339, evidence::E340], enforced: false,
+            evidence: &[evidence::E340, evidence::E341], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11193,7 +11322,7 @@ impl DMA_INDIRECT1D {
             doc: "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.",
             fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E341],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E342],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11201,7 +11330,7 @@ impl DMA_INDIRECT1D {
             expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(9),
             message: "a pure gather/scatter has compute_op NONE",
             doc: "", fields: &["compute_op"], source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E342],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E343],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11211,7 +11340,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E343],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E344],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11225,7 +11354,7 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E344], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E345], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_src",
@@ -11239,7 +11368,7 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E345], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E346], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "idx_bound_error_or_notif_src", name: "idx_bound_error_or_notif",
@@ -11250,7 +11379,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E346, evidence::E347], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E347, evidence::E348], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_dst", name: "has_valid_idx_bound_check_reg",
@@ -11263,7 +11392,7 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_reg", "flags.idx_bound_is_err",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E348], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E349], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_dst",
@@ -11277,7 +11406,7 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E349], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E350], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "idx_bound_error_or_notif_dst", name: "idx_bound_error_or_notif",
@@ -11288,7 +11417,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E346], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E347], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_indirect_dim_by_mode", name: "has_valid_indirect_dim_by_mode",
@@ -11302,7 +11431,7 @@ impl DMA_INDIRECT1D {
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E350, evidence::E351, evidence::E352], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E351, evidence::E352, evidence::E353], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_index_count",
@@ -11316,7 +11445,7 @@ impl DMA_INDIRECT1D {
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E353, evidence::E354, evidence::E355], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E354, evidence::E355, evidence::E356], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_idx_addr_in_sbuf_partition0",
@@ -11326,7 +11455,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E356, evidence::E357], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E357, evidence::E358], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_addr4_in_sbuf_partition0_src", name: "has_addr4_in_sbuf_partition0",
@@ -11336,7 +11465,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E359], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_idx_leg_inactive", name: "src_idx_leg_inactive", clause: true,
@@ -11344,7 +11473,7 @@ impl DMA_INDIRECT1D {
             parent: Some(21),
             message: "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)",
             doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E359],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E360],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11356,7 +11485,7 @@ impl DMA_INDIRECT1D {
             doc: "", fields: &["src_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E360, evidence::E361], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E361, evidence::E362], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "addr_in_sbuf_partition_src", name: "addr_in_sbuf_partition",
@@ -11364,7 +11493,7 @@ impl DMA_INDIRECT1D {
             parts: &[25, 26], parent: Some(21),
             message: "src_idx_start_addr must lie in SBUF partition 0",
             doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E363],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11375,7 +11504,7 @@ impl DMA_INDIRECT1D {
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split. Which partition an SBUF address names is not given in a form this spec decodes.",
             fields: &["src_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E363, evidence::E364],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E364, evidence::E365],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11383,7 +11512,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(24),
             message: "src_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
             doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E363],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11394,7 +11523,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E359], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_idx_leg_inactive", name: "dst_idx_leg_inactive", clause: true,
@@ -11402,7 +11531,7 @@ impl DMA_INDIRECT1D {
             parent: Some(27),
             message: "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)",
             doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E359],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E360],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11414,7 +11543,7 @@ impl DMA_INDIRECT1D {
             doc: "", fields: &["dst_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E360, evidence::E361], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E361, evidence::E362], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "addr_in_sbuf_partition_dst", name: "addr_in_sbuf_partition",
@@ -11422,7 +11551,7 @@ impl DMA_INDIRECT1D {
             parts: &[31, 32], parent: Some(27),
             message: "dst_idx_start_addr must lie in SBUF partition 0",
             doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E363],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11433,7 +11562,7 @@ impl DMA_INDIRECT1D {
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.",
             fields: &["dst_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E365, evidence::E364],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E366, evidence::E365],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11441,7 +11570,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(30),
             message: "dst_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
             doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E363],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11451,7 +11580,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0), message: "reserved[2] must be zero", doc: "",
             fields: &["reserved[0]", "reserved[1]"], source: "supp-field-tables §2.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E366, evidence::E367], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E367, evidence::E368], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_configs", name: "is_valid_dma_configs",
@@ -11461,7 +11590,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E368, evidence::E369], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E369, evidence::E370], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
@@ -11469,7 +11598,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0),
             message: "compute_op must be a valid DGE compute op here; the sources do not give this predicate's body",
             doc: "", fields: &["compute_op"], source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E370],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -11672,64 +11801,64 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb9 DMA_MEMCPY2, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E372],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
             doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E372],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E373],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
             doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E373],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E374],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
             doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E374], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E375], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
             doc: "First engine and fan-out (1/2/4/8).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E375],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E376],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
             doc: "Queue and write-done sync.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E376], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E377], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_mode", offset: 12, size: 1, type_name: "DMA_ADDR_MODE_PAIR",
             doc: "How the source and destination addresses are formed.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E377],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E378],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sema_update_mode", offset: 13, size: 1, type_name: "DMA_SEMA_UPDATES",
             doc: "What read-done and write-done each update.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E378],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E379],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "rd_done_sema_update_idx", offset: 14, size: 2, type_name: "u16",
             doc: "Read-done semaphore index; not next to the write-done one (+38).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E379],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E380],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "u64",
             doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by src_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E380],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
             alternatives: &[
                 meta::Alternative {
                     name: "src_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E382],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11737,34 +11866,34 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "Signed source steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E382],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E383],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "Source counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E383], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E384], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E384], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E385], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wr_done_sema_update_idx", offset: 38, size: 2, type_name: "u16",
             doc: "Write-done semaphore index; not next to the read-done one (+14).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E385],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E386],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "u64",
             doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by dst_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E386],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E387],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E382],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11772,29 +11901,29 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "Signed destination steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E387],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E388],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "Destination counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E388], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E389], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E389], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E390], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "remote_core_id", offset: 62, size: 1, type_name: "u8",
             doc: "REG_NUM: the cross-die peer for the P2P case.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E390],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E391],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 63, size: 1, type_name: "u8",
             role: meta::Role::Reserved, doc: "Must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E391],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E392],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -11983,7 +12112,7 @@ impl DMA_COPY2D {
         opcode_enumerator: "DMA_MEMCPY2",
         arch: &[Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "DMA_COPY2D: \"Next-generation DMA copy … with explicit semaphore wait/update, configurable DMA engine selection, and loop-friendly address modes.\" A 2-D source and destination (signed steps, counts, element size), each address formed by its addr_mode, read-done and write-done each updating a semaphore or collective-sync block, locally or at remote_core_id. The page tags the layout HIGH/OBSERVED (shipped maverick header, ISA_STATIC_ASSERT == 64, struct2opcode) and the runtime behaviour INFERRED: the firmware handler of the v5 forms is not in the extraction.",
         fields: Self::FIELDS,
         leaves: &[
@@ -12099,6 +12228,2107 @@ impl DMA_COPY2D {
         b: &[u8; 64],
     ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
         meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+/// Dropout (bir::InstDropout, IT 65): keeps or drops each element of a 3-D source against a threshold and writes a 3-D destination. The threshold is a 1-byte index into the engine's scalar-operand bank (threshold_imm_ptr, with its dtype beside it), not an inline f32; the bundle carries no RNG seed: rng_mode picks the RNG variant, and the seed or state is set out of band by a PseudoSetRngSeed pseudo-instruction (s_rng_opcode) ahead of the dropout. The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's S3D3_DROPOUT. Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DROPOUT {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0x7F, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate: the encoder runs the setupSync thunks before it fills the control band. Confidence: MEDIUM (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an encoder-written word has 0 here). Confidence: CERTAIN (confirmed).
+    pub unknown_12: [u8; 4],
+    /// Offset 16 (16 bytes), `TENSOR3D`. The source: a 3-D access pattern (TENSOR3D, not 4-D). Confidence: CERTAIN (confirmed).
+    pub src_mem_pattern: TENSOR3D,
+    /// Offset 32 (1 byte), `DTYPE`. Source dtype; must equal out_dtype. Confidence: CERTAIN (confirmed).
+    pub in_dtype: DTYPE,
+    /// Offset 33 (1 byte), `DTYPE`. Destination dtype; d3_dropout_same_src_dst_type asserts it equals in_dtype. Confidence: CERTAIN (confirmed).
+    pub out_dtype: DTYPE,
+    /// Offset 34 (1 byte), `u8`. Active channels (lanes): the low byte of the source pattern's partition count. The name is the page's Field column ("active / lane"); it gives no pybind member name. Confidence: CERTAIN (confirmed).
+    pub active: u8,
+    /// Offset 35 (1 byte), `u8`. The threshold's slot in the engine's scalar-operand bank (the threshold may be an immediate or a register); the f32 threshold itself lives in the bank, not in the bundle. Confidence: HIGH (strong).
+    pub threshold_imm_ptr: u8,
+    /// Offset 36 (1 byte), `DTYPE`. The dtype of the threshold operand (checked by d3_dropout_threshold_dtype_check). Confidence: CERTAIN (confirmed).
+    pub threshold_dtype: DTYPE,
+    /// Offset 37 (6 bytes), `u8[6]`. Unknown: no source gives a meaning; kept raw. No source gives +0x25..+0x2A a meaning for this word. Confidence: CERTAIN (confirmed).
+    pub unknown_37: [u8; 6],
+    /// Offset 43 (1 byte), `u8`. Which RNG mode / variant the dropout draws from (the generator's RNG-config byte). The store is CERTAIN; that it selects an RNG variant is the page's MEDIUM reading. It is not a seed. The name is the page's Field column ("rng_mode / dropout_variant"); it gives no pybind member name. Confidence: MEDIUM (inferred).
+    pub rng_mode: u8,
+    /// Offset 44 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x2C..+0x2F a meaning for this word. Confidence: CERTAIN (confirmed).
+    pub unknown_44: [u8; 4],
+    /// Offset 48 (16 bytes), `TENSOR3D`. The destination: a 3-D access pattern. Confidence: CERTAIN (confirmed).
+    pub dst_mem_pattern: TENSOR3D,
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for DROPOUT {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl DROPOUT {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            doc: "opcode == 0x7F, inst_word_len == 0x10, bytes +2..+3 zero.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E393, evidence::E394],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate: the encoder runs the setupSync thunks before it fills the control band.",
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E395, evidence::E396],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_12", offset: 12, size: 4, type_name: "u8[4]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an encoder-written word has 0 here).",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
+            doc: "The source: a 3-D access pattern (TENSOR3D, not 4-D).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E397],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
+            doc: "Source dtype; must equal out_dtype.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E398],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
+            doc: "Destination dtype; d3_dropout_same_src_dst_type asserts it equals in_dtype.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E399],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "active", offset: 34, size: 1, type_name: "u8",
+            doc: "Active channels (lanes): the low byte of the source pattern's partition count. The name is the page's Field column (\"active / lane\"); it gives no pybind member name.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E400],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "threshold_imm_ptr", offset: 35, size: 1, type_name: "u8",
+            doc: "The threshold's slot in the engine's scalar-operand bank (the threshold may be an immediate or a register); the f32 threshold itself lives in the bank, not in the bundle.",
+            confidence: confidence::certainty::HIGH, evidence: &[evidence::E401],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "threshold_dtype", offset: 36, size: 1, type_name: "DTYPE",
+            doc: "The dtype of the threshold operand (checked by d3_dropout_threshold_dtype_check).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E402],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_37", offset: 37, size: 6, type_name: "u8[6]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x25..+0x2A a meaning for this word.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "rng_mode", offset: 43, size: 1, type_name: "u8",
+            doc: "Which RNG mode / variant the dropout draws from (the generator's RNG-config byte). The store is CERTAIN; that it selects an RNG variant is the page's MEDIUM reading. It is not a seed. The name is the page's Field column (\"rng_mode / dropout_variant\"); it gives no pybind member name.",
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E403, evidence::E404],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_44", offset: 44, size: 4, type_name: "u8[4]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x2C..+0x2F a meaning for this word.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
+            doc: "The destination: a 3-D access pattern.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E405],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            unknown_12: *at::<12, 4, 64>(b),
+            src_mem_pattern: TENSOR3D::read(at::<16, 16, 64>(b)),
+            in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
+            out_dtype: DTYPE::read(at::<33, 1, 64>(b)),
+            active: u8::from_le_bytes(*at::<34, 1, 64>(b)),
+            threshold_imm_ptr: u8::from_le_bytes(*at::<35, 1, 64>(b)),
+            threshold_dtype: DTYPE::read(at::<36, 1, 64>(b)),
+            unknown_37: *at::<37, 6, 64>(b),
+            rng_mode: u8::from_le_bytes(*at::<43, 1, 64>(b)),
+            unknown_44: *at::<44, 4, 64>(b),
+            dst_mem_pattern: TENSOR3D::read(at::<48, 16, 64>(b)),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        *at_mut::<12, 4, 64>(b) = self.unknown_12;
+        self.src_mem_pattern.write(at_mut::<16, 16, 64>(b));
+        self.in_dtype.write(at_mut::<32, 1, 64>(b));
+        self.out_dtype.write(at_mut::<33, 1, 64>(b));
+        *at_mut::<34, 1, 64>(b) = self.active.to_le_bytes();
+        *at_mut::<35, 1, 64>(b) = self.threshold_imm_ptr.to_le_bytes();
+        self.threshold_dtype.write(at_mut::<36, 1, 64>(b));
+        *at_mut::<37, 6, 64>(b) = self.unknown_37;
+        *at_mut::<43, 1, 64>(b) = self.rng_mode.to_le_bytes();
+        *at_mut::<44, 4, 64>(b) = self.unknown_44;
+        self.dst_mem_pattern.write(at_mut::<48, 16, 64>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
+        for (i0, x0) in self.unknown_12.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 12 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        self.src_mem_pattern.visit(&Self::FIELDS[3], v, base + 16, arch);
+        v.value(&Self::FIELDS[4], base + 32, self.in_dtype.value(arch));
+        v.value(&Self::FIELDS[5], base + 33, self.out_dtype.value(arch));
+        v.value(&Self::FIELDS[6], base + 34, visit::Value::Unsigned(self.active as u64));
+        v.value(
+            &Self::FIELDS[7],
+            base + 35,
+            visit::Value::Unsigned(self.threshold_imm_ptr as u64),
+        );
+        v.value(&Self::FIELDS[8], base + 36, self.threshold_dtype.value(arch));
+        v.enter(&Self::FIELDS[9], base + 37, visit::Group::Array);
+        for (i0, x0) in self.unknown_37.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[9],
+                base + 37 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[10],
+            base + 43,
+            visit::Value::Unsigned(self.rng_mode as u64),
+        );
+        v.enter(&Self::FIELDS[11], base + 44, visit::Group::Array);
+        for (i0, x0) in self.unknown_44.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[11],
+                base + 44 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[12], v, base + 48, arch);
+    }
+}
+impl DROPOUT {
+    pub const OPCODE: u8 = 127u8;
+    pub const NAME: &'static str = "DROPOUT";
+    pub const META: WordMeta = WordMeta {
+        name: "DROPOUT",
+        c_name: "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT",
+        aliases: &[],
+        opcode: 127u8,
+        opcode_enumerator: "Dropout",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
+        arch_inferred: false,
+        follows: &[],
+        doc: "Dropout (bir::InstDropout, IT 65): keeps or drops each element of a 3-D source against a threshold and writes a 3-D destination. The threshold is a 1-byte index into the engine's scalar-operand bank (threshold_imm_ptr, with its dtype beside it), not an inline f32; the bundle carries no RNG seed: rng_mode picks the RNG variant, and the seed or state is set out of band by a PseudoSetRngSeed pseudo-instruction (s_rng_opcode) ahead of the dropout. The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's S3D3_DROPOUT.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta::of("unknown_12", 12, &DROPOUT::FIELDS[2]),
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 16, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 16, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 16, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 16, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[3]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 20, &TENSOR3D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[3]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 26, &TENSOR3D::FIELDS[2])
+            },
+            meta::LeafMeta::of("in_dtype", 32, &DROPOUT::FIELDS[4]),
+            meta::LeafMeta::of("out_dtype", 33, &DROPOUT::FIELDS[5]),
+            meta::LeafMeta::of("active", 34, &DROPOUT::FIELDS[6]),
+            meta::LeafMeta::of("threshold_imm_ptr", 35, &DROPOUT::FIELDS[7]),
+            meta::LeafMeta::of("threshold_dtype", 36, &DROPOUT::FIELDS[8]),
+            meta::LeafMeta::of("unknown_37", 37, &DROPOUT::FIELDS[9]),
+            meta::LeafMeta::of("rng_mode", 43, &DROPOUT::FIELDS[10]),
+            meta::LeafMeta::of("unknown_44", 44, &DROPOUT::FIELDS[11]),
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[12]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR3D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&DROPOUT::FIELDS[12]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 58, &TENSOR3D::FIELDS[2])
+            },
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        127, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl DROPOUT {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "d3_dropout_same_src_dst_type", name: "d3_dropout_same_src_dst_type",
+            authority: rules::RuleAuthority::Compiler, expr: Some("in_dtype == out_dtype"),
+            message: "in_dtype must equal out_dtype (d3_dropout_same_src_dst_type)",
+            doc: "A libwalrus validator the compiler runs on the words it writes (runISACheck), not a shipped header check.",
+            fields: &["in_dtype", "out_dtype"], source: "supp-dve-datamove §Dropout",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E406],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "d3_dropout_src_dst_count_check", name: "d3_dropout_src_dst_count_check",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "src and dst element counts must agree (d3_dropout_src_dst_count_check)",
+            doc: "Named by the page (the .rodata predicate string, tied to the +0x22 store) without its body.",
+            fields: &["active", "src_mem_pattern", "dst_mem_pattern"],
+            source: "supp-dve-datamove §Dropout",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E407],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "threshold_imm_ptr", name: "threshold_imm_ptr",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "threshold_imm_ptr must be a valid operand slot",
+            doc: "Named by the page without its body.", fields: &["threshold_imm_ptr"],
+            source: "supp-dve-datamove §Dropout",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E408],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "d3_dropout_threshold_dtype_check",
+            name: "d3_dropout_threshold_dtype_check", kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
+            message: "threshold_dtype must be a dtype the threshold operand may have",
+            doc: "Named by the page without its body (which dtypes it allows is not given).",
+            fields: &["threshold_dtype"], source: "supp-dve-datamove §Dropout",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E409],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "d3_dropout_reserved_zero", name: "d3_dropout_reserved_zero",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "the reserved bytes must be zero",
+            doc: "Named by the page without its body: which bytes it reads as reserved is not given (so it is not enforced on the unknown bytes, which the encoder zeroes).",
+            fields: &["unknown_12", "unknown_37", "unknown_44"],
+            source: "supp-dve-datamove §Dropout",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E410],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+    ];
+    /// Truth of each of `DROPOUT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x1e;
+        let nc = arch.nc() as i64;
+        let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
+        let out_dtype = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = (in_dtype == out_dtype);
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth("DROPOUT", Self::RULES, Self::rule_truth(b, arch))
+    }
+    /// Checks every rule of `DROPOUT` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// Gather's pool_buffer_load (bir::InstGather, IT 92; S4_PB), once per 512-element chunk: the indexed read into the pool buffer, after the chunk's 0x68 (which the DVE page reads as reg_load, the gather-scatter page as GATHER). The DVE page summarises its band without widths: +0x18 the index / source access pattern, +0x20 in_dtype, +0x22 a lane count, +0x28 an element count and +0x2C a vector depth of 0x1FF (the 0x68 half writes 0 there). Only the dtype byte has a width the spec can state (a dtype byte is one byte); the rest stays unknown, as the issue asks. The order of the pair is the DVE page's; the Master Opcode Reference and the gather-scatter page put the buffer load before the gather (conflict gather_pool_buffer_load_order). The engine is DVE on the DVE page and POOL in the Master Opcode Reference (README conflict #9). The C name is the house form of the page's S4_PB. Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct POOL_BUFFER_LOAD {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0x67, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (28 bytes), `u8[28]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type. Confidence: CERTAIN (confirmed).
+    pub unknown_4: [u8; 28],
+    /// Offset 32 (1 byte), `DTYPE`. The source dtype. Confidence: CERTAIN (confirmed).
+    pub in_dtype: DTYPE,
+    /// Offset 33 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths. Confidence: CERTAIN (confirmed).
+    pub unknown_33: [u8; 31],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for POOL_BUFFER_LOAD {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl POOL_BUFFER_LOAD {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            doc: "opcode == 0x67, inst_word_len == 0x10, bytes +2..+3 zero.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E411, evidence::E412],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_4", offset: 4, size: 28, type_name: "u8[28]",
+            role: meta::Role::Unknown,
+            doc: "Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
+            doc: "The source dtype.", confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E413], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_33", offset: 33, size: 31, type_name: "u8[31]",
+            role: meta::Role::Unknown,
+            doc: "Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            unknown_4: *at::<4, 28, 64>(b),
+            in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
+            unknown_33: *at::<33, 31, 64>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        *at_mut::<4, 28, 64>(b) = self.unknown_4;
+        self.in_dtype.write(at_mut::<32, 1, 64>(b));
+        *at_mut::<33, 31, 64>(b) = self.unknown_33;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        v.enter(&Self::FIELDS[1], base + 4, visit::Group::Array);
+        for (i0, x0) in self.unknown_4.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[1],
+                base + 4 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(&Self::FIELDS[2], base + 32, self.in_dtype.value(arch));
+        v.enter(&Self::FIELDS[3], base + 33, visit::Group::Array);
+        for (i0, x0) in self.unknown_33.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[3],
+                base + 33 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl POOL_BUFFER_LOAD {
+    pub const OPCODE: u8 = 103u8;
+    pub const NAME: &'static str = "POOL_BUFFER_LOAD";
+    pub const META: WordMeta = WordMeta {
+        name: "POOL_BUFFER_LOAD",
+        c_name: "NEURON_ISA_TPB_S4_PB_STRUCT",
+        aliases: &[],
+        opcode: 103u8,
+        opcode_enumerator: "POOL_BUFFER_LOAD",
+        arch: &[Arch::sunda, Arch::cayman],
+        arch_inferred: false,
+        follows: &["GATHER"],
+        doc: "Gather's pool_buffer_load (bir::InstGather, IT 92; S4_PB), once per 512-element chunk: the indexed read into the pool buffer, after the chunk's 0x68 (which the DVE page reads as reg_load, the gather-scatter page as GATHER). The DVE page summarises its band without widths: +0x18 the index / source access pattern, +0x20 in_dtype, +0x22 a lane count, +0x28 an element count and +0x2C a vector depth of 0x1FF (the 0x68 half writes 0 there). Only the dtype byte has a width the spec can state (a dtype byte is one byte); the rest stays unknown, as the issue asks. The order of the pair is the DVE page's; the Master Opcode Reference and the gather-scatter page put the buffer load before the gather (conflict gather_pool_buffer_load_order). The engine is DVE on the DVE page and POOL in the Master Opcode Reference (README conflict #9). The C name is the house form of the page's S4_PB.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta::of("unknown_4", 4, &POOL_BUFFER_LOAD::FIELDS[1]),
+            meta::LeafMeta::of("in_dtype", 32, &POOL_BUFFER_LOAD::FIELDS[2]),
+            meta::LeafMeta::of("unknown_33", 33, &POOL_BUFFER_LOAD::FIELDS[3]),
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        103, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+/// RangeSelect (bir::InstRangeSelect, IT 63): selects the elements of a 2-D source that fall within \[lower, upper\] into a 2-D destination. The two bounds are f32 immediates (the lower an int -> float convert, the upper a raw f32), each range-checked by the compiler (backend::checkBoundRange) before its store. The encoder exists only in CoreV3GenImpl (no V2 counterpart); the compiler may append a 0x9B (DveReadAccumulator) select-reduce / drain word, which no page transcribes, so the spec has no word for it and cannot state that pairing. The compiler also asserts "fill_val in RangeSelect must be float MAX_NEG …", on a value the bundle does not carry. Bytes the page writes without naming them (+0x0E, +0x24, +0x25, the high nibble of +0x0D) stay unknown: the page fabricates no field name, and neither does the spec. The page's TENSOR2D slots are 12 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RANGE_SELECT {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xBC, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source gives +0x0C a meaning; the validator reads it. Confidence: CERTAIN (confirmed).
+    pub unknown_12: [u8; 1],
+    /// Offset 13 (1 byte), `RANGE_SELECT_DTYPE_MODE`. The dtype tag (low nibble) and a second, unnamed 4-bit field (high nibble), packed into one byte. Confidence: HIGH (strong).
+    pub dtype_mode: RANGE_SELECT_DTYPE_MODE,
+    /// Offset 14 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. The page's "(mode flag)": written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no meaning given. Confidence: CERTAIN (confirmed).
+    pub unknown_14: [u8; 1],
+    /// Offset 15 (1 byte), `u8`. The op-variant flag: the encoder always writes 8. Confidence: CERTAIN (confirmed).
+    pub op_variant_flag: u8,
+    /// Offset 16 (4 bytes), `u32`. The lower bound, an IEEE-754 f32 (the bits as a u32): the compiler converts an integer bound to float and range-checks it (checkBoundRange) before the store. Confidence: CERTAIN (confirmed).
+    pub lower_bound: u32,
+    /// Offset 20 (4 bytes), `u32`. The upper bound, an IEEE-754 f32 (the bits as a u32), stored raw after the compiler's range check. Confidence: CERTAIN (confirmed).
+    pub upper_bound: u32,
+    /// Offset 24 (12 bytes), `TENSOR2D`. The data source: a 2-D access pattern (core_v3::TENSOR2D). Confidence: CERTAIN (confirmed).
+    pub src_mem_pattern: TENSOR2D,
+    /// Offset 36 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. The page's "(field a)" at +0x24 (from inst+0x118) and "(field b)" at +0x25 (from inst+0x11c), both via sub_1343e40 (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given. Confidence: CERTAIN (confirmed).
+    pub unknown_36: [u8; 2],
+    /// Offset 38 (1 byte), `u8`. The lower bound's check result (checkBoundRange(lower)), packed by the variant dispatcher; checked by valid_rs_comp_op. Confidence: CERTAIN (confirmed).
+    pub bound_check_field_0: u8,
+    /// Offset 39 (1 byte), `u8`. The upper bound's check result (checkBoundRange(upper)); checked by valid_rs_comp_op. Confidence: CERTAIN (confirmed).
+    pub bound_check_field_1: u8,
+    /// Offset 40 (8 bytes), `u8[8]`. Unknown: no source gives a meaning; kept raw. No source gives +0x28..+0x2F a meaning (the encoder zeroes the bundle first). Confidence: CERTAIN (confirmed).
+    pub unknown_40: [u8; 8],
+    /// Offset 48 (12 bytes), `TENSOR2D`. The destination: a 2-D access pattern (core_v3::TENSOR2D). The validator reads +0x38, its num_elem\[0\]. Confidence: CERTAIN (confirmed).
+    pub dst_mem_pattern: TENSOR2D,
+    /// Offset 60 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at +0x3B). Confidence: CERTAIN (confirmed).
+    pub unknown_60: [u8; 4],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for RANGE_SELECT {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl RANGE_SELECT {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            doc: "opcode == 0xBC, inst_word_len == 0x10, bytes +2..+3 zero.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E414, evidence::E394],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E415],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_12", offset: 12, size: 1, type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x0C a meaning; the validator reads it.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dtype_mode", offset: 13, size: 1, type_name: "RANGE_SELECT_DTYPE_MODE",
+            doc: "The dtype tag (low nibble) and a second, unnamed 4-bit field (high nibble), packed into one byte.",
+            confidence: confidence::certainty::HIGH, evidence: &[evidence::E416],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_14", offset: 14, size: 1, type_name: "u8[1]",
+            role: meta::Role::Unknown,
+            doc: "The page's \"(mode flag)\": written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no meaning given.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "op_variant_flag", offset: 15, size: 1, type_name: "u8",
+            doc: "The op-variant flag: the encoder always writes 8.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E417],
+            constant: Some(8), ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "lower_bound", offset: 16, size: 4, type_name: "u32",
+            doc: "The lower bound, an IEEE-754 f32 (the bits as a u32): the compiler converts an integer bound to float and range-checks it (checkBoundRange) before the store.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E418],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "upper_bound", offset: 20, size: 4, type_name: "u32",
+            doc: "The upper bound, an IEEE-754 f32 (the bits as a u32), stored raw after the compiler's range check.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E419],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_mem_pattern", offset: 24, size: 12, type_name: "TENSOR2D",
+            doc: "The data source: a 2-D access pattern (core_v3::TENSOR2D).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E420],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_36", offset: 36, size: 2, type_name: "u8[2]",
+            role: meta::Role::Unknown,
+            doc: "The page's \"(field a)\" at +0x24 (from inst+0x118) and \"(field b)\" at +0x25 (from inst+0x11c), both via sub_1343e40 (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "bound_check_field_0", offset: 38, size: 1, type_name: "u8",
+            doc: "The lower bound's check result (checkBoundRange(lower)), packed by the variant dispatcher; checked by valid_rs_comp_op.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E421],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "bound_check_field_1", offset: 39, size: 1, type_name: "u8",
+            doc: "The upper bound's check result (checkBoundRange(upper)); checked by valid_rs_comp_op.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E422],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_40", offset: 40, size: 8, type_name: "u8[8]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x28..+0x2F a meaning (the encoder zeroes the bundle first).",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_mem_pattern", offset: 48, size: 12, type_name: "TENSOR2D",
+            doc: "The destination: a 2-D access pattern (core_v3::TENSOR2D). The validator reads +0x38, its num_elem[0].",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E423],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_60", offset: 60, size: 4, type_name: "u8[4]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at +0x3B).",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            unknown_12: *at::<12, 1, 64>(b),
+            dtype_mode: RANGE_SELECT_DTYPE_MODE::read(at::<13, 1, 64>(b)),
+            unknown_14: *at::<14, 1, 64>(b),
+            op_variant_flag: u8::from_le_bytes(*at::<15, 1, 64>(b)),
+            lower_bound: u32::from_le_bytes(*at::<16, 4, 64>(b)),
+            upper_bound: u32::from_le_bytes(*at::<20, 4, 64>(b)),
+            src_mem_pattern: TENSOR2D::read(at::<24, 12, 64>(b)),
+            unknown_36: *at::<36, 2, 64>(b),
+            bound_check_field_0: u8::from_le_bytes(*at::<38, 1, 64>(b)),
+            bound_check_field_1: u8::from_le_bytes(*at::<39, 1, 64>(b)),
+            unknown_40: *at::<40, 8, 64>(b),
+            dst_mem_pattern: TENSOR2D::read(at::<48, 12, 64>(b)),
+            unknown_60: *at::<60, 4, 64>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        *at_mut::<12, 1, 64>(b) = self.unknown_12;
+        self.dtype_mode.write(at_mut::<13, 1, 64>(b));
+        *at_mut::<14, 1, 64>(b) = self.unknown_14;
+        *at_mut::<15, 1, 64>(b) = self.op_variant_flag.to_le_bytes();
+        *at_mut::<16, 4, 64>(b) = self.lower_bound.to_le_bytes();
+        *at_mut::<20, 4, 64>(b) = self.upper_bound.to_le_bytes();
+        self.src_mem_pattern.write(at_mut::<24, 12, 64>(b));
+        *at_mut::<36, 2, 64>(b) = self.unknown_36;
+        *at_mut::<38, 1, 64>(b) = self.bound_check_field_0.to_le_bytes();
+        *at_mut::<39, 1, 64>(b) = self.bound_check_field_1.to_le_bytes();
+        *at_mut::<40, 8, 64>(b) = self.unknown_40;
+        self.dst_mem_pattern.write(at_mut::<48, 12, 64>(b));
+        *at_mut::<60, 4, 64>(b) = self.unknown_60;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        v.enter(&Self::FIELDS[2], base + 12, visit::Group::Array);
+        for (i0, x0) in self.unknown_12.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[2],
+                base + 12 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        self.dtype_mode.visit(&Self::FIELDS[3], v, base + 13, arch);
+        v.enter(&Self::FIELDS[4], base + 14, visit::Group::Array);
+        for (i0, x0) in self.unknown_14.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[4],
+                base + 14 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[5],
+            base + 15,
+            visit::Value::Unsigned(self.op_variant_flag as u64),
+        );
+        v.value(
+            &Self::FIELDS[6],
+            base + 16,
+            visit::Value::Unsigned(self.lower_bound as u64),
+        );
+        v.value(
+            &Self::FIELDS[7],
+            base + 20,
+            visit::Value::Unsigned(self.upper_bound as u64),
+        );
+        self.src_mem_pattern.visit(&Self::FIELDS[8], v, base + 24, arch);
+        v.enter(&Self::FIELDS[9], base + 36, visit::Group::Array);
+        for (i0, x0) in self.unknown_36.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[9],
+                base + 36 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[10],
+            base + 38,
+            visit::Value::Unsigned(self.bound_check_field_0 as u64),
+        );
+        v.value(
+            &Self::FIELDS[11],
+            base + 39,
+            visit::Value::Unsigned(self.bound_check_field_1 as u64),
+        );
+        v.enter(&Self::FIELDS[12], base + 40, visit::Group::Array);
+        for (i0, x0) in self.unknown_40.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[12],
+                base + 40 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[13], v, base + 48, arch);
+        v.enter(&Self::FIELDS[14], base + 60, visit::Group::Array);
+        for (i0, x0) in self.unknown_60.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[14],
+                base + 60 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl RANGE_SELECT {
+    pub const OPCODE: u8 = 188u8;
+    pub const NAME: &'static str = "RANGE_SELECT";
+    pub const META: WordMeta = WordMeta {
+        name: "RANGE_SELECT",
+        c_name: "NEURON_ISA_TPB_S2D2_RS_STRUCT",
+        aliases: &[],
+        opcode: 188u8,
+        opcode_enumerator: "RangeSelect",
+        arch: &[Arch::cayman, Arch::mariana],
+        arch_inferred: false,
+        follows: &[],
+        doc: "RangeSelect (bir::InstRangeSelect, IT 63): selects the elements of a 2-D source that fall within [lower, upper] into a 2-D destination. The two bounds are f32 immediates (the lower an int -> float convert, the upper a raw f32), each range-checked by the compiler (backend::checkBoundRange) before its store. The encoder exists only in CoreV3GenImpl (no V2 counterpart); the compiler may append a 0x9B (DveReadAccumulator) select-reduce / drain word, which no page transcribes, so the spec has no word for it and cannot state that pairing. The compiler also asserts \"fill_val in RangeSelect must be float MAX_NEG …\", on a value the bundle does not carry. Bytes the page writes without naming them (+0x0E, +0x24, +0x25, the high nibble of +0x0D) stay unknown: the page fabricates no field name, and neither does the spec. The page's TENSOR2D slots are 12 bytes here (conflict dve_access_pattern_widths).",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&RANGE_SELECT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&RANGE_SELECT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&RANGE_SELECT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&RANGE_SELECT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&RANGE_SELECT::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta::of("unknown_12", 12, &RANGE_SELECT::FIELDS[2]),
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[3]],
+                ..meta::LeafMeta::of("dtype_mode.dtype", 13, &RANGE_SELECT_DTYPE_MODE::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[3]],
+                ..meta::LeafMeta::of("dtype_mode.unknown_4", 13, &RANGE_SELECT_DTYPE_MODE::FIELDS[1])
+            },
+            meta::LeafMeta::of("unknown_14", 14, &RANGE_SELECT::FIELDS[4]),
+            meta::LeafMeta::of("op_variant_flag", 15, &RANGE_SELECT::FIELDS[5]),
+            meta::LeafMeta::of("lower_bound", 16, &RANGE_SELECT::FIELDS[6]),
+            meta::LeafMeta::of("upper_bound", 20, &RANGE_SELECT::FIELDS[7]),
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 24, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 24, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 24, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 24, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[8]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 28, &TENSOR2D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[8]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 32, &TENSOR2D::FIELDS[2])
+            },
+            meta::LeafMeta::of("unknown_36", 36, &RANGE_SELECT::FIELDS[9]),
+            meta::LeafMeta::of("bound_check_field_0", 38, &RANGE_SELECT::FIELDS[10]),
+            meta::LeafMeta::of("bound_check_field_1", 39, &RANGE_SELECT::FIELDS[11]),
+            meta::LeafMeta::of("unknown_40", 40, &RANGE_SELECT::FIELDS[12]),
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[13]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR2D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&RANGE_SELECT::FIELDS[13]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR2D::FIELDS[2])
+            },
+            meta::LeafMeta::of("unknown_60", 60, &RANGE_SELECT::FIELDS[14]),
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        188, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl RANGE_SELECT {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "in_num_eles_eq_out_num_eles", name: "in_num_eles_eq_out_num_eles",
+            clause: true, authority: rules::RuleAuthority::Compiler,
+            expr: Some("src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] == dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1]"),
+            message: "src and dst must have the same element count (inNumEles == outNumEles)",
+            doc: "The assertion is the page's; reading inNumEles / outNumEles as the product of each TENSOR2D's two num_elem is dmaspec's inference from the pattern's layout (ADDR4 + 2 x i16 stride + 2 x u16 num).",
+            fields: &[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[0]",
+                "src_mem_pattern.num_elem[1]",
+            ],
+            source: "supp-dve-datamove §RangeSelect",
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E424],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "s_same_elem_count_rs_src_dst", name: "s_same_elem_count_rs_src_dst",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "src and dst must have the same element count",
+            doc: "Named by the page (the S2D2_RS .rodata family) without its body.",
+            fields: &["src_mem_pattern", "dst_mem_pattern"],
+            source: "supp-dve-datamove §RangeSelect",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E425],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "valid_rs_comp_op", name: "valid_rs_comp_op",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "the bound-check fields must hold a valid comparison",
+            doc: "Named by the page without its body.",
+            fields: &["bound_check_field_0", "bound_check_field_1"],
+            source: "supp-dve-datamove §RangeSelect",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E426],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "s_valid_range_select_reduce_op", name: "s_valid_range_select_reduce_op",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "the range-select reduce op must be valid",
+            doc: "Named by the page without its body or the bytes it reads.",
+            source: "supp-dve-datamove §RangeSelect",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E427],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "s_valid_idx_bound_check_reg", name: "s_valid_idx_bound_check_reg",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "the bound-check register must be valid",
+            doc: "Named by the page (dbg_is_valid_range_select's predicate) without its body or the bytes it reads.",
+            source: "supp-dve-datamove §RangeSelect",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E428],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+    ];
+    /// Truth of each of `RANGE_SELECT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x1e;
+        let nc = arch.nc() as i64;
+        let src_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<32, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<34, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = ((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
+            == (dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1));
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "RANGE_SELECT",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `RANGE_SELECT` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// The stream_shuffle half of StreamShuffle (after its 0x6A transpose half) and of the wide StreamTranspose (after its 0x6B half): a 32-byte lane-select immediate, one byte per lane, each a mask byte or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF. The lane map takes the whole +0x20..+0x3F control band, so the word has no dtype field: the dtypes ride on the transpose half before it, and the validator (dbg_is_valid_stream_shuffle) checks the pair. The page also lists a destination pattern at +0x2C, inside the lane map; the spec follows the page's statement that the lane bytes occupy the entire band (conflict stream_shuffle_lane_map_overlap). The order of the two halves is the DVE page's; the Master Opcode Reference lists the 0x69 mask first (conflict stream_shuffle_pair_order). The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's …_STREAM_SHUFFLE. Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct STREAM_SHUFFLE {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0x69, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (20 bytes), `TENSOR4D`. The source: a 4-D access pattern. The validator reads its num_elem\[0\] and num_elem\[1\] (+0x18, +0x1A). Confidence: CERTAIN (confirmed).
+    pub src_mem_pattern: TENSOR4D,
+    /// Offset 32 (32 bytes), `u8[32]`. The lane map, one byte per lane: the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end). The compiler asserts the mask has exactly 32 entries ("Mask.size() == 32"). Confidence: CERTAIN (confirmed).
+    pub immediate: [u8; 32],
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for STREAM_SHUFFLE {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl STREAM_SHUFFLE {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            doc: "opcode == 0x69, inst_word_len == 0x10, bytes +2..+3 zero.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E429, evidence::E394],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E415],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
+            doc: "The source: a 4-D access pattern. The validator reads its num_elem[0] and num_elem[1] (+0x18, +0x1A).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E430, evidence::E431],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "immediate", offset: 32, size: 32, type_name: "u8[32]",
+            doc: "The lane map, one byte per lane: the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end). The compiler asserts the mask has exactly 32 entries (\"Mask.size() == 32\").",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E432, evidence::E433],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            src_mem_pattern: TENSOR4D::read(at::<12, 20, 64>(b)),
+            immediate: *at::<32, 32, 64>(b),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.src_mem_pattern.write(at_mut::<12, 20, 64>(b));
+        *at_mut::<32, 32, 64>(b) = self.immediate;
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        self.src_mem_pattern.visit(&Self::FIELDS[2], v, base + 12, arch);
+        v.enter(&Self::FIELDS[3], base + 32, visit::Group::Array);
+        for (i0, x0) in self.immediate.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[3],
+                base + 32 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+    }
+}
+impl STREAM_SHUFFLE {
+    pub const OPCODE: u8 = 105u8;
+    pub const NAME: &'static str = "STREAM_SHUFFLE";
+    pub const META: WordMeta = WordMeta {
+        name: "STREAM_SHUFFLE",
+        c_name: "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT",
+        aliases: &[],
+        opcode: 105u8,
+        opcode_enumerator: "StreamShuffle_0x69",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
+        arch_inferred: false,
+        follows: &["STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
+        doc: "The stream_shuffle half of StreamShuffle (after its 0x6A transpose half) and of the wide StreamTranspose (after its 0x6B half): a 32-byte lane-select immediate, one byte per lane, each a mask byte or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF. The lane map takes the whole +0x20..+0x3F control band, so the word has no dtype field: the dtypes ride on the transpose half before it, and the validator (dbg_is_valid_stream_shuffle) checks the pair. The page also lists a destination pattern at +0x2C, inside the lane map; the spec follows the page's statement that the lane bytes occupy the entire band (conflict stream_shuffle_lane_map_overlap). The order of the two halves is the DVE page's; the Master Opcode Reference lists the 0x69 mask first (conflict stream_shuffle_pair_order). The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's …_STREAM_SHUFFLE.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+            },
+            meta::LeafMeta::of("immediate", 32, &STREAM_SHUFFLE::FIELDS[3]),
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        105, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+/// StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the STREAM_SHUFFLE 0x69 lane map that follows has no room for them. The page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct; C needs two names, so this word's C name (S4D4_TR_SHUFFLE) and its name are the spec's. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct STREAM_SHUFFLE_TRANSPOSE {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0x6A, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (20 bytes), `TENSOR4D`. The source: a 4-D access pattern. Confidence: CERTAIN (confirmed).
+    pub src_mem_pattern: TENSOR4D,
+    /// Offset 32 (1 byte), `DTYPE`. Source dtype (for the whole shuffle pair). Confidence: CERTAIN (confirmed).
+    pub in_dtype: DTYPE,
+    /// Offset 33 (1 byte), `DTYPE`. Destination dtype (for the whole shuffle pair). Confidence: CERTAIN (confirmed).
+    pub out_dtype: DTYPE,
+    /// Offset 34 (4 bytes), `u32`. Active channels: the smaller of the source and destination sizes rounded up to a multiple of 32, (min(src.sz, dst.sz) + 0x1f) & ~0x1f. Confidence: CERTAIN (confirmed).
+    pub num_active_channels: u32,
+    /// Offset 38 (6 bytes), `u8[6]`. Unknown: no source gives a meaning; kept raw. No source gives +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B word's transpose_ch) zeroed. Confidence: CERTAIN (confirmed).
+    pub unknown_38: [u8; 6],
+    /// Offset 44 (20 bytes), `TENSOR4D`. The destination: a 4-D access pattern. Confidence: CERTAIN (confirmed).
+    pub dst_mem_pattern: TENSOR4D,
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for STREAM_SHUFFLE_TRANSPOSE {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl STREAM_SHUFFLE_TRANSPOSE {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            doc: "opcode == 0x6A, inst_word_len == 0x10, bytes +2..+3 zero.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E434, evidence::E394],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E415],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
+            doc: "The source: a 4-D access pattern.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E435],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
+            doc: "Source dtype (for the whole shuffle pair).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E436],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
+            doc: "Destination dtype (for the whole shuffle pair).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E437],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_active_channels", offset: 34, size: 4, type_name: "u32",
+            doc: "Active channels: the smaller of the source and destination sizes rounded up to a multiple of 32, (min(src.sz, dst.sz) + 0x1f) & ~0x1f.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E438],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_38", offset: 38, size: 6, type_name: "u8[6]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B word's transpose_ch) zeroed.",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
+            doc: "The destination: a 4-D access pattern.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E439],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            src_mem_pattern: TENSOR4D::read(at::<12, 20, 64>(b)),
+            in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
+            out_dtype: DTYPE::read(at::<33, 1, 64>(b)),
+            num_active_channels: u32::from_le_bytes(*at::<34, 4, 64>(b)),
+            unknown_38: *at::<38, 6, 64>(b),
+            dst_mem_pattern: TENSOR4D::read(at::<44, 20, 64>(b)),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.src_mem_pattern.write(at_mut::<12, 20, 64>(b));
+        self.in_dtype.write(at_mut::<32, 1, 64>(b));
+        self.out_dtype.write(at_mut::<33, 1, 64>(b));
+        *at_mut::<34, 4, 64>(b) = self.num_active_channels.to_le_bytes();
+        *at_mut::<38, 6, 64>(b) = self.unknown_38;
+        self.dst_mem_pattern.write(at_mut::<44, 20, 64>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        self.src_mem_pattern.visit(&Self::FIELDS[2], v, base + 12, arch);
+        v.value(&Self::FIELDS[3], base + 32, self.in_dtype.value(arch));
+        v.value(&Self::FIELDS[4], base + 33, self.out_dtype.value(arch));
+        v.value(
+            &Self::FIELDS[5],
+            base + 34,
+            visit::Value::Unsigned(self.num_active_channels as u64),
+        );
+        v.enter(&Self::FIELDS[6], base + 38, visit::Group::Array);
+        for (i0, x0) in self.unknown_38.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[6],
+                base + 38 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[7], v, base + 44, arch);
+    }
+}
+impl STREAM_SHUFFLE_TRANSPOSE {
+    pub const OPCODE: u8 = 106u8;
+    pub const NAME: &'static str = "STREAM_SHUFFLE_TRANSPOSE";
+    pub const META: WordMeta = WordMeta {
+        name: "STREAM_SHUFFLE_TRANSPOSE",
+        c_name: "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT",
+        aliases: &[],
+        opcode: 106u8,
+        opcode_enumerator: "StreamShuffle",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
+        arch_inferred: false,
+        follows: &[],
+        doc: "StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the STREAM_SHUFFLE 0x69 lane map that follows has no room for them. The page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct; C needs two names, so this word's C name (S4D4_TR_SHUFFLE) and its name are the spec's. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+            },
+            meta::LeafMeta::of("in_dtype", 32, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[3]),
+            meta::LeafMeta::of("out_dtype", 33, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[4]),
+            meta::LeafMeta::of("num_active_channels", 34, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[5]),
+            meta::LeafMeta::of("unknown_38", 38, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[6]),
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+            },
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        106, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl STREAM_SHUFFLE_TRANSPOSE {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "src_element_count_nonzero", name: "src_element_count_nonzero",
+        clause: true, authority: rules::RuleAuthority::Compiler,
+        expr: Some("src_mem_pattern.num_elem[0] != 0 && src_mem_pattern.num_elem[1] != 0 && src_mem_pattern.num_elem[2] != 0 && src_mem_pattern.num_elem[3] != 0"),
+        message: "the source element count must be nonzero",
+        doc: "The guard is the page's (both element counts nonzero, else the encoder's error path); reading an element count as the product of a TENSOR4D's four num_elem, nonzero exactly when each one is, is dmaspec's inference from the pattern's layout (ADDR4 + N x i16 stride + N x u16 num).",
+        fields: &[
+            "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]",
+            "src_mem_pattern.num_elem[3]",
+        ],
+        source: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)",
+        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E440],
+        ..rules::RuleMeta::DEFAULT
+    }, rules::RuleMeta {
+        id: "dst_element_count_nonzero", name: "dst_element_count_nonzero",
+        clause: true, authority: rules::RuleAuthority::Compiler,
+        expr: Some("dst_mem_pattern.num_elem[0] != 0 && dst_mem_pattern.num_elem[1] != 0 && dst_mem_pattern.num_elem[2] != 0 && dst_mem_pattern.num_elem[3] != 0"),
+        message: "the destination element count must be nonzero",
+        doc: "The guard is the page's (both element counts nonzero, else the encoder's error path); reading an element count as the product of a TENSOR4D's four num_elem, nonzero exactly when each one is, is dmaspec's inference from the pattern's layout (ADDR4 + N x i16 stride + N x u16 num).",
+        fields: &[
+            "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+            "dst_mem_pattern.num_elem[3]",
+        ],
+        source: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)",
+        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E440],
+        ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `STREAM_SHUFFLE_TRANSPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let src_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<24, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<26, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
+        let src_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<30, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<56, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
+        let dst_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<62, 2, 64>(b)) as i64;
+        let mut t = ALWAYS;
+        let r0 = ((((src_mem_pattern_num_elem_0 != 0i64)
+            && (src_mem_pattern_num_elem_1 != 0i64))
+            && (src_mem_pattern_num_elem_2 != 0i64))
+            && (src_mem_pattern_num_elem_3 != 0i64));
+        t |= r0 as u64;
+        let r1 = ((((dst_mem_pattern_num_elem_0 != 0i64)
+            && (dst_mem_pattern_num_elem_1 != 0i64))
+            && (dst_mem_pattern_num_elem_2 != 0i64))
+            && (dst_mem_pattern_num_elem_3 != 0i64));
+        t |= (r1 as u64) << 1;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "STREAM_SHUFFLE_TRANSPOSE",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `STREAM_SHUFFLE_TRANSPOSE` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
+/// StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout). When the destination has 32 or more partitions the encoder emits a STREAM_SHUFFLE 0x69 right after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's guards: the source pattern is not TensorIndirect, and its num_elem\[3\] is 1. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct STREAM_TRANSPOSE {
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0x6B, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
+    pub header: HEADER,
+    /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (20 bytes), `TENSOR4D`. The source: a 4-D access pattern. Its num_elem\[3\] (+0x1E) must be 1 (Guard B). Confidence: CERTAIN (confirmed).
+    pub src_mem_pattern: TENSOR4D,
+    /// Offset 32 (1 byte), `DTYPE`. Source dtype. Confidence: CERTAIN (confirmed).
+    pub in_dtype: DTYPE,
+    /// Offset 33 (1 byte), `DTYPE`. Destination dtype. Confidence: CERTAIN (confirmed).
+    pub out_dtype: DTYPE,
+    /// Offset 34 (4 bytes), `u32`. Active channels: the destination's element count rounded up to a multiple of 32, (num_elem + 0x1f) & ~0x1f. The validator also reads +0x25, this field's high byte. Confidence: CERTAIN (confirmed).
+    pub num_active_channels: u32,
+    /// Offset 38 (1 byte), `u8`. Channel-transpose enable: always 1 on this word (a constant store), and the only byte that tells it from the shuffle-internal 0x6A half, which leaves it 0. Confidence: HIGH (strong).
+    pub transpose_ch: u8,
+    /// Offset 39 (5 bytes), `u8[5]`. Unknown: no source gives a meaning; kept raw. No source gives +0x27..+0x2B a meaning (the encoder zeroes the bundle first). Confidence: CERTAIN (confirmed).
+    pub unknown_39: [u8; 5],
+    /// Offset 44 (20 bytes), `TENSOR4D`. The destination: a 4-D access pattern. Confidence: CERTAIN (confirmed).
+    pub dst_mem_pattern: TENSOR4D,
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for STREAM_TRANSPOSE {
+    fn default() -> Self {
+        Self::read(&[0u8; 64])
+    }
+}
+impl STREAM_TRANSPOSE {
+    pub const SIZE: usize = 64;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "header", offset: 0, size: 4, type_name: "HEADER",
+            doc: "opcode == 0x6B, inst_word_len == 0x10, bytes +2..+3 zero.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E441, evidence::E394],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E415],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
+            doc: "The source: a 4-D access pattern. Its num_elem[3] (+0x1E) must be 1 (Guard B).",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E442],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE", doc: "Source dtype.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E443],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
+            doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
+            evidence: &[evidence::E444], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_active_channels", offset: 34, size: 4, type_name: "u32",
+            doc: "Active channels: the destination's element count rounded up to a multiple of 32, (num_elem + 0x1f) & ~0x1f. The validator also reads +0x25, this field's high byte.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E445],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "transpose_ch", offset: 38, size: 1, type_name: "u8",
+            doc: "Channel-transpose enable: always 1 on this word (a constant store), and the only byte that tells it from the shuffle-internal 0x6A half, which leaves it 0.",
+            confidence: confidence::certainty::HIGH, evidence: &[evidence::E446],
+            constant: Some(1), ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_39", offset: 39, size: 5, type_name: "u8[5]",
+            role: meta::Role::Unknown,
+            doc: "No source gives +0x27..+0x2B a meaning (the encoder zeroes the bundle first).",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
+            doc: "The destination: a 4-D access pattern.",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E447],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 64]) -> Self {
+        Self {
+            header: HEADER::read(at::<0, 4, 64>(b)),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            src_mem_pattern: TENSOR4D::read(at::<12, 20, 64>(b)),
+            in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
+            out_dtype: DTYPE::read(at::<33, 1, 64>(b)),
+            num_active_channels: u32::from_le_bytes(*at::<34, 4, 64>(b)),
+            transpose_ch: u8::from_le_bytes(*at::<38, 1, 64>(b)),
+            unknown_39: *at::<39, 5, 64>(b),
+            dst_mem_pattern: TENSOR4D::read(at::<44, 20, 64>(b)),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 64]) {
+        self.header.write(at_mut::<0, 4, 64>(b));
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.src_mem_pattern.write(at_mut::<12, 20, 64>(b));
+        self.in_dtype.write(at_mut::<32, 1, 64>(b));
+        self.out_dtype.write(at_mut::<33, 1, 64>(b));
+        *at_mut::<34, 4, 64>(b) = self.num_active_channels.to_le_bytes();
+        *at_mut::<38, 1, 64>(b) = self.transpose_ch.to_le_bytes();
+        *at_mut::<39, 5, 64>(b) = self.unknown_39;
+        self.dst_mem_pattern.write(at_mut::<44, 20, 64>(b));
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.header.visit(&Self::FIELDS[0], v, base, arch);
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        self.src_mem_pattern.visit(&Self::FIELDS[2], v, base + 12, arch);
+        v.value(&Self::FIELDS[3], base + 32, self.in_dtype.value(arch));
+        v.value(&Self::FIELDS[4], base + 33, self.out_dtype.value(arch));
+        v.value(
+            &Self::FIELDS[5],
+            base + 34,
+            visit::Value::Unsigned(self.num_active_channels as u64),
+        );
+        v.value(
+            &Self::FIELDS[6],
+            base + 38,
+            visit::Value::Unsigned(self.transpose_ch as u64),
+        );
+        v.enter(&Self::FIELDS[7], base + 39, visit::Group::Array);
+        for (i0, x0) in self.unknown_39.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[7],
+                base + 39 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        self.dst_mem_pattern.visit(&Self::FIELDS[8], v, base + 44, arch);
+    }
+}
+impl STREAM_TRANSPOSE {
+    pub const OPCODE: u8 = 107u8;
+    pub const NAME: &'static str = "STREAM_TRANSPOSE";
+    pub const META: WordMeta = WordMeta {
+        name: "STREAM_TRANSPOSE",
+        c_name: "NEURON_ISA_TPB_S4D4_TR_STRUCT",
+        aliases: &[],
+        opcode: 107u8,
+        opcode_enumerator: "StreamTranspose",
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
+        arch_inferred: false,
+        follows: &[],
+        doc: "StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout). When the destination has 32 or more partitions the encoder emits a STREAM_SHUFFLE 0x69 right after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's guards: the source pattern is not TensorIndirect, and its num_elem[3] is 1. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
+                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::certainty::MEDIUM),
+                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+            },
+            meta::LeafMeta::of("in_dtype", 32, &STREAM_TRANSPOSE::FIELDS[3]),
+            meta::LeafMeta::of("out_dtype", 33, &STREAM_TRANSPOSE::FIELDS[4]),
+            meta::LeafMeta::of("num_active_channels", 34, &STREAM_TRANSPOSE::FIELDS[5]),
+            meta::LeafMeta::of("transpose_ch", 38, &STREAM_TRANSPOSE::FIELDS[6]),
+            meta::LeafMeta::of("unknown_39", 39, &STREAM_TRANSPOSE::FIELDS[7]),
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[8]],
+                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&STREAM_TRANSPOSE::FIELDS[8]],
+                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+            },
+        ],
+        template: &Self::TEMPLATE,
+    };
+    /// Decodes a word; fails only if byte 0 is not this word's opcode.
+    #[inline]
+    pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
+        if b[0] != Self::OPCODE {
+            return Err(DecodeError::WrongOpcode {
+                expected: Self::OPCODE,
+                found: b[0],
+                name: Self::NAME,
+            });
+        }
+        Ok(Self::read(b))
+    }
+    /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        b
+    }
+    /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
+    pub const TEMPLATE: [u8; 64] = [
+        107, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    /// A word with the opcode and every constant set, everything else zero.
+    pub fn new() -> Self {
+        Self::read(&Self::TEMPLATE)
+    }
+    /// Constants that differ in `b`: (leaf, expected, found).
+    pub fn constant_mismatches(
+        b: &[u8; 64],
+    ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
+        meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl STREAM_TRANSPOSE {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "src_num_elem_3_is_1", name: "src_num_elem_3_is_1", clause: true,
+            authority: rules::RuleAuthority::Compiler,
+            expr: Some("src_mem_pattern.num_elem[3] == 1"),
+            message: "src_mem_pattern.num_elem[3] must be 1 (instr.src_mem_pattern.num_elem[3] == 1)",
+            doc: "", fields: &["src_mem_pattern.num_elem[3]"],
+            source: "supp-dve-datamove §`0x6B` stream_transpose half",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E448],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "src_is_not_tensor_indirect", name: "src_is_not_tensor_indirect",
+            clause: true, authority: rules::RuleAuthority::Compiler,
+            expr: Some("src_mem_pattern.start_addr.indirect == 0"),
+            message: "the source pattern must not be TensorIndirect (STREAM_TRANSPOSE cannot have TensorIndirect AP as src)",
+            doc: "The guard is the page's (Guard A reports \"STREAM_TRANSPOSE cannot have TensorIndirect AP as src…\"); reading a TensorIndirect pattern as one whose start ADDR4 has the indirect bit (bit 29) set is dmaspec's inference: the same page calls that bit, 0x20 on byte 3 of an ADDR4, the TensorIndirect mode selector (§IndirectCopy), and the ADDR4 page names bit 29 indirect.",
+            fields: &["src_mem_pattern.start_addr.indirect"],
+            source: "supp-dve-datamove §`0x6B` stream_transpose half",
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E449, evidence::E450],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_valid_active_channel_range", name: "has_valid_active_channel_range",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "num_active_channels must be in the valid range",
+            doc: "Named by the page (dbg_is_valid_stream_transpose's predicates) without its body.",
+            fields: &["num_active_channels"],
+            source: "supp-dve-datamove §`0x6B` stream_transpose half",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E451],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "s4d4_tr_same_src_dst_count", name: "s4d4_tr_same_src_dst_count",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "src and dst must have the same element count",
+            doc: "Named by the page without its body.",
+            fields: &["src_mem_pattern", "dst_mem_pattern"],
+            source: "supp-dve-datamove §`0x6B` stream_transpose half",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E451],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "d4_tr_same_src_dst_count", name: "d4_tr_same_src_dst_count",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "src and dst must have the same element count",
+            doc: "Named by the page without its body.",
+            fields: &["src_mem_pattern", "dst_mem_pattern"],
+            source: "supp-dve-datamove §`0x6B` stream_transpose half",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E452],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "d4_tr_transpose_src_dst_count", name: "d4_tr_transpose_src_dst_count",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "src and dst element counts must agree for the transpose",
+            doc: "Named by the page without its body.",
+            fields: &["src_mem_pattern", "dst_mem_pattern"],
+            source: "supp-dve-datamove §`0x6B` stream_transpose half",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E452],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "d4_tr_reserved_z", name: "d4_tr_reserved_z",
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
+            message: "the reserved bytes must be zero",
+            doc: "Named by the page without its body: which bytes it reads as reserved is not given.",
+            fields: &["unknown_39"],
+            source: "supp-dve-datamove §`0x6B` stream_transpose half",
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E453],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+    ];
+    /// Truth of each of `STREAM_TRANSPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x7c;
+        let nc = arch.nc() as i64;
+        let src_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<30, 2, 64>(b)) as i64;
+        let src_mem_pattern_start_addr_indirect = ((u32::from_le_bytes(
+            *at::<12, 4, 64>(b),
+        ) as u64) >> 29 & 0x1) as i64;
+        let mut t = ALWAYS;
+        let r0 = (src_mem_pattern_num_elem_3 == 1i64);
+        t |= r0 as u64;
+        let r1 = (src_mem_pattern_start_addr_indirect == 0i64);
+        t |= (r1 as u64) << 1;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "STREAM_TRANSPOSE",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `STREAM_TRANSPOSE` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
     }
 }
 /// GATHER's policy for an index outside the loaded Pool_Buffer window. Grouped gathers stream a buffer once and re-gather: first of group IMMEDIATE_WRITE (initialises dst), middle / last SKIP_WRITE (accumulates). Confidence: HIGH/OBSERVED (confirmed).
@@ -12236,73 +14466,73 @@ impl GATHER {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0x68, inst_word_len == 0x10.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E392, evidence::E393], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E454, evidence::E455], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E394, evidence::E395],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E415, evidence::E456],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 12, size: 20, type_name: "u8[20]",
             doc: "The index stream: a TENSOR4D access pattern (plain strided). Its internal layout is not in this spec.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E396],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E457],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E397],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E458],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "The gathered data's dtype (FP32R allowed).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E398],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E459],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active channels, at most POOLING_NUM_CHANNELS (128).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E399],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E460],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 35, size: 1, type_name: "u8",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E400],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E461],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_miss_behavior", offset: 36, size: 1,
             type_name: "INDEX_MISS_BEHAVIOR",
             doc: "What a miss (an index outside the loaded Pool_Buffer window) writes: the immediate, or nothing.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E401],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E462],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "free_pool_buffer", offset: 37, size: 1, type_name: "u8",
             doc: "1 frees the Pool_Buffer after this gather; 0 or 1.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E402],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E463],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 38, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E403],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E464],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "immediate", offset: 40, size: 4, type_name: "u32",
             doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E404],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E465],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "u8[20]",
             doc: "The gathered output: a TENSOR4D access pattern. Its internal layout is not in this spec.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E405],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E466],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -12419,7 +14649,7 @@ impl GATHER {
         opcode_enumerator: "GATHER",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "Gather (nki.isa.nc_n_gather): a within-partition Pool_Buffer subset gather. A PoolBufferLoad first fills up to 512 elements per channel into the Pool_Buffer; per index, subset_hit = ((index & ~pool_buffer_mask) == pool_buffer_start_index) reads Pool_Buffer[index & pool_buffer_mask], and a miss writes `immediate` (IMMEDIATE_WRITE, typically first of a group) or leaves dst unmodified (SKIP_WRITE, middle / last of a group). in_dtype is the index width (UINT8 / UINT16 / UINT32); src and dst have the same element count; PSUM is allowed on both sides; at most 128 channels. Not a descriptor-generating DMA: no descriptor ring.",
         fields: Self::FIELDS,
         leaves: &[
@@ -12517,7 +14747,7 @@ impl GATHER {
             expr: Some("in_dtype in [DTYPE::UINT8, DTYPE::UINT16, DTYPE::UINT32]"),
             message: "in_dtype (the index width) must be UINT8, UINT16 or UINT32",
             doc: "", fields: &["in_dtype"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E406],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E467],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12527,7 +14757,7 @@ impl GATHER {
             message: "immediate must be 0 unless index_miss_behavior is IMMEDIATE_WRITE",
             doc: "", fields: &["immediate", "index_miss_behavior"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E407],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E468],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12537,7 +14767,7 @@ impl GATHER {
             doc: "Reads the two TENSOR4D patterns, whose layout is not in this spec.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E408],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E469],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12556,7 +14786,7 @@ impl GATHER {
             expr: Some("num_active_channels <= POOLING_NUM_CHANNELS"),
             message: "num_active_channels must be at most POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E399],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E460],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12564,7 +14794,7 @@ impl GATHER {
             expr: Some("free_pool_buffer in [0, 1]"),
             message: "free_pool_buffer must be 0 or 1", doc: "",
             fields: &["free_pool_buffer"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E409],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E470],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12574,7 +14804,7 @@ impl GATHER {
             doc: "",
             fields: &["reserved0", "reserved1[0]", "reserved1[1]"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E410],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E471],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -12665,36 +14895,36 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E411, evidence::E412],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E472, evidence::E394],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E394, evidence::E413],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E415, evidence::E473],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E414, evidence::E415, evidence::E416, evidence::E417],
+            evidence: &[evidence::E474, evidence::E475, evidence::E476, evidence::E477],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
             doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E418, evidence::E419, evidence::E420], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E478, evidence::E479, evidence::E480], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_elem", offset: 20, size: 4, type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E421, evidence::E422],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E481, evidence::E482],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16", type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E423, evidence::E424],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E483, evidence::E484],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12709,13 +14939,13 @@ impl INDIRECT_COPY {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E425, evidence::E426, evidence::E427],
+            evidence: &[evidence::E485, evidence::E486, evidence::E487],
             alternatives: &[
                 meta::Alternative {
                     name: "in_dtype_of_data", type_name: "DTYPE",
                     doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E428, evidence::E429, evidence::E430],
+                    evidence: &[evidence::E488, evidence::E489, evidence::E490],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12723,41 +14953,41 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E431, evidence::E432, evidence::E433], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E491, evidence::E492, evidence::E493], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E434, evidence::E435, evidence::E436], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E494, evidence::E495, evidence::E496], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E437, evidence::E438, evidence::E433], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E497, evidence::E498, evidence::E493], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E439],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E499],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E440],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E500],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E441, evidence::E442],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E501, evidence::E502],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16", type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E443],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E503],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12766,20 +14996,20 @@ impl INDIRECT_COPY {
             name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E444],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E504],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 16, type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E445, evidence::E446, evidence::E447],
+            evidence: &[evidence::E505, evidence::E506, evidence::E507],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_mem_pattern_20b", type_name: "u8[16]",
                     doc: "The destination pattern is 20 bytes, +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16 (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes are the spec's unknown_60.",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E448, evidence::E449, evidence::E450],
+                    evidence: &[evidence::E508, evidence::E509, evidence::E510],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12936,7 +15166,7 @@ impl INDIRECT_COPY {
         opcode_enumerator: "INDIRECT_COPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.\" The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).",
         fields: Self::FIELDS,
         leaves: &[
@@ -13072,7 +15302,7 @@ impl INDIRECT_COPY {
         message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E451],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E511],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -13121,13 +15351,13 @@ impl MOVE_SHAPE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E452],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E512],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E453],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E513],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13191,7 +15421,7 @@ impl MOVE_SHAPE {
         opcode_enumerator: "MOVE_SHAPE",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
-        follows: None,
+        follows: &[],
         doc: "MoveShape: loads the shape register the DGE uses to permute a transposed access. The DIRECT2D transpose sub-form (DMACopy, IT 32, transpose output flag I+336 == 1) emits it twice; it encodes the 4-D shape, and its body mirrors DIRECT2D's step / num pairs against the shape register. Asserts on that path: \"Transpose with DynamicAP only on Pool\", \"DGE transpose must have 4D AP\". No source gives its byte layout.",
         fields: Self::FIELDS,
         leaves: &[
@@ -13332,39 +15562,39 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E454], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E514], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E455], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E515], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457, evidence::E458], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E516, evidence::E517, evidence::E518], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E459, evidence::E460], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E519, evidence::E520], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E461, evidence::E462], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E521, evidence::E522], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464, evidence::E465, evidence::E466, evidence::E467, evidence::E468],
+            evidence: &[evidence::E523, evidence::E524, evidence::E525, evidence::E526, evidence::E527, evidence::E528],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte", type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E469, evidence::E470],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E529, evidence::E530],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13373,18 +15603,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E471, evidence::E472], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E531, evidence::E532], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E473, evidence::E474],
+            evidence: &[evidence::E533, evidence::E534],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E535],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13393,25 +15623,25 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E476], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E536], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E477], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E537], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E478, evidence::E479, evidence::E480],
+            evidence: &[evidence::E538, evidence::E539, evidence::E540],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg", type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E481],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E541],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13420,12 +15650,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E482, evidence::E82],
+            evidence: &[evidence::E542, evidence::E82],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg", type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E483],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E543],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13434,18 +15664,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E484, evidence::E485], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E544, evidence::E545], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E486],
+            evidence: &[evidence::E92, evidence::E546],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E535],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13453,27 +15683,27 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E487], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E547], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E488], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E548], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E489, evidence::E490, evidence::E491, evidence::E492],
+            evidence: &[evidence::E549, evidence::E550, evidence::E551, evidence::E552],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E493, evidence::E491, evidence::E494], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E553, evidence::E551, evidence::E554], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -13639,7 +15869,7 @@ impl PSEUDO_DMA_DIRECT2D {
         opcode_enumerator: "PSEUDO_DMA_DIRECT2D",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
@@ -13843,7 +16073,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
             fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E495, evidence::E496], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E555, evidence::E556], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
@@ -13851,13 +16081,13 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
             doc: "", fields: &["dge_op"], source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E497, evidence::E498], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E557, evidence::E558], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
             expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
             doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E499],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E559],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13865,7 +16095,7 @@ impl PSEUDO_DMA_DIRECT2D {
             expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
             message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E500],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E560],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13875,7 +16105,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E501, evidence::E502], enforced: false,
+            evidence: &[evidence::E561, evidence::E562], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13885,7 +16115,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E503],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E563],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13895,7 +16125,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E504],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E564],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13904,7 +16134,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E505],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E565],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13913,7 +16143,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E566],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13924,7 +16154,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E507],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E567],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13935,7 +16165,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E508],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E568],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13946,7 +16176,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E509],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E569],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13955,7 +16185,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
             fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E510],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E570],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13965,7 +16195,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Vector-dynamic-offsets AP must exist",
             doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E511],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E571],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13974,7 +16204,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "…location must be SB",
             doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E512],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E572],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13984,7 +16214,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Must have Indirect direction!",
             doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E513],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E573],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -13994,7 +16224,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Transpose with DynamicAP only on Pool",
             doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E514],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E574],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14003,7 +16233,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE transpose must have 4D AP",
             doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E515],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14014,7 +16244,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E516],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E576],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14024,7 +16254,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E517],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E577],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14034,7 +16264,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E518],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E578],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14045,7 +16275,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E519],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E579],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14056,7 +16286,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E520],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E580],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14066,7 +16296,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Cannot find register: … for scalar offset",
             doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
             source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E521],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E581],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -14154,18 +16384,18 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E522, evidence::E523], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E582, evidence::E583], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E525, evidence::E526],
+            evidence: &[evidence::E584, evidence::E585, evidence::E586],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E527, evidence::E528],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E587, evidence::E588],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14174,12 +16404,12 @@ impl PSEUDO_DMA_EXT {
             name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E529],
+            evidence: &[evidence::E584, evidence::E589],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E530, evidence::E531],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E590, evidence::E591],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14188,18 +16418,18 @@ impl PSEUDO_DMA_EXT {
             name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E532, evidence::E533, evidence::E534],
+            evidence: &[evidence::E584, evidence::E592, evidence::E593, evidence::E594],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
             doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E535, evidence::E536, evidence::E537],
+            evidence: &[evidence::E584, evidence::E595, evidence::E596, evidence::E597],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word", type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E538],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E598],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14207,56 +16437,56 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E539, evidence::E540], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584, evidence::E599, evidence::E600], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E541, evidence::E542], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584, evidence::E601, evidence::E602], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E543, evidence::E544], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584, evidence::E603, evidence::E604], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E545],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E605],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E546], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584, evidence::E606], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E547], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584, evidence::E607], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E548],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E608],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E549, evidence::E550, evidence::E551],
+            evidence: &[evidence::E584, evidence::E609, evidence::E610, evidence::E611],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E552, evidence::E553], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E584, evidence::E612, evidence::E613], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -14265,13 +16495,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E554, evidence::E555],
+        evidence: &[evidence::E614, evidence::E615],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E556, evidence::E555],
+        evidence: &[evidence::E616, evidence::E615],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -14412,7 +16642,7 @@ impl PSEUDO_DMA_EXT {
         opcode_enumerator: "PSEUDO_EXTENSION",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
-        follows: Some("PSEUDO_DMA_DIRECT2D"),
+        follows: &["PSEUDO_DMA_DIRECT2D"],
         doc: "PseudoExtension: must follow a PSEUDO_DMA_DIRECT2D immediately in the instruction stream; holds the spillover fields for INDIRECT1D (flags, index addresses, byte bounds) and for the transpose kinds (tile geometry). 0xda is a generic extension opcode (it also carries TRIGGER_COLLECTIVE2_EXT_STRUCT); which extension it is follows from the word before it. Index fields are validated only when idx_num_active_channels != 0.",
         fields: Self::FIELDS,
         leaves: &[
@@ -14527,7 +16757,7 @@ impl PSEUDO_DMA_EXT {
             expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
             message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
             doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E557],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E617],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14537,14 +16767,14 @@ impl PSEUDO_DMA_EXT {
             doc: "While the index-field checks are not enforced, this alternative always holds.",
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E558], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E618], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "index_fields_unused", name: "index_fields_unused", clause: true,
             expr: Some("idx_num_active_channels == 0"), parent: Some(1),
             message: "idx_num_active_channels == 0: the index fields are not validated",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E559],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E619],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14554,7 +16784,7 @@ impl PSEUDO_DMA_EXT {
             doc: "",
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E560], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E620], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
@@ -14565,7 +16795,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E561, evidence::E562], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E621, evidence::E622], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
@@ -14575,7 +16805,7 @@ impl PSEUDO_DMA_EXT {
             doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E563],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E623],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -14640,23 +16870,23 @@ impl PSEUDO_DMA_REARM {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E564, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E624, evidence::E625],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E566], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E626], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E567],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E627],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E568],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E628],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14725,7 +16955,7 @@ impl PSEUDO_DMA_REARM {
         opcode_enumerator: "PSEUDO_DMA_REARM",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
-        follows: None,
+        follows: &[],
         doc: "ResetQueueInstance: the bare 're-arm this queue' command, a queue name and the sync header, with no instance bytes at +0x3B / +0x3C. Legal only when the module carries the feature attribute neff_feature_SQI_no_rearm (otherwise NeuronAssertion, errcode 1106). The encoder registers the DMAQueue -> BasicBlock binding DMATrigger looks up, and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)).",
         fields: Self::FIELDS,
         leaves: &[
@@ -14825,7 +17055,7 @@ impl PSEUDO_DMA_REARM {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E569],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E629],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
@@ -14833,7 +17063,7 @@ impl PSEUDO_DMA_REARM {
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E570],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E630],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -15046,23 +17276,23 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E571, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E631, evidence::E625],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E572], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E632], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E573],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E633],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E574],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E634],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15076,13 +17306,13 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E635],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "swap_marker", offset: 60, size: 4, type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E576],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E636],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -15157,7 +17387,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         opcode_enumerator: "PSEUDO_DMA_SWAP_QUEUE_SET",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
-        follows: None,
+        follows: &[],
         doc: "SwitchQueueInstance: names a DMA queue by string (the queue's name at +0x58) and switches it to another queue instance. The encoder registers the DMAQueue -> BasicBlock binding (key *(I+0xF0), value *(I+0xF8)) that DMATrigger later looks up, sets the module feature attribute 'swap-queue-set used' (attr #5), and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)). With PSEUDO_DMA_REARM (0xc2) it is the set / clear pair of the Swap-Queue-Instance feature.",
         fields: Self::FIELDS,
         leaves: &[
@@ -15259,7 +17489,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E569],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E629],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -15472,23 +17702,23 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E577],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E637],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E578], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E638], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E579],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E639],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E580],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E640],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15502,7 +17732,7 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E581],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E641],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15587,7 +17817,7 @@ impl PSEUDO_DMA_TRIGGER {
         opcode_enumerator: "PSEUDO_DMA_TRIGGER",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
-        follows: None,
+        follows: &[],
         doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\".",
         fields: Self::FIELDS,
         leaves: &[
@@ -15690,7 +17920,7 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
             source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E582], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E642], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "known_queue_name", name: "known_queue_name", clause: true,
@@ -15698,7 +17928,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
             fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E583],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E643],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -15707,7 +17937,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
             fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E584],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E644],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -15937,29 +18167,29 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E585, evidence::E565, evidence::E586], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E645, evidence::E625, evidence::E646], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E587, evidence::E586], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E647, evidence::E646], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E588, evidence::E589], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E648, evidence::E649], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E590, evidence::E591],
+            evidence: &[evidence::E650, evidence::E651],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E592],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E652],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15968,24 +18198,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E593, evidence::E594], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E653, evidence::E654], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E595, evidence::E596], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E655, evidence::E656], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E597, evidence::E598],
+            evidence: &[evidence::E657, evidence::E658],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E599],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E659],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15994,24 +18224,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E600, evidence::E601], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E660, evidence::E661], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E602, evidence::E603], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E662, evidence::E663], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E604, evidence::E605],
+            evidence: &[evidence::E664, evidence::E665],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved", type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E606],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E666],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16020,13 +18250,13 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E607, evidence::E608], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E667, evidence::E668], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E609, evidence::E610], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E669, evidence::E670], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
@@ -16036,7 +18266,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E611],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E671],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -16045,7 +18275,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "semaphore_wait_value_full",
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E612],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E672],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -16219,7 +18449,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         opcode_enumerator: "PSEUDO_DMAMEMCPY_FULL_IND",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
-        follows: None,
+        follows: &[],
         doc: "Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).",
         fields: Self::FIELDS,
         leaves: &[
@@ -16326,7 +18556,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
             fields: &["indirect_num_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E613],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E673],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16336,7 +18566,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
             fields: &["direct_num_elems", "direct_step_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E614],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E674],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16345,7 +18575,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             message: "Unknown dtype",
             doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E615],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E675],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -16412,23 +18642,23 @@ impl PSEUDO_EMBEDDING_UPDATE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E616, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E676, evidence::E625],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E617], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E677], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E618],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E678],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_data_dtype", type_name: "DTYPE",
                     doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E619],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E679],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16442,24 +18672,24 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E620],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E680],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
             doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E621],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E681],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E622],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E682],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_entry_stride_bytes", type_name: "u16",
                     doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E623],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E683],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16467,7 +18697,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "sequence_length", offset: 52, size: 2, type_name: "u16",
             doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E624], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E684], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
@@ -16477,13 +18707,13 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E625],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E685],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E626],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E686],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16497,7 +18727,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         name: "embed_entry_size_bytes",
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E627],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E687],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -16628,7 +18858,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         opcode_enumerator: "PSEUDO_EMBEDDING_UPDATE",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
         fields: Self::FIELDS,
         leaves: &[
@@ -16732,7 +18962,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E628, evidence::E629],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E688, evidence::E689],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
@@ -16742,7 +18972,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E630],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E690],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -16785,12 +19015,12 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E631],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E691],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
         doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E632], constant: Some(3), ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E692], constant: Some(3), ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -16869,13 +19099,13 @@ impl PSEUDO_RANGE_CHECK {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E633, evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E693, evidence::E625],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E453],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E513],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16887,7 +19117,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
             doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E634],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E694],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16898,22 +19128,22 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E635],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E695],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_tag", offset: 40, size: 1, type_name: "u8",
             doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E636], constant: Some(17), ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E696], constant: Some(17), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_dtype", offset: 41, size: 1, type_name: "PSEUDO_RANGE_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E637], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E697], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E638],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E698],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16924,7 +19154,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E639],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E699],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16935,7 +19165,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E640],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E700],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -17087,7 +19317,7 @@ impl PSEUDO_RANGE_CHECK {
         opcode_enumerator: "PSEUDO_RANGE_CHECK",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
-        follows: None,
+        follows: &[],
         doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
         fields: Self::FIELDS,
         leaves: &[
@@ -17198,7 +19428,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E641],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E701],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "bound_check_operands", name: "bound_check_operands", clause: true,
@@ -17206,7 +19436,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E642],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E702],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -17268,61 +19498,61 @@ impl S3D3_COLLECTIVE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbf",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E643],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E703],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the word waits before issue and updates on completion.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E644, evidence::E645], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E704, evidence::E705], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Source element dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E646, evidence::E647], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E706, evidence::E707], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 13, size: 1, type_name: "DTYPE",
             doc: "Destination element dtype; must equal in_dtype (an encoded but disabled cast slot).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E648, evidence::E649], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E708, evidence::E709], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E650],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E710],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
             doc: "Source SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E651],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E711],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "lnc_size_fmt", offset: 32, size: 1, type_name: "LNC_SIZE_FMT",
             doc: "LNC peer-NeuronCore grouping; LNC4 / LNC8 are rejected.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E652, evidence::E653], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E712, evidence::E713], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 33, size: 1, type_name: "u8",
             doc: "Number of active SDMA pooling channels, 1..128 (the firmware's num_chans).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E654, evidence::E655], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E714, evidence::E715], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 34, size: 14, type_name: "u8[14]",
             role: meta::Role::Reserved,
             doc: "Pad; must be zero. At 34..47 as compiled; the header comment's (35 - 47) is an off-by-one (conflict s3d3_collective_reserved1_span).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E656],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E716],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
             doc: "Destination (remote) SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E657],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E717],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -17413,7 +19643,7 @@ impl S3D3_COLLECTIVE {
         opcode_enumerator: "SB2SB_COLLECTIVE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: None,
+        follows: &[],
         doc: "Neuron S3D3_Collective Format — one 3d SRC Tensor, one 3d DST Tensor. Use for: SB2SB Collective using Pool/Q7 iDMA engine. A structured 3-D SBUF -> remote-SBUF copy between the NeuronCores of an LNC1 / LNC2 group, over 1..128 pooling channels, at most 256 source elements per word, with no dtype conversion (in_dtype == out_dtype). The word has no reduce op: a reduce-copy leg's reduction lives in the SDMA CCE descriptor the runtime programs for it. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
@@ -17563,14 +19793,14 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern",
             ],
             source: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E658, evidence::E659], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E718, evidence::E719], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_nc_sb2sb_collective", name: "has_valid_nc_sb2sb_collective",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "SB2SB Collective needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E660],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E720],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17581,7 +19811,7 @@ impl S3D3_COLLECTIVE {
             message: "lnc_size_fmt must be LNC1 or LNC2 (LNC4 and LNC8 are rejected: no SB2SB for multi-node workloads)",
             doc: "", fields: &["lnc_size_fmt"], source: "wiki-s3d3-collective §7.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E661, evidence::E662], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E721, evidence::E722], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_active_ports", name: "check_active_ports",
@@ -17590,7 +19820,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "num_active_channels must be 1..POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "wiki-s3d3-collective §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E663],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E723],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17601,7 +19831,7 @@ impl S3D3_COLLECTIVE {
             doc: "",
             fields: &["src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]"],
             source: "wiki-s3d3-collective §3.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E664],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E724],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17610,7 +19840,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "in_dtype must equal out_dtype: SB2SB moves without dtype conversion",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E665],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E725],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17620,7 +19850,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["in_dtype", "src_mem_pattern"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E666],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E726],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17630,7 +19860,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["dst_mem_pattern", "out_dtype"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E667],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E727],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17644,7 +19874,7 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E668], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E728], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_in_sbuf", name: "src_start_addr_in_sbuf", clause: true,
@@ -17655,7 +19885,7 @@ impl S3D3_COLLECTIVE {
             fields: &["src_mem_pattern.start_addr.address", "src_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E669, evidence::E670], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E729, evidence::E730], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -17664,7 +19894,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern.start_addr is not a valid in_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["src_mem_pattern", "in_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E731],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17678,7 +19908,7 @@ impl S3D3_COLLECTIVE {
                 "dst_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E668], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E728], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_in_sbuf", name: "dst_start_addr_in_sbuf", clause: true,
@@ -17689,7 +19919,7 @@ impl S3D3_COLLECTIVE {
             fields: &["dst_mem_pattern.start_addr.address", "dst_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E669, evidence::E670], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E729, evidence::E730], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -17698,7 +19928,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern.start_addr is not a valid out_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["dst_mem_pattern", "out_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E731],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17706,7 +19936,7 @@ impl S3D3_COLLECTIVE {
             expr: Some("reserved0[0] == 0 && reserved0[1] == 0"),
             parent: Some(0), message: "reserved0[2] must be zero", doc: "",
             fields: &["reserved0[0]", "reserved0[1]"], source: "wiki-s3d3-collective §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E672],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E732],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17720,7 +19950,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[7]", "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E673], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E733], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_low_half_is_zero", name: "reserved1_low_half_is_zero",
@@ -17732,7 +19962,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[6]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E673], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E733], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_high_half_is_zero", name: "reserved1_high_half_is_zero",
@@ -17744,7 +19974,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E673], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E733], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `S3D3_COLLECTIVE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -17915,7 +20145,7 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "decoder_mode_nibble", type_name: "",
                 doc: "The decoders branch on byte3 & 0x60: 0x20 takes the PSUM / second-window path (3-D: step_elem[2] != 0 and the top 3 bits of step_elem[1]'s high byte clear; 4-D: a second ADDR4 at +4), any other value the SBUF path with the count sweep (3-D also rejects byte3 & 0x70 == 0x40).",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E674, evidence::E675],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E734, evidence::E735],
             },
         ],
     },
@@ -17927,18 +20157,18 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "compiler_masks_qos_and_7", type_name: "",
                 doc: "Seed 000: the compiler writes the class itself at +0x0C, `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of encodeISAOrRuntimeDMAQoS (the \"ISA class-1 encoding\"), on core_v5 the raw u32 at *(I+30q)+0xF0; Inferentia and Sunda write no QoS. Three bits, masked, not saturated.",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E676],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E736],
             },
             meta::Alternative {
                 name: "host_narrows_0_to_14", type_name: "",
                 doc: "Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated valid range is P0..P4.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E677, evidence::E678],
+                evidence: &[evidence::E737, evidence::E738],
             },
             meta::Alternative {
                 name: "seventeen_classes_saturated", type_name: "",
                 doc: "The consolidated page: DMAQoSClass has 17 values (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into priority_class 0..4 (the table dma_qos_priority_class).",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E679, evidence::E680],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E739, evidence::E740],
             },
         ],
     },
@@ -17950,17 +20180,17 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "four_bit", type_name: "",
                 doc: "Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs two as dtype_lo:4 / dtype_hi:4.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E681],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E741],
             },
             meta::Alternative {
                 name: "five_bit_fp4_and_trellis", type_name: "",
                 doc: "The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10 and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E682],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E742],
             },
             meta::Alternative {
                 name: "wire_tag_16_fp4_x4", type_name: "",
                 doc: "The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4 only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E683],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E743],
             },
         ],
     },
@@ -17972,12 +20202,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "extension_128_or_0", type_name: "",
                 doc: "Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16, 0} and tile_src_cols ∈ {128, 0} on the 0xda extension.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E684],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E744],
             },
             meta::Alternative {
                 name: "xpose_1_to_128_or_64", type_name: "",
                 doc: "The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E685],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E745],
             },
         ],
     },
@@ -17989,12 +20219,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "container_4_bytes", type_name: "",
                 doc: "The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32, UINT32, FP32, FP32R) in the &3 group, a 4-byte container.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E686],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E746],
             },
             meta::Alternative {
                 name: "device_table_0_bytes", type_name: "",
                 doc: "The consolidated page and the field tables: the device size table sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that does not ride the I/O-length path); both pages tag it CARRIED.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E687, evidence::E688],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E747, evidence::E748],
             },
         ],
     },
@@ -18007,13 +20237,87 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "three_bit_bitfield", type_name: "",
                 doc: "The C bitfield: `queue_id:3` at bits 2..4, then reserved:3.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E127, evidence::E689],
+                evidence: &[evidence::E127, evidence::E749],
             },
             meta::Alternative {
                 name: "four_bit_header_comment", type_name: "",
                 doc: "The word header's comment: a 4-bit queue id.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E690, evidence::E691, evidence::E692],
+                evidence: &[evidence::E750, evidence::E751, evidence::E752],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "stream_shuffle_pair_order",
+        doc: "Which half of a StreamShuffle / StreamTranspose pair comes first in the stream. The DVE datamove page has the transpose half (0x6A / 0x6B) first and the 0x69 lane map after it; the Master Opcode Reference lists the bundle sequence as the 0x69 mask, then the data-move word. The spec follows the DVE page, the one that maps the bytes and gives the emit order: STREAM_SHUFFLE follows either transpose half.",
+        about: &["STREAM_SHUFFLE", "STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
+        readings: &[
+            meta::Alternative {
+                name: "transpose_then_shuffle", type_name: "",
+                doc: "The DVE page: StreamShuffle is a forward stream_transpose (0x6A) then a stream_shuffle (0x69); StreamTranspose is {0x6B + 0x69} on the wide path. The 0x6A GEN block writes its bundle (fwrite @0x123b936) before the 0x69 GEN block (0x123ba50..) runs.",
+                confidence: confidence::certainty::CERTAIN,
+                evidence: &[evidence::E753, evidence::E754, evidence::E755],
+            },
+            meta::Alternative {
+                name: "mask_then_data_move", type_name: "",
+                doc: "The Master Opcode Reference: IT 39 StreamShuffle's bundle sequence is the 0x69 mask + the 0x6A data-move word, IT 40 StreamTranspose's the 0x69 mask + 0x6B.",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E756],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "gather_pool_buffer_load_order",
+        doc: "Which half of Gather's pair comes first. The DVE datamove page writes the pair {0x68 reg_load + 0x67 pool_buffer_load} and its 0x68 block writes its bundle before the 0x67 block; the Master Opcode Reference lists the sequence 0x67 buffer-load + 0x68 gather, and the gather-scatter page has a PoolBufferLoad fill the Pool_Buffer before the gather runs. The spec follows the DVE page, the one that emits the pair: POOL_BUFFER_LOAD follows GATHER.",
+        about: &["POOL_BUFFER_LOAD", "GATHER"],
+        readings: &[
+            meta::Alternative {
+                name: "reg_load_then_pool_buffer_load", type_name: "",
+                doc: "The DVE page: per 512-element chunk, {0x68 reg_load + 0x67 pool_buffer_load}; reg_load loads the gathered register / index base, pool_buffer_load performs the indexed read. The 0x68 GEN block ends with its fwrite (@0x12537ea) before the 0x67 GEN seed (@0x1253a58). That the address order is the emit order is the spec's reading of the page.",
+                confidence: confidence::certainty::MEDIUM,
+                evidence: &[evidence::E757, evidence::E758, evidence::E759],
+            },
+            meta::Alternative {
+                name: "buffer_load_then_gather", type_name: "",
+                doc: "The Master Opcode Reference lists IT 92 Gather's bundles as 0x67 buffer-load + 0x68 gather; the gather-scatter page: before GATHER runs, a PoolBufferLoad must fill up to 512 elements per channel into the Pool_Buffer.",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E760, evidence::E761],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "dve_access_pattern_widths",
+        doc: "How wide the DVE words' access-pattern slots are. The DVE datamove page's width column gives 16 bytes for every AP slot, TENSOR4D and TENSOR2D alike; a TENSOR4D is 20 bytes and a TENSOR2D 12 (4 + 4N). The page's own offsets agree with the typed widths: the 0x6B guard reads src num_elem[3] at +0x1E (a 20-byte TENSOR4D at +0x0C), the dtype bytes start at +0x20 where such a pattern ends, and RangeSelect's +0x24 field starts where a 12-byte TENSOR2D at +0x18 ends. The spec types the slots by the pattern the page names, at its size.",
+        about: &[
+            "STREAM_SHUFFLE", "STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE", "RANGE_SELECT", "TENSOR4D",
+            "TENSOR2D",
+        ],
+        readings: &[
+            meta::Alternative {
+                name: "sixteen_byte_slots", type_name: "",
+                doc: "The DVE page's tables: every AP row has W = 16 (TENSOR4D at +0x0C / +0x2C, core_v3::TENSOR2D at +0x18 / +0x30).",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E762, evidence::E763],
+            },
+            meta::Alternative {
+                name: "typed_pattern_sizes", type_name: "",
+                doc: "The pattern types' own sizes: TENSOR2D 12 bytes (probe), the N-dimensional patterns 4 + 4N bytes (TENSOR4D 20); and the DVE page's own guard reads TENSOR4D num_elem[3] at +0x1E.",
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                evidence: &[evidence::E764, evidence::E765],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "stream_shuffle_lane_map_overlap",
+        doc: "What STREAM_SHUFFLE's bytes +0x2C..+0x3F are. The DVE page lists a dst AP at +0x2C and the 32-byte lane map at +0x20..+0x3F, which overlap; the page itself says the lane bytes occupy the entire +0x20..+0x3F control band (the reason the word has no dtype), and the lane-pack loop runs after the dst AP store. The spec follows that statement: +0x20..+0x3F is the lane map, and no destination pattern is decoded.",
+        about: &["STREAM_SHUFFLE"],
+        readings: &[
+            meta::Alternative {
+                name: "lane_map_fills_the_band", type_name: "",
+                doc: "The 32 lane bytes occupy the entire +0x20..+0x3F control band; the perm-loop base is r12+0x20 and the loop writes all 32 bytes (filling past the mask's end with the passthrough byte).",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E766],
+            },
+            meta::Alternative {
+                name: "dst_pattern_at_0x2c", type_name: "",
+                doc: "The same table lists a dst AP at +0x2C (16 bytes, assignAccess(dst)), which would be lane bytes 12..31.",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E767],
             },
         ],
     },
@@ -18025,12 +20329,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "concatenation", type_name: "",
                 doc: "§3.1: elem_sz_fld bits 6..7, offst_sz_fld bits 4..5, operation_fld bits 0..3; elem_sz = 1 with gathera is 0x0041.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E693],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E768],
             },
             meta::Alternative {
                 name: "ex_a_value", type_name: "",
                 doc: "§8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.",
-                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E694],
+                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E769],
             },
         ],
     },
@@ -18043,12 +20347,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "compiled_34_to_47", type_name: "",
                 doc: "gcc offsetof/sizeof probe of the shipped header and the libnrt DWARF (byte_size 64) agree: reserved1 @ 34, size 14; the device-side decode also reads reserved1 @ 34.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E695, evidence::E696],
+                evidence: &[evidence::E770, evidence::E771],
             },
             meta::Alternative {
                 name: "header_comment_35_to_47", type_name: "",
                 doc: "The header comment annotates reserved1[14] as (35 - 47), 13 bytes for a 14-byte array, with no comment for byte 34.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E697],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E772],
             },
         ],
     },
@@ -19336,210 +21640,210 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E699], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E773], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E773], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E773], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E774], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E700, evidence::E701], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E700, evidence::E701], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E702], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E703], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E700, evidence::E704], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E705], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E775, evidence::E776], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E775, evidence::E776], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E777], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E778], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E775, evidence::E779], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E780], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E781], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E708], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E782], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E782], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E782], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E783], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E710], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E784], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E784], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E784], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E785], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E711], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E712], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E786], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E787], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E714], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E788], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E789], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E790], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E790], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E790], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E790], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E716], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E718], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E791], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E792], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E793], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E720], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E722], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E724], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E725], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E727], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E794], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E795], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E796], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E797], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E798], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E799], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E800], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E801], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E802], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E729], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E730], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E803], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E804], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E805], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E732], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E733], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E807], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E808], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E809], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E735], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E736], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E810], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E811], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E812], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E738], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E739], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E740], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E813], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E814], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E815], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E741, evidence::E742], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E743], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E816, evidence::E817], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E818], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E744], ..PathInfo::NONE },
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E819], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E784], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E784], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E745], ..PathInfo::NONE },
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E820], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746], ..PathInfo::NONE },
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E821], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746], ..PathInfo::NONE },
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E821], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E790], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E747], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E822], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E748], ..PathInfo::NONE },
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E823], ..PathInfo::NONE },
     ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E749], ..PathInfo::NONE },
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E824], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..PathInfo::NONE },
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E825], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..PathInfo::NONE },
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806], ..PathInfo::NONE },
     ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E751], ..PathInfo::NONE },
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E826], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E753, evidence::E754], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E827], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E828, evidence::E829], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E755] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E756, evidence::E757] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707, evidence::E758] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E759] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E760] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E746, evidence::E761] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E762] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715, evidence::E763] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E747, evidence::E764] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E765, evidence::E766] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E749, evidence::E767] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731, evidence::E768] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731, evidence::E769] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E751] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E770, evidence::E771] },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E830] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E831, evidence::E832] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E782, evidence::E833] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E834] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E835] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E821, evidence::E836] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E837] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E790, evidence::E838] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E822, evidence::E839] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E840, evidence::E841] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E824, evidence::E842] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806, evidence::E843] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E806, evidence::E844] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E826] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E845, evidence::E846] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     #[allow(non_snake_case)]
@@ -20215,25 +22519,25 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E772, evidence::E95, evidence::E773, evidence::E774, evidence::E775],
+        evidence: &[evidence::E847, evidence::E95, evidence::E848, evidence::E849, evidence::E850],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E776, evidence::E777],
+            evidence: &[evidence::E851, evidence::E852],
         },
         abis: &[
             lowering::AbiMeta {
                 name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
                 default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E778],
+                note: None, evidence: &[evidence::E853],
             },
             lowering::AbiMeta {
                 name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
                 default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E779, evidence::E780],
+                note: None, evidence: &[evidence::E854, evidence::E855],
             },
         ],
         kinds: &[
@@ -20246,14 +22550,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E856],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E782, evidence::E783],
+                        evidence: &[evidence::E857, evidence::E858],
                     },
                 ],
                 mappings: &[
@@ -20261,13 +22565,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E784, evidence::E785],
+                        evidence: &[evidence::E859, evidence::E860],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E861],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20275,7 +22579,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E787, evidence::E788],
+                        evidence: &[evidence::E862, evidence::E863],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20283,7 +22587,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20291,7 +22595,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787, evidence::E789],
+                        evidence: &[evidence::E862, evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20305,7 +22609,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E790, evidence::E791],
+                        evidence: &[evidence::E865, evidence::E866],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -20313,7 +22617,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E867],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -20321,14 +22625,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E867],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E793, evidence::E794],
+                        evidence: &[evidence::E868, evidence::E869],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20339,7 +22643,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E795, evidence::E796],
+                        evidence: &[evidence::E870, evidence::E871],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -20347,7 +22651,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -20355,7 +22659,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -20363,7 +22667,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20377,7 +22681,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E797, evidence::E798],
+                        evidence: &[evidence::E872, evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20391,7 +22695,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E799, evidence::E798],
+                        evidence: &[evidence::E874, evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -20402,7 +22706,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E800],
+                        evidence: &[evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -20410,7 +22714,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -20418,7 +22722,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -20426,7 +22730,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E787],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -20434,7 +22738,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E801],
+                        evidence: &[evidence::E876],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -20442,7 +22746,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E801],
+                        evidence: &[evidence::E876],
                     },
                 ],
                 unmapped: &[], unread: &[],
@@ -20454,21 +22758,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
                     confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                    evidence: &[evidence::E802],
+                    evidence: &[evidence::E877],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E803],
+                        evidence: &[evidence::E878],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E804, evidence::E805],
+                        evidence: &[evidence::E879, evidence::E880],
                     },
                 ],
                 mappings: &[
@@ -20476,13 +22780,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E806],
+                        evidence: &[evidence::E881],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E861],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20490,7 +22794,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20498,7 +22802,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20506,7 +22810,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E807, evidence::E92],
+                        evidence: &[evidence::E882, evidence::E92],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -20514,7 +22818,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E808, evidence::E809],
+                        evidence: &[evidence::E883, evidence::E884],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -20522,7 +22826,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E810, evidence::E811],
+                        evidence: &[evidence::E885, evidence::E886],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -20530,7 +22834,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E812, evidence::E813],
+                        evidence: &[evidence::E887, evidence::E888],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -20538,7 +22842,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E814, evidence::E798],
+                        evidence: &[evidence::E889, evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20549,7 +22853,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E800],
+                        evidence: &[evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -20557,7 +22861,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E815, evidence::E816],
+                        evidence: &[evidence::E890, evidence::E891],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -20565,13 +22869,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E817],
+                        evidence: &[evidence::E892],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E818],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E893],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -20581,7 +22885,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E800],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -20589,7 +22893,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E819],
+                        evidence: &[evidence::E894],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -20597,13 +22901,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E820],
+                        evidence: &[evidence::E895],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E821],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E896],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -20611,27 +22915,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E822, evidence::E823],
+                        evidence: &[evidence::E897, evidence::E898],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E824],
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E899],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E825],
+                        evidence: &[evidence::E900],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E826],
+                        evidence: &[evidence::E901],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20645,7 +22949,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E827, evidence::E798],
+                        evidence: &[evidence::E902, evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20659,7 +22963,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E828, evidence::E798],
+                        evidence: &[evidence::E903, evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -20667,7 +22971,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E829],
+                        evidence: &[evidence::E904],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20681,7 +22985,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E830, evidence::E831],
+                        evidence: &[evidence::E905, evidence::E906],
                     },
                 ],
                 unmapped: &[],
@@ -20700,7 +23004,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E832],
+                    evidence: &[evidence::E907],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -20711,13 +23015,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E833],
+                        evidence: &[evidence::E908],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E834],
+                        evidence: &[evidence::E909],
                     },
                 ],
                 mappings: &[
@@ -20725,13 +23029,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E835, evidence::E836],
+                        evidence: &[evidence::E910, evidence::E911],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E861],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20739,7 +23043,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20747,7 +23051,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20755,7 +23059,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E837],
+                        evidence: &[evidence::E912],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20769,7 +23073,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E799, evidence::E798],
+                        evidence: &[evidence::E874, evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20783,7 +23087,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E799, evidence::E798],
+                        evidence: &[evidence::E874, evidence::E873],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -20791,7 +23095,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E838],
+                        evidence: &[evidence::E913],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -20799,7 +23103,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E839],
+                        evidence: &[evidence::E914],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20810,7 +23114,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E840, evidence::E800],
+                        evidence: &[evidence::E915, evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -20818,7 +23122,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E841],
+                        evidence: &[evidence::E916],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -20826,7 +23130,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E842],
+                        evidence: &[evidence::E917],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -20834,7 +23138,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E843],
+                        evidence: &[evidence::E918],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -20844,7 +23148,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E800],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -20852,7 +23156,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E844],
+                        evidence: &[evidence::E919],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -20860,19 +23164,19 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E845],
+                        evidence: &[evidence::E920],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E846],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E921],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E847],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E922],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -20880,7 +23184,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E848],
+                        evidence: &[evidence::E923],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20894,7 +23198,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E849, evidence::E850],
+                        evidence: &[evidence::E924, evidence::E925],
                     },
                 ],
                 unmapped: &[],
@@ -20918,7 +23222,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E851],
+                    evidence: &[evidence::E926],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -20929,13 +23233,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E852],
+                        evidence: &[evidence::E927],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E853],
+                        evidence: &[evidence::E928],
                     },
                 ],
                 mappings: &[
@@ -20943,13 +23247,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E854, evidence::E855],
+                        evidence: &[evidence::E929, evidence::E930],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E786],
+                        evidence: &[evidence::E861],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20957,7 +23261,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20965,7 +23269,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E789],
+                        evidence: &[evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20973,7 +23277,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E856],
+                        evidence: &[evidence::E931],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -20981,7 +23285,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E857],
+                        evidence: &[evidence::E932],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20995,7 +23299,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E858, evidence::E859],
+                        evidence: &[evidence::E933, evidence::E934],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -21003,7 +23307,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E813, evidence::E860],
+                        evidence: &[evidence::E888, evidence::E935],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21017,7 +23321,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E861],
+                        evidence: &[evidence::E936],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -21028,7 +23332,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E800],
+                        evidence: &[evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -21036,7 +23340,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E862],
+                        evidence: &[evidence::E937],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -21044,7 +23348,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E863],
+                        evidence: &[evidence::E938],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -21052,7 +23356,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E864],
+                        evidence: &[evidence::E939],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -21062,7 +23366,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E800],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21076,7 +23380,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E865],
+                        evidence: &[evidence::E940],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -21084,14 +23388,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E866],
+                        evidence: &[evidence::E941],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E867],
+                        evidence: &[evidence::E942],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -21099,7 +23403,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E868],
+                        evidence: &[evidence::E943],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -21107,7 +23411,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E869, evidence::E870],
+                        evidence: &[evidence::E944, evidence::E945],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -21115,7 +23419,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E871],
+                        evidence: &[evidence::E946],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21129,7 +23433,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E872, evidence::E873],
+                        evidence: &[evidence::E947, evidence::E948],
                     },
                 ],
                 unmapped: &[],
@@ -21161,8 +23465,9 @@ pub struct WordMeta {
     /// No source lists the word per architecture: `arch` (all of them) is the
     /// spec's inference.
     pub arch_inferred: bool,
-    /// The word this one must immediately follow (positional extensions).
-    pub follows: Option<&'static str>,
+    /// The words one of which this one must immediately follow (positional
+    /// extensions); empty when it stands alone.
+    pub follows: &'static [&'static str],
     pub doc: &'static str,
     pub fields: &'static [meta::FieldMeta],
     pub leaves: &'static [meta::LeafMeta],
@@ -21177,6 +23482,12 @@ pub const WORDS: &[WordMeta] = &[
     DMA_IMMEDIATE::META,
     DMA_INDIRECT1D::META,
     DMA_COPY2D::META,
+    DROPOUT::META,
+    POOL_BUFFER_LOAD::META,
+    RANGE_SELECT::META,
+    STREAM_SHUFFLE::META,
+    STREAM_SHUFFLE_TRANSPOSE::META,
+    STREAM_TRANSPOSE::META,
     GATHER::META,
     INDIRECT_COPY::META,
     MOVE_SHAPE::META,
@@ -21200,6 +23511,12 @@ pub enum Word {
     DMA_IMMEDIATE(DMA_IMMEDIATE),
     DMA_INDIRECT1D(DMA_INDIRECT1D),
     DMA_COPY2D(DMA_COPY2D),
+    DROPOUT(DROPOUT),
+    POOL_BUFFER_LOAD(POOL_BUFFER_LOAD),
+    RANGE_SELECT(RANGE_SELECT),
+    STREAM_SHUFFLE(STREAM_SHUFFLE),
+    STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE),
+    STREAM_TRANSPOSE(STREAM_TRANSPOSE),
     GATHER(GATHER),
     INDIRECT_COPY(INDIRECT_COPY),
     MOVE_SHAPE(MOVE_SHAPE),
@@ -21234,6 +23551,24 @@ impl Word {
             ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::read(b))),
             185u8 if matches!(arch, Arch::maverick) => {
                 Some(Word::DMA_COPY2D(DMA_COPY2D::read(b)))
+            }
+            127u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(Word::DROPOUT(DROPOUT::read(b)))
+            }
+            103u8 if matches!(arch, Arch::sunda | Arch::cayman) => {
+                Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::read(b)))
+            }
+            188u8 if matches!(arch, Arch::cayman | Arch::mariana) => {
+                Some(Word::RANGE_SELECT(RANGE_SELECT::read(b)))
+            }
+            105u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::read(b)))
+            }
+            106u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(Word::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE::read(b)))
+            }
+            107u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(Word::STREAM_TRANSPOSE(STREAM_TRANSPOSE::read(b)))
             }
             104u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
@@ -21286,6 +23621,12 @@ impl Word {
             Word::DMA_IMMEDIATE(w) => w.encode(),
             Word::DMA_INDIRECT1D(w) => w.encode(),
             Word::DMA_COPY2D(w) => w.encode(),
+            Word::DROPOUT(w) => w.encode(),
+            Word::POOL_BUFFER_LOAD(w) => w.encode(),
+            Word::RANGE_SELECT(w) => w.encode(),
+            Word::STREAM_SHUFFLE(w) => w.encode(),
+            Word::STREAM_SHUFFLE_TRANSPOSE(w) => w.encode(),
+            Word::STREAM_TRANSPOSE(w) => w.encode(),
             Word::GATHER(w) => w.encode(),
             Word::INDIRECT_COPY(w) => w.encode(),
             Word::MOVE_SHAPE(w) => w.encode(),
@@ -21308,6 +23649,12 @@ impl Word {
             Word::DMA_IMMEDIATE(_) => &DMA_IMMEDIATE::META,
             Word::DMA_INDIRECT1D(_) => &DMA_INDIRECT1D::META,
             Word::DMA_COPY2D(_) => &DMA_COPY2D::META,
+            Word::DROPOUT(_) => &DROPOUT::META,
+            Word::POOL_BUFFER_LOAD(_) => &POOL_BUFFER_LOAD::META,
+            Word::RANGE_SELECT(_) => &RANGE_SELECT::META,
+            Word::STREAM_SHUFFLE(_) => &STREAM_SHUFFLE::META,
+            Word::STREAM_SHUFFLE_TRANSPOSE(_) => &STREAM_SHUFFLE_TRANSPOSE::META,
+            Word::STREAM_TRANSPOSE(_) => &STREAM_TRANSPOSE::META,
             Word::GATHER(_) => &GATHER::META,
             Word::INDIRECT_COPY(_) => &INDIRECT_COPY::META,
             Word::MOVE_SHAPE(_) => &MOVE_SHAPE::META,
@@ -21331,6 +23678,12 @@ impl Word {
             Word::DMA_IMMEDIATE(w) => w.visit_fields(v, 0, arch),
             Word::DMA_INDIRECT1D(w) => w.visit_fields(v, 0, arch),
             Word::DMA_COPY2D(w) => w.visit_fields(v, 0, arch),
+            Word::DROPOUT(w) => w.visit_fields(v, 0, arch),
+            Word::POOL_BUFFER_LOAD(w) => w.visit_fields(v, 0, arch),
+            Word::RANGE_SELECT(w) => w.visit_fields(v, 0, arch),
+            Word::STREAM_SHUFFLE(w) => w.visit_fields(v, 0, arch),
+            Word::STREAM_SHUFFLE_TRANSPOSE(w) => w.visit_fields(v, 0, arch),
+            Word::STREAM_TRANSPOSE(w) => w.visit_fields(v, 0, arch),
             Word::GATHER(w) => w.visit_fields(v, 0, arch),
             Word::INDIRECT_COPY(w) => w.visit_fields(v, 0, arch),
             Word::MOVE_SHAPE(w) => w.visit_fields(v, 0, arch),
@@ -21378,6 +23731,14 @@ pub fn check_rules_by_name(
         }
         "DMA_INDIRECT1D" => {
             Some(DMA_INDIRECT1D::check_rules(bytes.try_into().ok()?, arch))
+        }
+        "DROPOUT" => Some(DROPOUT::check_rules(bytes.try_into().ok()?, arch)),
+        "RANGE_SELECT" => Some(RANGE_SELECT::check_rules(bytes.try_into().ok()?, arch)),
+        "STREAM_SHUFFLE_TRANSPOSE" => {
+            Some(STREAM_SHUFFLE_TRANSPOSE::check_rules(bytes.try_into().ok()?, arch))
+        }
+        "STREAM_TRANSPOSE" => {
+            Some(STREAM_TRANSPOSE::check_rules(bytes.try_into().ok()?, arch))
         }
         "GATHER" => Some(GATHER::check_rules(bytes.try_into().ok()?, arch)),
         "INDIRECT_COPY" => Some(INDIRECT_COPY::check_rules(bytes.try_into().ok()?, arch)),
@@ -21436,6 +23797,28 @@ impl Word {
                 DMA_INDIRECT1D::check_rules(&b, arch)
             }
             Word::DMA_COPY2D(_) => rules::Violations::from_truth("DMA_COPY2D", &[], 0),
+            Word::DROPOUT(w) => {
+                let b = w.encode();
+                DROPOUT::check_rules(&b, arch)
+            }
+            Word::POOL_BUFFER_LOAD(_) => {
+                rules::Violations::from_truth("POOL_BUFFER_LOAD", &[], 0)
+            }
+            Word::RANGE_SELECT(w) => {
+                let b = w.encode();
+                RANGE_SELECT::check_rules(&b, arch)
+            }
+            Word::STREAM_SHUFFLE(_) => {
+                rules::Violations::from_truth("STREAM_SHUFFLE", &[], 0)
+            }
+            Word::STREAM_SHUFFLE_TRANSPOSE(w) => {
+                let b = w.encode();
+                STREAM_SHUFFLE_TRANSPOSE::check_rules(&b, arch)
+            }
+            Word::STREAM_TRANSPOSE(w) => {
+                let b = w.encode();
+                STREAM_TRANSPOSE::check_rules(&b, arch)
+            }
             Word::GATHER(w) => {
                 let b = w.encode();
                 GATHER::check_rules(&b, arch)
@@ -21496,6 +23879,12 @@ impl Word {
             Word::DMA_IMMEDIATE(_) => &[],
             Word::DMA_INDIRECT1D(_) => DMA_INDIRECT1D::RULES,
             Word::DMA_COPY2D(_) => &[],
+            Word::DROPOUT(_) => DROPOUT::RULES,
+            Word::POOL_BUFFER_LOAD(_) => &[],
+            Word::RANGE_SELECT(_) => RANGE_SELECT::RULES,
+            Word::STREAM_SHUFFLE(_) => &[],
+            Word::STREAM_SHUFFLE_TRANSPOSE(_) => STREAM_SHUFFLE_TRANSPOSE::RULES,
+            Word::STREAM_TRANSPOSE(_) => STREAM_TRANSPOSE::RULES,
             Word::GATHER(_) => GATHER::RULES,
             Word::INDIRECT_COPY(_) => INDIRECT_COPY::RULES,
             Word::MOVE_SHAPE(_) => &[],
@@ -24240,6 +26629,85 @@ pub mod view {
         /// The bytes, writable in place.
         #[inline]
         pub fn field_bytes_mut(&mut self) -> &mut [u8; 16] { at_mut::<0, 16, 16>(self.0) }
+    }
+    /// Read-only view of [`RANGE_SELECT_DTYPE_MODE`](super::RANGE_SELECT_DTYPE_MODE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct RANGE_SELECT_DTYPE_MODE<'a>(&'a [u8; 1]);
+    impl<'a> RANGE_SELECT_DTYPE_MODE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 1]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 1] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::RANGE_SELECT_DTYPE_MODE {
+            super::RANGE_SELECT_DTYPE_MODE {
+                dtype: self.dtype(),
+                unknown_4: self.unknown_4(),
+            }
+        }
+        /// [`RANGE_SELECT_DTYPE_MODE::dtype`](super::RANGE_SELECT_DTYPE_MODE::dtype), bits 0..=3.
+        #[inline]
+        pub fn dtype(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
+        /// [`RANGE_SELECT_DTYPE_MODE::unknown_4`](super::RANGE_SELECT_DTYPE_MODE::unknown_4), bits 4..=7.
+        #[inline]
+        pub fn unknown_4(&self) -> u8 { (self.bits() >> 4 & 0xf) as u8 }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+    }
+    /// Writable view of [`RANGE_SELECT_DTYPE_MODE`](super::RANGE_SELECT_DTYPE_MODE); see [`RANGE_SELECT_DTYPE_MODE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct RANGE_SELECT_DTYPE_MODE_mut<'a>(&'a mut [u8; 1]);
+    impl<'a> RANGE_SELECT_DTYPE_MODE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 1]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 1] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> RANGE_SELECT_DTYPE_MODE<'_> {
+            RANGE_SELECT_DTYPE_MODE::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::RANGE_SELECT_DTYPE_MODE { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::RANGE_SELECT_DTYPE_MODE) -> &mut Self {
+            self.set_dtype(v.dtype);
+            self.set_unknown_4(v.unknown_4);
+            self
+        }
+        /// [`RANGE_SELECT_DTYPE_MODE::dtype`](super::RANGE_SELECT_DTYPE_MODE::dtype), bits 0..=3.
+        #[inline]
+        pub fn dtype(&self) -> super::DTYPE { self.as_view().dtype() }
+        /// [`RANGE_SELECT_DTYPE_MODE::unknown_4`](super::RANGE_SELECT_DTYPE_MODE::unknown_4), bits 4..=7.
+        #[inline]
+        pub fn unknown_4(&self) -> u8 { self.as_view().unknown_4() }
+        /// [`RANGE_SELECT_DTYPE_MODE::dtype`](super::RANGE_SELECT_DTYPE_MODE::dtype), bits 0..=3.
+        #[inline]
+        pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+        }
+        /// [`RANGE_SELECT_DTYPE_MODE::unknown_4`](super::RANGE_SELECT_DTYPE_MODE::unknown_4), bits 4..=7.
+        #[inline]
+        pub fn set_unknown_4(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0xf << 4) | (v as u8 & 0xf) << 4)
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
+        /// Sets the packed container value.
+        #[inline]
+        pub fn set_bits(&mut self, v: u8) -> &mut Self {
+            *self.0 = v.to_le_bytes();
+            self
+        }
     }
     /// Read-only view of [`GSControl`](super::GSControl).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27446,6 +29914,1440 @@ pub mod view {
         #[inline]
         pub fn view_mut(b: &mut [u8; 64]) -> Result<DMA_COPY2D_mut<'_>, DecodeError> {
             DMA_COPY2D_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`DROPOUT`](super::DROPOUT).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct DROPOUT<'a>(&'a [u8; 64]);
+    impl<'a> DROPOUT<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::DROPOUT {
+            super::DROPOUT {
+                header: self.header().read(),
+                events: self.events().read(),
+                unknown_12: *self.unknown_12(),
+                src_mem_pattern: self.src_mem_pattern().read(),
+                in_dtype: self.in_dtype(),
+                out_dtype: self.out_dtype(),
+                active: self.active(),
+                threshold_imm_ptr: self.threshold_imm_ptr(),
+                threshold_dtype: self.threshold_dtype(),
+                unknown_37: *self.unknown_37(),
+                rng_mode: self.rng_mode(),
+                unknown_44: *self.unknown_44(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
+            }
+        }
+        /// [`DROPOUT::header`](super::DROPOUT::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        /// [`DROPOUT::events`](super::DROPOUT::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        /// [`DROPOUT::unknown_12`](super::DROPOUT::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &'a [u8; 4] { at::<12, 4, 64>(self.0) }
+        /// [`DROPOUT::src_mem_pattern`](super::DROPOUT::src_mem_pattern), offset 16.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR3D<'a> { TENSOR3D::new(at::<16, 16, 64>(self.0)) }
+        /// [`DROPOUT::in_dtype`](super::DROPOUT::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
+        }
+        /// [`DROPOUT::out_dtype`](super::DROPOUT::out_dtype), offset 33.
+        #[inline]
+        pub fn out_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
+        }
+        /// [`DROPOUT::active`](super::DROPOUT::active), offset 34.
+        #[inline]
+        pub fn active(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
+        /// [`DROPOUT::threshold_imm_ptr`](super::DROPOUT::threshold_imm_ptr), offset 35.
+        #[inline]
+        pub fn threshold_imm_ptr(&self) -> u8 { u8::from_le_bytes(*at::<35, 1, 64>(self.0)) }
+        /// [`DROPOUT::threshold_dtype`](super::DROPOUT::threshold_dtype), offset 36.
+        #[inline]
+        pub fn threshold_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<36, 1, 64>(self.0)))
+        }
+        /// [`DROPOUT::unknown_37`](super::DROPOUT::unknown_37), offset 37.
+        #[inline]
+        pub fn unknown_37(&self) -> &'a [u8; 6] { at::<37, 6, 64>(self.0) }
+        /// [`DROPOUT::rng_mode`](super::DROPOUT::rng_mode), offset 43.
+        #[inline]
+        pub fn rng_mode(&self) -> u8 { u8::from_le_bytes(*at::<43, 1, 64>(self.0)) }
+        /// [`DROPOUT::unknown_44`](super::DROPOUT::unknown_44), offset 44.
+        #[inline]
+        pub fn unknown_44(&self) -> &'a [u8; 4] { at::<44, 4, 64>(self.0) }
+        /// [`DROPOUT::dst_mem_pattern`](super::DROPOUT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR3D<'a> { TENSOR3D::new(at::<48, 16, 64>(self.0)) }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::DROPOUT::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::DROPOUT::OPCODE,
+                    found: b[0],
+                    name: super::DROPOUT::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DROPOUT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`DROPOUT`](super::DROPOUT); see [`DROPOUT`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct DROPOUT_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> DROPOUT_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> DROPOUT<'_> { DROPOUT::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::DROPOUT { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::DROPOUT) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.set_unknown_12(v.unknown_12);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
+            self.set_in_dtype(v.in_dtype);
+            self.set_out_dtype(v.out_dtype);
+            self.set_active(v.active);
+            self.set_threshold_imm_ptr(v.threshold_imm_ptr);
+            self.set_threshold_dtype(v.threshold_dtype);
+            self.set_unknown_37(v.unknown_37);
+            self.set_rng_mode(v.rng_mode);
+            self.set_unknown_44(v.unknown_44);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
+            self
+        }
+        /// [`DROPOUT::header`](super::DROPOUT::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        /// [`DROPOUT::events`](super::DROPOUT::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        /// [`DROPOUT::unknown_12`](super::DROPOUT::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &[u8; 4] { self.as_view().unknown_12() }
+        /// [`DROPOUT::src_mem_pattern`](super::DROPOUT::src_mem_pattern), offset 16.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR3D<'_> { self.as_view().src_mem_pattern() }
+        /// [`DROPOUT::in_dtype`](super::DROPOUT::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        /// [`DROPOUT::out_dtype`](super::DROPOUT::out_dtype), offset 33.
+        #[inline]
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        /// [`DROPOUT::active`](super::DROPOUT::active), offset 34.
+        #[inline]
+        pub fn active(&self) -> u8 { self.as_view().active() }
+        /// [`DROPOUT::threshold_imm_ptr`](super::DROPOUT::threshold_imm_ptr), offset 35.
+        #[inline]
+        pub fn threshold_imm_ptr(&self) -> u8 { self.as_view().threshold_imm_ptr() }
+        /// [`DROPOUT::threshold_dtype`](super::DROPOUT::threshold_dtype), offset 36.
+        #[inline]
+        pub fn threshold_dtype(&self) -> super::DTYPE { self.as_view().threshold_dtype() }
+        /// [`DROPOUT::unknown_37`](super::DROPOUT::unknown_37), offset 37.
+        #[inline]
+        pub fn unknown_37(&self) -> &[u8; 6] { self.as_view().unknown_37() }
+        /// [`DROPOUT::rng_mode`](super::DROPOUT::rng_mode), offset 43.
+        #[inline]
+        pub fn rng_mode(&self) -> u8 { self.as_view().rng_mode() }
+        /// [`DROPOUT::unknown_44`](super::DROPOUT::unknown_44), offset 44.
+        #[inline]
+        pub fn unknown_44(&self) -> &[u8; 4] { self.as_view().unknown_44() }
+        /// [`DROPOUT::dst_mem_pattern`](super::DROPOUT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR3D<'_> { self.as_view().dst_mem_pattern() }
+        /// [`DROPOUT::header`](super::DROPOUT::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`DROPOUT::header`](super::DROPOUT::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`DROPOUT::events`](super::DROPOUT::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`DROPOUT::events`](super::DROPOUT::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`DROPOUT::unknown_12`](super::DROPOUT::unknown_12), offset 12.
+        #[inline]
+        pub fn set_unknown_12(&mut self, v: [u8; 4]) -> &mut Self {
+            *at_mut::<12, 4, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_12_mut(&mut self) -> &mut [u8; 4] { at_mut::<12, 4, 64>(self.0) }
+        /// [`DROPOUT::src_mem_pattern`](super::DROPOUT::src_mem_pattern), offset 16.
+        #[inline]
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR3D) -> &mut Self {
+            v.write(at_mut::<16, 16, 64>(self.0));
+            self
+        }
+        /// [`DROPOUT::src_mem_pattern`](super::DROPOUT::src_mem_pattern), offset 16.
+        #[inline]
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR3D_mut<'_> {
+            TENSOR3D_mut::new(at_mut::<16, 16, 64>(self.0))
+        }
+        /// [`DROPOUT::in_dtype`](super::DROPOUT::in_dtype), offset 32.
+        #[inline]
+        pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<32, 1, 64>(self.0));
+            self
+        }
+        /// [`DROPOUT::out_dtype`](super::DROPOUT::out_dtype), offset 33.
+        #[inline]
+        pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<33, 1, 64>(self.0));
+            self
+        }
+        /// [`DROPOUT::active`](super::DROPOUT::active), offset 34.
+        #[inline]
+        pub fn set_active(&mut self, v: u8) -> &mut Self {
+            *at_mut::<34, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`DROPOUT::threshold_imm_ptr`](super::DROPOUT::threshold_imm_ptr), offset 35.
+        #[inline]
+        pub fn set_threshold_imm_ptr(&mut self, v: u8) -> &mut Self {
+            *at_mut::<35, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`DROPOUT::threshold_dtype`](super::DROPOUT::threshold_dtype), offset 36.
+        #[inline]
+        pub fn set_threshold_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<36, 1, 64>(self.0));
+            self
+        }
+        /// [`DROPOUT::unknown_37`](super::DROPOUT::unknown_37), offset 37.
+        #[inline]
+        pub fn set_unknown_37(&mut self, v: [u8; 6]) -> &mut Self {
+            *at_mut::<37, 6, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_37_mut(&mut self) -> &mut [u8; 6] { at_mut::<37, 6, 64>(self.0) }
+        /// [`DROPOUT::rng_mode`](super::DROPOUT::rng_mode), offset 43.
+        #[inline]
+        pub fn set_rng_mode(&mut self, v: u8) -> &mut Self {
+            *at_mut::<43, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`DROPOUT::unknown_44`](super::DROPOUT::unknown_44), offset 44.
+        #[inline]
+        pub fn set_unknown_44(&mut self, v: [u8; 4]) -> &mut Self {
+            *at_mut::<44, 4, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_44_mut(&mut self) -> &mut [u8; 4] { at_mut::<44, 4, 64>(self.0) }
+        /// [`DROPOUT::dst_mem_pattern`](super::DROPOUT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR3D) -> &mut Self {
+            v.write(at_mut::<48, 16, 64>(self.0));
+            self
+        }
+        /// [`DROPOUT::dst_mem_pattern`](super::DROPOUT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR3D_mut<'_> {
+            TENSOR3D_mut::new(at_mut::<48, 16, 64>(self.0))
+        }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::DROPOUT::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::DROPOUT::OPCODE,
+                    found: b[0],
+                    name: super::DROPOUT::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::DROPOUT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::DROPOUT {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<DROPOUT<'_>, DecodeError> { DROPOUT::decode(b) }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<DROPOUT_mut<'_>, DecodeError> {
+            DROPOUT_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`POOL_BUFFER_LOAD`](super::POOL_BUFFER_LOAD).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct POOL_BUFFER_LOAD<'a>(&'a [u8; 64]);
+    impl<'a> POOL_BUFFER_LOAD<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::POOL_BUFFER_LOAD {
+            super::POOL_BUFFER_LOAD {
+                header: self.header().read(),
+                unknown_4: *self.unknown_4(),
+                in_dtype: self.in_dtype(),
+                unknown_33: *self.unknown_33(),
+            }
+        }
+        /// [`POOL_BUFFER_LOAD::header`](super::POOL_BUFFER_LOAD::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        /// [`POOL_BUFFER_LOAD::unknown_4`](super::POOL_BUFFER_LOAD::unknown_4), offset 4.
+        #[inline]
+        pub fn unknown_4(&self) -> &'a [u8; 28] { at::<4, 28, 64>(self.0) }
+        /// [`POOL_BUFFER_LOAD::in_dtype`](super::POOL_BUFFER_LOAD::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
+        }
+        /// [`POOL_BUFFER_LOAD::unknown_33`](super::POOL_BUFFER_LOAD::unknown_33), offset 33.
+        #[inline]
+        pub fn unknown_33(&self) -> &'a [u8; 31] { at::<33, 31, 64>(self.0) }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::POOL_BUFFER_LOAD::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::POOL_BUFFER_LOAD::OPCODE,
+                    found: b[0],
+                    name: super::POOL_BUFFER_LOAD::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+    }
+    /// Writable view of [`POOL_BUFFER_LOAD`](super::POOL_BUFFER_LOAD); see [`POOL_BUFFER_LOAD`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct POOL_BUFFER_LOAD_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> POOL_BUFFER_LOAD_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> POOL_BUFFER_LOAD<'_> { POOL_BUFFER_LOAD::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::POOL_BUFFER_LOAD { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::POOL_BUFFER_LOAD) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.set_unknown_4(v.unknown_4);
+            self.set_in_dtype(v.in_dtype);
+            self.set_unknown_33(v.unknown_33);
+            self
+        }
+        /// [`POOL_BUFFER_LOAD::header`](super::POOL_BUFFER_LOAD::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        /// [`POOL_BUFFER_LOAD::unknown_4`](super::POOL_BUFFER_LOAD::unknown_4), offset 4.
+        #[inline]
+        pub fn unknown_4(&self) -> &[u8; 28] { self.as_view().unknown_4() }
+        /// [`POOL_BUFFER_LOAD::in_dtype`](super::POOL_BUFFER_LOAD::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        /// [`POOL_BUFFER_LOAD::unknown_33`](super::POOL_BUFFER_LOAD::unknown_33), offset 33.
+        #[inline]
+        pub fn unknown_33(&self) -> &[u8; 31] { self.as_view().unknown_33() }
+        /// [`POOL_BUFFER_LOAD::header`](super::POOL_BUFFER_LOAD::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`POOL_BUFFER_LOAD::header`](super::POOL_BUFFER_LOAD::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`POOL_BUFFER_LOAD::unknown_4`](super::POOL_BUFFER_LOAD::unknown_4), offset 4.
+        #[inline]
+        pub fn set_unknown_4(&mut self, v: [u8; 28]) -> &mut Self {
+            *at_mut::<4, 28, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_4_mut(&mut self) -> &mut [u8; 28] { at_mut::<4, 28, 64>(self.0) }
+        /// [`POOL_BUFFER_LOAD::in_dtype`](super::POOL_BUFFER_LOAD::in_dtype), offset 32.
+        #[inline]
+        pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<32, 1, 64>(self.0));
+            self
+        }
+        /// [`POOL_BUFFER_LOAD::unknown_33`](super::POOL_BUFFER_LOAD::unknown_33), offset 33.
+        #[inline]
+        pub fn set_unknown_33(&mut self, v: [u8; 31]) -> &mut Self {
+            *at_mut::<33, 31, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_33_mut(&mut self) -> &mut [u8; 31] { at_mut::<33, 31, 64>(self.0) }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::POOL_BUFFER_LOAD::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::POOL_BUFFER_LOAD::OPCODE,
+                    found: b[0],
+                    name: super::POOL_BUFFER_LOAD::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+    }
+    impl super::POOL_BUFFER_LOAD {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<POOL_BUFFER_LOAD<'_>, DecodeError> {
+            POOL_BUFFER_LOAD::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<POOL_BUFFER_LOAD_mut<'_>, DecodeError> {
+            POOL_BUFFER_LOAD_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`RANGE_SELECT`](super::RANGE_SELECT).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct RANGE_SELECT<'a>(&'a [u8; 64]);
+    impl<'a> RANGE_SELECT<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::RANGE_SELECT {
+            super::RANGE_SELECT {
+                header: self.header().read(),
+                events: self.events().read(),
+                unknown_12: *self.unknown_12(),
+                dtype_mode: self.dtype_mode().read(),
+                unknown_14: *self.unknown_14(),
+                op_variant_flag: self.op_variant_flag(),
+                lower_bound: self.lower_bound(),
+                upper_bound: self.upper_bound(),
+                src_mem_pattern: self.src_mem_pattern().read(),
+                unknown_36: *self.unknown_36(),
+                bound_check_field_0: self.bound_check_field_0(),
+                bound_check_field_1: self.bound_check_field_1(),
+                unknown_40: *self.unknown_40(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
+                unknown_60: *self.unknown_60(),
+            }
+        }
+        /// [`RANGE_SELECT::header`](super::RANGE_SELECT::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        /// [`RANGE_SELECT::events`](super::RANGE_SELECT::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        /// [`RANGE_SELECT::unknown_12`](super::RANGE_SELECT::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &'a [u8; 1] { at::<12, 1, 64>(self.0) }
+        /// [`RANGE_SELECT::dtype_mode`](super::RANGE_SELECT::dtype_mode), offset 13.
+        #[inline]
+        pub fn dtype_mode(&self) -> RANGE_SELECT_DTYPE_MODE<'a> {
+            RANGE_SELECT_DTYPE_MODE::new(at::<13, 1, 64>(self.0))
+        }
+        /// [`RANGE_SELECT::unknown_14`](super::RANGE_SELECT::unknown_14), offset 14.
+        #[inline]
+        pub fn unknown_14(&self) -> &'a [u8; 1] { at::<14, 1, 64>(self.0) }
+        /// [`RANGE_SELECT::op_variant_flag`](super::RANGE_SELECT::op_variant_flag), offset 15.
+        #[inline]
+        pub fn op_variant_flag(&self) -> u8 { u8::from_le_bytes(*at::<15, 1, 64>(self.0)) }
+        /// [`RANGE_SELECT::lower_bound`](super::RANGE_SELECT::lower_bound), offset 16.
+        #[inline]
+        pub fn lower_bound(&self) -> u32 { u32::from_le_bytes(*at::<16, 4, 64>(self.0)) }
+        /// [`RANGE_SELECT::upper_bound`](super::RANGE_SELECT::upper_bound), offset 20.
+        #[inline]
+        pub fn upper_bound(&self) -> u32 { u32::from_le_bytes(*at::<20, 4, 64>(self.0)) }
+        /// [`RANGE_SELECT::src_mem_pattern`](super::RANGE_SELECT::src_mem_pattern), offset 24.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR2D<'a> { TENSOR2D::new(at::<24, 12, 64>(self.0)) }
+        /// [`RANGE_SELECT::unknown_36`](super::RANGE_SELECT::unknown_36), offset 36.
+        #[inline]
+        pub fn unknown_36(&self) -> &'a [u8; 2] { at::<36, 2, 64>(self.0) }
+        /// [`RANGE_SELECT::bound_check_field_0`](super::RANGE_SELECT::bound_check_field_0), offset 38.
+        #[inline]
+        pub fn bound_check_field_0(&self) -> u8 { u8::from_le_bytes(*at::<38, 1, 64>(self.0)) }
+        /// [`RANGE_SELECT::bound_check_field_1`](super::RANGE_SELECT::bound_check_field_1), offset 39.
+        #[inline]
+        pub fn bound_check_field_1(&self) -> u8 { u8::from_le_bytes(*at::<39, 1, 64>(self.0)) }
+        /// [`RANGE_SELECT::unknown_40`](super::RANGE_SELECT::unknown_40), offset 40.
+        #[inline]
+        pub fn unknown_40(&self) -> &'a [u8; 8] { at::<40, 8, 64>(self.0) }
+        /// [`RANGE_SELECT::dst_mem_pattern`](super::RANGE_SELECT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR2D<'a> { TENSOR2D::new(at::<48, 12, 64>(self.0)) }
+        /// [`RANGE_SELECT::unknown_60`](super::RANGE_SELECT::unknown_60), offset 60.
+        #[inline]
+        pub fn unknown_60(&self) -> &'a [u8; 4] { at::<60, 4, 64>(self.0) }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::RANGE_SELECT::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::RANGE_SELECT::OPCODE,
+                    found: b[0],
+                    name: super::RANGE_SELECT::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::RANGE_SELECT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`RANGE_SELECT`](super::RANGE_SELECT); see [`RANGE_SELECT`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct RANGE_SELECT_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> RANGE_SELECT_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> RANGE_SELECT<'_> { RANGE_SELECT::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::RANGE_SELECT { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::RANGE_SELECT) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.set_unknown_12(v.unknown_12);
+            self.dtype_mode_mut().write(&v.dtype_mode);
+            self.set_unknown_14(v.unknown_14);
+            self.set_op_variant_flag(v.op_variant_flag);
+            self.set_lower_bound(v.lower_bound);
+            self.set_upper_bound(v.upper_bound);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
+            self.set_unknown_36(v.unknown_36);
+            self.set_bound_check_field_0(v.bound_check_field_0);
+            self.set_bound_check_field_1(v.bound_check_field_1);
+            self.set_unknown_40(v.unknown_40);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
+            self.set_unknown_60(v.unknown_60);
+            self
+        }
+        /// [`RANGE_SELECT::header`](super::RANGE_SELECT::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        /// [`RANGE_SELECT::events`](super::RANGE_SELECT::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        /// [`RANGE_SELECT::unknown_12`](super::RANGE_SELECT::unknown_12), offset 12.
+        #[inline]
+        pub fn unknown_12(&self) -> &[u8; 1] { self.as_view().unknown_12() }
+        /// [`RANGE_SELECT::dtype_mode`](super::RANGE_SELECT::dtype_mode), offset 13.
+        #[inline]
+        pub fn dtype_mode(&self) -> RANGE_SELECT_DTYPE_MODE<'_> { self.as_view().dtype_mode() }
+        /// [`RANGE_SELECT::unknown_14`](super::RANGE_SELECT::unknown_14), offset 14.
+        #[inline]
+        pub fn unknown_14(&self) -> &[u8; 1] { self.as_view().unknown_14() }
+        /// [`RANGE_SELECT::op_variant_flag`](super::RANGE_SELECT::op_variant_flag), offset 15.
+        #[inline]
+        pub fn op_variant_flag(&self) -> u8 { self.as_view().op_variant_flag() }
+        /// [`RANGE_SELECT::lower_bound`](super::RANGE_SELECT::lower_bound), offset 16.
+        #[inline]
+        pub fn lower_bound(&self) -> u32 { self.as_view().lower_bound() }
+        /// [`RANGE_SELECT::upper_bound`](super::RANGE_SELECT::upper_bound), offset 20.
+        #[inline]
+        pub fn upper_bound(&self) -> u32 { self.as_view().upper_bound() }
+        /// [`RANGE_SELECT::src_mem_pattern`](super::RANGE_SELECT::src_mem_pattern), offset 24.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR2D<'_> { self.as_view().src_mem_pattern() }
+        /// [`RANGE_SELECT::unknown_36`](super::RANGE_SELECT::unknown_36), offset 36.
+        #[inline]
+        pub fn unknown_36(&self) -> &[u8; 2] { self.as_view().unknown_36() }
+        /// [`RANGE_SELECT::bound_check_field_0`](super::RANGE_SELECT::bound_check_field_0), offset 38.
+        #[inline]
+        pub fn bound_check_field_0(&self) -> u8 { self.as_view().bound_check_field_0() }
+        /// [`RANGE_SELECT::bound_check_field_1`](super::RANGE_SELECT::bound_check_field_1), offset 39.
+        #[inline]
+        pub fn bound_check_field_1(&self) -> u8 { self.as_view().bound_check_field_1() }
+        /// [`RANGE_SELECT::unknown_40`](super::RANGE_SELECT::unknown_40), offset 40.
+        #[inline]
+        pub fn unknown_40(&self) -> &[u8; 8] { self.as_view().unknown_40() }
+        /// [`RANGE_SELECT::dst_mem_pattern`](super::RANGE_SELECT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR2D<'_> { self.as_view().dst_mem_pattern() }
+        /// [`RANGE_SELECT::unknown_60`](super::RANGE_SELECT::unknown_60), offset 60.
+        #[inline]
+        pub fn unknown_60(&self) -> &[u8; 4] { self.as_view().unknown_60() }
+        /// [`RANGE_SELECT::header`](super::RANGE_SELECT::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`RANGE_SELECT::header`](super::RANGE_SELECT::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`RANGE_SELECT::events`](super::RANGE_SELECT::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`RANGE_SELECT::events`](super::RANGE_SELECT::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`RANGE_SELECT::unknown_12`](super::RANGE_SELECT::unknown_12), offset 12.
+        #[inline]
+        pub fn set_unknown_12(&mut self, v: [u8; 1]) -> &mut Self {
+            *at_mut::<12, 1, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_12_mut(&mut self) -> &mut [u8; 1] { at_mut::<12, 1, 64>(self.0) }
+        /// [`RANGE_SELECT::dtype_mode`](super::RANGE_SELECT::dtype_mode), offset 13.
+        #[inline]
+        pub fn set_dtype_mode(&mut self, v: super::RANGE_SELECT_DTYPE_MODE) -> &mut Self {
+            v.write(at_mut::<13, 1, 64>(self.0));
+            self
+        }
+        /// [`RANGE_SELECT::dtype_mode`](super::RANGE_SELECT::dtype_mode), offset 13.
+        #[inline]
+        pub fn dtype_mode_mut(&mut self) -> RANGE_SELECT_DTYPE_MODE_mut<'_> {
+            RANGE_SELECT_DTYPE_MODE_mut::new(at_mut::<13, 1, 64>(self.0))
+        }
+        /// [`RANGE_SELECT::unknown_14`](super::RANGE_SELECT::unknown_14), offset 14.
+        #[inline]
+        pub fn set_unknown_14(&mut self, v: [u8; 1]) -> &mut Self {
+            *at_mut::<14, 1, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_14_mut(&mut self) -> &mut [u8; 1] { at_mut::<14, 1, 64>(self.0) }
+        /// [`RANGE_SELECT::op_variant_flag`](super::RANGE_SELECT::op_variant_flag), offset 15.
+        #[inline]
+        pub fn set_op_variant_flag(&mut self, v: u8) -> &mut Self {
+            *at_mut::<15, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`RANGE_SELECT::lower_bound`](super::RANGE_SELECT::lower_bound), offset 16.
+        #[inline]
+        pub fn set_lower_bound(&mut self, v: u32) -> &mut Self {
+            *at_mut::<16, 4, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`RANGE_SELECT::upper_bound`](super::RANGE_SELECT::upper_bound), offset 20.
+        #[inline]
+        pub fn set_upper_bound(&mut self, v: u32) -> &mut Self {
+            *at_mut::<20, 4, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`RANGE_SELECT::src_mem_pattern`](super::RANGE_SELECT::src_mem_pattern), offset 24.
+        #[inline]
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR2D) -> &mut Self {
+            v.write(at_mut::<24, 12, 64>(self.0));
+            self
+        }
+        /// [`RANGE_SELECT::src_mem_pattern`](super::RANGE_SELECT::src_mem_pattern), offset 24.
+        #[inline]
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR2D_mut<'_> {
+            TENSOR2D_mut::new(at_mut::<24, 12, 64>(self.0))
+        }
+        /// [`RANGE_SELECT::unknown_36`](super::RANGE_SELECT::unknown_36), offset 36.
+        #[inline]
+        pub fn set_unknown_36(&mut self, v: [u8; 2]) -> &mut Self {
+            *at_mut::<36, 2, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_36_mut(&mut self) -> &mut [u8; 2] { at_mut::<36, 2, 64>(self.0) }
+        /// [`RANGE_SELECT::bound_check_field_0`](super::RANGE_SELECT::bound_check_field_0), offset 38.
+        #[inline]
+        pub fn set_bound_check_field_0(&mut self, v: u8) -> &mut Self {
+            *at_mut::<38, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`RANGE_SELECT::bound_check_field_1`](super::RANGE_SELECT::bound_check_field_1), offset 39.
+        #[inline]
+        pub fn set_bound_check_field_1(&mut self, v: u8) -> &mut Self {
+            *at_mut::<39, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`RANGE_SELECT::unknown_40`](super::RANGE_SELECT::unknown_40), offset 40.
+        #[inline]
+        pub fn set_unknown_40(&mut self, v: [u8; 8]) -> &mut Self {
+            *at_mut::<40, 8, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_40_mut(&mut self) -> &mut [u8; 8] { at_mut::<40, 8, 64>(self.0) }
+        /// [`RANGE_SELECT::dst_mem_pattern`](super::RANGE_SELECT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR2D) -> &mut Self {
+            v.write(at_mut::<48, 12, 64>(self.0));
+            self
+        }
+        /// [`RANGE_SELECT::dst_mem_pattern`](super::RANGE_SELECT::dst_mem_pattern), offset 48.
+        #[inline]
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR2D_mut<'_> {
+            TENSOR2D_mut::new(at_mut::<48, 12, 64>(self.0))
+        }
+        /// [`RANGE_SELECT::unknown_60`](super::RANGE_SELECT::unknown_60), offset 60.
+        #[inline]
+        pub fn set_unknown_60(&mut self, v: [u8; 4]) -> &mut Self {
+            *at_mut::<60, 4, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_60_mut(&mut self) -> &mut [u8; 4] { at_mut::<60, 4, 64>(self.0) }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::RANGE_SELECT::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::RANGE_SELECT::OPCODE,
+                    found: b[0],
+                    name: super::RANGE_SELECT::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::RANGE_SELECT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::RANGE_SELECT {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<RANGE_SELECT<'_>, DecodeError> {
+            RANGE_SELECT::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<RANGE_SELECT_mut<'_>, DecodeError> {
+            RANGE_SELECT_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`STREAM_SHUFFLE`](super::STREAM_SHUFFLE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct STREAM_SHUFFLE<'a>(&'a [u8; 64]);
+    impl<'a> STREAM_SHUFFLE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::STREAM_SHUFFLE {
+            super::STREAM_SHUFFLE {
+                header: self.header().read(),
+                events: self.events().read(),
+                src_mem_pattern: self.src_mem_pattern().read(),
+                immediate: *self.immediate(),
+            }
+        }
+        /// [`STREAM_SHUFFLE::header`](super::STREAM_SHUFFLE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
+        #[inline]
+        pub fn immediate(&self) -> &'a [u8; 32] { at::<32, 32, 64>(self.0) }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::STREAM_SHUFFLE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::STREAM_SHUFFLE::OPCODE,
+                    found: b[0],
+                    name: super::STREAM_SHUFFLE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+    }
+    /// Writable view of [`STREAM_SHUFFLE`](super::STREAM_SHUFFLE); see [`STREAM_SHUFFLE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct STREAM_SHUFFLE_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> STREAM_SHUFFLE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> STREAM_SHUFFLE<'_> { STREAM_SHUFFLE::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::STREAM_SHUFFLE { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::STREAM_SHUFFLE) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
+            self.set_immediate(v.immediate);
+            self
+        }
+        /// [`STREAM_SHUFFLE::header`](super::STREAM_SHUFFLE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
+        /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
+        #[inline]
+        pub fn immediate(&self) -> &[u8; 32] { self.as_view().immediate() }
+        /// [`STREAM_SHUFFLE::header`](super::STREAM_SHUFFLE::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE::header`](super::STREAM_SHUFFLE::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<12, 20, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        }
+        /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
+        #[inline]
+        pub fn set_immediate(&mut self, v: [u8; 32]) -> &mut Self {
+            *at_mut::<32, 32, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn immediate_mut(&mut self) -> &mut [u8; 32] { at_mut::<32, 32, 64>(self.0) }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::STREAM_SHUFFLE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::STREAM_SHUFFLE::OPCODE,
+                    found: b[0],
+                    name: super::STREAM_SHUFFLE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+    }
+    impl super::STREAM_SHUFFLE {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<STREAM_SHUFFLE<'_>, DecodeError> {
+            STREAM_SHUFFLE::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<STREAM_SHUFFLE_mut<'_>, DecodeError> {
+            STREAM_SHUFFLE_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`STREAM_SHUFFLE_TRANSPOSE`](super::STREAM_SHUFFLE_TRANSPOSE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct STREAM_SHUFFLE_TRANSPOSE<'a>(&'a [u8; 64]);
+    impl<'a> STREAM_SHUFFLE_TRANSPOSE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::STREAM_SHUFFLE_TRANSPOSE {
+            super::STREAM_SHUFFLE_TRANSPOSE {
+                header: self.header().read(),
+                events: self.events().read(),
+                src_mem_pattern: self.src_mem_pattern().read(),
+                in_dtype: self.in_dtype(),
+                out_dtype: self.out_dtype(),
+                num_active_channels: self.num_active_channels(),
+                unknown_38: *self.unknown_38(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
+            }
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::in_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::out_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::out_dtype), offset 33.
+        #[inline]
+        pub fn out_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::num_active_channels`](super::STREAM_SHUFFLE_TRANSPOSE::num_active_channels), offset 34.
+        #[inline]
+        pub fn num_active_channels(&self) -> u32 { u32::from_le_bytes(*at::<34, 4, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::unknown_38`](super::STREAM_SHUFFLE_TRANSPOSE::unknown_38), offset 38.
+        #[inline]
+        pub fn unknown_38(&self) -> &'a [u8; 6] { at::<38, 6, 64>(self.0) }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::STREAM_SHUFFLE_TRANSPOSE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::STREAM_SHUFFLE_TRANSPOSE::OPCODE,
+                    found: b[0],
+                    name: super::STREAM_SHUFFLE_TRANSPOSE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::STREAM_SHUFFLE_TRANSPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`STREAM_SHUFFLE_TRANSPOSE`](super::STREAM_SHUFFLE_TRANSPOSE); see [`STREAM_SHUFFLE_TRANSPOSE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct STREAM_SHUFFLE_TRANSPOSE_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> STREAM_SHUFFLE_TRANSPOSE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> STREAM_SHUFFLE_TRANSPOSE<'_> {
+            STREAM_SHUFFLE_TRANSPOSE::new(&*self.0)
+        }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::STREAM_SHUFFLE_TRANSPOSE { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::STREAM_SHUFFLE_TRANSPOSE) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
+            self.set_in_dtype(v.in_dtype);
+            self.set_out_dtype(v.out_dtype);
+            self.set_num_active_channels(v.num_active_channels);
+            self.set_unknown_38(v.unknown_38);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::in_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::out_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::out_dtype), offset 33.
+        #[inline]
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::num_active_channels`](super::STREAM_SHUFFLE_TRANSPOSE::num_active_channels), offset 34.
+        #[inline]
+        pub fn num_active_channels(&self) -> u32 { self.as_view().num_active_channels() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::unknown_38`](super::STREAM_SHUFFLE_TRANSPOSE::unknown_38), offset 38.
+        #[inline]
+        pub fn unknown_38(&self) -> &[u8; 6] { self.as_view().unknown_38() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<12, 20, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::in_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::in_dtype), offset 32.
+        #[inline]
+        pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<32, 1, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::out_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::out_dtype), offset 33.
+        #[inline]
+        pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<33, 1, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::num_active_channels`](super::STREAM_SHUFFLE_TRANSPOSE::num_active_channels), offset 34.
+        #[inline]
+        pub fn set_num_active_channels(&mut self, v: u32) -> &mut Self {
+            *at_mut::<34, 4, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::unknown_38`](super::STREAM_SHUFFLE_TRANSPOSE::unknown_38), offset 38.
+        #[inline]
+        pub fn set_unknown_38(&mut self, v: [u8; 6]) -> &mut Self {
+            *at_mut::<38, 6, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_38_mut(&mut self) -> &mut [u8; 6] { at_mut::<38, 6, 64>(self.0) }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<44, 20, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
+        }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::STREAM_SHUFFLE_TRANSPOSE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::STREAM_SHUFFLE_TRANSPOSE::OPCODE,
+                    found: b[0],
+                    name: super::STREAM_SHUFFLE_TRANSPOSE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::STREAM_SHUFFLE_TRANSPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::STREAM_SHUFFLE_TRANSPOSE {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<STREAM_SHUFFLE_TRANSPOSE<'_>, DecodeError> {
+            STREAM_SHUFFLE_TRANSPOSE::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<STREAM_SHUFFLE_TRANSPOSE_mut<'_>, DecodeError> {
+            STREAM_SHUFFLE_TRANSPOSE_mut::decode(b)
+        }
+    }
+    /// Read-only view of [`STREAM_TRANSPOSE`](super::STREAM_TRANSPOSE).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct STREAM_TRANSPOSE<'a>(&'a [u8; 64]);
+    impl<'a> STREAM_TRANSPOSE<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::STREAM_TRANSPOSE {
+            super::STREAM_TRANSPOSE {
+                header: self.header().read(),
+                events: self.events().read(),
+                src_mem_pattern: self.src_mem_pattern().read(),
+                in_dtype: self.in_dtype(),
+                out_dtype: self.out_dtype(),
+                num_active_channels: self.num_active_channels(),
+                transpose_ch: self.transpose_ch(),
+                unknown_39: *self.unknown_39(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
+            }
+        }
+        /// [`STREAM_TRANSPOSE::header`](super::STREAM_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        /// [`STREAM_TRANSPOSE::events`](super::STREAM_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        /// [`STREAM_TRANSPOSE::src_mem_pattern`](super::STREAM_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
+        /// [`STREAM_TRANSPOSE::in_dtype`](super::STREAM_TRANSPOSE::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
+        }
+        /// [`STREAM_TRANSPOSE::out_dtype`](super::STREAM_TRANSPOSE::out_dtype), offset 33.
+        #[inline]
+        pub fn out_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
+        }
+        /// [`STREAM_TRANSPOSE::num_active_channels`](super::STREAM_TRANSPOSE::num_active_channels), offset 34.
+        #[inline]
+        pub fn num_active_channels(&self) -> u32 { u32::from_le_bytes(*at::<34, 4, 64>(self.0)) }
+        /// [`STREAM_TRANSPOSE::transpose_ch`](super::STREAM_TRANSPOSE::transpose_ch), offset 38.
+        #[inline]
+        pub fn transpose_ch(&self) -> u8 { u8::from_le_bytes(*at::<38, 1, 64>(self.0)) }
+        /// [`STREAM_TRANSPOSE::unknown_39`](super::STREAM_TRANSPOSE::unknown_39), offset 39.
+        #[inline]
+        pub fn unknown_39(&self) -> &'a [u8; 5] { at::<39, 5, 64>(self.0) }
+        /// [`STREAM_TRANSPOSE::dst_mem_pattern`](super::STREAM_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::STREAM_TRANSPOSE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::STREAM_TRANSPOSE::OPCODE,
+                    found: b[0],
+                    name: super::STREAM_TRANSPOSE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::STREAM_TRANSPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`STREAM_TRANSPOSE`](super::STREAM_TRANSPOSE); see [`STREAM_TRANSPOSE`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct STREAM_TRANSPOSE_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> STREAM_TRANSPOSE_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> STREAM_TRANSPOSE<'_> { STREAM_TRANSPOSE::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::STREAM_TRANSPOSE { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::STREAM_TRANSPOSE) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
+            self.set_in_dtype(v.in_dtype);
+            self.set_out_dtype(v.out_dtype);
+            self.set_num_active_channels(v.num_active_channels);
+            self.set_transpose_ch(v.transpose_ch);
+            self.set_unknown_39(v.unknown_39);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
+            self
+        }
+        /// [`STREAM_TRANSPOSE::header`](super::STREAM_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        /// [`STREAM_TRANSPOSE::events`](super::STREAM_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        /// [`STREAM_TRANSPOSE::src_mem_pattern`](super::STREAM_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
+        /// [`STREAM_TRANSPOSE::in_dtype`](super::STREAM_TRANSPOSE::in_dtype), offset 32.
+        #[inline]
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        /// [`STREAM_TRANSPOSE::out_dtype`](super::STREAM_TRANSPOSE::out_dtype), offset 33.
+        #[inline]
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        /// [`STREAM_TRANSPOSE::num_active_channels`](super::STREAM_TRANSPOSE::num_active_channels), offset 34.
+        #[inline]
+        pub fn num_active_channels(&self) -> u32 { self.as_view().num_active_channels() }
+        /// [`STREAM_TRANSPOSE::transpose_ch`](super::STREAM_TRANSPOSE::transpose_ch), offset 38.
+        #[inline]
+        pub fn transpose_ch(&self) -> u8 { self.as_view().transpose_ch() }
+        /// [`STREAM_TRANSPOSE::unknown_39`](super::STREAM_TRANSPOSE::unknown_39), offset 39.
+        #[inline]
+        pub fn unknown_39(&self) -> &[u8; 5] { self.as_view().unknown_39() }
+        /// [`STREAM_TRANSPOSE::dst_mem_pattern`](super::STREAM_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
+        /// [`STREAM_TRANSPOSE::header`](super::STREAM_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`STREAM_TRANSPOSE::header`](super::STREAM_TRANSPOSE::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`STREAM_TRANSPOSE::events`](super::STREAM_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`STREAM_TRANSPOSE::events`](super::STREAM_TRANSPOSE::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`STREAM_TRANSPOSE::src_mem_pattern`](super::STREAM_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<12, 20, 64>(self.0));
+            self
+        }
+        /// [`STREAM_TRANSPOSE::src_mem_pattern`](super::STREAM_TRANSPOSE::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        }
+        /// [`STREAM_TRANSPOSE::in_dtype`](super::STREAM_TRANSPOSE::in_dtype), offset 32.
+        #[inline]
+        pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<32, 1, 64>(self.0));
+            self
+        }
+        /// [`STREAM_TRANSPOSE::out_dtype`](super::STREAM_TRANSPOSE::out_dtype), offset 33.
+        #[inline]
+        pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<33, 1, 64>(self.0));
+            self
+        }
+        /// [`STREAM_TRANSPOSE::num_active_channels`](super::STREAM_TRANSPOSE::num_active_channels), offset 34.
+        #[inline]
+        pub fn set_num_active_channels(&mut self, v: u32) -> &mut Self {
+            *at_mut::<34, 4, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`STREAM_TRANSPOSE::transpose_ch`](super::STREAM_TRANSPOSE::transpose_ch), offset 38.
+        #[inline]
+        pub fn set_transpose_ch(&mut self, v: u8) -> &mut Self {
+            *at_mut::<38, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`STREAM_TRANSPOSE::unknown_39`](super::STREAM_TRANSPOSE::unknown_39), offset 39.
+        #[inline]
+        pub fn set_unknown_39(&mut self, v: [u8; 5]) -> &mut Self {
+            *at_mut::<39, 5, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_39_mut(&mut self) -> &mut [u8; 5] { at_mut::<39, 5, 64>(self.0) }
+        /// [`STREAM_TRANSPOSE::dst_mem_pattern`](super::STREAM_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<44, 20, 64>(self.0));
+            self
+        }
+        /// [`STREAM_TRANSPOSE::dst_mem_pattern`](super::STREAM_TRANSPOSE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
+        }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::STREAM_TRANSPOSE::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::STREAM_TRANSPOSE::OPCODE,
+                    found: b[0],
+                    name: super::STREAM_TRANSPOSE::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::STREAM_TRANSPOSE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::STREAM_TRANSPOSE {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<STREAM_TRANSPOSE<'_>, DecodeError> {
+            STREAM_TRANSPOSE::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<STREAM_TRANSPOSE_mut<'_>, DecodeError> {
+            STREAM_TRANSPOSE_mut::decode(b)
         }
     }
     /// Read-only view of [`GATHER`](super::GATHER).
@@ -30820,6 +34722,12 @@ pub mod view {
         DMA_IMMEDIATE(DMA_IMMEDIATE<'a>),
         DMA_INDIRECT1D(DMA_INDIRECT1D<'a>),
         DMA_COPY2D(DMA_COPY2D<'a>),
+        DROPOUT(DROPOUT<'a>),
+        POOL_BUFFER_LOAD(POOL_BUFFER_LOAD<'a>),
+        RANGE_SELECT(RANGE_SELECT<'a>),
+        STREAM_SHUFFLE(STREAM_SHUFFLE<'a>),
+        STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE<'a>),
+        STREAM_TRANSPOSE(STREAM_TRANSPOSE<'a>),
         GATHER(GATHER<'a>),
         INDIRECT_COPY(INDIRECT_COPY<'a>),
         MOVE_SHAPE(MOVE_SHAPE<'a>),
@@ -30844,6 +34752,12 @@ pub mod view {
                 186 if matches!(arch, Arch::maverick) => Some(Word::DMA_IMMEDIATE(DMA_IMMEDIATE::new(b))),
                 187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
                 185 if matches!(arch, Arch::maverick) => Some(Word::DMA_COPY2D(DMA_COPY2D::new(b))),
+                127 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word::DROPOUT(DROPOUT::new(b))),
+                103 if matches!(arch, Arch::sunda | Arch::cayman) => Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::new(b))),
+                188 if matches!(arch, Arch::cayman | Arch::mariana) => Some(Word::RANGE_SELECT(RANGE_SELECT::new(b))),
+                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::new(b))),
+                106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE::new(b))),
+                107 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word::STREAM_TRANSPOSE(STREAM_TRANSPOSE::new(b))),
                 104 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::GATHER(GATHER::new(b))),
                 231 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::new(b))),
                 178 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::new(b))),
@@ -30868,6 +34782,12 @@ pub mod view {
                 Word::DMA_IMMEDIATE(_) => &super::DMA_IMMEDIATE::META,
                 Word::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
                 Word::DMA_COPY2D(_) => &super::DMA_COPY2D::META,
+                Word::DROPOUT(_) => &super::DROPOUT::META,
+                Word::POOL_BUFFER_LOAD(_) => &super::POOL_BUFFER_LOAD::META,
+                Word::RANGE_SELECT(_) => &super::RANGE_SELECT::META,
+                Word::STREAM_SHUFFLE(_) => &super::STREAM_SHUFFLE::META,
+                Word::STREAM_SHUFFLE_TRANSPOSE(_) => &super::STREAM_SHUFFLE_TRANSPOSE::META,
+                Word::STREAM_TRANSPOSE(_) => &super::STREAM_TRANSPOSE::META,
                 Word::GATHER(_) => &super::GATHER::META,
                 Word::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
                 Word::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
@@ -30891,6 +34811,12 @@ pub mod view {
                 Word::DMA_IMMEDIATE(w) => w.bytes(),
                 Word::DMA_INDIRECT1D(w) => w.bytes(),
                 Word::DMA_COPY2D(w) => w.bytes(),
+                Word::DROPOUT(w) => w.bytes(),
+                Word::POOL_BUFFER_LOAD(w) => w.bytes(),
+                Word::RANGE_SELECT(w) => w.bytes(),
+                Word::STREAM_SHUFFLE(w) => w.bytes(),
+                Word::STREAM_SHUFFLE_TRANSPOSE(w) => w.bytes(),
+                Word::STREAM_TRANSPOSE(w) => w.bytes(),
                 Word::GATHER(w) => w.bytes(),
                 Word::INDIRECT_COPY(w) => w.bytes(),
                 Word::MOVE_SHAPE(w) => w.bytes(),
@@ -30915,6 +34841,12 @@ pub mod view {
                 Word::DMA_IMMEDIATE(w) => super::Word::DMA_IMMEDIATE(w.read()),
                 Word::DMA_INDIRECT1D(w) => super::Word::DMA_INDIRECT1D(w.read()),
                 Word::DMA_COPY2D(w) => super::Word::DMA_COPY2D(w.read()),
+                Word::DROPOUT(w) => super::Word::DROPOUT(w.read()),
+                Word::POOL_BUFFER_LOAD(w) => super::Word::POOL_BUFFER_LOAD(w.read()),
+                Word::RANGE_SELECT(w) => super::Word::RANGE_SELECT(w.read()),
+                Word::STREAM_SHUFFLE(w) => super::Word::STREAM_SHUFFLE(w.read()),
+                Word::STREAM_SHUFFLE_TRANSPOSE(w) => super::Word::STREAM_SHUFFLE_TRANSPOSE(w.read()),
+                Word::STREAM_TRANSPOSE(w) => super::Word::STREAM_TRANSPOSE(w.read()),
                 Word::GATHER(w) => super::Word::GATHER(w.read()),
                 Word::INDIRECT_COPY(w) => super::Word::INDIRECT_COPY(w.read()),
                 Word::MOVE_SHAPE(w) => super::Word::MOVE_SHAPE(w.read()),
@@ -30940,6 +34872,12 @@ pub mod view {
                 Word::DMA_IMMEDIATE(_) => rules::Violations::from_truth("DMA_IMMEDIATE", &[], 0),
                 Word::DMA_INDIRECT1D(w) => super::DMA_INDIRECT1D::check_rules(w.bytes(), arch),
                 Word::DMA_COPY2D(_) => rules::Violations::from_truth("DMA_COPY2D", &[], 0),
+                Word::DROPOUT(w) => super::DROPOUT::check_rules(w.bytes(), arch),
+                Word::POOL_BUFFER_LOAD(_) => rules::Violations::from_truth("POOL_BUFFER_LOAD", &[], 0),
+                Word::RANGE_SELECT(w) => super::RANGE_SELECT::check_rules(w.bytes(), arch),
+                Word::STREAM_SHUFFLE(_) => rules::Violations::from_truth("STREAM_SHUFFLE", &[], 0),
+                Word::STREAM_SHUFFLE_TRANSPOSE(w) => super::STREAM_SHUFFLE_TRANSPOSE::check_rules(w.bytes(), arch),
+                Word::STREAM_TRANSPOSE(w) => super::STREAM_TRANSPOSE::check_rules(w.bytes(), arch),
                 Word::GATHER(w) => super::GATHER::check_rules(w.bytes(), arch),
                 Word::INDIRECT_COPY(w) => super::INDIRECT_COPY::check_rules(w.bytes(), arch),
                 Word::MOVE_SHAPE(_) => rules::Violations::from_truth("MOVE_SHAPE", &[], 0),
@@ -30969,6 +34907,12 @@ pub mod view {
         DMA_IMMEDIATE(DMA_IMMEDIATE_mut<'a>),
         DMA_INDIRECT1D(DMA_INDIRECT1D_mut<'a>),
         DMA_COPY2D(DMA_COPY2D_mut<'a>),
+        DROPOUT(DROPOUT_mut<'a>),
+        POOL_BUFFER_LOAD(POOL_BUFFER_LOAD_mut<'a>),
+        RANGE_SELECT(RANGE_SELECT_mut<'a>),
+        STREAM_SHUFFLE(STREAM_SHUFFLE_mut<'a>),
+        STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE_mut<'a>),
+        STREAM_TRANSPOSE(STREAM_TRANSPOSE_mut<'a>),
         GATHER(GATHER_mut<'a>),
         INDIRECT_COPY(INDIRECT_COPY_mut<'a>),
         MOVE_SHAPE(MOVE_SHAPE_mut<'a>),
@@ -30993,6 +34937,12 @@ pub mod view {
                 186 if matches!(arch, Arch::maverick) => Some(Word_mut::DMA_IMMEDIATE(DMA_IMMEDIATE_mut::new(b))),
                 187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
                 185 if matches!(arch, Arch::maverick) => Some(Word_mut::DMA_COPY2D(DMA_COPY2D_mut::new(b))),
+                127 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word_mut::DROPOUT(DROPOUT_mut::new(b))),
+                103 if matches!(arch, Arch::sunda | Arch::cayman) => Some(Word_mut::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD_mut::new(b))),
+                188 if matches!(arch, Arch::cayman | Arch::mariana) => Some(Word_mut::RANGE_SELECT(RANGE_SELECT_mut::new(b))),
+                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word_mut::STREAM_SHUFFLE(STREAM_SHUFFLE_mut::new(b))),
+                106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word_mut::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE_mut::new(b))),
+                107 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word_mut::STREAM_TRANSPOSE(STREAM_TRANSPOSE_mut::new(b))),
                 104 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::GATHER(GATHER_mut::new(b))),
                 231 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::INDIRECT_COPY(INDIRECT_COPY_mut::new(b))),
                 178 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::MOVE_SHAPE(MOVE_SHAPE_mut::new(b))),
@@ -31017,6 +34967,12 @@ pub mod view {
                 Word_mut::DMA_IMMEDIATE(_) => &super::DMA_IMMEDIATE::META,
                 Word_mut::DMA_INDIRECT1D(_) => &super::DMA_INDIRECT1D::META,
                 Word_mut::DMA_COPY2D(_) => &super::DMA_COPY2D::META,
+                Word_mut::DROPOUT(_) => &super::DROPOUT::META,
+                Word_mut::POOL_BUFFER_LOAD(_) => &super::POOL_BUFFER_LOAD::META,
+                Word_mut::RANGE_SELECT(_) => &super::RANGE_SELECT::META,
+                Word_mut::STREAM_SHUFFLE(_) => &super::STREAM_SHUFFLE::META,
+                Word_mut::STREAM_SHUFFLE_TRANSPOSE(_) => &super::STREAM_SHUFFLE_TRANSPOSE::META,
+                Word_mut::STREAM_TRANSPOSE(_) => &super::STREAM_TRANSPOSE::META,
                 Word_mut::GATHER(_) => &super::GATHER::META,
                 Word_mut::INDIRECT_COPY(_) => &super::INDIRECT_COPY::META,
                 Word_mut::MOVE_SHAPE(_) => &super::MOVE_SHAPE::META,
@@ -31041,6 +34997,12 @@ pub mod view {
                 Word_mut::DMA_IMMEDIATE(w) => Word::DMA_IMMEDIATE(w.as_view()),
                 Word_mut::DMA_INDIRECT1D(w) => Word::DMA_INDIRECT1D(w.as_view()),
                 Word_mut::DMA_COPY2D(w) => Word::DMA_COPY2D(w.as_view()),
+                Word_mut::DROPOUT(w) => Word::DROPOUT(w.as_view()),
+                Word_mut::POOL_BUFFER_LOAD(w) => Word::POOL_BUFFER_LOAD(w.as_view()),
+                Word_mut::RANGE_SELECT(w) => Word::RANGE_SELECT(w.as_view()),
+                Word_mut::STREAM_SHUFFLE(w) => Word::STREAM_SHUFFLE(w.as_view()),
+                Word_mut::STREAM_SHUFFLE_TRANSPOSE(w) => Word::STREAM_SHUFFLE_TRANSPOSE(w.as_view()),
+                Word_mut::STREAM_TRANSPOSE(w) => Word::STREAM_TRANSPOSE(w.as_view()),
                 Word_mut::GATHER(w) => Word::GATHER(w.as_view()),
                 Word_mut::INDIRECT_COPY(w) => Word::INDIRECT_COPY(w.as_view()),
                 Word_mut::MOVE_SHAPE(w) => Word::MOVE_SHAPE(w.as_view()),
@@ -31081,6 +35043,30 @@ pub mod view {
                     Ok(())
                 }
                 (Word_mut::DMA_COPY2D(v), super::Word::DMA_COPY2D(w)) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (Word_mut::DROPOUT(v), super::Word::DROPOUT(w)) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (Word_mut::POOL_BUFFER_LOAD(v), super::Word::POOL_BUFFER_LOAD(w)) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (Word_mut::RANGE_SELECT(v), super::Word::RANGE_SELECT(w)) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (Word_mut::STREAM_SHUFFLE(v), super::Word::STREAM_SHUFFLE(w)) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (Word_mut::STREAM_SHUFFLE_TRANSPOSE(v), super::Word::STREAM_SHUFFLE_TRANSPOSE(w)) => {
+                    v.write(w);
+                    Ok(())
+                }
+                (Word_mut::STREAM_TRANSPOSE(v), super::Word::STREAM_TRANSPOSE(w)) => {
                     v.write(w);
                     Ok(())
                 }
