@@ -380,3 +380,22 @@ fn validate_pairs_pool_buffer_load_with_gather() {
     let out = common::dmaspec(&["validate"], &input);
     assert_eq!(out.status.code(), Some(0), "{}", common::stdout(&out));
 }
+
+// ---- item 9: InstructionType from the Master Opcode Reference ------------------------
+
+#[test]
+fn instruction_type_has_all_110_ordinals() {
+    use dmaspec::words::klr::enums::InstructionType;
+    // Master Opcode Reference §1: 110 arms, ordinals 0..109 (rows IT 65 Dropout, IT 102
+    // DveReadAccumulator, IT 109 TongaReduceMacroSymbolic); seed 003's names stay primary,
+    // the page's spelling an alias (IT 39 StreamShuffle).
+    let e = InstructionType::ENUMERATORS;
+    let values: Vec<u64> = e.iter().map(|x| x.value).collect();
+    assert_eq!(values, (0..110).collect::<Vec<u64>>());
+    let at = |v: u64| e.iter().find(|x| x.value == v).unwrap();
+    assert_eq!(at(65).name, "Dropout");
+    assert_eq!(at(102).name, "DveReadAccumulator");
+    assert_eq!(at(109).name, "TongaReduceMacroSymbolic");
+    assert_eq!(at(39).name, "InstStreamShuffle");
+    assert_eq!(at(39).aliases, ["StreamShuffle"]);
+}

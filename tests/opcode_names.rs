@@ -235,6 +235,15 @@ fn the_dve_opcodes_are_words_on_the_generations_the_pages_read() {
         let names: Vec<&str> = w.arch.iter().map(|a| a.name()).collect();
         assert_eq!(names, arch, "{word}");
     }
+    // The DVE page's own spellings resolve too (its opcode witness ledger).
+    for (enumerator, alias) in [
+        ("StreamShuffle_0x69", "stream_shuffle"),
+        ("Dropout", "dropout"),
+        ("RangeSelect", "range_select"),
+        ("POOL_BUFFER_LOAD", "pool_buffer_load"),
+    ] {
+        assert!(opcode(enumerator).aliases.contains(&alias), "{enumerator}");
+    }
     // The 0x9B companion of RangeSelect has an enumerator but no layout (no page transcribes it).
     assert!(WORDS.iter().all(|w| w.opcode != 0x9b));
     let o = dmaspec(

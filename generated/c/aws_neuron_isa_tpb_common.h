@@ -1509,9 +1509,16 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_BNBackprop_0x65 = 0x65,
     /**
      * IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the
-     * Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a). CERTAIN Engine: POOL.
+     * Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a); the DVE datamove page
+     * emits it after the chunk's 0x68 (conflict gather_pool_buffer_load_order); the word is
+     * POOL_BUFFER_LOAD (S4_PB). CERTAIN Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD = 0x67,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` (as supp-dve-datamove §Opcode witness
+     * ledger spells it). The DVE datamove page's name for 0x67.
+     */
+    NEURON_ISA_TPB_OPCODE_pool_buffer_load = 0x67,
     /**
      * S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst[k] =
      * Pool_Buffer[index[k]] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004
@@ -1521,13 +1528,27 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_GATHER = 0x68,
     /**
-     * The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose ([col], §2, §3). CERTAIN
-     * Engine: DVE.
+     * The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose ([col], §2, §3); the word is
+     * STREAM_SHUFFLE, the lane-map half that follows either transpose half on the DVE datamove page
+     * (conflict stream_shuffle_pair_order). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69 = 0x69,
-    /** IT 39 StreamShuffle's data-move bundle (after the 0x69 mask). CERTAIN Engine: DVE. */
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69` (as supp-dve-datamove §Opcode witness
+     * ledger spells it). The DVE datamove page's name for 0x69.
+     */
+    NEURON_ISA_TPB_OPCODE_stream_shuffle = 0x69,
+    /**
+     * IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference
+     * (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict
+     * stream_shuffle_pair_order); the word is STREAM_SHUFFLE_TRANSPOSE. CERTAIN Engine: DVE.
+     */
     NEURON_ISA_TPB_OPCODE_StreamShuffle = 0x6a,
-    /** IT 40 StreamTranspose's data-move bundle (after the 0x69 mask). CERTAIN Engine: DVE. */
+    /**
+     * IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode Reference
+     * (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the word is
+     * STREAM_TRANSPOSE (S4D4_TR). CERTAIN Engine: DVE.
+     */
     NEURON_ISA_TPB_OPCODE_StreamTranspose = 0x6b,
     /** IT 88 Max (L2 Max8). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_Max = 0x6c,
@@ -1566,8 +1587,13 @@ enum NEURON_ISA_TPB_OPCODE {
      * DVE.
      */
     NEURON_ISA_TPB_OPCODE_Iota = 0x7e,
-    /** IT 65 Dropout. CERTAIN Engine: DVE. */
+    /** IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_Dropout = 0x7f,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Dropout` (as supp-dve-datamove §Opcode witness ledger spells
+     * it). The DVE datamove page's name for 0x7F.
+     */
+    NEURON_ISA_TPB_OPCODE_dropout = 0x7f,
     /** IT 34 BNStats with apply_transpose. CERTAIN Engine: POOL. */
     NEURON_ISA_TPB_OPCODE_BNStats_0x82 = 0x82,
     /** IT 27 TensorReduce, CR 131 (§3). CERTAIN Engine: DVE. */
@@ -1651,8 +1677,16 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE = 0xba,
     /** INDIRECT1D (indexed gather/scatter), real HW */
     NEURON_ISA_TPB_OPCODE_DMA_INDIRECT = 0xbb,
-    /** IT 63 RangeSelect, [newV3] (CoreV3 stamps 0xBC @0x135f95f, §4). CERTAIN Engine: DVE. */
+    /**
+     * IT 63 RangeSelect, [newV3] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT
+     * (S2D2_RS). CERTAIN Engine: DVE.
+     */
     NEURON_ISA_TPB_OPCODE_RangeSelect = 0xbc,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RangeSelect` (as supp-dve-datamove §Opcode witness ledger
+     * spells it). The DVE datamove page's name for 0xBC.
+     */
+    NEURON_ISA_TPB_OPCODE_range_select = 0xbc,
     /** DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE = 0xbd,
     /** IT 64 GetSequenceBounds, [newV3]. CERTAIN Engine: GPSIMD. */

@@ -6409,15 +6409,15 @@ pub enum OPCODE {
     BNBackprop = 100u8,
     /// `NEURON_ISA_TPB_OPCODE_BNBackprop_0x65` = 0x65: IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN
     BNBackprop_0x65 = 101u8,
-    /// `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` = 0x67: IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a). CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` = 0x67: IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a); the DVE datamove page emits it after the chunk's 0x68 (conflict gather_pool_buffer_load_order); the word is POOL_BUFFER_LOAD (S4_PB). CERTAIN
     POOL_BUFFER_LOAD = 103u8,
     /// `NEURON_ISA_TPB_OPCODE_GATHER` = 0x68: S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst\[k\] = Pool_Buffer\[index\[k\]\] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004 §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as reg_load on DVE (README conflict #9)
     GATHER = 104u8,
-    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69` = 0x69: The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3). CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69` = 0x69: The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3); the word is STREAM_SHUFFLE, the lane-map half that follows either transpose half on the DVE datamove page (conflict stream_shuffle_pair_order). CERTAIN
     StreamShuffle_0x69 = 105u8,
-    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle` = 0x6a: IT 39 StreamShuffle's data-move bundle (after the 0x69 mask). CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_StreamShuffle` = 0x6a: IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict stream_shuffle_pair_order); the word is STREAM_SHUFFLE_TRANSPOSE. CERTAIN
     StreamShuffle = 106u8,
-    /// `NEURON_ISA_TPB_OPCODE_StreamTranspose` = 0x6b: IT 40 StreamTranspose's data-move bundle (after the 0x69 mask). CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_StreamTranspose` = 0x6b: IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the word is STREAM_TRANSPOSE (S4D4_TR). CERTAIN
     StreamTranspose = 107u8,
     /// `NEURON_ISA_TPB_OPCODE_Max` = 0x6c: IT 88 Max (L2 Max8). CERTAIN
     Max = 108u8,
@@ -6441,7 +6441,7 @@ pub enum OPCODE {
     TensorReduce_0x7d = 125u8,
     /// `NEURON_ISA_TPB_OPCODE_Iota` = 0x7e: IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN
     Iota = 126u8,
-    /// `NEURON_ISA_TPB_OPCODE_Dropout` = 0x7f: IT 65 Dropout. CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_Dropout` = 0x7f: IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN
     Dropout = 127u8,
     /// `NEURON_ISA_TPB_OPCODE_BNStats_0x82` = 0x82: IT 34 BNStats with apply_transpose. CERTAIN
     BNStats_0x82 = 130u8,
@@ -6501,7 +6501,7 @@ pub enum OPCODE {
     DMA_IMMEDIATE = 186u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT` = 0xbb: INDIRECT1D (indexed gather/scatter), real HW
     DMA_INDIRECT = 187u8,
-    /// `NEURON_ISA_TPB_OPCODE_RangeSelect` = 0xbc: IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4). CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_RangeSelect` = 0xbc: IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). CERTAIN
     RangeSelect = 188u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE` = 0xbd: DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_TRANSPOSE = 189u8,
@@ -6706,7 +6706,8 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "POOL_BUFFER_LOAD", value: 103,
-            c_name: "NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD", engine: Some("POOL"),
+            c_name: "NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD",
+            aliases: &["pool_buffer_load"], engine: Some("POOL"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -6716,7 +6717,8 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "StreamShuffle_0x69", value: 105,
             c_name: "NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["stream_shuffle"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "StreamShuffle", value: 106,
@@ -6778,7 +6780,7 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "Dropout", value: 127, c_name: "NEURON_ISA_TPB_OPCODE_Dropout",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["dropout"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "BNStats_0x82", value: 130, c_name: "NEURON_ISA_TPB_OPCODE_BNStats_0x82",
@@ -6915,7 +6917,8 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "RangeSelect", value: 188, c_name: "NEURON_ISA_TPB_OPCODE_RangeSelect",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["range_select"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "DMA_TRANSPOSE", value: 189,
@@ -21049,14 +21052,54 @@ pub mod klr {
                 }
             }
         }
-        /// The BIR node kinds (IT) the leaves build, cross-checked by seed 003 to its InstructionType table, plus the ones it mentions downstream. `InstMatmult` (the PE transpose) has no IT on the page. Confidence: READ-DIRECTLY (confirmed).
+        /// The BIR node kinds (IT): the ones the leaves build, cross-checked by seed 003 to its InstructionType table, and the ones it mentions downstream, in seed 003's spelling; the other ordinals of the 110 (0..109) with the Master Opcode Reference's names. `InstMatmult` (the PE transpose) has no IT in seed 003. Confidence: READ-DIRECTLY (confirmed).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(u32)]
         pub enum InstructionType {
+            /// `bir::InstructionType::Generic` = 0x0: Master Opcode Reference §1: no L2 opcode; lowered base; sameInst accepts IT\<=3. CERTAIN
+            Generic = 0u32,
             /// `bir::InstructionType::GenericCopy` = 0x1: never a codegen\<NcCopy> output (§2)
             GenericCopy = 1u32,
+            /// `bir::InstructionType::GenericRelu` = 0x2: Master Opcode Reference §1: no L2 opcode; lowered, to Activation. MEDIUM
+            GenericRelu = 2u32,
+            /// `bir::InstructionType::AbstractCopy` = 0x3: Master Opcode Reference §1: no L2 opcode; lowered (LowerAC pass). CERTAIN
+            AbstractCopy = 3u32,
+            /// `bir::InstructionType::Activation` = 0x4: Master Opcode Reference §1: L2 0x21/0x25; ACT; V4 stamps 0x25, V2/V3 0x21. CERTAIN
+            Activation = 4u32,
+            /// `bir::InstructionType::ReadActivationAccumulator` = 0x5: Master Opcode Reference §1: L2 0x24; ACT; shares 0x24 with IT 101. CERTAIN
+            ReadActivationAccumulator = 5u32,
+            /// `bir::InstructionType::LoadActFuncSet` = 0x6: Master Opcode Reference §1: L2 0x23; ACT. CERTAIN
+            LoadActFuncSet = 6u32,
+            /// `bir::InstructionType::MatmultBase` = 0x7: Master Opcode Reference §1: no L2 opcode; PE; abstract base of {7,8,9,95}.
+            MatmultBase = 7u32,
+            /// `bir::InstructionType::Matmult` = 0x8: Master Opcode Reference §1: L2 0x01+0x02; PE; LdWeights + MatMul. CERTAIN
+            Matmult = 8u32,
+            /// `bir::InstructionType::MatmultSparse` = 0x9: Master Opcode Reference §1: L2 0x06+0x07(+0x01); PE; new on V3. CERTAIN
+            MatmultSparse = 9u32,
+            /// `bir::InstructionType::Memset` = 0xa: Master Opcode Reference §1: L2 0x49/0x4D; DVE; 0x49 Const / 0x4D Random (== Rng IT 100). CERTAIN
+            Memset = 10u32,
+            /// `bir::InstructionType::GetGlobalRankId` = 0xb: Master Opcode Reference §1: L2 0xDC; CC. CERTAIN
+            GetGlobalRankId = 11u32,
+            /// `bir::InstructionType::NoOp` = 0xc: Master Opcode Reference §1: L2 0xA4; SP; L2 Nop. CERTAIN
+            NoOp = 12u32,
+            /// `bir::InstructionType::EventSemaphore` = 0xd: Master Opcode Reference §1: L2 0xA0; SP. CERTAIN
+            EventSemaphore = 13u32,
+            /// `bir::InstructionType::GroupResetSemaphores` = 0xe: Master Opcode Reference §1: L2 0xB0; SP; L2 EventSemaphoreRangeClear. CERTAIN
+            GroupResetSemaphores = 14u32,
+            /// `bir::InstructionType::AllEngineBarrier` = 0xf: Master Opcode Reference §1: L2 0xD5; SP; L2 PseudoSyncBarrier. CERTAIN
+            AllEngineBarrier = 15u32,
+            /// `bir::InstructionType::Drain` = 0x10: Master Opcode Reference §1: L2 0xA2; SP. CERTAIN
+            Drain = 16u32,
+            /// `bir::InstructionType::Halt` = 0x11: Master Opcode Reference §1: L2 0xA1; SP. CERTAIN
+            Halt = 17u32,
+            /// `bir::InstructionType::DMA` = 0x12: Master Opcode Reference §1: no L2 opcode; DMA; abstract base of {18,19,22,32,41-46,67}.
+            DMA = 18u32,
             /// `bir::InstructionType::Load` = 0x13: the static-AP plain load (§8), not built here
             Load = 19u32,
+            /// `bir::InstructionType::Pool` = 0x14: Master Opcode Reference §1: L2 0x45; POOL. CERTAIN
+            Pool = 20u32,
+            /// `bir::InstructionType::Reciprocal` = 0x15: Master Opcode Reference §1: L2 0x48; DVE. CERTAIN
+            Reciprocal = 21u32,
             /// `bir::InstructionType::Save` = 0x16: the static-AP plain save (§8), not built here
             Save = 22u32,
             /// `bir::InstructionType::InstTensorCopy` = 0x17
@@ -21067,12 +21110,30 @@ pub mod klr {
             InstTensorCopyDynamicDst = 25u32,
             /// `bir::InstructionType::InstIndirectCopy` = 0x1a
             InstIndirectCopy = 26u32,
+            /// `bir::InstructionType::TensorReduce` = 0x1b: Master Opcode Reference §1: L2 0x7C/0x7D/0x42/0x52/0x83/0x84; Pool/DVE; split by (apply_transpose, isBitVec). CERTAIN
+            TensorReduce = 27u32,
+            /// `bir::InstructionType::TensorScalar` = 0x1c: Master Opcode Reference §1: L2 0x43/0x93/0x53/0x9A; DVE; no encoder of its own; shares IT 29's dispatcher. CERTAIN
+            TensorScalar = 28u32,
+            /// `bir::InstructionType::TensorScalarPtr` = 0x1d: Master Opcode Reference §1: L2 0x43/0x93/0x53/0x9A/0x9C/0x9E/0xE5/0x74; DVE; dispatcher. CERTAIN
+            TensorScalarPtr = 29u32,
+            /// `bir::InstructionType::TensorScalarCache` = 0x1e: Master Opcode Reference §1: L2 0x9A/0xE6; DVE; 0x9A Reduce / 0xE6 Cumulative+Scan by TSCMode. CERTAIN
+            TensorScalarCache = 30u32,
+            /// `bir::InstructionType::TensorTensor` = 0x1f: Master Opcode Reference §1: L2 0x41/0x51; DVE; split by isBitVecInstruction; GPSIMD int32 re-stamp 0x8A. CERTAIN
+            TensorTensor = 31u32,
             /// `bir::InstructionType::InstDMACopy` = 0x20
             InstDMACopy = 32u32,
+            /// `bir::InstructionType::GPSIMDSB2SB` = 0x21: Master Opcode Reference §1: L2 0xBF; GPSIMD; new on V3, L2 Sb2sbCollective. CERTAIN
+            GPSIMDSB2SB = 33u32,
             /// `bir::InstructionType::InstBNStats` = 0x22
             InstBNStats = 34u32,
             /// `bir::InstructionType::InstBNStatsAggregate` = 0x23
             InstBNStatsAggregate = 35u32,
+            /// `bir::InstructionType::BNGradients` = 0x24: Master Opcode Reference §1: L2 0x63/0x94; POOL; AP / register coefficients. CERTAIN
+            BNGradients = 36u32,
+            /// `bir::InstructionType::BNBackprop` = 0x25: Master Opcode Reference §1: L2 0x64(+0x65); POOL; BACK_PROP + PARAM_LOAD. CERTAIN
+            BNBackprop = 37u32,
+            /// `bir::InstructionType::BNBackprop2` = 0x26: Master Opcode Reference §1: L2 0x64(+0x8E); POOL. CERTAIN
+            BNBackprop2 = 38u32,
             /// `bir::InstructionType::InstStreamShuffle` = 0x27
             InstStreamShuffle = 39u32,
             /// `bir::InstructionType::InstStreamTranspose` = 0x28
@@ -21089,36 +21150,232 @@ pub mod klr {
             InstIndirectSave = 45u32,
             /// `bir::InstructionType::IndirectSaveAccumulate` = 0x2e: H06 expansion of IT 44 when op != default (§7), not built here
             IndirectSaveAccumulate = 46u32,
+            /// `bir::InstructionType::Collective` = 0x2f: Master Opcode Reference §1: no L2 opcode; POOL; abstract base of {47,48,49,50}.
+            Collective = 47u32,
+            /// `bir::InstructionType::CollectiveCompute` = 0x30: Master Opcode Reference §1: L2 0xD9/0xDA; POOL; fine 0xD9 / coarse 0xDA. CERTAIN
+            CollectiveCompute = 48u32,
+            /// `bir::InstructionType::CollectiveSend` = 0x31: Master Opcode Reference §1: L2 0xCB; POOL; shares 0xCB with Recv. CERTAIN
+            CollectiveSend = 49u32,
+            /// `bir::InstructionType::CollectiveRecv` = 0x32: Master Opcode Reference §1: L2 0xCB; POOL; shares 0xCB with Send. CERTAIN
+            CollectiveRecv = 50u32,
             /// `bir::InstructionType::Select` = 0x33: has no machine emitter (§9.4), not built here
             Select = 51u32,
             /// `bir::InstructionType::InstCopyPredicated` = 0x34
             InstCopyPredicated = 52u32,
+            /// `bir::InstructionType::CustomOp` = 0x35: Master Opcode Reference §1: L2 0x85+0x86; any; header 0x85 + 0x86 x (1+num_args). CERTAIN
+            CustomOp = 53u32,
+            /// `bir::InstructionType::BIRKernel` = 0x36: Master Opcode Reference §1: no L2 opcode; kernel container, no bundle. MEDIUM
+            BIRKernel = 54u32,
+            /// `bir::InstructionType::NKIKernel` = 0x37: Master Opcode Reference §1: no L2 opcode; no encoding. CERTAIN
+            NKIKernel = 55u32,
+            /// `bir::InstructionType::NKIKLIRKernel` = 0x38: Master Opcode Reference §1: no L2 opcode; no encoding. CERTAIN
+            NKIKLIRKernel = 56u32,
+            /// `bir::InstructionType::DevicePrint` = 0x39: Master Opcode Reference §1: no L2 opcode; debug metadata, no setupHeader. CERTAIN
+            DevicePrint = 57u32,
+            /// `bir::InstructionType::GetRandState` = 0x3a: Master Opcode Reference §1: L2 0x77; DVE/Pool; shares 0x77 with IT 99. CERTAIN
+            GetRandState = 58u32,
+            /// `bir::InstructionType::SetRandState` = 0x3b: Master Opcode Reference §1: L2 0xD0(/0x78); DVE/Pool; V2 DVE 0xD0; V3 Pool arm 0x78 / DVE arm 0xD0. CERTAIN
+            SetRandState = 59u32,
+            /// `bir::InstructionType::Rand` = 0x3c: Master Opcode Reference §1: no L2 opcode; DVE; no CoreV* encoder; Rand2 (IT 97) is the gen form. MEDIUM
+            Rand = 60u32,
+            /// `bir::InstructionType::Iota` = 0x3d: Master Opcode Reference §1: L2 0x7E; DVE. CERTAIN
+            Iota = 61u32,
+            /// `bir::InstructionType::TensorScalarAffineSelect` = 0x3e: Master Opcode Reference §1: L2 0x92; DVE. CERTAIN
+            TensorScalarAffineSelect = 62u32,
             /// `bir::InstructionType::InstRangeSelect` = 0x3f
             InstRangeSelect = 63u32,
+            /// `bir::InstructionType::GetSequenceBounds` = 0x40: Master Opcode Reference §1: L2 0xBE; GPSIMD; new on V3. CERTAIN
+            GetSequenceBounds = 64u32,
+            /// `bir::InstructionType::Dropout` = 0x41: Master Opcode Reference §1: L2 0x7F; DVE; the DROPOUT word. CERTAIN
+            Dropout = 65u32,
+            /// `bir::InstructionType::GetCurProcessingRankID` = 0x42: Master Opcode Reference §1: L2 0xDB; CC. CERTAIN
+            GetCurProcessingRankID = 66u32,
+            /// `bir::InstructionType::DMATrigger` = 0x43: Master Opcode Reference §1: L2 0xC1; DMA; L2 PseudoDMATrigger. CERTAIN
+            DMATrigger = 67u32,
+            /// `bir::InstructionType::DMADescriptor` = 0x44: Master Opcode Reference §1: no L2 opcode; DMA; base of {68..72}, emitted via the DMA path. MEDIUM
+            DMADescriptor = 68u32,
+            /// `bir::InstructionType::DMADescriptorCopy` = 0x45: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
+            DMADescriptorCopy = 69u32,
+            /// `bir::InstructionType::DMADescriptorCCE` = 0x46: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
+            DMADescriptorCCE = 70u32,
+            /// `bir::InstructionType::DMADescriptorTranspose` = 0x47: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
+            DMADescriptorTranspose = 71u32,
+            /// `bir::InstructionType::DMADescriptorReplicate` = 0x48: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
+            DMADescriptorReplicate = 72u32,
             /// `bir::InstructionType::InstRegisterAlu` = 0x49: not built here: lower_ap (convertSymAP @0x11b7f80, lowerAffineExpr → InstRegisterAlu) emits it downstream for a dynamic AP's register address, before lower_dynamic_dma (seed 000 §The sibling)
             InstRegisterAlu = 73u32,
+            /// `bir::InstructionType::RegisterMove` = 0x4a: Master Opcode Reference §1: L2 0xA7; SP; L2 Move. CERTAIN
+            RegisterMove = 74u32,
             /// `bir::InstructionType::InstTensorLoad` = 0x4b
             InstTensorLoad = 75u32,
             /// `bir::InstructionType::InstTensorSave` = 0x4c
             InstTensorSave = 76u32,
+            /// `bir::InstructionType::Terminator` = 0x4d: Master Opcode Reference §1: no L2 opcode; SP; abstract base of {77,78,79,81,82}.
+            Terminator = 77u32,
+            /// `bir::InstructionType::CompareAndBranch` = 0x4e: Master Opcode Reference §1: L2 0xA9; SP; shares 0xA9 with IT 79. CERTAIN
+            CompareAndBranch = 78u32,
+            /// `bir::InstructionType::UnconditionalBranch` = 0x4f: Master Opcode Reference §1: L2 0xA9; SP; shares 0xA9 with IT 78. CERTAIN
+            UnconditionalBranch = 79u32,
+            /// `bir::InstructionType::BranchHint` = 0x50: Master Opcode Reference §1: L2 0xDD; SP; L2 PseudoBranchPrefetchHint. CERTAIN
+            BranchHint = 80u32,
+            /// `bir::InstructionType::Return` = 0x51: Master Opcode Reference §1: L2 0xD2; SP; one bundle per active engine. CERTAIN
+            Return = 81u32,
+            /// `bir::InstructionType::Exit` = 0x52: Master Opcode Reference §1: L2 0xDF; SP; L2 PseudoInst. CERTAIN
+            Exit = 82u32,
+            /// `bir::InstructionType::Break` = 0x53: Master Opcode Reference §1: no L2 opcode; SP; no standard ISA bundle. MEDIUM
+            Break = 83u32,
+            /// `bir::InstructionType::Call` = 0x54: Master Opcode Reference §1: L2 0xD3; SP; one bundle per engine. CERTAIN
+            Call = 84u32,
+            /// `bir::InstructionType::SwitchQueueInstance` = 0x55: Master Opcode Reference §1: L2 0xCF; DMA; L2 PseudoDMASwapQueueSet. CERTAIN
+            SwitchQueueInstance = 85u32,
+            /// `bir::InstructionType::ResetQueueInstance` = 0x56: Master Opcode Reference §1: L2 0xC2; DMA; L2 PseudoDMARearm. CERTAIN
+            ResetQueueInstance = 86u32,
+            /// `bir::InstructionType::CoreBarrier` = 0x57: Master Opcode Reference §1: L2 0xD8; SP; new on V3, L2 PseudoCoreBarrier. CERTAIN
+            CoreBarrier = 87u32,
+            /// `bir::InstructionType::Max` = 0x58: Master Opcode Reference §1: L2 0x6C; DVE; L2 Max8. CERTAIN
+            Max = 88u32,
+            /// `bir::InstructionType::MaxIndex` = 0x59: Master Opcode Reference §1: L2 0x6D+0x6E; DVE; shares 0x6D+0x6E with IT 91. CERTAIN
+            MaxIndex = 89u32,
+            /// `bir::InstructionType::MatchReplace` = 0x5a: Master Opcode Reference §1: L2 0x6F; DVE; L2 MatchReplace8. CERTAIN
+            MatchReplace = 90u32,
+            /// `bir::InstructionType::MaxIndexAndMatchReplace` = 0x5b: Master Opcode Reference §1: L2 0x6D+0x6E; DVE; new on V3. HIGH
+            MaxIndexAndMatchReplace = 91u32,
             /// `bir::InstructionType::InstGather` = 0x5c
             InstGather = 92u32,
+            /// `bir::InstructionType::InlineASMBytes` = 0x5d: Master Opcode Reference §1: L2 (user); any; the opcode is the user's first byte. CERTAIN
+            InlineASMBytes = 93u32,
+            /// `bir::InstructionType::TensorCompletion` = 0x5e: Master Opcode Reference §1: L2 0xDE; CC; L2 PseudoTensorCompletion. CERTAIN
+            TensorCompletion = 94u32,
+            /// `bir::InstructionType::MatmultMx` = 0x5f: Master Opcode Reference §1: L2 0x09+0x0A; PE; new on V4, always 2 bundles. CERTAIN
+            MatmultMx = 95u32,
+            /// `bir::InstructionType::QuantizeMx` = 0x60: Master Opcode Reference §1: L2 0xE3; PE/DVE; new on V4; ORs bit 0 of byte\[1\] on SATURATE. CERTAIN
+            QuantizeMx = 96u32,
+            /// `bir::InstructionType::Rand2` = 0x61: Master Opcode Reference §1: L2 0xE2; DVE; new on V4. CERTAIN
+            Rand2 = 97u32,
+            /// `bir::InstructionType::RandSetState` = 0x62: Master Opcode Reference §1: L2 0x78; Pool/DVE; new on V3. CERTAIN
+            RandSetState = 98u32,
+            /// `bir::InstructionType::RandGetState` = 0x63: Master Opcode Reference §1: L2 0x77; Pool/DVE; new on V3; shares 0x77 with IT 58. CERTAIN
+            RandGetState = 99u32,
+            /// `bir::InstructionType::Rng` = 0x64: Master Opcode Reference §1: L2 0x4D; DVE; the same wire opcode as Memset Random (IT 10). CERTAIN
+            Rng = 100u32,
+            /// `bir::InstructionType::ActivationReadAccumulator` = 0x65: Master Opcode Reference §1: L2 0x24; ACT; shares 0x24 with IT 5. CERTAIN
+            ActivationReadAccumulator = 101u32,
+            /// `bir::InstructionType::DveReadAccumulator` = 0x66: Master Opcode Reference §1: L2 0x9B; DVE. CERTAIN
+            DveReadAccumulator = 102u32,
+            /// `bir::InstructionType::Exponential` = 0x67: Master Opcode Reference §1: L2 0x30; ACT; new on V4. CERTAIN
+            Exponential = 103u32,
+            /// `bir::InstructionType::NonzeroWithCount` = 0x68: Master Opcode Reference §1: L2 0xF2; DVE; new on V3. CERTAIN
+            NonzeroWithCount = 104u32,
+            /// `bir::InstructionType::Loop` = 0x69: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. HIGH
+            Loop = 105u32,
+            /// `bir::InstructionType::DynamicForLoop` = 0x6a: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. HIGH
+            DynamicForLoop = 106u32,
+            /// `bir::InstructionType::DMABlock` = 0x6b: Master Opcode Reference §1: no L2 opcode; DMA; DMA-block region carrier, no opcode. MEDIUM
+            DMABlock = 107u32,
+            /// `bir::InstructionType::DoWhile` = 0x6c: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. MEDIUM
+            DoWhile = 108u32,
+            /// `bir::InstructionType::TongaReduceMacroSymbolic` = 0x6d: Master Opcode Reference §1: no L2 opcode; macro / symbolic reduce carrier, no opcode. MEDIUM
+            TongaReduceMacroSymbolic = 109u32,
             /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
+            Other(u32) = 110u32,
         }
         impl Default for InstructionType {
             fn default() -> Self {
-                Self::Other(0)
+                Self::Generic
             }
         }
         impl InstructionType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
+                    name: "Generic", value: 0, c_name: "bir::InstructionType::Generic",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
                     name: "GenericCopy", value: 1, c_name: "bir::InstructionType::GenericCopy",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
+                    name: "GenericRelu", value: 2, c_name: "bir::InstructionType::GenericRelu",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "AbstractCopy", value: 3, c_name: "bir::InstructionType::AbstractCopy",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Activation", value: 4, c_name: "bir::InstructionType::Activation",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "ReadActivationAccumulator", value: 5,
+                    c_name: "bir::InstructionType::ReadActivationAccumulator",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "LoadActFuncSet", value: 6,
+                    c_name: "bir::InstructionType::LoadActFuncSet", ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "MatmultBase", value: 7, c_name: "bir::InstructionType::MatmultBase",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Matmult", value: 8, c_name: "bir::InstructionType::Matmult",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "MatmultSparse", value: 9, c_name: "bir::InstructionType::MatmultSparse",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Memset", value: 10, c_name: "bir::InstructionType::Memset",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "GetGlobalRankId", value: 11,
+                    c_name: "bir::InstructionType::GetGlobalRankId",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "NoOp", value: 12, c_name: "bir::InstructionType::NoOp",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "EventSemaphore", value: 13,
+                    c_name: "bir::InstructionType::EventSemaphore", ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "GroupResetSemaphores", value: 14,
+                    c_name: "bir::InstructionType::GroupResetSemaphores",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "AllEngineBarrier", value: 15,
+                    c_name: "bir::InstructionType::AllEngineBarrier",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Drain", value: 16, c_name: "bir::InstructionType::Drain",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Halt", value: 17, c_name: "bir::InstructionType::Halt",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMA", value: 18, c_name: "bir::InstructionType::DMA",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
                     name: "Load", value: 19, c_name: "bir::InstructionType::Load",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Pool", value: 20, c_name: "bir::InstructionType::Pool",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Reciprocal", value: 21, c_name: "bir::InstructionType::Reciprocal",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
@@ -21127,7 +21384,8 @@ pub mod klr {
                 },
                 meta::EnumeratorMeta {
                     name: "InstTensorCopy", value: 23,
-                    c_name: "bir::InstructionType::InstTensorCopy", ..meta::EnumeratorMeta::DEFAULT
+                    c_name: "bir::InstructionType::InstTensorCopy", aliases: &["TensorCopy"],
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstTensorCopyDynamicSrc", value: 24,
@@ -21141,31 +21399,69 @@ pub mod klr {
                 },
                 meta::EnumeratorMeta {
                     name: "InstIndirectCopy", value: 26,
-                    c_name: "bir::InstructionType::InstIndirectCopy",
+                    c_name: "bir::InstructionType::InstIndirectCopy", aliases: &["IndirectCopy"],
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TensorReduce", value: 27, c_name: "bir::InstructionType::TensorReduce",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TensorScalar", value: 28, c_name: "bir::InstructionType::TensorScalar",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TensorScalarPtr", value: 29,
+                    c_name: "bir::InstructionType::TensorScalarPtr",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TensorScalarCache", value: 30,
+                    c_name: "bir::InstructionType::TensorScalarCache",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TensorTensor", value: 31, c_name: "bir::InstructionType::TensorTensor",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstDMACopy", value: 32, c_name: "bir::InstructionType::InstDMACopy",
+                    aliases: &["DMACopy"], ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "GPSIMDSB2SB", value: 33, c_name: "bir::InstructionType::GPSIMDSB2SB",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstBNStats", value: 34, c_name: "bir::InstructionType::InstBNStats",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["BNStats"], ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstBNStatsAggregate", value: 35,
                     c_name: "bir::InstructionType::InstBNStatsAggregate",
+                    aliases: &["BNStatsAggregate"], ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "BNGradients", value: 36, c_name: "bir::InstructionType::BNGradients",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "BNBackprop", value: 37, c_name: "bir::InstructionType::BNBackprop",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "BNBackprop2", value: 38, c_name: "bir::InstructionType::BNBackprop2",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstStreamShuffle", value: 39,
                     c_name: "bir::InstructionType::InstStreamShuffle",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["StreamShuffle"], ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstStreamTranspose", value: 40,
                     c_name: "bir::InstructionType::InstStreamTranspose",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["StreamTranspose"], ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "ReadVarAddr", value: 41, c_name: "bir::InstructionType::ReadVarAddr",
@@ -21174,21 +21470,21 @@ pub mod klr {
                 meta::EnumeratorMeta {
                     name: "InstGenericIndirectLoad", value: 42,
                     c_name: "bir::InstructionType::InstGenericIndirectLoad",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["GenericIndirectLoad"], ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstIndirectLoad", value: 43,
-                    c_name: "bir::InstructionType::InstIndirectLoad",
+                    c_name: "bir::InstructionType::InstIndirectLoad", aliases: &["IndirectLoad"],
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstGenericIndirectSave", value: 44,
                     c_name: "bir::InstructionType::InstGenericIndirectSave",
-                    ..meta::EnumeratorMeta::DEFAULT
+                    aliases: &["GenericIndirectSave"], ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstIndirectSave", value: 45,
-                    c_name: "bir::InstructionType::InstIndirectSave",
+                    c_name: "bir::InstructionType::InstIndirectSave", aliases: &["IndirectSave"],
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
@@ -21197,50 +21493,323 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
+                    name: "Collective", value: 47, c_name: "bir::InstructionType::Collective",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "CollectiveCompute", value: 48,
+                    c_name: "bir::InstructionType::CollectiveCompute",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "CollectiveSend", value: 49,
+                    c_name: "bir::InstructionType::CollectiveSend", ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "CollectiveRecv", value: 50,
+                    c_name: "bir::InstructionType::CollectiveRecv", ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
                     name: "Select", value: 51, c_name: "bir::InstructionType::Select",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstCopyPredicated", value: 52,
                     c_name: "bir::InstructionType::InstCopyPredicated",
+                    aliases: &["CopyPredicated"], ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "CustomOp", value: 53, c_name: "bir::InstructionType::CustomOp",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "BIRKernel", value: 54, c_name: "bir::InstructionType::BIRKernel",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "NKIKernel", value: 55, c_name: "bir::InstructionType::NKIKernel",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "NKIKLIRKernel", value: 56, c_name: "bir::InstructionType::NKIKLIRKernel",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DevicePrint", value: 57, c_name: "bir::InstructionType::DevicePrint",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "GetRandState", value: 58, c_name: "bir::InstructionType::GetRandState",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "SetRandState", value: 59, c_name: "bir::InstructionType::SetRandState",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Rand", value: 60, c_name: "bir::InstructionType::Rand",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Iota", value: 61, c_name: "bir::InstructionType::Iota",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TensorScalarAffineSelect", value: 62,
+                    c_name: "bir::InstructionType::TensorScalarAffineSelect",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstRangeSelect", value: 63,
-                    c_name: "bir::InstructionType::InstRangeSelect",
+                    c_name: "bir::InstructionType::InstRangeSelect", aliases: &["RangeSelect"],
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "GetSequenceBounds", value: 64,
+                    c_name: "bir::InstructionType::GetSequenceBounds",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Dropout", value: 65, c_name: "bir::InstructionType::Dropout",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "GetCurProcessingRankID", value: 66,
+                    c_name: "bir::InstructionType::GetCurProcessingRankID",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMATrigger", value: 67, c_name: "bir::InstructionType::DMATrigger",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMADescriptor", value: 68, c_name: "bir::InstructionType::DMADescriptor",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMADescriptorCopy", value: 69,
+                    c_name: "bir::InstructionType::DMADescriptorCopy",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMADescriptorCCE", value: 70,
+                    c_name: "bir::InstructionType::DMADescriptorCCE",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMADescriptorTranspose", value: 71,
+                    c_name: "bir::InstructionType::DMADescriptorTranspose",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMADescriptorReplicate", value: 72,
+                    c_name: "bir::InstructionType::DMADescriptorReplicate",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstRegisterAlu", value: 73,
-                    c_name: "bir::InstructionType::InstRegisterAlu",
+                    c_name: "bir::InstructionType::InstRegisterAlu", aliases: &["RegisterAlu"],
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "RegisterMove", value: 74, c_name: "bir::InstructionType::RegisterMove",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstTensorLoad", value: 75,
-                    c_name: "bir::InstructionType::InstTensorLoad", ..meta::EnumeratorMeta::DEFAULT
+                    c_name: "bir::InstructionType::InstTensorLoad", aliases: &["TensorLoad"],
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstTensorSave", value: 76,
-                    c_name: "bir::InstructionType::InstTensorSave", ..meta::EnumeratorMeta::DEFAULT
+                    c_name: "bir::InstructionType::InstTensorSave", aliases: &["TensorSave"],
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Terminator", value: 77, c_name: "bir::InstructionType::Terminator",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "CompareAndBranch", value: 78,
+                    c_name: "bir::InstructionType::CompareAndBranch",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "UnconditionalBranch", value: 79,
+                    c_name: "bir::InstructionType::UnconditionalBranch",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "BranchHint", value: 80, c_name: "bir::InstructionType::BranchHint",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Return", value: 81, c_name: "bir::InstructionType::Return",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Exit", value: 82, c_name: "bir::InstructionType::Exit",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Break", value: 83, c_name: "bir::InstructionType::Break",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Call", value: 84, c_name: "bir::InstructionType::Call",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "SwitchQueueInstance", value: 85,
+                    c_name: "bir::InstructionType::SwitchQueueInstance",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "ResetQueueInstance", value: 86,
+                    c_name: "bir::InstructionType::ResetQueueInstance",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "CoreBarrier", value: 87, c_name: "bir::InstructionType::CoreBarrier",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Max", value: 88, c_name: "bir::InstructionType::Max",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "MaxIndex", value: 89, c_name: "bir::InstructionType::MaxIndex",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "MatchReplace", value: 90, c_name: "bir::InstructionType::MatchReplace",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "MaxIndexAndMatchReplace", value: 91,
+                    c_name: "bir::InstructionType::MaxIndexAndMatchReplace",
+                    ..meta::EnumeratorMeta::DEFAULT
                 },
                 meta::EnumeratorMeta {
                     name: "InstGather", value: 92, c_name: "bir::InstructionType::InstGather",
+                    aliases: &["Gather"], ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "InlineASMBytes", value: 93,
+                    c_name: "bir::InstructionType::InlineASMBytes", ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TensorCompletion", value: 94,
+                    c_name: "bir::InstructionType::TensorCompletion",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "MatmultMx", value: 95, c_name: "bir::InstructionType::MatmultMx",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "QuantizeMx", value: 96, c_name: "bir::InstructionType::QuantizeMx",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Rand2", value: 97, c_name: "bir::InstructionType::Rand2",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "RandSetState", value: 98, c_name: "bir::InstructionType::RandSetState",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "RandGetState", value: 99, c_name: "bir::InstructionType::RandGetState",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Rng", value: 100, c_name: "bir::InstructionType::Rng",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "ActivationReadAccumulator", value: 101,
+                    c_name: "bir::InstructionType::ActivationReadAccumulator",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DveReadAccumulator", value: 102,
+                    c_name: "bir::InstructionType::DveReadAccumulator",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Exponential", value: 103, c_name: "bir::InstructionType::Exponential",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "NonzeroWithCount", value: 104,
+                    c_name: "bir::InstructionType::NonzeroWithCount",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "Loop", value: 105, c_name: "bir::InstructionType::Loop",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DynamicForLoop", value: 106,
+                    c_name: "bir::InstructionType::DynamicForLoop", ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DMABlock", value: 107, c_name: "bir::InstructionType::DMABlock",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "DoWhile", value: 108, c_name: "bir::InstructionType::DoWhile",
+                    ..meta::EnumeratorMeta::DEFAULT
+                },
+                meta::EnumeratorMeta {
+                    name: "TongaReduceMacroSymbolic", value: 109,
+                    c_name: "bir::InstructionType::TongaReduceMacroSymbolic",
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
             #[inline]
             pub const fn from_raw(raw: u32) -> Self {
                 match raw {
+                    0u32 => Self::Generic,
                     1u32 => Self::GenericCopy,
+                    2u32 => Self::GenericRelu,
+                    3u32 => Self::AbstractCopy,
+                    4u32 => Self::Activation,
+                    5u32 => Self::ReadActivationAccumulator,
+                    6u32 => Self::LoadActFuncSet,
+                    7u32 => Self::MatmultBase,
+                    8u32 => Self::Matmult,
+                    9u32 => Self::MatmultSparse,
+                    10u32 => Self::Memset,
+                    11u32 => Self::GetGlobalRankId,
+                    12u32 => Self::NoOp,
+                    13u32 => Self::EventSemaphore,
+                    14u32 => Self::GroupResetSemaphores,
+                    15u32 => Self::AllEngineBarrier,
+                    16u32 => Self::Drain,
+                    17u32 => Self::Halt,
+                    18u32 => Self::DMA,
                     19u32 => Self::Load,
+                    20u32 => Self::Pool,
+                    21u32 => Self::Reciprocal,
                     22u32 => Self::Save,
                     23u32 => Self::InstTensorCopy,
                     24u32 => Self::InstTensorCopyDynamicSrc,
                     25u32 => Self::InstTensorCopyDynamicDst,
                     26u32 => Self::InstIndirectCopy,
+                    27u32 => Self::TensorReduce,
+                    28u32 => Self::TensorScalar,
+                    29u32 => Self::TensorScalarPtr,
+                    30u32 => Self::TensorScalarCache,
+                    31u32 => Self::TensorTensor,
                     32u32 => Self::InstDMACopy,
+                    33u32 => Self::GPSIMDSB2SB,
                     34u32 => Self::InstBNStats,
                     35u32 => Self::InstBNStatsAggregate,
+                    36u32 => Self::BNGradients,
+                    37u32 => Self::BNBackprop,
+                    38u32 => Self::BNBackprop2,
                     39u32 => Self::InstStreamShuffle,
                     40u32 => Self::InstStreamTranspose,
                     41u32 => Self::ReadVarAddr,
@@ -21249,13 +21818,69 @@ pub mod klr {
                     44u32 => Self::InstGenericIndirectSave,
                     45u32 => Self::InstIndirectSave,
                     46u32 => Self::IndirectSaveAccumulate,
+                    47u32 => Self::Collective,
+                    48u32 => Self::CollectiveCompute,
+                    49u32 => Self::CollectiveSend,
+                    50u32 => Self::CollectiveRecv,
                     51u32 => Self::Select,
                     52u32 => Self::InstCopyPredicated,
+                    53u32 => Self::CustomOp,
+                    54u32 => Self::BIRKernel,
+                    55u32 => Self::NKIKernel,
+                    56u32 => Self::NKIKLIRKernel,
+                    57u32 => Self::DevicePrint,
+                    58u32 => Self::GetRandState,
+                    59u32 => Self::SetRandState,
+                    60u32 => Self::Rand,
+                    61u32 => Self::Iota,
+                    62u32 => Self::TensorScalarAffineSelect,
                     63u32 => Self::InstRangeSelect,
+                    64u32 => Self::GetSequenceBounds,
+                    65u32 => Self::Dropout,
+                    66u32 => Self::GetCurProcessingRankID,
+                    67u32 => Self::DMATrigger,
+                    68u32 => Self::DMADescriptor,
+                    69u32 => Self::DMADescriptorCopy,
+                    70u32 => Self::DMADescriptorCCE,
+                    71u32 => Self::DMADescriptorTranspose,
+                    72u32 => Self::DMADescriptorReplicate,
                     73u32 => Self::InstRegisterAlu,
+                    74u32 => Self::RegisterMove,
                     75u32 => Self::InstTensorLoad,
                     76u32 => Self::InstTensorSave,
+                    77u32 => Self::Terminator,
+                    78u32 => Self::CompareAndBranch,
+                    79u32 => Self::UnconditionalBranch,
+                    80u32 => Self::BranchHint,
+                    81u32 => Self::Return,
+                    82u32 => Self::Exit,
+                    83u32 => Self::Break,
+                    84u32 => Self::Call,
+                    85u32 => Self::SwitchQueueInstance,
+                    86u32 => Self::ResetQueueInstance,
+                    87u32 => Self::CoreBarrier,
+                    88u32 => Self::Max,
+                    89u32 => Self::MaxIndex,
+                    90u32 => Self::MatchReplace,
+                    91u32 => Self::MaxIndexAndMatchReplace,
                     92u32 => Self::InstGather,
+                    93u32 => Self::InlineASMBytes,
+                    94u32 => Self::TensorCompletion,
+                    95u32 => Self::MatmultMx,
+                    96u32 => Self::QuantizeMx,
+                    97u32 => Self::Rand2,
+                    98u32 => Self::RandSetState,
+                    99u32 => Self::RandGetState,
+                    100u32 => Self::Rng,
+                    101u32 => Self::ActivationReadAccumulator,
+                    102u32 => Self::DveReadAccumulator,
+                    103u32 => Self::Exponential,
+                    104u32 => Self::NonzeroWithCount,
+                    105u32 => Self::Loop,
+                    106u32 => Self::DynamicForLoop,
+                    107u32 => Self::DMABlock,
+                    108u32 => Self::DoWhile,
+                    109u32 => Self::TongaReduceMacroSymbolic,
                     other => Self::Other(other),
                 }
             }
@@ -21265,16 +21890,45 @@ pub mod klr {
                     return v;
                 }
                 match self {
+                    Self::Generic => 0u32,
                     Self::GenericCopy => 1u32,
+                    Self::GenericRelu => 2u32,
+                    Self::AbstractCopy => 3u32,
+                    Self::Activation => 4u32,
+                    Self::ReadActivationAccumulator => 5u32,
+                    Self::LoadActFuncSet => 6u32,
+                    Self::MatmultBase => 7u32,
+                    Self::Matmult => 8u32,
+                    Self::MatmultSparse => 9u32,
+                    Self::Memset => 10u32,
+                    Self::GetGlobalRankId => 11u32,
+                    Self::NoOp => 12u32,
+                    Self::EventSemaphore => 13u32,
+                    Self::GroupResetSemaphores => 14u32,
+                    Self::AllEngineBarrier => 15u32,
+                    Self::Drain => 16u32,
+                    Self::Halt => 17u32,
+                    Self::DMA => 18u32,
                     Self::Load => 19u32,
+                    Self::Pool => 20u32,
+                    Self::Reciprocal => 21u32,
                     Self::Save => 22u32,
                     Self::InstTensorCopy => 23u32,
                     Self::InstTensorCopyDynamicSrc => 24u32,
                     Self::InstTensorCopyDynamicDst => 25u32,
                     Self::InstIndirectCopy => 26u32,
+                    Self::TensorReduce => 27u32,
+                    Self::TensorScalar => 28u32,
+                    Self::TensorScalarPtr => 29u32,
+                    Self::TensorScalarCache => 30u32,
+                    Self::TensorTensor => 31u32,
                     Self::InstDMACopy => 32u32,
+                    Self::GPSIMDSB2SB => 33u32,
                     Self::InstBNStats => 34u32,
                     Self::InstBNStatsAggregate => 35u32,
+                    Self::BNGradients => 36u32,
+                    Self::BNBackprop => 37u32,
+                    Self::BNBackprop2 => 38u32,
                     Self::InstStreamShuffle => 39u32,
                     Self::InstStreamTranspose => 40u32,
                     Self::ReadVarAddr => 41u32,
@@ -21283,29 +21937,114 @@ pub mod klr {
                     Self::InstGenericIndirectSave => 44u32,
                     Self::InstIndirectSave => 45u32,
                     Self::IndirectSaveAccumulate => 46u32,
+                    Self::Collective => 47u32,
+                    Self::CollectiveCompute => 48u32,
+                    Self::CollectiveSend => 49u32,
+                    Self::CollectiveRecv => 50u32,
                     Self::Select => 51u32,
                     Self::InstCopyPredicated => 52u32,
+                    Self::CustomOp => 53u32,
+                    Self::BIRKernel => 54u32,
+                    Self::NKIKernel => 55u32,
+                    Self::NKIKLIRKernel => 56u32,
+                    Self::DevicePrint => 57u32,
+                    Self::GetRandState => 58u32,
+                    Self::SetRandState => 59u32,
+                    Self::Rand => 60u32,
+                    Self::Iota => 61u32,
+                    Self::TensorScalarAffineSelect => 62u32,
                     Self::InstRangeSelect => 63u32,
+                    Self::GetSequenceBounds => 64u32,
+                    Self::Dropout => 65u32,
+                    Self::GetCurProcessingRankID => 66u32,
+                    Self::DMATrigger => 67u32,
+                    Self::DMADescriptor => 68u32,
+                    Self::DMADescriptorCopy => 69u32,
+                    Self::DMADescriptorCCE => 70u32,
+                    Self::DMADescriptorTranspose => 71u32,
+                    Self::DMADescriptorReplicate => 72u32,
                     Self::InstRegisterAlu => 73u32,
+                    Self::RegisterMove => 74u32,
                     Self::InstTensorLoad => 75u32,
                     Self::InstTensorSave => 76u32,
+                    Self::Terminator => 77u32,
+                    Self::CompareAndBranch => 78u32,
+                    Self::UnconditionalBranch => 79u32,
+                    Self::BranchHint => 80u32,
+                    Self::Return => 81u32,
+                    Self::Exit => 82u32,
+                    Self::Break => 83u32,
+                    Self::Call => 84u32,
+                    Self::SwitchQueueInstance => 85u32,
+                    Self::ResetQueueInstance => 86u32,
+                    Self::CoreBarrier => 87u32,
+                    Self::Max => 88u32,
+                    Self::MaxIndex => 89u32,
+                    Self::MatchReplace => 90u32,
+                    Self::MaxIndexAndMatchReplace => 91u32,
                     Self::InstGather => 92u32,
-                    Self::Other(_) => 0u32,
+                    Self::InlineASMBytes => 93u32,
+                    Self::TensorCompletion => 94u32,
+                    Self::MatmultMx => 95u32,
+                    Self::QuantizeMx => 96u32,
+                    Self::Rand2 => 97u32,
+                    Self::RandSetState => 98u32,
+                    Self::RandGetState => 99u32,
+                    Self::Rng => 100u32,
+                    Self::ActivationReadAccumulator => 101u32,
+                    Self::DveReadAccumulator => 102u32,
+                    Self::Exponential => 103u32,
+                    Self::NonzeroWithCount => 104u32,
+                    Self::Loop => 105u32,
+                    Self::DynamicForLoop => 106u32,
+                    Self::DMABlock => 107u32,
+                    Self::DoWhile => 108u32,
+                    Self::TongaReduceMacroSymbolic => 109u32,
+                    Self::Other(_) => 110u32,
                 }
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
                 match self {
+                    Self::Generic => Some("Generic"),
                     Self::GenericCopy => Some("GenericCopy"),
+                    Self::GenericRelu => Some("GenericRelu"),
+                    Self::AbstractCopy => Some("AbstractCopy"),
+                    Self::Activation => Some("Activation"),
+                    Self::ReadActivationAccumulator => Some("ReadActivationAccumulator"),
+                    Self::LoadActFuncSet => Some("LoadActFuncSet"),
+                    Self::MatmultBase => Some("MatmultBase"),
+                    Self::Matmult => Some("Matmult"),
+                    Self::MatmultSparse => Some("MatmultSparse"),
+                    Self::Memset => Some("Memset"),
+                    Self::GetGlobalRankId => Some("GetGlobalRankId"),
+                    Self::NoOp => Some("NoOp"),
+                    Self::EventSemaphore => Some("EventSemaphore"),
+                    Self::GroupResetSemaphores => Some("GroupResetSemaphores"),
+                    Self::AllEngineBarrier => Some("AllEngineBarrier"),
+                    Self::Drain => Some("Drain"),
+                    Self::Halt => Some("Halt"),
+                    Self::DMA => Some("DMA"),
                     Self::Load => Some("Load"),
+                    Self::Pool => Some("Pool"),
+                    Self::Reciprocal => Some("Reciprocal"),
                     Self::Save => Some("Save"),
                     Self::InstTensorCopy => Some("InstTensorCopy"),
                     Self::InstTensorCopyDynamicSrc => Some("InstTensorCopyDynamicSrc"),
                     Self::InstTensorCopyDynamicDst => Some("InstTensorCopyDynamicDst"),
                     Self::InstIndirectCopy => Some("InstIndirectCopy"),
+                    Self::TensorReduce => Some("TensorReduce"),
+                    Self::TensorScalar => Some("TensorScalar"),
+                    Self::TensorScalarPtr => Some("TensorScalarPtr"),
+                    Self::TensorScalarCache => Some("TensorScalarCache"),
+                    Self::TensorTensor => Some("TensorTensor"),
                     Self::InstDMACopy => Some("InstDMACopy"),
+                    Self::GPSIMDSB2SB => Some("GPSIMDSB2SB"),
                     Self::InstBNStats => Some("InstBNStats"),
                     Self::InstBNStatsAggregate => Some("InstBNStatsAggregate"),
+                    Self::BNGradients => Some("BNGradients"),
+                    Self::BNBackprop => Some("BNBackprop"),
+                    Self::BNBackprop2 => Some("BNBackprop2"),
                     Self::InstStreamShuffle => Some("InstStreamShuffle"),
                     Self::InstStreamTranspose => Some("InstStreamTranspose"),
                     Self::ReadVarAddr => Some("ReadVarAddr"),
@@ -21314,13 +22053,69 @@ pub mod klr {
                     Self::InstGenericIndirectSave => Some("InstGenericIndirectSave"),
                     Self::InstIndirectSave => Some("InstIndirectSave"),
                     Self::IndirectSaveAccumulate => Some("IndirectSaveAccumulate"),
+                    Self::Collective => Some("Collective"),
+                    Self::CollectiveCompute => Some("CollectiveCompute"),
+                    Self::CollectiveSend => Some("CollectiveSend"),
+                    Self::CollectiveRecv => Some("CollectiveRecv"),
                     Self::Select => Some("Select"),
                     Self::InstCopyPredicated => Some("InstCopyPredicated"),
+                    Self::CustomOp => Some("CustomOp"),
+                    Self::BIRKernel => Some("BIRKernel"),
+                    Self::NKIKernel => Some("NKIKernel"),
+                    Self::NKIKLIRKernel => Some("NKIKLIRKernel"),
+                    Self::DevicePrint => Some("DevicePrint"),
+                    Self::GetRandState => Some("GetRandState"),
+                    Self::SetRandState => Some("SetRandState"),
+                    Self::Rand => Some("Rand"),
+                    Self::Iota => Some("Iota"),
+                    Self::TensorScalarAffineSelect => Some("TensorScalarAffineSelect"),
                     Self::InstRangeSelect => Some("InstRangeSelect"),
+                    Self::GetSequenceBounds => Some("GetSequenceBounds"),
+                    Self::Dropout => Some("Dropout"),
+                    Self::GetCurProcessingRankID => Some("GetCurProcessingRankID"),
+                    Self::DMATrigger => Some("DMATrigger"),
+                    Self::DMADescriptor => Some("DMADescriptor"),
+                    Self::DMADescriptorCopy => Some("DMADescriptorCopy"),
+                    Self::DMADescriptorCCE => Some("DMADescriptorCCE"),
+                    Self::DMADescriptorTranspose => Some("DMADescriptorTranspose"),
+                    Self::DMADescriptorReplicate => Some("DMADescriptorReplicate"),
                     Self::InstRegisterAlu => Some("InstRegisterAlu"),
+                    Self::RegisterMove => Some("RegisterMove"),
                     Self::InstTensorLoad => Some("InstTensorLoad"),
                     Self::InstTensorSave => Some("InstTensorSave"),
+                    Self::Terminator => Some("Terminator"),
+                    Self::CompareAndBranch => Some("CompareAndBranch"),
+                    Self::UnconditionalBranch => Some("UnconditionalBranch"),
+                    Self::BranchHint => Some("BranchHint"),
+                    Self::Return => Some("Return"),
+                    Self::Exit => Some("Exit"),
+                    Self::Break => Some("Break"),
+                    Self::Call => Some("Call"),
+                    Self::SwitchQueueInstance => Some("SwitchQueueInstance"),
+                    Self::ResetQueueInstance => Some("ResetQueueInstance"),
+                    Self::CoreBarrier => Some("CoreBarrier"),
+                    Self::Max => Some("Max"),
+                    Self::MaxIndex => Some("MaxIndex"),
+                    Self::MatchReplace => Some("MatchReplace"),
+                    Self::MaxIndexAndMatchReplace => Some("MaxIndexAndMatchReplace"),
                     Self::InstGather => Some("InstGather"),
+                    Self::InlineASMBytes => Some("InlineASMBytes"),
+                    Self::TensorCompletion => Some("TensorCompletion"),
+                    Self::MatmultMx => Some("MatmultMx"),
+                    Self::QuantizeMx => Some("QuantizeMx"),
+                    Self::Rand2 => Some("Rand2"),
+                    Self::RandSetState => Some("RandSetState"),
+                    Self::RandGetState => Some("RandGetState"),
+                    Self::Rng => Some("Rng"),
+                    Self::ActivationReadAccumulator => Some("ActivationReadAccumulator"),
+                    Self::DveReadAccumulator => Some("DveReadAccumulator"),
+                    Self::Exponential => Some("Exponential"),
+                    Self::NonzeroWithCount => Some("NonzeroWithCount"),
+                    Self::Loop => Some("Loop"),
+                    Self::DynamicForLoop => Some("DynamicForLoop"),
+                    Self::DMABlock => Some("DMABlock"),
+                    Self::DoWhile => Some("DoWhile"),
+                    Self::TongaReduceMacroSymbolic => Some("TongaReduceMacroSymbolic"),
                     Self::Other(_) => None,
                 }
             }
