@@ -256,3 +256,52 @@ fn the_dve_opcodes_are_words_on_the_generations_the_pages_read() {
         stdout(&o)
     );
 }
+
+#[test]
+fn the_instruction_record_pages_fill_the_enumerator_gaps() {
+    // "The 64-Byte Instruction Record Format" §2 (the libnrt DWARF NEURON_ISA_TPB_OPCODE enum)
+    // and "Pseudo-Instruction Lowering" §3: values the Master Opcode Reference lacks.
+    for (value, name) in [
+        (0x22, "ACTIVATE_QUANTIZE"),
+        (0x60, "BATCH_NORM_STATS"),
+        (0x81, "JPEG_DECODE"),
+        (0xa6, "NOTIFY"),
+        (0xc8, "PSEUDO_TRIGGER_COLLECTIVE"),
+        (0xcc, "PSEUDO_BRANCH_LABEL"),
+        (0xd1, "PSEUDO_FUNCTION_BEGIN"),
+        (0xd7, "PSEUDO_JPEG_DECODE"),
+        (0xe0, "SPARSITY_COMPRESS"),
+        (0xff, "INVALID"),
+    ] {
+        assert_eq!(opcode(name).value, value, "{name}");
+    }
+    // The shipped spellings of enumerators the spec names otherwise.
+    for (name, alias) in [
+        ("MatMul", "MATMUL"),
+        ("TensorScalarPtr_0x43", "TENSOR_SCALAR_ARITH_OP"),
+        ("Exit", "PSEUDO_INST"),
+        ("CollectiveCompute", "PSEUDO_TRIGGER_COLLECTIVE2"),
+        ("Dropout", "DROPOUT"),
+    ] {
+        assert!(opcode(name).aliases.contains(&alias), "{name}: {alias}");
+    }
+    // §1: WAIT_MODE / UPDATE_MODE families.
+    let named = |e: &str, v: u64| {
+        enumerators(e)
+            .unwrap()
+            .iter()
+            .find(|x| x.value == v)
+            .map(|x| x.name)
+    };
+    assert_eq!(named("WAIT_MODE", 2), Some("SEM_LT_IMM"));
+    assert_eq!(named("WAIT_MODE", 0xF), Some("EVT_CLEAR_THEN_SET"));
+    assert_eq!(named("UPDATE_MODE", 0x09), Some("SEM_WR_IMM_READ"));
+    assert_eq!(named("UPDATE_MODE", 0x19), Some("SEM_WR_IMM_COMPLETE"));
+    // 0xB5 (branch hint) is named by no page: still no enumerator.
+    assert!(
+        enumerators("OPCODE")
+            .unwrap()
+            .iter()
+            .all(|e| e.value != 0xb5)
+    );
+}

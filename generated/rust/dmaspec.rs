@@ -5848,7 +5848,7 @@ impl GSControl {
         v.leave(visit::Group::Bitfield);
     }
 }
-/// When the instruction may issue, against a semaphore (the field-tables page lists a selection; the _REG variants are 0x81..0x85). Confidence: HIGH/OBSERVED (confirmed).
+/// When the instruction may issue, against a semaphore or an event (the field-tables page lists a selection, the _REG variants 0x81..0x85 unnamed; the instruction-record page adds the LT / LE and the event waits). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum WAIT_MODE {
@@ -5856,10 +5856,22 @@ pub enum WAIT_MODE {
     NONE = 0u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM` = 0x1
     WAIT_FOR_SEM_EQ_IMM = 1u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_SEM_LT_IMM` = 0x2: wait until the semaphore is less than the immediate; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)
+    SEM_LT_IMM = 2u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_SEM_LE_IMM` = 0x3: less than or equal; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)
+    SEM_LE_IMM = 3u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM` = 0x4: strictly greater
     WAIT_FOR_SEM_GT_IMM = 4u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM` = 0x5
     WAIT_FOR_SEM_GE_IMM = 5u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_SET` = 0x6: wait for the event to be set; the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
+    EVT_SET = 6u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_SET_THEN_CLEAR` = 0x7: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
+    EVT_SET_THEN_CLEAR = 7u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR` = 0xe: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
+    EVT_CLEAR = 14u8,
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR_THEN_SET` = 0xf: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
+    EVT_CLEAR_THEN_SET = 15u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_REG_81` = 0x81: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
     REG_81 = 129u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_REG_82` = 0x82: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
@@ -5871,7 +5883,7 @@ pub enum WAIT_MODE {
     /// `NEURON_ISA_TPB_WAIT_MODE_REG_85` = 0x85: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
     REG_85 = 133u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 2u8,
+    Other(u8) = 8u8,
 }
 impl Default for WAIT_MODE {
     fn default() -> Self {
@@ -5890,6 +5902,14 @@ impl WAIT_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "SEM_LT_IMM", value: 2, c_name: "NEURON_ISA_TPB_WAIT_MODE_SEM_LT_IMM",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SEM_LE_IMM", value: 3, c_name: "NEURON_ISA_TPB_WAIT_MODE_SEM_LE_IMM",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "WAIT_FOR_SEM_GT_IMM", value: 4,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM",
             ..meta::EnumeratorMeta::DEFAULT
@@ -5897,6 +5917,24 @@ impl WAIT_MODE {
         meta::EnumeratorMeta {
             name: "WAIT_FOR_SEM_GE_IMM", value: 5,
             c_name: "NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVT_SET", value: 6, c_name: "NEURON_ISA_TPB_WAIT_MODE_EVT_SET",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVT_SET_THEN_CLEAR", value: 7,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_EVT_SET_THEN_CLEAR",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVT_CLEAR", value: 14, c_name: "NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVT_CLEAR_THEN_SET", value: 15,
+            c_name: "NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR_THEN_SET",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -5935,8 +5973,14 @@ impl WAIT_MODE {
         match raw {
             0u8 => Self::NONE,
             1u8 => Self::WAIT_FOR_SEM_EQ_IMM,
+            2u8 => Self::SEM_LT_IMM,
+            3u8 => Self::SEM_LE_IMM,
             4u8 => Self::WAIT_FOR_SEM_GT_IMM,
             5u8 => Self::WAIT_FOR_SEM_GE_IMM,
+            6u8 => Self::EVT_SET,
+            7u8 => Self::EVT_SET_THEN_CLEAR,
+            14u8 => Self::EVT_CLEAR,
+            15u8 => Self::EVT_CLEAR_THEN_SET,
             129u8 => Self::REG_81,
             130u8 => Self::REG_82,
             131u8 => Self::REG_83,
@@ -5953,14 +5997,20 @@ impl WAIT_MODE {
         match self {
             Self::NONE => 0u8,
             Self::WAIT_FOR_SEM_EQ_IMM => 1u8,
+            Self::SEM_LT_IMM => 2u8,
+            Self::SEM_LE_IMM => 3u8,
             Self::WAIT_FOR_SEM_GT_IMM => 4u8,
             Self::WAIT_FOR_SEM_GE_IMM => 5u8,
+            Self::EVT_SET => 6u8,
+            Self::EVT_SET_THEN_CLEAR => 7u8,
+            Self::EVT_CLEAR => 14u8,
+            Self::EVT_CLEAR_THEN_SET => 15u8,
             Self::REG_81 => 129u8,
             Self::REG_82 => 130u8,
             Self::REG_83 => 131u8,
             Self::REG_84 => 132u8,
             Self::REG_85 => 133u8,
-            Self::Other(_) => 2u8,
+            Self::Other(_) => 8u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
@@ -5968,8 +6018,14 @@ impl WAIT_MODE {
         match self {
             Self::NONE => Some("NONE"),
             Self::WAIT_FOR_SEM_EQ_IMM => Some("WAIT_FOR_SEM_EQ_IMM"),
+            Self::SEM_LT_IMM => Some("SEM_LT_IMM"),
+            Self::SEM_LE_IMM => Some("SEM_LE_IMM"),
             Self::WAIT_FOR_SEM_GT_IMM => Some("WAIT_FOR_SEM_GT_IMM"),
             Self::WAIT_FOR_SEM_GE_IMM => Some("WAIT_FOR_SEM_GE_IMM"),
+            Self::EVT_SET => Some("EVT_SET"),
+            Self::EVT_SET_THEN_CLEAR => Some("EVT_SET_THEN_CLEAR"),
+            Self::EVT_CLEAR => Some("EVT_CLEAR"),
+            Self::EVT_CLEAR_THEN_SET => Some("EVT_CLEAR_THEN_SET"),
             Self::REG_81 => Some("REG_81"),
             Self::REG_82 => Some("REG_82"),
             Self::REG_83 => Some("REG_83"),
@@ -6006,22 +6062,44 @@ impl WAIT_MODE {
         }
     }
 }
-/// How the instruction updates a semaphore (selected values). Confidence: HIGH/OBSERVED (confirmed).
+/// How the instruction updates a semaphore or event (the field tables list a selection; the instruction-record page gives the READ family and its +16 COMPLETE set). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum UPDATE_MODE {
     /// `NEURON_ISA_TPB_UPDATE_MODE_NONE` = 0x0
     NONE = 0u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ` = 0x1: set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+    EVT_SET_READ = 1u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_READ` = 0x2: clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+    EVT_CLR_READ = 2u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ` = 0x3: on read-complete
     SEM_INC_READ = 3u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_READ` = 0x4: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+    SEM_DEC_READ = 4u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_READ` = 0x5: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+    SEM_ADD_IMM_READ = 5u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_READ` = 0x7: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+    SEM_SUB_IMM_READ = 7u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_READ` = 0x9: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+    SEM_WR_IMM_READ = 9u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_COMPLETE` = 0x11: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+    EVT_SET_COMPLETE = 17u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_COMPLETE` = 0x12: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+    EVT_CLR_COMPLETE = 18u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE` = 0x13: on full complete
     SEM_INC_COMPLETE = 19u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_COMPLETE` = 0x14: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+    SEM_DEC_COMPLETE = 20u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE` = 0x15
     SEM_ADD_IMM_COMPLETE = 21u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_COMPLETE` = 0x17: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+    SEM_SUB_IMM_COMPLETE = 23u8,
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_COMPLETE` = 0x19: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+    SEM_WR_IMM_COMPLETE = 25u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE` = 0x99
     SEM_WR_REG_COMPLETE = 153u8,
     /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 1u8,
+    Other(u8) = 6u8,
 }
 impl Default for UPDATE_MODE {
     fn default() -> Self {
@@ -6035,8 +6113,48 @@ impl UPDATE_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "EVT_SET_READ", value: 1,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVT_CLR_READ", value: 2,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_READ",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "SEM_INC_READ", value: 3,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SEM_DEC_READ", value: 4,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_READ",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SEM_ADD_IMM_READ", value: 5,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_READ",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SEM_SUB_IMM_READ", value: 7,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_READ",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SEM_WR_IMM_READ", value: 9,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_READ",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVT_SET_COMPLETE", value: 17,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_COMPLETE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVT_CLR_COMPLETE", value: 18,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -6045,8 +6163,23 @@ impl UPDATE_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "SEM_DEC_COMPLETE", value: 20,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_COMPLETE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "SEM_ADD_IMM_COMPLETE", value: 21,
             c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SEM_SUB_IMM_COMPLETE", value: 23,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_COMPLETE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SEM_WR_IMM_COMPLETE", value: 25,
+            c_name: "NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_COMPLETE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -6069,9 +6202,20 @@ impl UPDATE_MODE {
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
             0u8 => Self::NONE,
+            1u8 => Self::EVT_SET_READ,
+            2u8 => Self::EVT_CLR_READ,
             3u8 => Self::SEM_INC_READ,
+            4u8 => Self::SEM_DEC_READ,
+            5u8 => Self::SEM_ADD_IMM_READ,
+            7u8 => Self::SEM_SUB_IMM_READ,
+            9u8 => Self::SEM_WR_IMM_READ,
+            17u8 => Self::EVT_SET_COMPLETE,
+            18u8 => Self::EVT_CLR_COMPLETE,
             19u8 => Self::SEM_INC_COMPLETE,
+            20u8 => Self::SEM_DEC_COMPLETE,
             21u8 => Self::SEM_ADD_IMM_COMPLETE,
+            23u8 => Self::SEM_SUB_IMM_COMPLETE,
+            25u8 => Self::SEM_WR_IMM_COMPLETE,
             153u8 => Self::SEM_WR_REG_COMPLETE,
             other => Self::Other(other),
         }
@@ -6083,20 +6227,42 @@ impl UPDATE_MODE {
         }
         match self {
             Self::NONE => 0u8,
+            Self::EVT_SET_READ => 1u8,
+            Self::EVT_CLR_READ => 2u8,
             Self::SEM_INC_READ => 3u8,
+            Self::SEM_DEC_READ => 4u8,
+            Self::SEM_ADD_IMM_READ => 5u8,
+            Self::SEM_SUB_IMM_READ => 7u8,
+            Self::SEM_WR_IMM_READ => 9u8,
+            Self::EVT_SET_COMPLETE => 17u8,
+            Self::EVT_CLR_COMPLETE => 18u8,
             Self::SEM_INC_COMPLETE => 19u8,
+            Self::SEM_DEC_COMPLETE => 20u8,
             Self::SEM_ADD_IMM_COMPLETE => 21u8,
+            Self::SEM_SUB_IMM_COMPLETE => 23u8,
+            Self::SEM_WR_IMM_COMPLETE => 25u8,
             Self::SEM_WR_REG_COMPLETE => 153u8,
-            Self::Other(_) => 1u8,
+            Self::Other(_) => 6u8,
         }
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
             Self::NONE => Some("NONE"),
+            Self::EVT_SET_READ => Some("EVT_SET_READ"),
+            Self::EVT_CLR_READ => Some("EVT_CLR_READ"),
             Self::SEM_INC_READ => Some("SEM_INC_READ"),
+            Self::SEM_DEC_READ => Some("SEM_DEC_READ"),
+            Self::SEM_ADD_IMM_READ => Some("SEM_ADD_IMM_READ"),
+            Self::SEM_SUB_IMM_READ => Some("SEM_SUB_IMM_READ"),
+            Self::SEM_WR_IMM_READ => Some("SEM_WR_IMM_READ"),
+            Self::EVT_SET_COMPLETE => Some("EVT_SET_COMPLETE"),
+            Self::EVT_CLR_COMPLETE => Some("EVT_CLR_COMPLETE"),
             Self::SEM_INC_COMPLETE => Some("SEM_INC_COMPLETE"),
+            Self::SEM_DEC_COMPLETE => Some("SEM_DEC_COMPLETE"),
             Self::SEM_ADD_IMM_COMPLETE => Some("SEM_ADD_IMM_COMPLETE"),
+            Self::SEM_SUB_IMM_COMPLETE => Some("SEM_SUB_IMM_COMPLETE"),
+            Self::SEM_WR_IMM_COMPLETE => Some("SEM_WR_IMM_COMPLETE"),
             Self::SEM_WR_REG_COMPLETE => Some("SEM_WR_REG_COMPLETE"),
             Self::Other(_) => None,
         }
@@ -6367,6 +6533,8 @@ pub enum OPCODE {
     MatmultMx = 10u8,
     /// `NEURON_ISA_TPB_OPCODE_Activation` = 0x21: IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN
     Activation = 33u8,
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE` = 0x22: The shipped enumerator (libnrt DWARF), in the ACT cluster 0x21..0x30 (wiki-instruction-record §2); no word and no Master Opcode Reference row.
+    ACTIVATE_QUANTIZE = 34u8,
     /// `NEURON_ISA_TPB_OPCODE_LoadActFuncSet` = 0x23: IT 6 LoadActFuncSet. CERTAIN
     LoadActFuncSet = 35u8,
     /// `NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator` = 0x24: IT 5 ReadActivationAccumulator; \[col\] shared with IT 101 ActivationReadAccumulator (§2). CERTAIN
@@ -6399,6 +6567,8 @@ pub enum OPCODE {
     TensorReduce_0x52 = 82u8,
     /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53` = 0x53: IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
     TensorScalarPtr_0x53 = 83u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS` = 0x60: The shipped enumerator (libnrt DWARF, wiki-instruction-record §2, cluster 0x60..0x7F POOL / DVE). The Master Opcode Reference has IT 34 BNStats stamp 0x61 / 0x82, not 0x60.
+    BATCH_NORM_STATS = 96u8,
     /// `NEURON_ISA_TPB_OPCODE_BNStats` = 0x61: IT 34 BNStats; \[split\] 0x61 / 0x82 by apply_transpose. CERTAIN
     BNStats = 97u8,
     /// `NEURON_ISA_TPB_OPCODE_BNStatsAggregate` = 0x62: IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN
@@ -6443,6 +6613,8 @@ pub enum OPCODE {
     Iota = 126u8,
     /// `NEURON_ISA_TPB_OPCODE_Dropout` = 0x7f: IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN
     Dropout = 127u8,
+    /// `NEURON_ISA_TPB_OPCODE_JPEG_DECODE` = 0x81: The shipped enumerator (libnrt DWARF; wiki-instruction-record §2, its correction: 0x81, not 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7.
+    JPEG_DECODE = 129u8,
     /// `NEURON_ISA_TPB_OPCODE_BNStats_0x82` = 0x82: IT 34 BNStats with apply_transpose. CERTAIN
     BNStats_0x82 = 130u8,
     /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x83` = 0x83: IT 27 TensorReduce, CR 131 (§3). CERTAIN
@@ -6479,6 +6651,8 @@ pub enum OPCODE {
     Drain = 162u8,
     /// `NEURON_ISA_TPB_OPCODE_NoOp` = 0xa4: IT 12 NoOp (L2 Nop). CERTAIN
     NoOp = 164u8,
+    /// `NEURON_ISA_TPB_OPCODE_NOTIFY` = 0xa6: The shipped enumerator (libnrt DWARF), in the SP / control cluster (wiki-instruction-record §2).
+    NOTIFY = 166u8,
     /// `NEURON_ISA_TPB_OPCODE_RegisterMove` = 0xa7: IT 74 RegisterMove (L2 Move). CERTAIN
     RegisterMove = 167u8,
     /// `NEURON_ISA_TPB_OPCODE_RegisterAlu` = 0xa8: IT 73 RegisterAlu (L2 AluOp). CERTAIN
@@ -6515,10 +6689,14 @@ pub enum OPCODE {
     PSEUDO_DMA_REARM = 194u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT 43 IndirectLoad / IT 45 IndirectSave, \[split\] with 0xD6 by direction; which direction is open, see PSEUDO_RANGE_CHECK)
     PSEUDO_DMAMEMCPY_FULL_IND = 196u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE` = 0xc8: The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
+    PSEUDO_TRIGGER_COLLECTIVE = 200u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` = 0xca: IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000 visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79
     PSEUDO_EMBEDDING_UPDATE = 202u8,
     /// `NEURON_ISA_TPB_OPCODE_CollectiveSend` = 0xcb: IT 49 CollectiveSend; \[col\] shared with IT 50 CollectiveRecv, direction is an in-bundle field (§2, §4 row 5). CERTAIN
     CollectiveSend = 203u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL` = 0xcc: A host-only pseudo resolved to a PC and deleted (num_extra_instrs = -1) (wiki-instruction-record §2; wiki-pseudo-lowering §5).
+    PSEUDO_BRANCH_LABEL = 204u8,
     /// `NEURON_ISA_TPB_OPCODE_TensorSave_0xcd` = 0xcd: IT 76 TensorSave, register mode. CERTAIN
     TensorSave_0xcd = 205u8,
     /// `NEURON_ISA_TPB_OPCODE_TensorLoad` = 0xce: IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN
@@ -6527,6 +6705,8 @@ pub enum OPCODE {
     PSEUDO_DMA_SWAP_QUEUE_SET = 207u8,
     /// `NEURON_ISA_TPB_OPCODE_SetRandState` = 0xd0: IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN
     SetRandState = 208u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN` = 0xd1: The host-only stream-split sentinel that starts a function; never reaches the device (wiki-instruction-record §2).
+    PSEUDO_FUNCTION_BEGIN = 209u8,
     /// `NEURON_ISA_TPB_OPCODE_Return` = 0xd2: IT 81 Return, one bundle per active engine. CERTAIN
     Return = 210u8,
     /// `NEURON_ISA_TPB_OPCODE_Call` = 0xd3: IT 84 Call, one bundle per engine. CERTAIN
@@ -6537,6 +6717,8 @@ pub enum OPCODE {
     AllEngineBarrier = 213u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling is the spec's INFERRED one (see the word's evidence)
     PSEUDO_RANGE_CHECK = 214u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE` = 0xd7: The host-lowered (CC-top, device_tpb_idx == 0 only) form of JPEG_DECODE 0x81, handled by the v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1).
+    PSEUDO_JPEG_DECODE = 215u8,
     /// `NEURON_ISA_TPB_OPCODE_CoreBarrier` = 0xd8: IT 87 CoreBarrier (L2 PseudoCoreBarrier), \[newV3\]. CERTAIN
     CoreBarrier = 216u8,
     /// `NEURON_ISA_TPB_OPCODE_CollectiveCompute` = 0xd9: IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN
@@ -6553,6 +6735,8 @@ pub enum OPCODE {
     TensorCompletion = 222u8,
     /// `NEURON_ISA_TPB_OPCODE_Exit` = 0xdf: IT 82 Exit (L2 PseudoInst). CERTAIN
     Exit = 223u8,
+    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS` = 0xe0: The shipped enumerator (libnrt DWARF), in the 0xE0..0xFF extended cluster (wiki-instruction-record §2).
+    SPARSITY_COMPRESS = 224u8,
     /// `NEURON_ISA_TPB_OPCODE_Rand2` = 0xe2: IT 97 Rand2, bounded RNG, \[newV4\]. CERTAIN
     Rand2 = 226u8,
     /// `NEURON_ISA_TPB_OPCODE_QuantizeMx` = 0xe3: IT 96 QuantizeMx, \[newV4\]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). CERTAIN
@@ -6571,6 +6755,8 @@ pub enum OPCODE {
     DMA_GATHER_TRANSPOSE = 241u8,
     /// `NEURON_ISA_TPB_OPCODE_NonzeroWithCount` = 0xf2: IT 104 NonzeroWithCount, \[newV3\] (CoreV3 stamps 0xF2 @0x1355b18, §4). CERTAIN
     NonzeroWithCount = 242u8,
+    /// `NEURON_ISA_TPB_OPCODE_INVALID` = 0xff: The terminal sentinel, not an instruction (wiki-instruction-record §2).
+    INVALID = 255u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 0u8,
 }
@@ -6583,11 +6769,11 @@ impl OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "LdWeights", value: 1, c_name: "NEURON_ISA_TPB_OPCODE_LdWeights",
-            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["LDWEIGHTS"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "MatMul", value: 2, c_name: "NEURON_ISA_TPB_OPCODE_MatMul",
-            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["MATMUL"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Ldtags", value: 6, c_name: "NEURON_ISA_TPB_OPCODE_Ldtags",
@@ -6595,7 +6781,8 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "MatMulSparse", value: 7, c_name: "NEURON_ISA_TPB_OPCODE_MatMulSparse",
-            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["MATMUL_SPARSE"], engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "LdWeightMx", value: 9, c_name: "NEURON_ISA_TPB_OPCODE_LdWeightMx",
@@ -6603,15 +6790,21 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "MatmultMx", value: 10, c_name: "NEURON_ISA_TPB_OPCODE_MatmultMx",
-            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["MATMUL_MX"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Activation", value: 33, c_name: "NEURON_ISA_TPB_OPCODE_Activation",
+            aliases: &["ACTIVATE"], engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ACTIVATE_QUANTIZE", value: 34,
+            c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE",
             engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "LoadActFuncSet", value: 35,
-            c_name: "NEURON_ISA_TPB_OPCODE_LoadActFuncSet", engine: Some("ACT"),
+            c_name: "NEURON_ISA_TPB_OPCODE_LoadActFuncSet",
+            aliases: &["ACTIVATION_TABLE_LOAD"], engine: Some("ACT"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -6626,11 +6819,12 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "Exponential", value: 48, c_name: "NEURON_ISA_TPB_OPCODE_Exponential",
-            engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["EXPONENTIAL"], engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TensorTensor", value: 65, c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["TENSOR_TENSOR_ARITH_OP"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TensorReduce_0x42", value: 66,
@@ -6640,20 +6834,21 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "TensorScalarPtr_0x43", value: 67,
             c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["TENSOR_SCALAR_ARITH_OP"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Pool", value: 69, c_name: "NEURON_ISA_TPB_OPCODE_Pool",
-            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["POOL"], engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TensorCopy", value: 70, c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["COPY"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TensorCopy_0x47", value: 71,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy_0x47", engine: Some("DVE"),
-            ..meta::EnumeratorMeta::DEFAULT
+            c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy_0x47", aliases: &["CAST"],
+            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Reciprocal", value: 72, c_name: "NEURON_ISA_TPB_OPCODE_Reciprocal",
@@ -6664,7 +6859,7 @@ impl OPCODE {
             engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Rng", value: 77, c_name: "NEURON_ISA_TPB_OPCODE_Rng",
+            name: "Rng", value: 77, c_name: "NEURON_ISA_TPB_OPCODE_Rng", aliases: &["RNG"],
             engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -6681,6 +6876,11 @@ impl OPCODE {
             name: "TensorScalarPtr_0x53", value: 83,
             c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53",
             engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BATCH_NORM_STATS", value: 96,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "BNStats", value: 97, c_name: "NEURON_ISA_TPB_OPCODE_BNStats",
@@ -6727,8 +6927,8 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "StreamTranspose", value: 107,
-            c_name: "NEURON_ISA_TPB_OPCODE_StreamTranspose", engine: Some("DVE"),
-            ..meta::EnumeratorMeta::DEFAULT
+            c_name: "NEURON_ISA_TPB_OPCODE_StreamTranspose", aliases: &["STREAM_TRANSPOSE"],
+            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Max", value: 108, c_name: "NEURON_ISA_TPB_OPCODE_Max",
@@ -6776,11 +6976,16 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "Iota", value: 126, c_name: "NEURON_ISA_TPB_OPCODE_Iota",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["IOTA"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Dropout", value: 127, c_name: "NEURON_ISA_TPB_OPCODE_Dropout",
-            aliases: &["dropout"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["DROPOUT", "dropout"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "JPEG_DECODE", value: 129, c_name: "NEURON_ISA_TPB_OPCODE_JPEG_DECODE",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "BNStats_0x82", value: 130, c_name: "NEURON_ISA_TPB_OPCODE_BNStats_0x82",
@@ -6857,14 +7062,18 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "Halt", value: 161, c_name: "NEURON_ISA_TPB_OPCODE_Halt",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["HALT"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Drain", value: 162, c_name: "NEURON_ISA_TPB_OPCODE_Drain",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["DRAIN"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "NoOp", value: 164, c_name: "NEURON_ISA_TPB_OPCODE_NoOp",
+            aliases: &["NOP"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "NOTIFY", value: 166, c_name: "NEURON_ISA_TPB_OPCODE_NOTIFY",
             engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -6877,8 +7086,8 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "CompareAndBranch", value: 169,
-            c_name: "NEURON_ISA_TPB_OPCODE_CompareAndBranch", engine: Some("SP"),
-            ..meta::EnumeratorMeta::DEFAULT
+            c_name: "NEURON_ISA_TPB_OPCODE_CompareAndBranch", aliases: &["COMPARE_BRANCH"],
+            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TensorLoad_0xaa", value: 170,
@@ -6952,6 +7161,11 @@ impl OPCODE {
             engine: Some("DMA"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "PSEUDO_TRIGGER_COLLECTIVE", value: 200,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "PSEUDO_EMBEDDING_UPDATE", value: 202,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE",
             aliases: &["PseudoEmbeddingUpdate", "INDIRECT_SAVE_ACCUMULATE"],
@@ -6959,7 +7173,12 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "CollectiveSend", value: 203,
-            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveSend", engine: Some("POOL"),
+            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveSend", aliases: &["PSEUDO_SENDRECV"],
+            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "PSEUDO_BRANCH_LABEL", value: 204,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -6974,19 +7193,27 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_SWAP_QUEUE_SET", value: 207,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET",
-            engine: Some("DMA"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["PSEUDO_DMASWAP_QUEUE_SET"], engine: Some("DMA"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "SetRandState", value: 208, c_name: "NEURON_ISA_TPB_OPCODE_SetRandState",
             engine: Some("DVE/Pool"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "PSEUDO_FUNCTION_BEGIN", value: 209,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "Return", value: 210, c_name: "NEURON_ISA_TPB_OPCODE_Return",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["PSEUDO_FUNCTION_RETURN"], engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Call", value: 211, c_name: "NEURON_ISA_TPB_OPCODE_Call",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["PSEUDO_FUNCTION_CALL"], engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_DIRECT2D", value: 212,
@@ -7005,13 +7232,19 @@ impl OPCODE {
             engine: Some("DMA"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "PSEUDO_JPEG_DECODE", value: 215,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "CoreBarrier", value: 216, c_name: "NEURON_ISA_TPB_OPCODE_CoreBarrier",
             engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "CollectiveCompute", value: 217,
             c_name: "NEURON_ISA_TPB_OPCODE_CollectiveCompute",
-            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["PSEUDO_TRIGGER_COLLECTIVE2"], engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_EXTENSION", value: 218,
@@ -7021,16 +7254,18 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "GetCurProcessingRankID", value: 219,
             c_name: "NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID",
-            engine: Some("CC"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "GetGlobalRankId", value: 220,
-            c_name: "NEURON_ISA_TPB_OPCODE_GetGlobalRankId", engine: Some("CC"),
+            aliases: &["PSEUDO_CUR_PROCESSING_RANK_ID"], engine: Some("CC"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "GetGlobalRankId", value: 220,
+            c_name: "NEURON_ISA_TPB_OPCODE_GetGlobalRankId", aliases: &["PSEUDO_GID_LOAD"],
+            engine: Some("CC"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "BranchHint", value: 221, c_name: "NEURON_ISA_TPB_OPCODE_BranchHint",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["PSEUDO_BRANCH_PREFETCH_HINT"], engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TensorCompletion", value: 222,
@@ -7039,7 +7274,12 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "Exit", value: 223, c_name: "NEURON_ISA_TPB_OPCODE_Exit",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["PSEUDO_INST"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SPARSITY_COMPRESS", value: 224,
+            c_name: "NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "Rand2", value: 226, c_name: "NEURON_ISA_TPB_OPCODE_Rand2",
@@ -7047,7 +7287,8 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "QuantizeMx", value: 227, c_name: "NEURON_ISA_TPB_OPCODE_QuantizeMx",
-            engine: Some("PE/DVE"), ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["QUANTIZE_MX"], engine: Some("PE/DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TensorScalarPtr_0xe5", value: 229,
@@ -7083,6 +7324,10 @@ impl OPCODE {
             c_name: "NEURON_ISA_TPB_OPCODE_NonzeroWithCount", engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
+        meta::EnumeratorMeta {
+            name: "INVALID", value: 255, c_name: "NEURON_ISA_TPB_OPCODE_INVALID",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
     ];
     /// `from_raw` of every byte.
     const FROM_RAW: [Self; 256] = {
@@ -7104,6 +7349,7 @@ impl OPCODE {
             9u8 => Self::LdWeightMx,
             10u8 => Self::MatmultMx,
             33u8 => Self::Activation,
+            34u8 => Self::ACTIVATE_QUANTIZE,
             35u8 => Self::LoadActFuncSet,
             36u8 => Self::ReadActivationAccumulator,
             37u8 => Self::Activation_0x25,
@@ -7120,6 +7366,7 @@ impl OPCODE {
             81u8 => Self::TensorTensor_0x51,
             82u8 => Self::TensorReduce_0x52,
             83u8 => Self::TensorScalarPtr_0x53,
+            96u8 => Self::BATCH_NORM_STATS,
             97u8 => Self::BNStats,
             98u8 => Self::BNStatsAggregate,
             99u8 => Self::BNGradients,
@@ -7142,6 +7389,7 @@ impl OPCODE {
             125u8 => Self::TensorReduce_0x7d,
             126u8 => Self::Iota,
             127u8 => Self::Dropout,
+            129u8 => Self::JPEG_DECODE,
             130u8 => Self::BNStats_0x82,
             131u8 => Self::TensorReduce_0x83,
             132u8 => Self::TensorReduce_0x84,
@@ -7160,6 +7408,7 @@ impl OPCODE {
             161u8 => Self::Halt,
             162u8 => Self::Drain,
             164u8 => Self::NoOp,
+            166u8 => Self::NOTIFY,
             167u8 => Self::RegisterMove,
             168u8 => Self::RegisterAlu,
             169u8 => Self::CompareAndBranch,
@@ -7178,17 +7427,21 @@ impl OPCODE {
             193u8 => Self::PSEUDO_DMA_TRIGGER,
             194u8 => Self::PSEUDO_DMA_REARM,
             196u8 => Self::PSEUDO_DMAMEMCPY_FULL_IND,
+            200u8 => Self::PSEUDO_TRIGGER_COLLECTIVE,
             202u8 => Self::PSEUDO_EMBEDDING_UPDATE,
             203u8 => Self::CollectiveSend,
+            204u8 => Self::PSEUDO_BRANCH_LABEL,
             205u8 => Self::TensorSave_0xcd,
             206u8 => Self::TensorLoad,
             207u8 => Self::PSEUDO_DMA_SWAP_QUEUE_SET,
             208u8 => Self::SetRandState,
+            209u8 => Self::PSEUDO_FUNCTION_BEGIN,
             210u8 => Self::Return,
             211u8 => Self::Call,
             212u8 => Self::PSEUDO_DMA_DIRECT2D,
             213u8 => Self::AllEngineBarrier,
             214u8 => Self::PSEUDO_RANGE_CHECK,
+            215u8 => Self::PSEUDO_JPEG_DECODE,
             216u8 => Self::CoreBarrier,
             217u8 => Self::CollectiveCompute,
             218u8 => Self::PSEUDO_EXTENSION,
@@ -7197,6 +7450,7 @@ impl OPCODE {
             221u8 => Self::BranchHint,
             222u8 => Self::TensorCompletion,
             223u8 => Self::Exit,
+            224u8 => Self::SPARSITY_COMPRESS,
             226u8 => Self::Rand2,
             227u8 => Self::QuantizeMx,
             229u8 => Self::TensorScalarPtr_0xe5,
@@ -7206,6 +7460,7 @@ impl OPCODE {
             240u8 => Self::EXTENDED_INST,
             241u8 => Self::DMA_GATHER_TRANSPOSE,
             242u8 => Self::NonzeroWithCount,
+            255u8 => Self::INVALID,
             other => Self::Other(other),
         }
     }
@@ -7222,6 +7477,7 @@ impl OPCODE {
             Self::LdWeightMx => 9u8,
             Self::MatmultMx => 10u8,
             Self::Activation => 33u8,
+            Self::ACTIVATE_QUANTIZE => 34u8,
             Self::LoadActFuncSet => 35u8,
             Self::ReadActivationAccumulator => 36u8,
             Self::Activation_0x25 => 37u8,
@@ -7238,6 +7494,7 @@ impl OPCODE {
             Self::TensorTensor_0x51 => 81u8,
             Self::TensorReduce_0x52 => 82u8,
             Self::TensorScalarPtr_0x53 => 83u8,
+            Self::BATCH_NORM_STATS => 96u8,
             Self::BNStats => 97u8,
             Self::BNStatsAggregate => 98u8,
             Self::BNGradients => 99u8,
@@ -7260,6 +7517,7 @@ impl OPCODE {
             Self::TensorReduce_0x7d => 125u8,
             Self::Iota => 126u8,
             Self::Dropout => 127u8,
+            Self::JPEG_DECODE => 129u8,
             Self::BNStats_0x82 => 130u8,
             Self::TensorReduce_0x83 => 131u8,
             Self::TensorReduce_0x84 => 132u8,
@@ -7278,6 +7536,7 @@ impl OPCODE {
             Self::Halt => 161u8,
             Self::Drain => 162u8,
             Self::NoOp => 164u8,
+            Self::NOTIFY => 166u8,
             Self::RegisterMove => 167u8,
             Self::RegisterAlu => 168u8,
             Self::CompareAndBranch => 169u8,
@@ -7296,17 +7555,21 @@ impl OPCODE {
             Self::PSEUDO_DMA_TRIGGER => 193u8,
             Self::PSEUDO_DMA_REARM => 194u8,
             Self::PSEUDO_DMAMEMCPY_FULL_IND => 196u8,
+            Self::PSEUDO_TRIGGER_COLLECTIVE => 200u8,
             Self::PSEUDO_EMBEDDING_UPDATE => 202u8,
             Self::CollectiveSend => 203u8,
+            Self::PSEUDO_BRANCH_LABEL => 204u8,
             Self::TensorSave_0xcd => 205u8,
             Self::TensorLoad => 206u8,
             Self::PSEUDO_DMA_SWAP_QUEUE_SET => 207u8,
             Self::SetRandState => 208u8,
+            Self::PSEUDO_FUNCTION_BEGIN => 209u8,
             Self::Return => 210u8,
             Self::Call => 211u8,
             Self::PSEUDO_DMA_DIRECT2D => 212u8,
             Self::AllEngineBarrier => 213u8,
             Self::PSEUDO_RANGE_CHECK => 214u8,
+            Self::PSEUDO_JPEG_DECODE => 215u8,
             Self::CoreBarrier => 216u8,
             Self::CollectiveCompute => 217u8,
             Self::PSEUDO_EXTENSION => 218u8,
@@ -7315,6 +7578,7 @@ impl OPCODE {
             Self::BranchHint => 221u8,
             Self::TensorCompletion => 222u8,
             Self::Exit => 223u8,
+            Self::SPARSITY_COMPRESS => 224u8,
             Self::Rand2 => 226u8,
             Self::QuantizeMx => 227u8,
             Self::TensorScalarPtr_0xe5 => 229u8,
@@ -7324,6 +7588,7 @@ impl OPCODE {
             Self::EXTENDED_INST => 240u8,
             Self::DMA_GATHER_TRANSPOSE => 241u8,
             Self::NonzeroWithCount => 242u8,
+            Self::INVALID => 255u8,
             Self::Other(_) => 0u8,
         }
     }
@@ -7337,6 +7602,7 @@ impl OPCODE {
             Self::LdWeightMx => Some("LdWeightMx"),
             Self::MatmultMx => Some("MatmultMx"),
             Self::Activation => Some("Activation"),
+            Self::ACTIVATE_QUANTIZE => Some("ACTIVATE_QUANTIZE"),
             Self::LoadActFuncSet => Some("LoadActFuncSet"),
             Self::ReadActivationAccumulator => Some("ReadActivationAccumulator"),
             Self::Activation_0x25 => Some("Activation_0x25"),
@@ -7353,6 +7619,7 @@ impl OPCODE {
             Self::TensorTensor_0x51 => Some("TensorTensor_0x51"),
             Self::TensorReduce_0x52 => Some("TensorReduce_0x52"),
             Self::TensorScalarPtr_0x53 => Some("TensorScalarPtr_0x53"),
+            Self::BATCH_NORM_STATS => Some("BATCH_NORM_STATS"),
             Self::BNStats => Some("BNStats"),
             Self::BNStatsAggregate => Some("BNStatsAggregate"),
             Self::BNGradients => Some("BNGradients"),
@@ -7375,6 +7642,7 @@ impl OPCODE {
             Self::TensorReduce_0x7d => Some("TensorReduce_0x7d"),
             Self::Iota => Some("Iota"),
             Self::Dropout => Some("Dropout"),
+            Self::JPEG_DECODE => Some("JPEG_DECODE"),
             Self::BNStats_0x82 => Some("BNStats_0x82"),
             Self::TensorReduce_0x83 => Some("TensorReduce_0x83"),
             Self::TensorReduce_0x84 => Some("TensorReduce_0x84"),
@@ -7393,6 +7661,7 @@ impl OPCODE {
             Self::Halt => Some("Halt"),
             Self::Drain => Some("Drain"),
             Self::NoOp => Some("NoOp"),
+            Self::NOTIFY => Some("NOTIFY"),
             Self::RegisterMove => Some("RegisterMove"),
             Self::RegisterAlu => Some("RegisterAlu"),
             Self::CompareAndBranch => Some("CompareAndBranch"),
@@ -7411,17 +7680,21 @@ impl OPCODE {
             Self::PSEUDO_DMA_TRIGGER => Some("PSEUDO_DMA_TRIGGER"),
             Self::PSEUDO_DMA_REARM => Some("PSEUDO_DMA_REARM"),
             Self::PSEUDO_DMAMEMCPY_FULL_IND => Some("PSEUDO_DMAMEMCPY_FULL_IND"),
+            Self::PSEUDO_TRIGGER_COLLECTIVE => Some("PSEUDO_TRIGGER_COLLECTIVE"),
             Self::PSEUDO_EMBEDDING_UPDATE => Some("PSEUDO_EMBEDDING_UPDATE"),
             Self::CollectiveSend => Some("CollectiveSend"),
+            Self::PSEUDO_BRANCH_LABEL => Some("PSEUDO_BRANCH_LABEL"),
             Self::TensorSave_0xcd => Some("TensorSave_0xcd"),
             Self::TensorLoad => Some("TensorLoad"),
             Self::PSEUDO_DMA_SWAP_QUEUE_SET => Some("PSEUDO_DMA_SWAP_QUEUE_SET"),
             Self::SetRandState => Some("SetRandState"),
+            Self::PSEUDO_FUNCTION_BEGIN => Some("PSEUDO_FUNCTION_BEGIN"),
             Self::Return => Some("Return"),
             Self::Call => Some("Call"),
             Self::PSEUDO_DMA_DIRECT2D => Some("PSEUDO_DMA_DIRECT2D"),
             Self::AllEngineBarrier => Some("AllEngineBarrier"),
             Self::PSEUDO_RANGE_CHECK => Some("PSEUDO_RANGE_CHECK"),
+            Self::PSEUDO_JPEG_DECODE => Some("PSEUDO_JPEG_DECODE"),
             Self::CoreBarrier => Some("CoreBarrier"),
             Self::CollectiveCompute => Some("CollectiveCompute"),
             Self::PSEUDO_EXTENSION => Some("PSEUDO_EXTENSION"),
@@ -7430,6 +7703,7 @@ impl OPCODE {
             Self::BranchHint => Some("BranchHint"),
             Self::TensorCompletion => Some("TensorCompletion"),
             Self::Exit => Some("Exit"),
+            Self::SPARSITY_COMPRESS => Some("SPARSITY_COMPRESS"),
             Self::Rand2 => Some("Rand2"),
             Self::QuantizeMx => Some("QuantizeMx"),
             Self::TensorScalarPtr_0xe5 => Some("TensorScalarPtr_0xe5"),
@@ -7439,6 +7713,7 @@ impl OPCODE {
             Self::EXTENDED_INST => Some("EXTENDED_INST"),
             Self::DMA_GATHER_TRANSPOSE => Some("DMA_GATHER_TRANSPOSE"),
             Self::NonzeroWithCount => Some("NonzeroWithCount"),
+            Self::INVALID => Some("INVALID"),
             Self::Other(_) => None,
         }
     }
