@@ -33,7 +33,7 @@ use crate::runtime::lowering::{
     AbiMeta, ApplyError, ExtensionUse, KindMeta, LoweringMeta, MessageMeta, RouteMeta, Variables,
     apply,
 };
-use crate::stream::{Decoded, Decoder, WORD_SIZE};
+use crate::stream::{Decoded, Decoder, Leads, WORD_SIZE};
 use crate::words::{Arch, LOWERINGS, WORDS};
 
 /// A pseudo lowered to a real word.
@@ -156,7 +156,7 @@ pub enum StreamError {
     /// An extension word that does not follow the word it extends.
     Orphan {
         name: &'static str,
-        follows: &'static str,
+        follows: Leads,
     },
 }
 

@@ -1,6 +1,9 @@
 //! Decoding a stream of 64-byte words, with the positional rule for extension words: a
-//! word whose spec says `follows = X` (PSEUDO_DMA_EXT after PSEUDO_DMA_DIRECT2D) is only
-//! that struct when it comes right after an X; anywhere else it is reported, not guessed.
+//! word whose spec says `follows = X` (PSEUDO_DMA_EXT after PSEUDO_DMA_DIRECT2D), or
+//! `follows = [X, Y]` (STREAM_SHUFFLE after either transpose half), is only that struct
+//! when it comes right after one of them; anywhere else it is reported, not guessed.
+
+use core::fmt;
 
 use crate::words::{Arch, Word};
 
@@ -19,9 +22,48 @@ pub enum Decoded {
     Orphan {
         /// The struct it would be.
         name: &'static str,
-        /// The struct it must follow.
-        follows: &'static str,
+        /// The structs one of which it must follow.
+        follows: Leads,
     },
+}
+
+/// The words an extension word may follow (its spec's `follows`); shown as `A` or `A or B`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leads(pub &'static [&'static str]);
+
+impl Leads {
+    /// Whether `name` is one of them.
+    pub fn admits(&self, name: &str) -> bool {
+        self.0.contains(&name)
+    }
+}
+
+impl fmt::Display for Leads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" or ")?;
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
+    }
+}
+
+/// The positional rule: a word with `follows` (non-empty) extends the previous word of the
+/// stream (`prev`: its index and struct name) if that is one of them, and is an orphan
+/// otherwise; a word without stands alone.
+pub(crate) fn extension_of(
+    follows: &'static [&'static str],
+    prev: Option<(usize, &str)>,
+) -> Result<Option<usize>, Leads> {
+    if follows.is_empty() {
+        return Ok(None);
+    }
+    match prev {
+        Some((i, name)) if Leads(follows).admits(name) => Ok(Some(i)),
+        _ => Err(Leads(follows)),
+    }
 }
 
 /// Stateful decoder: feed it words in stream order.
@@ -60,17 +102,14 @@ impl Decoder {
             return Decoded::UnknownOpcode;
         };
         let meta = word.meta();
-        let extends = match meta.follows {
-            None => None,
-            Some(follows) => match prev {
-                Some((i, name)) if name == follows => Some(i),
-                _ => {
-                    return Decoded::Orphan {
-                        name: meta.name,
-                        follows,
-                    };
-                }
-            },
+        let extends = match extension_of(meta.follows, prev) {
+            Ok(extends) => extends,
+            Err(follows) => {
+                return Decoded::Orphan {
+                    name: meta.name,
+                    follows,
+                };
+            }
         };
         self.prev = Some((index, meta.name));
         Decoded::Word { word, extends }

@@ -22,7 +22,7 @@
 
 use core::slice::ChunksExact;
 
-use crate::stream::WORD_SIZE;
+use crate::stream::{Leads, WORD_SIZE, extension_of};
 use crate::words::{Arch, view};
 
 /// What one 64-byte word of a stream is, viewed in place.
@@ -41,8 +41,8 @@ pub enum Viewed<'a> {
         bytes: &'a [u8; WORD_SIZE],
         /// The struct it would be.
         name: &'static str,
-        /// The struct it must follow.
-        follows: &'static str,
+        /// The structs one of which it must follow.
+        follows: Leads,
     },
 }
 
@@ -104,22 +104,19 @@ impl<'a> Iterator for Words<'a> {
             return Some((offset, Viewed::UnknownOpcode(bytes)));
         };
         let meta = word.meta();
-        let extends = match meta.follows {
-            None => None,
-            Some(follows) => match prev {
-                Some((i, name)) if name == follows => Some(i),
-                _ => {
-                    let name = meta.name;
-                    return Some((
-                        offset,
-                        Viewed::Orphan {
-                            bytes,
-                            name,
-                            follows,
-                        },
-                    ));
-                }
-            },
+        let extends = match extension_of(meta.follows, prev) {
+            Ok(extends) => extends,
+            Err(follows) => {
+                let name = meta.name;
+                return Some((
+                    offset,
+                    Viewed::Orphan {
+                        bytes,
+                        name,
+                        follows,
+                    },
+                ));
+            }
         };
         self.prev = Some((index, meta.name));
         Some((offset, Viewed::Word { word, extends }))

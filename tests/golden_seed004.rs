@@ -397,7 +397,7 @@ fn pseudo_pair_decodes_by_opcode() {
         let second = Word::decode(stream[64..].try_into().unwrap(), arch).expect("0xda word");
         assert!(matches!(first, Word::PSEUDO_DMA_DIRECT2D(_)));
         assert!(matches!(second, Word::PSEUDO_DMA_EXT(_)));
-        assert_eq!(second.meta().follows, Some("PSEUDO_DMA_DIRECT2D"));
+        assert_eq!(second.meta().follows, ["PSEUDO_DMA_DIRECT2D"]);
         assert_eq!(first.encode(), d4);
         assert_eq!(second.encode(), da);
     }

@@ -133,7 +133,7 @@ fn arm_words(m: &Model, walk: &Walk, w: &TypeDef) -> Vec<[u8; 64]> {
 /// the word it must follow (if it is a positional extension).
 fn decoded_tags(w: &TypeDef, words: &[[u8; 64]]) -> BTreeMap<String, Json> {
     let follows = match &w.kind {
-        TypeKind::Struct { follows, .. } => follows.as_deref(),
+        TypeKind::Struct { follows, .. } => follows.first().map(String::as_str),
         _ => None,
     };
     let lead = follows.map(|f| *WORDS.iter().find(|x| x.name == f).unwrap().template);

@@ -19,6 +19,7 @@ use dmaspec::runtime::lowering::{
     ApplyError, ExtensionUse, NoVariables, Source, Transform, Variables, apply,
 };
 use dmaspec::runtime::wire::put;
+use dmaspec::stream::Leads;
 use dmaspec::words::{Arch, LOWERINGS, WORDS};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -542,7 +543,7 @@ fn an_orphan_extension_is_reported_not_guessed() {
                     ext: None,
                     error: StreamError::Orphan {
                         name: "PSEUDO_DMA_EXT",
-                        follows: "PSEUDO_DMA_DIRECT2D"
+                        follows: Leads(["PSEUDO_DMA_DIRECT2D"]),
                     },
                     ..
                 }

@@ -159,11 +159,14 @@ fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
     // Seed 004 §10 lists per-arch headers for 0xb8 / 0xbb / 0xd4 / 0xbd / 0xf1; the
     // Indirection Engine page §1 has all four generations ship 0xe7's and 0xca's headers;
     // the S3D3 Collective page §5 lists which generations ship 0xbf's, and the field
-    // tables §3 give the v5 words 0xb9 / 0xba as maverick headers.
+    // tables §3 give the v5 words 0xb9 / 0xba as maverick headers; the DVE words (0x67, 0x69,
+    // 0x6a, 0x6b, 0x7f, 0xbc) list the generations the DVE datamove page's encoders and the
+    // Master Opcode Reference's V2 / V3 / V4 columns give, and no more.
     // The other compiler-only words get all four by the spec's inference.
     for w in WORDS {
         let sourced = [
-            0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf, 0xb9, 0xba, 0x68,
+            0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf, 0xb9, 0xba, 0x68, 0x67, 0x69, 0x6a,
+            0x6b, 0x7f, 0xbc,
         ]
         .contains(&w.opcode);
         assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
@@ -175,4 +178,130 @@ fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
     );
     let text = stdout(&dmaspec(&["explain", "0xb8"], &[]));
     assert!(!text.contains("by the spec's inference"), "{text}");
+}
+
+#[test]
+fn the_dve_opcodes_are_words_on_the_generations_the_pages_read() {
+    // (opcode, word, enumerator, engine, architectures): the DVE datamove page's encoders
+    // (CoreV2GenImpl, RangeSelect CoreV3GenImpl only) and the Master Opcode Reference §1 rows
+    // IT 39 / 40 / 63 / 65 / 92 (V2 / V3 / V4 columns; Gather is a plain COPY on V4).
+    for (op, word, enumerator, engine, arch) in [
+        (
+            0x67,
+            "POOL_BUFFER_LOAD",
+            "POOL_BUFFER_LOAD",
+            "POOL",
+            &["sunda", "cayman"][..],
+        ),
+        (
+            0x69,
+            "STREAM_SHUFFLE",
+            "StreamShuffle_0x69",
+            "DVE",
+            &["sunda", "cayman", "mariana"],
+        ),
+        (
+            0x6a,
+            "STREAM_SHUFFLE_TRANSPOSE",
+            "StreamShuffle",
+            "DVE",
+            &["sunda", "cayman", "mariana"],
+        ),
+        (
+            0x6b,
+            "STREAM_TRANSPOSE",
+            "StreamTranspose",
+            "DVE",
+            &["sunda", "cayman", "mariana"],
+        ),
+        (
+            0x7f,
+            "DROPOUT",
+            "Dropout",
+            "DVE",
+            &["sunda", "cayman", "mariana"],
+        ),
+        (
+            0xbc,
+            "RANGE_SELECT",
+            "RangeSelect",
+            "DVE",
+            &["cayman", "mariana"],
+        ),
+    ] {
+        let w = WORDS.iter().find(|w| w.opcode == op).unwrap();
+        assert_eq!((w.name, w.opcode_enumerator), (word, enumerator));
+        assert_eq!(opcode(enumerator).engine, Some(engine), "{word}");
+        let names: Vec<&str> = w.arch.iter().map(|a| a.name()).collect();
+        assert_eq!(names, arch, "{word}");
+    }
+    // The DVE page's own spellings resolve too (its opcode witness ledger).
+    for (enumerator, alias) in [
+        ("StreamShuffle_0x69", "stream_shuffle"),
+        ("Dropout", "dropout"),
+        ("RangeSelect", "range_select"),
+        ("POOL_BUFFER_LOAD", "pool_buffer_load"),
+    ] {
+        assert!(opcode(enumerator).aliases.contains(&alias), "{enumerator}");
+    }
+    // The 0x9B companion of RangeSelect has an enumerator but no layout (no page transcribes it).
+    assert!(WORDS.iter().all(|w| w.opcode != 0x9b));
+    let o = dmaspec(
+        &["decode", "--hex", "--arch", "maverick", "-"],
+        &word_hex(0x7f),
+    );
+    assert!(
+        stdout(&o).contains("0x7f Dropout (DVE): no word in maverick"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn the_instruction_record_pages_fill_the_enumerator_gaps() {
+    // "The 64-Byte Instruction Record Format" §2 (the libnrt DWARF NEURON_ISA_TPB_OPCODE enum)
+    // and "Pseudo-Instruction Lowering" §3: values the Master Opcode Reference lacks.
+    for (value, name) in [
+        (0x22, "ACTIVATE_QUANTIZE"),
+        (0x60, "BATCH_NORM_STATS"),
+        (0x81, "JPEG_DECODE"),
+        (0xa6, "NOTIFY"),
+        (0xc8, "PSEUDO_TRIGGER_COLLECTIVE"),
+        (0xcc, "PSEUDO_BRANCH_LABEL"),
+        (0xd1, "PSEUDO_FUNCTION_BEGIN"),
+        (0xd7, "PSEUDO_JPEG_DECODE"),
+        (0xe0, "SPARSITY_COMPRESS"),
+        (0xff, "INVALID"),
+    ] {
+        assert_eq!(opcode(name).value, value, "{name}");
+    }
+    // The shipped spellings of enumerators the spec names otherwise.
+    for (name, alias) in [
+        ("MatMul", "MATMUL"),
+        ("TensorScalarPtr_0x43", "TENSOR_SCALAR_ARITH_OP"),
+        ("Exit", "PSEUDO_INST"),
+        ("CollectiveCompute", "PSEUDO_TRIGGER_COLLECTIVE2"),
+        ("Dropout", "DROPOUT"),
+    ] {
+        assert!(opcode(name).aliases.contains(&alias), "{name}: {alias}");
+    }
+    // §1: WAIT_MODE / UPDATE_MODE families.
+    let named = |e: &str, v: u64| {
+        enumerators(e)
+            .unwrap()
+            .iter()
+            .find(|x| x.value == v)
+            .map(|x| x.name)
+    };
+    assert_eq!(named("WAIT_MODE", 2), Some("SEM_LT_IMM"));
+    assert_eq!(named("WAIT_MODE", 0xF), Some("EVT_CLEAR_THEN_SET"));
+    assert_eq!(named("UPDATE_MODE", 0x09), Some("SEM_WR_IMM_READ"));
+    assert_eq!(named("UPDATE_MODE", 0x19), Some("SEM_WR_IMM_COMPLETE"));
+    // 0xB5 (branch hint) is named by no page: still no enumerator.
+    assert!(
+        enumerators("OPCODE")
+            .unwrap()
+            .iter()
+            .all(|e| e.value != 0xb5)
+    );
 }

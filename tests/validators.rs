@@ -1065,6 +1065,79 @@ fn access_pattern_rules() {
     );
 }
 
+/// The golden DVE words (tests/vectors/dve_*.hex, from the DVE datamove page's tables).
+fn dropout() -> DROPOUT {
+    DROPOUT::decode(&vector("dve_dropout.hex")).unwrap()
+}
+
+fn shuffle_transpose() -> STREAM_SHUFFLE_TRANSPOSE {
+    STREAM_SHUFFLE_TRANSPOSE::decode(&vector("dve_stream_shuffle_transpose.hex")).unwrap()
+}
+
+fn stream_transpose() -> STREAM_TRANSPOSE {
+    STREAM_TRANSPOSE::decode(&vector("dve_stream_transpose.hex")).unwrap()
+}
+
+fn range_select() -> RANGE_SELECT {
+    RANGE_SELECT::decode(&vector("dve_range_select.hex")).unwrap()
+}
+
+#[test]
+fn dve_word_rules() {
+    word_cases!(
+        DROPOUT,
+        [case(
+            "d3_dropout_same_src_dst_type",
+            "supp-dve-datamove §Dropout: d3_dropout_same_src_dst_type asserts in==out",
+            dropout,
+            |w| w.out_dtype = DTYPE::FP32
+        )]
+    );
+    word_cases!(
+        STREAM_SHUFFLE_TRANSPOSE,
+        [
+            case(
+                "src_element_count_nonzero",
+                "supp-dve-datamove §`0x6A`: both element counts nonzero",
+                shuffle_transpose,
+                |w| w.src_mem_pattern.num_elem[3] = 0
+            ),
+            case(
+                "dst_element_count_nonzero",
+                "supp-dve-datamove §`0x6A`: both element counts nonzero",
+                shuffle_transpose,
+                |w| w.dst_mem_pattern.num_elem[1] = 0
+            ),
+        ]
+    );
+    word_cases!(
+        STREAM_TRANSPOSE,
+        [
+            case(
+                "src_num_elem_3_is_1",
+                "supp-dve-datamove §`0x6B` Guard B: src_mem_pattern.num_elem[3] == 1",
+                stream_transpose,
+                |w| w.src_mem_pattern.num_elem[3] = 0
+            ),
+            case(
+                "src_is_not_tensor_indirect",
+                "supp-dve-datamove §`0x6B` Guard A: no TensorIndirect src",
+                stream_transpose,
+                |w| w.src_mem_pattern.start_addr.indirect = 1
+            ),
+        ]
+    );
+    word_cases!(
+        RANGE_SELECT,
+        [case(
+            "in_num_eles_eq_out_num_eles",
+            "supp-dve-datamove §RangeSelect: NeuronAssertion(inNumEles == outNumEles)",
+            range_select,
+            |w| w.src_mem_pattern.num_elem[1] = 1
+        )]
+    );
+}
+
 #[test]
 fn nested_type_rules() {
     raw_cases!(

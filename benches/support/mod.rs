@@ -102,19 +102,22 @@ pub fn mixed_stream(n: usize, arch: Arch) -> (Vec<u8>, MixStats) {
     let followers: Vec<&WordMeta> = in_arch
         .iter()
         .copied()
-        .filter(|w| w.follows.is_some())
+        .filter(|w| !w.follows.is_empty())
         .collect();
+    // One pair per word an extension may follow.
     let pairs: Vec<(&WordMeta, &WordMeta)> = followers
         .iter()
-        .filter_map(|f| {
-            let lead = in_arch.iter().find(|w| Some(w.name) == f.follows)?;
-            Some((*lead, *f))
+        .flat_map(|f| {
+            in_arch
+                .iter()
+                .filter(|w| f.follows.contains(&w.name))
+                .map(|lead| (*lead, *f))
         })
         .collect();
     let singles: Vec<&WordMeta> = in_arch
         .iter()
         .copied()
-        .filter(|w| w.follows.is_none() && !pairs.iter().any(|(lead, _)| lead.name == w.name))
+        .filter(|w| w.follows.is_empty() && !pairs.iter().any(|(lead, _)| lead.name == w.name))
         .collect();
     let unknown: Vec<u8> = (0..=255u8)
         .filter(|op| !in_arch.iter().any(|w| w.opcode == *op))

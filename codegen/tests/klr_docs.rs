@@ -265,6 +265,34 @@ fn leaf_pages_carry_every_rule() {
 }
 
 #[test]
+fn leaf_pages_link_the_words_their_nodes_become() {
+    let m = model();
+    for l in &m.klr.leaves {
+        let text = page(&format!("leaves/{}.md", l.name));
+        for p in l.paths() {
+            for w in &p.words {
+                assert!(m.words().any(|t| t.name == *w), "{}: {w} is a word", l.name);
+                let link = format!("[{w}](../../words/{w}.md)");
+                assert!(text.contains(&link), "{}: no link {link}", l.name);
+                assert!(root().join(format!("generated/docs/words/{w}.md")).exists());
+            }
+        }
+    }
+    // Seed 003's Shuffle, Transpose and NcRangeSelect leaves, as the DVE datamove page
+    // encodes their nodes (§StreamShuffle, §StreamTranspose, §RangeSelect).
+    let words = |leaf: &str| -> Vec<String> {
+        let l = m.klr.leaf(leaf).unwrap();
+        l.paths().iter().flat_map(|p| p.words.clone()).collect()
+    };
+    assert_eq!(
+        words("Shuffle"),
+        ["STREAM_SHUFFLE_TRANSPOSE", "STREAM_SHUFFLE"]
+    );
+    assert_eq!(words("Transpose"), ["STREAM_TRANSPOSE", "STREAM_SHUFFLE"]);
+    assert_eq!(words("NcRangeSelect"), ["RANGE_SELECT"]);
+}
+
+#[test]
 fn layouts_page_lists_every_field() {
     let m = model();
     let text = unescape(&page("layouts.md"));

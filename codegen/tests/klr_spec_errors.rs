@@ -327,6 +327,21 @@ fn path_class_must_be_bir() {
 }
 
 #[test]
+fn path_words_must_be_words_of_the_spec() {
+    // The prelude declares no word at all, so any name is unknown.
+    let bad = leaf(&FORK.replace(
+        "build = \"insertElement<Node>\"\n",
+        "build = \"insertElement<Node>\"\nwords = [\"NO_SUCH_WORD\"]\n",
+    ));
+    SPEC.only(
+        &bad,
+        "words",
+        "\"NO_SUCH_WORD\"",
+        "`NO_SUCH_WORD` is not a word of the spec",
+    );
+}
+
+#[test]
 fn stamp_names_the_wrong_field() {
     let bad = after_fork(
         r#"stamp = "wrong"

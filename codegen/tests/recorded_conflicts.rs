@@ -103,6 +103,10 @@ fn json_carries_the_conflict_records() {
             "extension_tile_cols",
             "fp32r_size",
             "dma_flags_queue_id_width",
+            "stream_shuffle_pair_order",
+            "gather_pool_buffer_load_order",
+            "dve_access_pattern_widths",
+            "stream_shuffle_lane_map_overlap",
             "gs_control_ex_a",
             "s3d3_collective_reserved1_span"
         ]

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use dmaspec_codegen::SpecErrors;
 use dmaspec_codegen::load::load_files;
+use dmaspec_codegen::model::TypeKind;
 use dmaspec_testkit::model;
 use dmaspec_testkit::spec::{Fixture, bad_path, check, root};
 
@@ -461,6 +462,47 @@ fn two_words_with_one_opcode_in_one_architecture() {
         r#""W1""#,
         "opcode 0x10 is already bound to `W_A` in architecture `a1`",
     );
+}
+
+/// W_A (0x10) and W_B (0x20), W_B with `follows = {follows}` on line 21 (its arch is line 20).
+fn extension(follows: &str) -> String {
+    format!(
+        "{}\n{}",
+        word("W_A", "W1", r#"["a1"]"#, "OPCODE"),
+        word("W_B", "W2", r#"["a1"]"#, "OPCODE").replace(
+            "arch = [\"a1\"]\n",
+            &format!("arch = [\"a1\"]\nfollows = {follows}\n"),
+        ),
+    )
+}
+
+#[test]
+fn follows_takes_one_word_or_a_list() {
+    for (follows, leads) in [
+        (r#""W_A""#, vec!["W_A"]),
+        (r#"["W_A", "W_B"]"#, vec!["W_A", "W_B"]),
+    ] {
+        let model = SPEC
+            .load(&extension(follows))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let w = model.type_by_name("W_B").unwrap();
+        let TypeKind::Struct { follows, .. } = &w.kind else {
+            panic!("W_B is a struct")
+        };
+        assert_eq!(follows, &leads);
+    }
+}
+
+#[test]
+fn follows_names_only_declared_words() {
+    SPEC.only_at(
+        &extension(r#"["W_A", "W_X"]"#),
+        21,
+        11,
+        "[",
+        "`follows` names unknown word `W_X`",
+    );
+    SPEC.only_at(&extension("[]"), 21, 11, "[", "`follows` lists no word");
 }
 
 #[test]

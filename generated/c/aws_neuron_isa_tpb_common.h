@@ -1238,6 +1238,31 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DESCRIPTOR_RAW) == 16, "NEURON_ISA_T
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DESCRIPTOR_RAW, bytes) == 0, "NEURON_ISA_TPB_DESCRIPTOR_RAW.bytes is at offset 0");
 
 /**
+ * RANGE_SELECT_DTYPE_MODE (1 byte): RANGE_SELECT's +0x0D: the dtype tag in the low nibble and a
+ * second 4-bit field, which the page does not name, in the high nibble. The C name is the spec's
+ * (the page calls the byte "dtype/mode packed").
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH (strong).
+ *
+ * Evidence: supp-dve-datamove §RangeSelect. Spec: types/dve.toml:5.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_TPB_DTYPE`. The dtype tag (and 0xf). Confidence: HIGH
+     * (strong).
+     */
+    unsigned int dtype : 4;
+    /**
+     * Bits 4..7. Unknown: no source gives a meaning; kept raw. The page's "2nd 4-bit field" (shl 4;
+     * or): written, not named. Confidence: HIGH (strong).
+     */
+    unsigned int unknown_4 : 4;
+} NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE) == 1, "NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE is 1 byte");
+
+/**
  * GS_OPERATION (1 byte): GSControl.operation_fld: the SuperGather operation. Value 0 is not named
  * by the source.
  *
@@ -1300,12 +1325,14 @@ typedef struct __attribute__((packed)) GSControl {
 DMASPEC_STATIC_ASSERT(sizeof(GSControl) == 2, "GSControl is 2 bytes");
 
 /**
- * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore (the field-tables page
- * lists a selection; the _REG variants are 0x81..0x85).
+ * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore or an event (the
+ * field-tables page lists a selection, the _REG variants 0x81..0x85 unnamed; the instruction-record
+ * page adds the LT / LE and the event waits).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §4 Table 4.13. Spec: types/header.toml:56.
+ * Evidence: supp-field-tables §4 Table 4.13; wiki-instruction-record §1. Spec:
+ * types/header.toml:56.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_WAIT_MODE : uint8_t {
@@ -1314,9 +1341,41 @@ enum NEURON_ISA_TPB_WAIT_MODE {
 #endif
     NEURON_ISA_TPB_WAIT_MODE_NONE = 0x00,
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM = 0x01,
+    /**
+     * wait until the semaphore is less than the immediate; the instruction-record page's spelling,
+     * which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in
+     * Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)
+     */
+    NEURON_ISA_TPB_WAIT_MODE_SEM_LT_IMM = 0x02,
+    /**
+     * less than or equal; the instruction-record page's spelling, which writes the family as
+     * SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped
+     * name may carry a WAIT_FOR_ prefix the page leaves out)
+     */
+    NEURON_ISA_TPB_WAIT_MODE_SEM_LE_IMM = 0x03,
     /** strictly greater */
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM = 0x04,
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM = 0x05,
+    /**
+     * wait for the event to be set; the instruction-record page's spelling (it leaves out the
+     * WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
+     */
+    NEURON_ISA_TPB_WAIT_MODE_EVT_SET = 0x06,
+    /**
+     * the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's
+     * names, so the shipped name may carry one)
+     */
+    NEURON_ISA_TPB_WAIT_MODE_EVT_SET_THEN_CLEAR = 0x07,
+    /**
+     * the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's
+     * names, so the shipped name may carry one)
+     */
+    NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR = 0x0e,
+    /**
+     * the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's
+     * names, so the shipped name may carry one)
+     */
+    NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR_THEN_SET = 0x0f,
     /**
      * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
      * does not give each one's name, so this name is dmaspec's.
@@ -1349,11 +1408,13 @@ typedef uint8_t NEURON_ISA_TPB_WAIT_MODE;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_WAIT_MODE) == 1, "NEURON_ISA_TPB_WAIT_MODE is 1 byte");
 
 /**
- * UPDATE_MODE (1 byte): How the instruction updates a semaphore (selected values).
+ * UPDATE_MODE (1 byte): How the instruction updates a semaphore or event (the field tables list a
+ * selection; the instruction-record page gives the READ family and its +16 COMPLETE set).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §4 Table 4.14. Spec: types/header.toml:75.
+ * Evidence: supp-field-tables §4 Table 4.14; wiki-instruction-record §1. Spec:
+ * types/header.toml:84.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_UPDATE_MODE : uint8_t {
@@ -1361,11 +1422,66 @@ enum NEURON_ISA_TPB_UPDATE_MODE : uint8_t {
 enum NEURON_ISA_TPB_UPDATE_MODE {
 #endif
     NEURON_ISA_TPB_UPDATE_MODE_NONE = 0x00,
+    /**
+     * set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2,
+     * SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ = 0x01,
+    /**
+     * clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2,
+     * SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_READ = 0x02,
     /** on read-complete */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ = 0x03,
+    /**
+     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
+     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_READ = 0x04,
+    /**
+     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
+     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_READ = 0x05,
+    /**
+     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
+     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_READ = 0x07,
+    /**
+     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
+     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_READ = 0x09,
+    /**
+     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
+     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_COMPLETE = 0x11,
+    /**
+     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
+     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_COMPLETE = 0x12,
     /** on full complete */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE = 0x13,
+    /**
+     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
+     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_COMPLETE = 0x14,
     NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE = 0x15,
+    /**
+     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
+     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_COMPLETE = 0x17,
+    /**
+     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
+     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_COMPLETE = 0x19,
     NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE = 0x99,
 };
 #ifndef __cplusplus
@@ -1389,7 +1505,8 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UPDATE_MODE) == 1, "NEURON_ISA_TPB_U
  *
  * Evidence: seed-004 §1; supp-field-tables §4 Table 4.0; seed-000 §At a glance; supp-gather-scatter
  * §0; wiki-master-opcode §1; wiki-master-opcode §3; wiki-indirection-engine §1; supp-dge-microop
- * §1.1; seed-004 §7; seed-004 §10. Spec: types/opcode.toml:5.
+ * §1.1; seed-004 §7; seed-004 §10; wiki-instruction-record §2; wiki-pseudo-lowering §3. Spec:
+ * types/opcode.toml:5.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_OPCODE : uint8_t {
@@ -1401,8 +1518,18 @@ enum NEURON_ISA_TPB_OPCODE {
      * LoadWeights. CERTAIN Engine: PE.
      */
     NEURON_ISA_TPB_OPCODE_LdWeights = 0x01,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_LdWeights` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_LDWEIGHTS = 0x01,
     /** IT 8 Matmult: [split][mb:2] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN Engine: PE. */
     NEURON_ISA_TPB_OPCODE_MatMul = 0x02,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MatMul` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_MATMUL = 0x02,
     /**
      * IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), [newV3]. CERTAIN
      * Engine: PE.
@@ -1411,16 +1538,41 @@ enum NEURON_ISA_TPB_OPCODE {
     /** IT 9 MatmultSparse (§3), [newV3]. CERTAIN Engine: PE. */
     NEURON_ISA_TPB_OPCODE_MatMulSparse = 0x07,
     /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MatMulSparse` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE = 0x07,
+    /**
      * IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, [newV4] (§3, §4 row 2).
      * CERTAIN Engine: PE.
      */
     NEURON_ISA_TPB_OPCODE_LdWeightMx = 0x09,
     /** IT 95 MatmultMx (§3, §4 row 2), [newV4]. CERTAIN Engine: PE. */
     NEURON_ISA_TPB_OPCODE_MatmultMx = 0x0a,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MatmultMx` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_MATMUL_MX = 0x0a,
     /** IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN Engine: ACT. */
     NEURON_ISA_TPB_OPCODE_Activation = 0x21,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Activation` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_ACTIVATE = 0x21,
+    /**
+     * The shipped enumerator (libnrt DWARF), in the ACT cluster 0x21..0x30 (wiki-instruction-record
+     * §2); no word and no Master Opcode Reference row. Engine: ACT.
+     */
+    NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE = 0x22,
     /** IT 6 LoadActFuncSet. CERTAIN Engine: ACT. */
     NEURON_ISA_TPB_OPCODE_LoadActFuncSet = 0x23,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_LoadActFuncSet` (as wiki-instruction-record §2 spells it).
+     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD = 0x23,
     /**
      * IT 5 ReadActivationAccumulator; [col] shared with IT 101 ActivationReadAccumulator (§2).
      * CERTAIN Engine: ACT.
@@ -1433,8 +1585,18 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_Activation_0x25 = 0x25,
     /** IT 103 Exponential, fused exp+sum, [newV4]. CERTAIN Engine: ACT. */
     NEURON_ISA_TPB_OPCODE_Exponential = 0x30,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Exponential` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_EXPONENTIAL = 0x30,
     /** IT 31 TensorTensor; [split] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_TensorTensor = 0x41,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TensorTensor` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP = 0x41,
     /**
      * IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose,
      * isBitVec)); engine Pool/DVE for the IT. CERTAIN Engine: DVE.
@@ -1445,15 +1607,35 @@ enum NEURON_ISA_TPB_OPCODE {
      * CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43 = 0x43,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43` (as wiki-instruction-record §2 spells
+     * it). The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43,
     /** IT 20 Pool. CERTAIN Engine: POOL. */
     NEURON_ISA_TPB_OPCODE_Pool = 0x45,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Pool` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_POOL = 0x45,
     /** IT 23 TensorCopy without a dtype cast ([+1=cast]: 0x47 casts). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_TensorCopy = 0x46,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TensorCopy` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_COPY = 0x46,
     /**
      * IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN Engine:
      * DVE.
      */
     NEURON_ISA_TPB_OPCODE_TensorCopy_0x47 = 0x47,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TensorCopy_0x47` (as wiki-instruction-record §2 spells it).
+     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_CAST = 0x47,
     /** IT 21 Reciprocal. CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_Reciprocal = 0x48,
     /** IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN Engine: DVE. */
@@ -1463,12 +1645,22 @@ enum NEURON_ISA_TPB_OPCODE {
      * Inst+0xF8, Rng forces 0). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_Rng = 0x4d,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Rng` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_RNG = 0x4d,
     /** IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_TensorTensor_0x51 = 0x51,
     /** IT 27 TensorReduce, CR 82 (§3). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_TensorReduce_0x52 = 0x52,
     /** IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53 = 0x53,
+    /**
+     * The shipped enumerator (libnrt DWARF, wiki-instruction-record §2, cluster 0x60..0x7F POOL /
+     * DVE). The Master Opcode Reference has IT 34 BNStats stamp 0x61 / 0x82, not 0x60.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS = 0x60,
     /** IT 34 BNStats; [split] 0x61 / 0x82 by apply_transpose. CERTAIN Engine: POOL. */
     NEURON_ISA_TPB_OPCODE_BNStats = 0x61,
     /** IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN Engine: POOL. */
@@ -1484,9 +1676,16 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_BNBackprop_0x65 = 0x65,
     /**
      * IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the
-     * Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a). CERTAIN Engine: POOL.
+     * Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a); the DVE datamove page
+     * emits it after the chunk's 0x68 (conflict gather_pool_buffer_load_order); the word is
+     * POOL_BUFFER_LOAD (S4_PB). CERTAIN Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD = 0x67,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` (as supp-dve-datamove §Opcode witness
+     * ledger spells it). The DVE datamove page's name for 0x67.
+     */
+    NEURON_ISA_TPB_OPCODE_pool_buffer_load = 0x67,
     /**
      * S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst[k] =
      * Pool_Buffer[index[k]] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004
@@ -1496,14 +1695,33 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_GATHER = 0x68,
     /**
-     * The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose ([col], §2, §3). CERTAIN
-     * Engine: DVE.
+     * The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose ([col], §2, §3); the word is
+     * STREAM_SHUFFLE, the lane-map half that follows either transpose half on the DVE datamove page
+     * (conflict stream_shuffle_pair_order). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69 = 0x69,
-    /** IT 39 StreamShuffle's data-move bundle (after the 0x69 mask). CERTAIN Engine: DVE. */
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69` (as supp-dve-datamove §Opcode witness
+     * ledger spells it). The DVE datamove page's name for 0x69.
+     */
+    NEURON_ISA_TPB_OPCODE_stream_shuffle = 0x69,
+    /**
+     * IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference
+     * (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict
+     * stream_shuffle_pair_order); the word is STREAM_SHUFFLE_TRANSPOSE. CERTAIN Engine: DVE.
+     */
     NEURON_ISA_TPB_OPCODE_StreamShuffle = 0x6a,
-    /** IT 40 StreamTranspose's data-move bundle (after the 0x69 mask). CERTAIN Engine: DVE. */
+    /**
+     * IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode Reference
+     * (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the word is
+     * STREAM_TRANSPOSE (S4D4_TR). CERTAIN Engine: DVE.
+     */
     NEURON_ISA_TPB_OPCODE_StreamTranspose = 0x6b,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_StreamTranspose` (as wiki-instruction-record §2 spells it).
+     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE = 0x6b,
     /** IT 88 Max (L2 Max8). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_Max = 0x6c,
     /**
@@ -1541,8 +1759,28 @@ enum NEURON_ISA_TPB_OPCODE {
      * DVE.
      */
     NEURON_ISA_TPB_OPCODE_Iota = 0x7e,
-    /** IT 65 Dropout. CERTAIN Engine: DVE. */
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Iota` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_IOTA = 0x7e,
+    /** IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_Dropout = 0x7f,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Dropout` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_DROPOUT = 0x7f,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Dropout` (as supp-dve-datamove §Opcode witness ledger spells
+     * it). The DVE datamove page's name for 0x7F.
+     */
+    NEURON_ISA_TPB_OPCODE_dropout = 0x7f,
+    /**
+     * The shipped enumerator (libnrt DWARF; wiki-instruction-record §2, its correction: 0x81, not
+     * 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7.
+     */
+    NEURON_ISA_TPB_OPCODE_JPEG_DECODE = 0x81,
     /** IT 34 BNStats with apply_transpose. CERTAIN Engine: POOL. */
     NEURON_ISA_TPB_OPCODE_BNStats_0x82 = 0x82,
     /** IT 27 TensorReduce, CR 131 (§3). CERTAIN Engine: DVE. */
@@ -1581,10 +1819,30 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_EventSemaphore = 0xa0,
     /** IT 17 Halt. CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_Halt = 0xa1,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Halt` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_HALT = 0xa1,
     /** IT 16 Drain. CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_Drain = 0xa2,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Drain` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_DRAIN = 0xa2,
     /** IT 12 NoOp (L2 Nop). CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_NoOp = 0xa4,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_NoOp` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_NOP = 0xa4,
+    /**
+     * The shipped enumerator (libnrt DWARF), in the SP / control cluster (wiki-instruction-record
+     * §2). Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_NOTIFY = 0xa6,
     /** IT 74 RegisterMove (L2 Move). CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_RegisterMove = 0xa7,
     /** IT 73 RegisterAlu (L2 AluOp). CERTAIN Engine: SP. */
@@ -1594,6 +1852,11 @@ enum NEURON_ISA_TPB_OPCODE {
      * condition tells them apart). CERTAIN Engine: SP.
      */
     NEURON_ISA_TPB_OPCODE_CompareAndBranch = 0xa9,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CompareAndBranch` (as wiki-instruction-record §2 spells it).
+     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH = 0xa9,
     /** IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN Engine: scalar. */
     NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa = 0xaa,
     /** IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN Engine: scalar. */
@@ -1626,8 +1889,16 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE = 0xba,
     /** INDIRECT1D (indexed gather/scatter), real HW */
     NEURON_ISA_TPB_OPCODE_DMA_INDIRECT = 0xbb,
-    /** IT 63 RangeSelect, [newV3] (CoreV3 stamps 0xBC @0x135f95f, §4). CERTAIN Engine: DVE. */
+    /**
+     * IT 63 RangeSelect, [newV3] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT
+     * (S2D2_RS). CERTAIN Engine: DVE.
+     */
     NEURON_ISA_TPB_OPCODE_RangeSelect = 0xbc,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RangeSelect` (as supp-dve-datamove §Opcode witness ledger
+     * spells it). The DVE datamove page's name for 0xBC.
+     */
+    NEURON_ISA_TPB_OPCODE_range_select = 0xbc,
     /** DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE = 0xbd,
     /** IT 64 GetSequenceBounds, [newV3]. CERTAIN Engine: GPSIMD. */
@@ -1666,6 +1937,11 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND = 0xc4,
     /**
+     * The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an
+     * ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE = 0xc8,
+    /**
      * IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000
      * visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds
      * NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page
@@ -1688,6 +1964,16 @@ enum NEURON_ISA_TPB_OPCODE {
      * (§2, §4 row 5). CERTAIN Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_CollectiveSend = 0xcb,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CollectiveSend` (as wiki-pseudo-lowering §3 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_SENDRECV = 0xcb,
+    /**
+     * A host-only pseudo resolved to a PC and deleted (num_extra_instrs = -1)
+     * (wiki-instruction-record §2; wiki-pseudo-lowering §5).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL = 0xcc,
     /** IT 76 TensorSave, register mode. CERTAIN Engine: scalar. */
     NEURON_ISA_TPB_OPCODE_TensorSave_0xcd = 0xcd,
     /** IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN Engine: scalar. */
@@ -1699,13 +1985,33 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET = 0xcf,
     /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET` (as wiki-instruction-record §2
+     * spells it). The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMASWAP_QUEUE_SET = 0xcf,
+    /**
      * IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN Engine: DVE/Pool.
      */
     NEURON_ISA_TPB_OPCODE_SetRandState = 0xd0,
+    /**
+     * The host-only stream-split sentinel that starts a function; never reaches the device
+     * (wiki-instruction-record §2).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN = 0xd1,
     /** IT 81 Return, one bundle per active engine. CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_Return = 0xd2,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Return` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN = 0xd2,
     /** IT 84 Call, one bundle per engine. CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_Call = 0xd3,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Call` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL = 0xd3,
     /**
      * the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load,
      * IT 22 Save, IT 32 DMACopy all stamp it, [col]) Engine: DMA.
@@ -1730,10 +2036,20 @@ enum NEURON_ISA_TPB_OPCODE {
      * source uses it) spells it). The spec's name before the page's PseudoRangeCheck was found.
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK = 0xd6,
+    /**
+     * The host-lowered (CC-top, device_tpb_idx == 0 only) form of JPEG_DECODE 0x81, handled by the
+     * v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE = 0xd7,
     /** IT 87 CoreBarrier (L2 PseudoCoreBarrier), [newV3]. CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_CoreBarrier = 0xd8,
     /** IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN Engine: POOL. */
     NEURON_ISA_TPB_OPCODE_CollectiveCompute = 0xd9,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CollectiveCompute` (as wiki-pseudo-lowering §3 spells it).
+     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2 = 0xd9,
     /**
      * pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference
      * also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's
@@ -1742,14 +2058,39 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION = 0xda,
     /** IT 66 GetCurProcessingRankID. CERTAIN Engine: CC. */
     NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID = 0xdb,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID` (as wiki-pseudo-lowering §3 spells
+     * it). The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID = 0xdb,
     /** IT 11 GetGlobalRankId. CERTAIN Engine: CC. */
     NEURON_ISA_TPB_OPCODE_GetGlobalRankId = 0xdc,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_GetGlobalRankId` (as wiki-pseudo-lowering §3 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD = 0xdc,
     /** IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_BranchHint = 0xdd,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BranchHint` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT = 0xdd,
     /** IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN Engine: CC. */
     NEURON_ISA_TPB_OPCODE_TensorCompletion = 0xde,
     /** IT 82 Exit (L2 PseudoInst). CERTAIN Engine: SP. */
     NEURON_ISA_TPB_OPCODE_Exit = 0xdf,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_Exit` (as wiki-instruction-record §2 spells it). The shipped
+     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_INST = 0xdf,
+    /**
+     * The shipped enumerator (libnrt DWARF), in the 0xE0..0xFF extended cluster
+     * (wiki-instruction-record §2).
+     */
+    NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS = 0xe0,
     /** IT 97 Rand2, bounded RNG, [newV4]. CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_Rand2 = 0xe2,
     /**
@@ -1757,6 +2098,11 @@ enum NEURON_ISA_TPB_OPCODE {
      * Engine: PE/DVE.
      */
     NEURON_ISA_TPB_OPCODE_QuantizeMx = 0xe3,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_QuantizeMx` (as wiki-instruction-record §2 spells it). The
+     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     */
+    NEURON_ISA_TPB_OPCODE_QUANTIZE_MX = 0xe3,
     /** IT 29 TensorScalarPtr dispatcher (§3). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5 = 0xe5,
     /**
@@ -1783,6 +2129,8 @@ enum NEURON_ISA_TPB_OPCODE {
      * IT 104 NonzeroWithCount, [newV3] (CoreV3 stamps 0xF2 @0x1355b18, §4). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_NonzeroWithCount = 0xf2,
+    /** The terminal sentinel, not an instruction (wiki-instruction-record §2). */
+    NEURON_ISA_TPB_OPCODE_INVALID = 0xff,
 };
 #ifndef __cplusplus
 typedef uint8_t NEURON_ISA_TPB_OPCODE;
@@ -1834,7 +2182,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_HEADER, debug_hint) == 3, "NEURON_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:90.
+ * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:113.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_EVENTS {
     /** Offset 0, 1 byte. Confidence: HIGH/OBSERVED (confirmed). */
@@ -3387,6 +3735,85 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * Reading `four_bit_header_comment`: The word header's comment: a 4-bit queue id. [HIGH/OBSERVED]
  * Evidence: supp-field-tables §3.2 QUIRK (`queue_id` width); supp-dge-microop §6.1;
  * supp-dge-microop §6.2.
+ */
+
+/**
+ * Conflict `stream_shuffle_pair_order` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
+ * STREAM_TRANSPOSE): Which half of a StreamShuffle / StreamTranspose pair comes first in the
+ * stream. The DVE datamove page has the transpose half (0x6A / 0x6B) first and the 0x69 lane map
+ * after it; the Master Opcode Reference lists the bundle sequence as the 0x69 mask, then the
+ * data-move word. The spec follows the DVE page, the one that maps the bytes and gives the emit
+ * order: STREAM_SHUFFLE follows either transpose half.
+ *
+ * Reading `transpose_then_shuffle`: The DVE page: StreamShuffle is a forward stream_transpose
+ * (0x6A) then a stream_shuffle (0x69); StreamTranspose is {0x6B + 0x69} on the wide path. The 0x6A
+ * GEN block writes its bundle (fwrite @0x123b936) before the 0x69 GEN block (0x123ba50..) runs.
+ * [CERTAIN] Evidence: supp-dve-datamove §StreamShuffle; supp-dve-datamove §`0x6A` stream_transpose
+ * half (the dtype-bearing bundle); supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane
+ * immediate).
+ *
+ * Reading `mask_then_data_move`: The Master Opcode Reference: IT 39 StreamShuffle's bundle sequence
+ * is the 0x69 mask + the 0x6A data-move word, IT 40 StreamTranspose's the 0x69 mask + 0x6B.
+ * [CERTAIN] Evidence: wiki-master-opcode §3.
+ */
+
+/**
+ * Conflict `gather_pool_buffer_load_order` (about POOL_BUFFER_LOAD, GATHER): Which half of Gather's
+ * pair comes first. The DVE datamove page writes the pair {0x68 reg_load + 0x67 pool_buffer_load}
+ * and its 0x68 block writes its bundle before the 0x67 block; the Master Opcode Reference lists the
+ * sequence 0x67 buffer-load + 0x68 gather, and the gather-scatter page has a PoolBufferLoad fill
+ * the Pool_Buffer before the gather runs. Until a source settles the order, the spec enforces
+ * neither: POOL_BUFFER_LOAD has no `follows`, and a 0x67 is valid before, after or apart from a
+ * GATHER.
+ *
+ * Reading `reg_load_then_pool_buffer_load`: The DVE page: per 512-element chunk, {0x68 reg_load +
+ * 0x67 pool_buffer_load}; reg_load loads the gathered register / index base, pool_buffer_load
+ * performs the indexed read. The 0x68 GEN block ends with its fwrite (@0x12537ea) before the 0x67
+ * GEN seed (@0x1253a58). That the address order is the emit order is the spec's reading of the
+ * page. [MEDIUM] Evidence: supp-dve-datamove §Gather; supp-dve-datamove §`0x68` reg_load half;
+ * supp-dve-datamove §Opcode witness ledger.
+ *
+ * Reading `buffer_load_then_gather`: The Master Opcode Reference lists IT 92 Gather's bundles as
+ * 0x67 buffer-load + 0x68 gather; the gather-scatter page: before GATHER runs, a PoolBufferLoad
+ * must fill up to 512 elements per channel into the Pool_Buffer. [CERTAIN] Evidence:
+ * wiki-master-opcode §3; supp-gather-scatter §7.2.
+ */
+
+/**
+ * Conflict `dve_access_pattern_widths` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
+ * STREAM_TRANSPOSE, RANGE_SELECT, TENSOR4D, TENSOR2D): How wide the DVE words' access-pattern slots
+ * are. The DVE datamove page's width column gives 16 bytes for every AP slot, TENSOR4D and TENSOR2D
+ * alike; a TENSOR4D is 20 bytes and a TENSOR2D 12 (4 + 4N). The page's own offsets agree with the
+ * typed widths: the 0x6B guard reads src num_elem[3] at +0x1E (a 20-byte TENSOR4D at +0x0C), the
+ * dtype bytes start at +0x20 where such a pattern ends, and RangeSelect's +0x24 field starts where
+ * a 12-byte TENSOR2D at +0x18 ends. The spec types the slots by the pattern the page names, at its
+ * size.
+ *
+ * Reading `sixteen_byte_slots`: The DVE page's tables: every AP row has W = 16 (TENSOR4D at +0x0C /
+ * +0x2C, core_v3::TENSOR2D at +0x18 / +0x30). [CERTAIN] Evidence: supp-dve-datamove §`0x6A`
+ * stream_transpose half (the dtype-bearing bundle); supp-dve-datamove §RangeSelect.
+ *
+ * Reading `typed_pattern_sizes`: The pattern types' own sizes: TENSOR2D 12 bytes (probe), the
+ * N-dimensional patterns 4 + 4N bytes (TENSOR4D 20); and the DVE page's own guard reads TENSOR4D
+ * num_elem[3] at +0x1E. [HIGH/OBSERVED] Evidence: wiki-s3d3-collective §2; supp-dve-datamove
+ * §`0x6B` stream_transpose half.
+ */
+
+/**
+ * Conflict `stream_shuffle_lane_map_overlap` (about STREAM_SHUFFLE): What STREAM_SHUFFLE's bytes
+ * +0x2C..+0x3F are. The DVE page lists a dst AP at +0x2C and the 32-byte lane map at +0x20..+0x3F,
+ * which overlap; the page itself says the lane bytes occupy the entire +0x20..+0x3F control band
+ * (the reason the word has no dtype), and the lane-pack loop runs after the dst AP store. The spec
+ * follows that statement: +0x20..+0x3F is the lane map, and no destination pattern is decoded.
+ *
+ * Reading `lane_map_fills_the_band`: The 32 lane bytes occupy the entire +0x20..+0x3F control band;
+ * the perm-loop base is r12+0x20 and the loop writes all 32 bytes (filling past the mask's end with
+ * the passthrough byte). [CERTAIN] Evidence: supp-dve-datamove §`0x69` stream_shuffle half (the
+ * 32-byte lane immediate).
+ *
+ * Reading `dst_pattern_at_0x2c`: The same table lists a dst AP at +0x2C (16 bytes,
+ * assignAccess(dst)), which would be lane bytes 12..31. [CERTAIN] Evidence: supp-dve-datamove
+ * §`0x69` stream_shuffle half (the 32-byte lane immediate).
  */
 
 /**

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use dmaspec::Arch;
 use dmaspec::json::JsonFields;
 use dmaspec::runtime::meta::{EnumeratorMeta, LeafMeta, constant_mismatches};
-use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
+use dmaspec::stream::{Decoded, Decoder, Leads, WORD_SIZE};
 use dmaspec::words::{WORDS, enumerators};
 use serde_json::{Map, Value as Json, json};
 
@@ -145,7 +145,7 @@ pub fn opcode_text(op: u8, arch: Arch) -> String {
     format!("{op:#04x} {}{engine}: {why}{only}", e.name)
 }
 
-fn orphan_message(name: &str, follows: &str) -> String {
+fn orphan_message(name: &str, follows: &Leads) -> String {
     format!("{name} must immediately follow {follows}; this one does not, so it is not decoded")
 }
 

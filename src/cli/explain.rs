@@ -9,6 +9,7 @@ use dmaspec::json::PathStack;
 use dmaspec::runtime::meta::{Alternative, Codec, Evidence, FieldMeta, LeafMeta, Role};
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
+use dmaspec::stream::Leads;
 use dmaspec::words::{WORDS, enumerators, flag_bits};
 
 use super::CliError;
@@ -241,8 +242,12 @@ fn word_text(w: &WordMeta) -> String {
     if !w.aliases.is_empty() {
         let _ = writeln!(out, "also named {}", w.aliases.join(", "));
     }
-    if let Some(f) = w.follows {
-        let _ = writeln!(out, "must immediately follow {f} (positional extension)");
+    if !w.follows.is_empty() {
+        let _ = writeln!(
+            out,
+            "must immediately follow {} (positional extension)",
+            Leads(w.follows)
+        );
     }
     let _ = writeln!(out, "{}\n", w.doc);
     let rows: Vec<[String; 5]> = w

@@ -148,7 +148,13 @@ fn check_items(
                 ..
             } => {
                 assert_eq!(ext, None);
-                assert_eq!(decoded[index], Decoded::Orphan { name, follows });
+                assert_eq!(
+                    decoded[index],
+                    Decoded::Orphan {
+                        name,
+                        follows: *follows
+                    }
+                );
             }
             Item::Lowered { lowered, .. } => {
                 let (lowering, abi, expected) =

@@ -81,8 +81,8 @@ struct Word<'m> {
     arch: Vec<&'m str>,
     /// No source lists the word per architecture: "all" is the spec's inference.
     arch_inferred: bool,
-    /// The word this one positionally extends.
-    follows: Option<&'m str>,
+    /// The words one of which this one positionally extends (empty: it stands alone).
+    follows: &'m [String],
     confidence: &'m Confidence,
     evidence: &'m [Evidence],
     leaves: Vec<WordLeaf<'m>>,
@@ -184,8 +184,8 @@ fn add_c_paths(model: &Model, owner: usize, v: &mut serde_json::Value) {
 fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
     let op = w.opcode().expect("words have an opcode");
     let follows = match &w.kind {
-        TypeKind::Struct { follows, .. } => follows.as_deref(),
-        _ => None,
+        TypeKind::Struct { follows, .. } => follows.as_slice(),
+        _ => &[],
     };
     let leaves = model
         .leaves(w)

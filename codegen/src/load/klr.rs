@@ -6,13 +6,19 @@
 
 use super::names::check_ident;
 use super::{FileId, Loader, Room, Scope};
+use crate::model::Model;
 use crate::model::klr::*;
 use crate::schema::RawFile;
 use crate::schema::klr::*;
 
 impl Loader {
     /// Resolves every file's `[klr]` tables.
-    pub(super) fn klr(&mut self, raws: &[(usize, RawFile)], scope: &Scope) -> KlrModel {
+    pub(super) fn klr(
+        &mut self,
+        raws: &[(usize, RawFile)],
+        scope: &Scope,
+        model: &Model,
+    ) -> KlrModel {
         let parts: Vec<(FileId, &RawKlr)> = raws
             .iter()
             .filter_map(|(fi, raw)| raw.klr.as_ref().map(|k| (FileId(*fi), k)))
@@ -62,6 +68,7 @@ impl Loader {
         }
         for (at, r) in &leaf_at {
             self.klr_routes(*at, r, &m);
+            self.klr_words(*at, r, model);
         }
         for (at, k) in &parts {
             for r in &k.offset {

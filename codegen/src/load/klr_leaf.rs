@@ -12,7 +12,7 @@ use super::{FileId, Loader, Scope};
 use crate::diagnostics::suggest;
 use crate::model::klr::*;
 use crate::model::klr_expr::Ty;
-use crate::model::{Confidence, TypeKind};
+use crate::model::{Confidence, Model, TypeKind};
 use crate::schema::klr::*;
 
 impl Loader {
@@ -651,6 +651,7 @@ impl Loader {
                 prefix: p.prefix.clone(),
                 build: p.build.clone(),
                 bind,
+                words: p.words.iter().map(|w| w.get_ref().clone()).collect(),
                 doc: p.doc.clone(),
                 confidence,
                 evidence,
@@ -760,6 +761,20 @@ impl Loader {
             value,
             when,
         })
+    }
+
+    /// Each word a path names must be a word of the spec (a struct bound to an opcode).
+    pub(super) fn klr_words(&mut self, at: FileId, r: &RawLeaf, model: &Model) {
+        let paths = r.step.iter().flat_map(|s| &s.path);
+        for w in paths.flat_map(|p| &p.words) {
+            if !model.words().any(|t| t.name == *w.get_ref()) {
+                self.err(
+                    at,
+                    w.span(),
+                    format!("`{}` is not a word of the spec", w.get_ref()),
+                );
+            }
+        }
     }
 
     pub(super) fn klr_routes(&mut self, at: FileId, r: &RawLeaf, m: &KlrModel) {

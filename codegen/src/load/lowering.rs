@@ -284,9 +284,9 @@ impl Loader {
             };
             let follows = match &w.kind {
                 TypeKind::Struct { follows, .. } => follows.clone(),
-                _ => None,
+                _ => Vec::new(),
             };
-            if follows.as_deref() != Some(r.from.get_ref().as_str()) {
+            if !follows.contains(r.from.get_ref()) {
                 self.err(
                     at,
                     e.span(),
@@ -294,7 +294,15 @@ impl Loader {
                         "`{}` is not an extension of `{}` (its `follows` is {})",
                         w.name,
                         r.from.get_ref(),
-                        follows.map_or("absent".into(), |f| format!("`{f}`"))
+                        if follows.is_empty() {
+                            "absent".into()
+                        } else {
+                            follows
+                                .iter()
+                                .map(|f| format!("`{f}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
                     ),
                 );
             }

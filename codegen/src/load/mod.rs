@@ -285,7 +285,7 @@ impl Loader {
         self.check_words(&decls, &mut model);
         self.check_names(&raws, &decls);
         model.rules = self.rules(&raws, &scope, &model);
-        model.klr = self.klr(&raws, &scope);
+        model.klr = self.klr(&raws, &scope, &model);
         model.lowerings = self.lowerings(&raws, &scope, &model);
         model.conflicts = self.conflicts(&raws, &scope, &model);
         model

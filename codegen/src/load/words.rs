@@ -495,7 +495,10 @@ impl Loader {
                 opcode,
                 arch,
                 arch_inferred: r.arch.is_none(),
-                follows: r.follows.as_ref().map(|f| f.get_ref().clone()),
+                follows: r
+                    .follows
+                    .as_ref()
+                    .map_or(Vec::new(), |f| f.get_ref().names()),
                 aliases,
                 joins,
                 alternatives,
@@ -606,11 +609,17 @@ impl Loader {
                                     "opcode {value:#04x} is already bound to `{other}` in architecture `{a}`"));
                             }
                         }
-                        if let (Some(f), Some(span)) =
-                            (follows.as_ref(), r.follows.as_ref().map(Spanned::span))
-                            && !names.contains(f)
-                        {
-                            self.err(*at, span, format!("`follows` names unknown word `{f}`"));
+                        if let Some(span) = r.follows.as_ref().map(Spanned::span) {
+                            if follows.is_empty() {
+                                self.err(*at, span.clone(), "`follows` lists no word");
+                            }
+                            for f in follows.iter().filter(|f| !names.contains(f)) {
+                                self.err(
+                                    *at,
+                                    span.clone(),
+                                    format!("`follows` names unknown word `{f}`"),
+                                );
+                            }
                         }
                     }
                     let leaves = model.leaves(&model.types[index]);

@@ -300,6 +300,9 @@ pub struct KlrPath {
     pub prefix: Option<String>,
     pub build: String,
     pub bind: Vec<Bind>,
+    /// The words (spec structs bound to an opcode) the node is encoded as, in stream
+    /// order; empty where no source says.
+    pub words: Vec<String>,
     pub doc: Option<String>,
     pub confidence: Confidence,
     pub evidence: Vec<Evidence>,

@@ -330,7 +330,9 @@ pub enum TypeKind {
         /// The spec gives no `arch` list: "every architecture" is the spec's inference, not
         /// a source's (the word's INFERRED evidence gives the chain).
         arch_inferred: bool,
-        follows: Option<String>,
+        /// The words one of which this one must immediately follow (a positional
+        /// extension); empty when it stands alone.
+        follows: Vec<String>,
         /// Other names of the word, each with who spells it so.
         aliases: Vec<Alias>,
         /// Logical values split across fields.

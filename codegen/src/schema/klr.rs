@@ -205,6 +205,10 @@ pub struct RawPath {
     pub build: String,
     #[serde(default)]
     pub bind: Vec<RawBind>,
+    /// The spec's words the node is encoded as, in stream order, where a source says so
+    /// (its evidence is the path's).
+    #[serde(default)]
+    pub words: Vec<Spanned<String>>,
     pub doc: Option<String>,
     pub confidence: Option<Spanned<String>>,
     pub evidence: Vec<RawEvidence>,

@@ -170,8 +170,9 @@ pub struct RawStruct {
     pub opcode: Option<Spanned<String>>,
     /// Architectures that ship this struct; all of them when absent.
     pub arch: Option<Vec<Spanned<String>>>,
-    /// The word this one extends, positionally (it must come right after it).
-    pub follows: Option<Spanned<String>>,
+    /// The word this one extends, positionally (it must come right after it): one name, or
+    /// a list when it may extend any of several words.
+    pub follows: Option<Spanned<RawFollows>>,
     /// Other names of the word (an older name the spec gave it, a source's spelling).
     #[serde(default)]
     pub aliases: Vec<RawAlias>,
@@ -189,6 +190,23 @@ pub struct RawStruct {
     /// Validity rules over the fields (`[[struct.rule]]`).
     #[serde(default)]
     pub rule: Vec<crate::schema::rules::RawRule>,
+}
+
+/// `follows = "A"` or `follows = ["A", "B"]`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawFollows {
+    One(String),
+    Any(Vec<String>),
+}
+
+impl RawFollows {
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            RawFollows::One(n) => vec![n.clone()],
+            RawFollows::Any(ns) => ns.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]

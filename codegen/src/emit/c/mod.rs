@@ -331,8 +331,11 @@ impl Headers<'_> {
                         }
                     ));
                 }
-                if let Some(f) = follows {
-                    extra.push(format!("Must immediately follow a {f} word."));
+                if !follows.is_empty() {
+                    extra.push(format!(
+                        "Must immediately follow a {} word.",
+                        follows.join(" or ")
+                    ));
                 }
                 self.type_doc(out, t, &extra);
                 let capping = self.model.capping_fields(t);

@@ -457,12 +457,22 @@ fn leaf_page(cx: &Pages<'_>, m: &KlrModel, l: &KlrLeaf) -> String {
         if let Some(d) = &p.doc {
             when.push_str(&format!("<br>{}", text(d)));
         }
+        let mut node = node_name(m, p);
+        if !p.words.is_empty() {
+            // The instruction words the node is encoded as, linked to their pages.
+            let words: Vec<String> = p
+                .words
+                .iter()
+                .map(|w| format!("[{}](../../words/{w}.md)", text(w)))
+                .collect();
+            node.push_str(&format!("<br>encoded as {}", words.join(" then ")));
+        }
         let _ = writeln!(
             o,
             "| {} | {} | {} | {} | {} | {} |",
             text(&p.name),
             when,
-            node_name(m, p),
+            node,
             p.prefix
                 .as_deref()
                 .map_or("not given".into(), |x| code(x, true)),

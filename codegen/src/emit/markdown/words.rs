@@ -196,28 +196,33 @@ impl<'m> Pages<'m> {
         };
         let _ = writeln!(out, "- **Architectures:** {}{inferred}", archs.join(" · "));
         if let TypeKind::Struct { follows, .. } = &w.kind {
-            match follows.as_deref().and_then(|f| m.type_by_name(f)) {
-                Some(f) => {
-                    let _ = writeln!(
-                        out,
-                        "- **Follows:** {} — a positional extension: it means something only \
-                         right after that word.",
-                        self.word_link(f, loc)
-                    );
-                }
-                None => match follows {
-                    Some(f) => {
-                        let _ = writeln!(out, "- **Follows:** {}", code(f, false));
+            // Each word it may follow, linked where it is one of ours.
+            let leads: Vec<String> = follows
+                .iter()
+                .map(|f| match m.type_by_name(f) {
+                    Some(t) => self.word_link(t, loc),
+                    None => code(f, false),
+                })
+                .collect();
+            if leads.is_empty() {
+                out.push_str("- **Follows:** — (stands alone)\n");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "- **Follows:** {} — a positional extension: it means something only \
+                     right after {}.",
+                    leads.join(" or "),
+                    if leads.len() == 1 {
+                        "that word"
+                    } else {
+                        "one of those words"
                     }
-                    None => out.push_str("- **Follows:** — (stands alone)\n"),
-                },
+                );
             }
         }
         let followers: Vec<String> = m
             .words()
-            .filter(
-                |o| matches!(&o.kind, TypeKind::Struct { follows: Some(f), .. } if *f == w.name),
-            )
+            .filter(|o| matches!(&o.kind, TypeKind::Struct { follows, .. } if follows.contains(&w.name)))
             .map(|o| self.word_link(o, loc))
             .collect();
         if !followers.is_empty() {

@@ -511,7 +511,7 @@ impl Render<'_> {
                     opcode: None,
                     arch: Vec::new(),
                     arch_inferred: false,
-                    follows: None,
+                    follows: Vec::new(),
                     aliases: Vec::new(),
                     joins: Vec::new(),
                     alternatives: Vec::new(),

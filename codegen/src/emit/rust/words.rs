@@ -51,11 +51,9 @@ impl Render<'_> {
             ),
             _ => (Vec::new(), false),
         };
-        let follows = match &t.kind {
-            TypeKind::Struct {
-                follows: Some(f), ..
-            } => quote!(Some(#f)),
-            _ => quote!(None),
+        let follows: &[String] = match &t.kind {
+            TypeKind::Struct { follows, .. } => follows,
+            _ => &[],
         };
         let doc = &t.doc;
         let aliases: Vec<&str> = match &t.kind {
@@ -71,7 +69,7 @@ impl Render<'_> {
                 pub const META: WordMeta = WordMeta {
                     name: #name, c_name: #c_name, aliases: &[#(#aliases),*], opcode: #op,
                     opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*],
-                    arch_inferred: #arch_inferred, follows: #follows, doc: #doc,
+                    arch_inferred: #arch_inferred, follows: &[#(#follows),*], doc: #doc,
                     fields: Self::FIELDS, leaves: #leaf_metas,
                     template: &Self::TEMPLATE,
                 };
@@ -157,8 +155,9 @@ impl Render<'_> {
                 /// No source lists the word per architecture: `arch` (all of them) is the
                 /// spec's inference.
                 pub arch_inferred: bool,
-                /// The word this one must immediately follow (positional extensions).
-                pub follows: Option<&'static str>,
+                /// The words one of which this one must immediately follow (positional
+                /// extensions); empty when it stands alone.
+                pub follows: &'static [&'static str],
                 pub doc: &'static str,
                 pub fields: &'static [meta::FieldMeta],
                 pub leaves: &'static [meta::LeafMeta],
