@@ -172,6 +172,8 @@ pub struct RawStruct {
     pub arch: Option<Vec<Spanned<String>>>,
     /// The word this one extends, positionally (it must come right after it).
     pub follows: Option<Spanned<String>>,
+    /// A word that shares its envelope's opcode and is told apart by a sub-opcode field.
+    pub sub_opcode: Option<RawSubOpcode>,
     /// Other names of the word (an older name the spec gave it, a source's spelling).
     #[serde(default)]
     pub aliases: Vec<RawAlias>,
@@ -189,6 +191,16 @@ pub struct RawStruct {
     /// Validity rules over the fields (`[[struct.rule]]`).
     #[serde(default)]
     pub rule: Vec<crate::schema::rules::RawRule>,
+}
+
+/// `sub_opcode = { envelope = "EXTENDED", field = "extended_opcode", value = "…" }`: the
+/// word is `envelope` whose `field` holds the enumerator `value`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSubOpcode {
+    pub envelope: Spanned<String>,
+    pub field: Spanned<String>,
+    pub value: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -132,14 +132,19 @@ impl Render<'_> {
         let words: Vec<&TypeDef> = self.model.words().collect();
         let unguarded = unguarded(self.model).map(code);
         let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
-        let arms = words.iter().map(|w| {
+        let arms = dispatch_order(&words).into_iter().map(|i| {
+            let w = words[i];
             let id = ident(&w.name);
             let op = w.opcode().map_or(0, |o| o.value);
             let archs = match &w.kind {
                 TypeKind::Struct { arch, .. } => in_archs(arch),
                 _ => in_archs(&[]),
             };
-            quote!(#op if #archs => Some(Word::#id(#id::read(b))),)
+            let sub = w.opcode().and_then(|o| o.sub.as_ref()).map(|s| {
+                let guard = code(&s.rust_guard());
+                quote!(&& #guard)
+            });
+            quote!(#op if #archs #sub => Some(Word::#id(#id::read(b))),)
         });
         quote! {
             /// What every generated word shares, for tools that work on any of them.
