@@ -102,6 +102,9 @@ fn json_carries_the_conflict_records() {
             "extension_tile_cols",
             "fp32r_size",
             "dma_flags_queue_id_width",
+            "rdma_operand_layout_tag",
+            "rdma_dma_engine_mask_meaning",
+            "extended_inst_architectures",
             "gs_control_ex_a",
             "s3d3_collective_reserved1_span"
         ]

@@ -7518,6 +7518,7 @@ impl DMA_DIRECT2D {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE.",
         fields: Self::FIELDS,
         leaves: &[
@@ -8323,6 +8324,7 @@ impl DMA_DIRECT2D_XPOSE {
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
@@ -8957,6 +8959,7 @@ impl DMA_GATHER_XPOSE {
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
@@ -9650,6 +9653,7 @@ impl DMA_IMMEDIATE {
         arch: &[Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "DMA_IMMEDIATE: sends 1..3 immediate descriptors to the DGE, each either inline (descriptor_imm[N]) or from four registers (descriptor_reg[N]), on one engine, behind a semaphore wait. The page tags the layout HIGH/OBSERVED (shipped maverick header, ISA_STATIC_ASSERT == 64, struct2opcode) and the runtime behaviour INFERRED: the firmware handler of the v5 forms is not in the extraction.",
         fields: Self::FIELDS,
         leaves: &[
@@ -10114,6 +10118,7 @@ impl DMA_INDIRECT1D {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
@@ -11248,6 +11253,7 @@ impl DMA_COPY2D {
         arch: &[Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "DMA_COPY2D: \"Next-generation DMA copy … with explicit semaphore wait/update, configurable DMA engine selection, and loop-friendly address modes.\" A 2-D source and destination (signed steps, counts, element size), each address formed by its addr_mode, read-done and write-done each updating a semaphore or collective-sync block, locally or at remote_core_id. The page tags the layout HIGH/OBSERVED (shipped maverick header, ISA_STATIC_ASSERT == 64, struct2opcode) and the runtime behaviour INFERRED: the firmware handler of the v5 forms is not in the extraction.",
         fields: Self::FIELDS,
         leaves: &[
@@ -11499,6 +11505,7 @@ impl EXTENDED {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "EXTENDED_INST envelope: header, events, the sub-opcode extended_opcode, completion_info, and two raw operand areas whose meaning depends on the sub-opcode. Words chosen by a sub-opcode: RDMA_DESC_GEN (8), RDMA_DESC_START (9); the enum names seven more sub-opcodes (0..4, 6, 7) for which no page gives an operand layout, so they decode as this word. Architectures: the wiki's RDMA page compile-verified the extended headers on all four generations; the field tables' artifact list (H1) names the cayman, mariana and maverick headers and says nothing of sunda.",
         fields: Self::FIELDS,
         leaves: &[
@@ -11960,6 +11967,7 @@ impl GATHER {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "Gather (nki.isa.nc_n_gather): a within-partition Pool_Buffer subset gather. A PoolBufferLoad first fills up to 512 elements per channel into the Pool_Buffer; per index, subset_hit = ((index & ~pool_buffer_mask) == pool_buffer_start_index) reads Pool_Buffer[index & pool_buffer_mask], and a miss writes `immediate` (IMMEDIATE_WRITE, typically first of a group) or leaves dst unmodified (SKIP_WRITE, middle / last of a group). in_dtype is the index width (UINT8 / UINT16 / UINT32); src and dst have the same element count; PSUM is allowed on both sides; at most 128 channels. Not a descriptor-generating DMA: no descriptor ring.",
         fields: Self::FIELDS,
         leaves: &[
@@ -12477,6 +12485,7 @@ impl INDIRECT_COPY {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.\" The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).",
         fields: Self::FIELDS,
         leaves: &[
@@ -12732,6 +12741,7 @@ impl MOVE_SHAPE {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
         follows: None,
+        sub_opcode: None,
         doc: "MoveShape: loads the shape register the DGE uses to permute a transposed access. The DIRECT2D transpose sub-form (DMACopy, IT 32, transpose output flag I+336 == 1) emits it twice; it encodes the 4-D shape, and its body mirrors DIRECT2D's step / num pairs against the shape register. Asserts on that path: \"Transpose with DynamicAP only on Pool\", \"DGE transpose must have 4D AP\". No source gives its byte layout.",
         fields: Self::FIELDS,
         leaves: &[
@@ -13180,6 +13190,7 @@ impl PSEUDO_DMA_DIRECT2D {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
@@ -13953,6 +13964,7 @@ impl PSEUDO_DMA_EXT {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
         follows: Some("PSEUDO_DMA_DIRECT2D"),
+        sub_opcode: None,
         doc: "PseudoExtension: must follow a PSEUDO_DMA_DIRECT2D immediately in the instruction stream; holds the spillover fields for INDIRECT1D (flags, index addresses, byte bounds) and for the transpose kinds (tile geometry). 0xda is a generic extension opcode (it also carries TRIGGER_COLLECTIVE2_EXT_STRUCT); which extension it is follows from the word before it. Index fields are validated only when idx_num_active_channels != 0.",
         fields: Self::FIELDS,
         leaves: &[
@@ -14266,6 +14278,7 @@ impl PSEUDO_DMA_REARM {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
         follows: None,
+        sub_opcode: None,
         doc: "ResetQueueInstance: the bare 're-arm this queue' command, a queue name and the sync header, with no instance bytes at +0x3B / +0x3C. Legal only when the module carries the feature attribute neff_feature_SQI_no_rearm (otherwise NeuronAssertion, errcode 1106). The encoder registers the DMAQueue -> BasicBlock binding DMATrigger looks up, and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)).",
         fields: Self::FIELDS,
         leaves: &[
@@ -14698,6 +14711,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
         follows: None,
+        sub_opcode: None,
         doc: "SwitchQueueInstance: names a DMA queue by string (the queue's name at +0x58) and switches it to another queue instance. The encoder registers the DMAQueue -> BasicBlock binding (key *(I+0xF0), value *(I+0xF8)) that DMATrigger later looks up, sets the module feature attribute 'swap-queue-set used' (attr #5), and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)). With PSEUDO_DMA_REARM (0xc2) it is the set / clear pair of the Swap-Queue-Instance feature.",
         fields: Self::FIELDS,
         leaves: &[
@@ -15128,6 +15142,7 @@ impl PSEUDO_DMA_TRIGGER {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
         follows: None,
+        sub_opcode: None,
         doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\".",
         fields: Self::FIELDS,
         leaves: &[
@@ -15760,6 +15775,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
         follows: None,
+        sub_opcode: None,
         doc: "Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).",
         fields: Self::FIELDS,
         leaves: &[
@@ -16169,6 +16185,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
         fields: Self::FIELDS,
         leaves: &[
@@ -16628,6 +16645,7 @@ impl PSEUDO_RANGE_CHECK {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
         follows: None,
+        sub_opcode: None,
         doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
         fields: Self::FIELDS,
         leaves: &[
@@ -17050,6 +17068,14 @@ impl EXTENDED_RDMA_DESC_GEN {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: Some(SubOpcodeMeta {
+            envelope: "EXTENDED",
+            field: "extended_opcode",
+            offset: 12usize,
+            size: 1usize,
+            enumerator: "EXTENDED_RDMA_DESC_GEN",
+            value: 8u64,
+        }),
         doc: "rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying [src_addr, src_addr + free_dim_bytes] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32: no page gives that type's layout. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule.",
         fields: Self::FIELDS,
         leaves: &[
@@ -17387,6 +17413,14 @@ impl EXTENDED_RDMA_DESC_START {
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: Some(SubOpcodeMeta {
+            envelope: "EXTENDED",
+            field: "extended_opcode",
+            offset: 12usize,
+            size: 1usize,
+            enumerator: "EXTENDED_RDMA_DESC_START",
+            value: 9u64,
+        }),
         doc: "rdma_desc_start: drains the descriptor writes of the ring RDMA_DESC_GEN built, splits TX (M2S tail-pointer increment) from RX (S2M) by PRID parity and rings the doorbell. It carries no operands: bytes 14..63 are reserved. Its events field holds the wait conditions of the transfer. Tags: the envelope is HIGH/OBSERVED; the field tables tag the rest HIGH/CARRIED, the descriptor model and the RDMA page HIGH/OBSERVED (conflict rdma_operand_layout_tag).",
         fields: Self::FIELDS,
         leaves: &[
@@ -17714,6 +17748,7 @@ impl S3D3_COLLECTIVE {
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: None,
+        sub_opcode: None,
         doc: "Neuron S3D3_Collective Format — one 3d SRC Tensor, one 3d DST Tensor. Use for: SB2SB Collective using Pool/Q7 iDMA engine. A structured 3-D SBUF -> remote-SBUF copy between the NeuronCores of an LNC1 / LNC2 group, over 1..128 pooling channels, at most 256 source elements per word, with no dtype conversion (in_dtype == out_dtype). The word has no reduce op: a reduce-copy leg's reduction lives in the SDMA CCE descriptor the runtime programs for it. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
@@ -21499,11 +21534,24 @@ pub struct WordMeta {
     pub arch_inferred: bool,
     /// The word this one must immediately follow (positional extensions).
     pub follows: Option<&'static str>,
+    /// For a word chosen by a sub-opcode: its envelope and selector.
+    pub sub_opcode: Option<SubOpcodeMeta>,
     pub doc: &'static str,
     pub fields: &'static [meta::FieldMeta],
     pub leaves: &'static [meta::LeafMeta],
     /// The opcode and every constant laid into zero bytes (what `new()` reads).
     pub template: &'static [u8; 64],
+}
+/// How a sub-word is told apart from its envelope, which shares its opcode:
+/// bytes `offset..offset + size` hold `value` (the enumerator `enumerator`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubOpcodeMeta {
+    pub envelope: &'static str,
+    pub field: &'static str,
+    pub offset: usize,
+    pub size: usize,
+    pub enumerator: &'static str,
+    pub value: u64,
 }
 /// Every word in the spec.
 pub const WORDS: &[WordMeta] = &[

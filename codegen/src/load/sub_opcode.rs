@@ -76,7 +76,9 @@ impl Loader {
             self.err(
                 at,
                 s.envelope.span(),
-                format!("`{name}` has a `sub_opcode` but no `opcode`: bind it to its envelope's opcode"),
+                format!(
+                    "`{name}` has a `sub_opcode` but no `opcode`: bind it to its envelope's opcode"
+                ),
             );
             return None;
         };
@@ -93,8 +95,14 @@ impl Loader {
             );
             return None;
         };
-        let (Some(env_op), TypeKind::Struct { arch: env_arch, fields: env_fields, .. }) =
-            (env.opcode(), &env.kind)
+        let (
+            Some(env_op),
+            TypeKind::Struct {
+                arch: env_arch,
+                fields: env_fields,
+                ..
+            },
+        ) = (env.opcode(), &env.kind)
         else {
             return None;
         };
@@ -160,8 +168,8 @@ impl Loader {
                 at,
                 field_span,
                 format!(
-                    "`{name}.{field_name}` is `{}` at offset {} ({} bytes) but its envelope's is \
-                     `{}` at offset {} ({} bytes): declare it as the envelope does",
+                    "`{name}.{field_name}` is `{}` at offset {}, size {}, but its envelope's is \
+                     `{}` at offset {}, size {}: declare it as the envelope does",
                     own.ty.spelling(),
                     own.offset,
                     own.size,
@@ -216,7 +224,10 @@ impl Loader {
             );
             return None;
         };
-        if let Some(a) = arch.iter().find(|a| !e.arch.is_empty() && !e.arch.contains(a)) {
+        if let Some(a) = arch
+            .iter()
+            .find(|a| !e.arch.is_empty() && !e.arch.contains(a))
+        {
             self.err(
                 at,
                 s.value.span(),
@@ -241,5 +252,9 @@ impl Loader {
 
 /// `["a", "b"]` as `` `a`, `b` ``.
 fn list(archs: &[String]) -> String {
-    archs.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+    archs
+        .iter()
+        .map(|a| format!("`{a}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

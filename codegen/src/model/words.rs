@@ -390,8 +390,7 @@ impl SubOpcode {
 /// by its selector), so that their envelope, which shares the opcode, catches the rest.
 pub fn dispatch_order(words: &[&TypeDef]) -> Vec<usize> {
     let is_sub = |w: &&TypeDef| w.opcode().is_some_and(|o| o.sub.is_some());
-    let (subs, rest): (Vec<usize>, Vec<usize>) =
-        (0..words.len()).partition(|&i| is_sub(&words[i]));
+    let (subs, rest): (Vec<usize>, Vec<usize>) = (0..words.len()).partition(|&i| is_sub(&words[i]));
     subs.into_iter().chain(rest).collect()
 }
 

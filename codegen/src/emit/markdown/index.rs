@@ -78,7 +78,10 @@ impl<'m> Pages<'m> {
         self.table_head(&cols, &mut out);
         let mut by_op: Vec<&TypeDef> = words.clone();
         // An envelope (no sub-opcode) before the sub-words sharing its opcode.
-        by_op.sort_by_key(|w| w.opcode().map(|o| (o.value, o.sub.as_ref().map(|s| s.value))));
+        by_op.sort_by_key(|w| {
+            w.opcode()
+                .map(|o| (o.value, o.sub.as_ref().map(|s| s.value)))
+        });
         for w in &by_op {
             let op = w.opcode().expect("a word has an opcode");
             let have = m.word_archs(w);

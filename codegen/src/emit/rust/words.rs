@@ -63,6 +63,15 @@ impl Render<'_> {
             _ => Vec::new(),
         };
         let enumerator = &o.enumerator;
+        let sub_opcode = match &o.sub {
+            Some(s) => {
+                let (env, field, e) = (&s.envelope, &s.field, &s.enumerator);
+                let (offset, size, value) = (s.offset, s.size, s.value);
+                quote!(Some(SubOpcodeMeta { envelope: #env, field: #field, offset: #offset,
+                    size: #size, enumerator: #e, value: #value }))
+            }
+            None => quote!(None),
+        };
         let template = template_bytes(&leaves, o.value).map(Literal::u8_unsuffixed);
         quote! {
             impl #id {
@@ -71,7 +80,8 @@ impl Render<'_> {
                 pub const META: WordMeta = WordMeta {
                     name: #name, c_name: #c_name, aliases: &[#(#aliases),*], opcode: #op,
                     opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*],
-                    arch_inferred: #arch_inferred, follows: #follows, doc: #doc,
+                    arch_inferred: #arch_inferred, follows: #follows, sub_opcode: #sub_opcode,
+                    doc: #doc,
                     fields: Self::FIELDS, leaves: #leaf_metas,
                     template: &Self::TEMPLATE,
                 };
@@ -164,11 +174,25 @@ impl Render<'_> {
                 pub arch_inferred: bool,
                 /// The word this one must immediately follow (positional extensions).
                 pub follows: Option<&'static str>,
+                /// For a word chosen by a sub-opcode: its envelope and selector.
+                pub sub_opcode: Option<SubOpcodeMeta>,
                 pub doc: &'static str,
                 pub fields: &'static [meta::FieldMeta],
                 pub leaves: &'static [meta::LeafMeta],
                 /// The opcode and every constant laid into zero bytes (what `new()` reads).
                 pub template: &'static [u8; 64],
+            }
+
+            /// How a sub-word is told apart from its envelope, which shares its opcode:
+            /// bytes `offset..offset + size` hold `value` (the enumerator `enumerator`).
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub struct SubOpcodeMeta {
+                pub envelope: &'static str,
+                pub field: &'static str,
+                pub offset: usize,
+                pub size: usize,
+                pub enumerator: &'static str,
+                pub value: u64,
             }
 
             /// Every word in the spec.
