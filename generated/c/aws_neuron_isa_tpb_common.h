@@ -1530,8 +1530,9 @@ enum NEURON_ISA_TPB_OPCODE {
     /** IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_CopyPredicated = 0xea,
     /**
-     * EXTENDED_STRUCT: the EXTISA extended instruction (ext-op 8 EXTENDED_RDMA_DESC_GEN, 9
-     * EXTENDED_RDMA_DESC_START; common.h:301); no layout in the spec
+     * EXTENDED_STRUCT: the EXTISA extended instruction (common.h:301); byte 12 extended_opcode
+     * (EXTENDED_OPCODE) picks the instruction: words EXTENDED (the envelope),
+     * EXTENDED_RDMA_DESC_GEN (8) and EXTENDED_RDMA_DESC_START (9)
      */
     NEURON_ISA_TPB_OPCODE_EXTENDED_INST = 0xf0,
     /** GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick) */

@@ -5594,7 +5594,7 @@ pub enum OPCODE {
     INDIRECT_COPY = 231u8,
     /// `NEURON_ISA_TPB_OPCODE_CopyPredicated` = 0xea: IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN
     CopyPredicated = 234u8,
-    /// `NEURON_ISA_TPB_OPCODE_EXTENDED_INST` = 0xf0: EXTENDED_STRUCT: the EXTISA extended instruction (ext-op 8 EXTENDED_RDMA_DESC_GEN, 9 EXTENDED_RDMA_DESC_START; common.h:301); no layout in the spec
+    /// `NEURON_ISA_TPB_OPCODE_EXTENDED_INST` = 0xf0: EXTENDED_STRUCT: the EXTISA extended instruction (common.h:301); byte 12 extended_opcode (EXTENDED_OPCODE) picks the instruction: words EXTENDED (the envelope), EXTENDED_RDMA_DESC_GEN (8) and EXTENDED_RDMA_DESC_START (9)
     EXTENDED_INST = 240u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE` = 0xf1: GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_GATHER_TRANSPOSE = 241u8,
