@@ -6,7 +6,8 @@ use dmaspec_testkit::spec::Fixture;
 
 /// Architectures `a1`, `a2`, `a3`; `OPCODE` with `EXT` = 0xf0 and `OTHER` = 0x20; the sub-opcode
 /// enum `SUB` (`GEN` = 8, alias `G8`; `START` = 9; `LATE` = 7 only in `a2`); and the
-/// envelope `ENV` (opcode 0xf0 in `a1` and `a2`) with `sel` at byte 1.
+/// envelope `ENV` (opcode 0xf0 in `a1` and `a2`) with `sel` at byte 1; and `ENV_RAW`
+/// (opcode 0x20) whose `sel` is a `u8`.
 const SPEC: Fixture = Fixture::new(
     r#"[[arch]]
 name = "a1"
@@ -60,6 +61,21 @@ evidence = [{ source = "src §1" }]
 field = [
   { off = 0, name = "opcode", type = "OPCODE", evidence = [{ source = "src" }] },
   { off = 1, name = "sel", type = "SUB", evidence = [{ source = "src" }] },
+  { off = 2, size = 62, name = "rest", unknown = true },
+]
+
+[[struct]]
+name = "ENV_RAW"
+c_name = "ENV_RAW_C"
+size = 64
+opcode = "OTHER"
+arch = ["a1", "a2"]
+doc = "An envelope whose selector is a plain byte."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 0, name = "opcode", type = "OPCODE", evidence = [{ source = "src" }] },
+  { off = 1, name = "sel", type = "u8", evidence = [{ source = "src" }] },
   { off = 2, size = 62, name = "rest", unknown = true },
 ]
 "#,
@@ -281,5 +297,34 @@ fn misspelt_sub_opcode_key() {
         errs.iter().any(|e| e.message.contains("envelop")),
         "{}",
         dmaspec_codegen::SpecErrors(errs.clone())
+    );
+}
+
+#[test]
+fn selector_field_that_is_not_an_enum() {
+    let bad = sub_word(
+        "S",
+        "OTHER",
+        BOTH,
+        r#"envelope = "ENV_RAW", field = "sel", value = "GEN""#,
+        "u8",
+    );
+    SPEC.only(
+        &bad,
+        "sub_opcode",
+        r#""sel""#,
+        "sub-opcode field `sel` is `u8`; it must be an enum, whose enumerators name the \
+         sub-opcodes",
+    );
+}
+
+#[test]
+fn sub_word_without_an_opcode() {
+    let bad = sub_word("S", "EXT", BOTH, GEN, "SUB").replace("\nopcode = \"EXT\"\n", "\n");
+    SPEC.only(
+        &bad,
+        "sub_opcode",
+        r#""ENV""#,
+        "`S` has a `sub_opcode` but no `opcode`: bind it to its envelope's opcode",
     );
 }
