@@ -17062,7 +17062,7 @@ impl EXTENDED_RDMA_DESC_GEN {
     pub const META: WordMeta = WordMeta {
         name: "EXTENDED_RDMA_DESC_GEN",
         c_name: "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT",
-        aliases: &["RDMA_DESC_GEN", "D5"],
+        aliases: &["RDMA_DESC_GEN", "D5", "op8"],
         opcode: 240u8,
         opcode_enumerator: "EXTENDED_INST",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
@@ -17407,7 +17407,7 @@ impl EXTENDED_RDMA_DESC_START {
     pub const META: WordMeta = WordMeta {
         name: "EXTENDED_RDMA_DESC_START",
         c_name: "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT",
-        aliases: &["RDMA_DESC_START", "D6"],
+        aliases: &["RDMA_DESC_START", "D6", "op9"],
         opcode: 240u8,
         opcode_enumerator: "EXTENDED_INST",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
