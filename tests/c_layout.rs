@@ -600,26 +600,6 @@ impl Visitor for Values {
     }
 }
 
-/// Makes `b` dispatch to `w` where words share its opcode: a sub-word's selector is set, and
-/// an envelope's selector is moved off every value its sub-words take.
-fn select(model: &Model, w: &TypeDef, b: &mut [u8; 64]) {
-    let sub = |t: &TypeDef| t.opcode().and_then(|o| o.sub.clone());
-    if let Some(s) = sub(w) {
-        b[s.offset..s.offset + s.size].copy_from_slice(&s.bytes());
-    }
-    let subs: Vec<_> = model
-        .words()
-        .filter_map(sub)
-        .filter(|s| s.envelope == w.name)
-        .collect();
-    while let Some(s) = subs
-        .iter()
-        .find(|s| b[s.offset..s.offset + s.size] == s.bytes()[..])
-    {
-        b[s.offset] = b[s.offset].wrapping_add(1);
-    }
-}
-
 /// Extends the layout check to values: random words of every kind, read field by field
 /// through the generated C structs (gcc and g++) and through the Rust views (`view::Word`,
 /// read and walked), agree on every value of every arm the view chose.
@@ -672,7 +652,7 @@ fn c_structs_and_rust_views_read_the_same_values() {
                 *byte = state as u8;
             }
             b[0] = op;
-            select(&model, w, &mut b);
+            common::dispatch_to(meta, &mut b);
             let arch = meta.arch[0];
             let view = dmaspec::words::view::Word::new(&b, arch)
                 .unwrap_or_else(|| panic!("{} views its own opcode", w.name));

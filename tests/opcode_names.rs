@@ -211,8 +211,14 @@ fn extended_inst_names_its_sub_opcodes_and_their_words() {
         f0,
         [
             ("EXTENDED", &[][..]),
-            ("EXTENDED_RDMA_DESC_GEN", &["RDMA_DESC_GEN", "D5", "op8"][..]),
-            ("EXTENDED_RDMA_DESC_START", &["RDMA_DESC_START", "D6", "op9"][..]),
+            (
+                "EXTENDED_RDMA_DESC_GEN",
+                &["RDMA_DESC_GEN", "D5", "op8"][..]
+            ),
+            (
+                "EXTENDED_RDMA_DESC_START",
+                &["RDMA_DESC_START", "D6", "op9"][..]
+            ),
         ]
     );
     // The opcode index shows 0xf0 with its sub-opcodes and the architectures that ship them.

@@ -4,6 +4,9 @@
 //! The words are taken from [`WORDS`], so words added to the spec later are covered without
 //! touching this file.
 
+mod common;
+
+use common::{dispatch_to, selects};
 use dmaspec::runtime::meta::FieldMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::{Arch, WORDS, Word, WordMeta};
@@ -23,28 +26,12 @@ fn runner() -> TestRunner {
     })
 }
 
-/// 64 arbitrary bytes that decode as `w`: byte 0 its opcode, a sub-word's selector set, an
-/// envelope's selector moved off every value its sub-words take.
+/// 64 arbitrary bytes that decode as `w`.
 fn word_bytes(w: &'static WordMeta) -> impl Strategy<Value = [u8; 64]> {
     any::<[u8; 64]>().prop_map(move |mut b| {
-        b[0] = w.opcode;
-        if let Some(s) = w.sub_opcode {
-            b[s.offset..s.offset + s.size].copy_from_slice(&s.value.to_le_bytes()[..s.size]);
-        }
-        while let Some(s) = WORDS
-            .iter()
-            .filter_map(|x| x.sub_opcode.filter(|s| s.envelope == w.name))
-            .find(|&s| selects(s, &b))
-        {
-            b[s.offset] = b[s.offset].wrapping_add(1);
-        }
+        dispatch_to(w, &mut b);
         b
     })
-}
-
-/// Whether `b`'s selector bytes hold the sub-word's value.
-fn selects(s: dmaspec::words::SubOpcodeMeta, b: &[u8; 64]) -> bool {
-    b[s.offset..s.offset + s.size] == s.value.to_le_bytes()[..s.size]
 }
 
 /// 64 arbitrary bytes whose byte 0 is a word's opcode half of the time.
