@@ -161,12 +161,13 @@ fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
     // the S3D3 Collective page §5 lists which generations ship 0xbf's, and the field
     // tables §3 give the v5 words 0xb9 / 0xba as maverick headers; the DVE words (0x67, 0x69,
     // 0x6a, 0x6b, 0x7f, 0xbc) list the generations the DVE datamove page's encoders and the
-    // Master Opcode Reference's V2 / V3 / V4 columns give, and no more.
+    // Master Opcode Reference's V2 / V3 / V4 columns give, and no more; the RDMA page §8
+    // compile-verified 0xf0's extended headers on all four generations.
     // The other compiler-only words get all four by the spec's inference.
     for w in WORDS {
         let sourced = [
             0xb8, 0xbb, 0xd4, 0xbd, 0xf1, 0xe7, 0xca, 0xbf, 0xb9, 0xba, 0x68, 0x67, 0x69, 0x6a,
-            0x6b, 0x7f, 0xbc,
+            0x6b, 0x7f, 0xbc, 0xf0,
         ]
         .contains(&w.opcode);
         assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
@@ -304,4 +305,58 @@ fn the_instruction_record_pages_fill_the_enumerator_gaps() {
             .iter()
             .all(|e| e.value != 0xb5)
     );
+}
+
+#[test]
+fn extended_inst_names_its_sub_opcodes_and_their_words() {
+    // The RDMA page §2: NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 read verbatim, value 5
+    // absent; the field tables §2.5 / §2.6 spell 8 and 9 RDMA_DESC_GEN / RDMA_DESC_START.
+    let sub = enumerators("EXTENDED_OPCODE").unwrap();
+    let named: Vec<(u64, &str)> = sub.iter().map(|e| (e.value, e.name)).collect();
+    assert_eq!(
+        named,
+        [
+            (0, "EXTENDED_ENGINE_NOP"),
+            (1, "EXTENDED_COPY"),
+            (2, "EXTENDED_TENSOR_TENSOR_ARITH"),
+            (3, "EXTENDED_RAND_SET_STATE"),
+            (4, "EXTENDED_RAND_GET_STATE"),
+            (6, "EXTENDED_SBUF_TO_SBUF"),
+            (7, "EXTENDED_CPTC_DECODE"),
+            (8, "EXTENDED_RDMA_DESC_GEN"),
+            (9, "EXTENDED_RDMA_DESC_START"),
+        ]
+    );
+    assert_eq!(sub[7].aliases, ["RDMA_DESC_GEN"]);
+    assert_eq!(sub[8].aliases, ["RDMA_DESC_START"]);
+    // Three words share 0xf0: the envelope and the two with a sub-opcode of their own,
+    // each also named as the field tables and the descriptor model spell it.
+    let f0: Vec<(&str, &[&str])> = WORDS
+        .iter()
+        .filter(|w| w.opcode == 0xf0)
+        .map(|w| (w.name, w.aliases))
+        .collect();
+    assert_eq!(
+        f0,
+        [
+            ("EXTENDED", &[][..]),
+            (
+                "EXTENDED_RDMA_DESC_GEN",
+                &["RDMA_DESC_GEN", "D5", "op8"][..]
+            ),
+            (
+                "EXTENDED_RDMA_DESC_START",
+                &["RDMA_DESC_START", "D6", "op9"][..]
+            ),
+        ]
+    );
+    // The opcode index shows 0xf0 with its sub-opcodes and the architectures that ship them.
+    let index = std::fs::read_to_string(common::root().join("generated/docs/README.md")).unwrap();
+    for row in [
+        "| `0xF0` (240) | [EXTENDED](words/EXTENDED.md) | `EXTENDED_INST` | — | ✓ | ✓ | ✓ | ✓ |",
+        "| `0xF0` (240), `extended_opcode` = 8 (`EXTENDED_RDMA_DESC_GEN`) | [EXTENDED_RDMA_DESC_GEN](words/EXTENDED_RDMA_DESC_GEN.md) | `EXTENDED_INST` | — | ✓ | ✓ | ✓ | ✓ |",
+        "| `0xF0` (240), `extended_opcode` = 9 (`EXTENDED_RDMA_DESC_START`) | [EXTENDED_RDMA_DESC_START](words/EXTENDED_RDMA_DESC_START.md) | `EXTENDED_INST` | — | ✓ | ✓ | ✓ | ✓ |",
+    ] {
+        assert!(index.contains(row), "missing {row}");
+    }
 }

@@ -4,6 +4,9 @@
 //! The words are taken from [`WORDS`], so words added to the spec later are covered without
 //! touching this file.
 
+mod common;
+
+use common::{dispatch_to, selects};
 use dmaspec::runtime::meta::FieldMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::{Arch, WORDS, Word, WordMeta};
@@ -23,10 +26,10 @@ fn runner() -> TestRunner {
     })
 }
 
-/// 64 arbitrary bytes with byte 0 set to `opcode`.
-fn word_bytes(opcode: u8) -> impl Strategy<Value = [u8; 64]> {
+/// 64 arbitrary bytes that decode as `w`.
+fn word_bytes(w: &'static WordMeta) -> impl Strategy<Value = [u8; 64]> {
     any::<[u8; 64]>().prop_map(move |mut b| {
-        b[0] = opcode;
+        dispatch_to(w, &mut b);
         b
     })
 }
@@ -45,11 +48,17 @@ fn any_bytes() -> impl Strategy<Value = [u8; 64]> {
     })
 }
 
-/// The word the spec binds to `opcode` in `arch`, if any.
-fn expected(opcode: u8, arch: Arch) -> Option<&'static WordMeta> {
-    WORDS
-        .iter()
-        .find(|w| w.opcode == opcode && w.arch.contains(&arch))
+/// The word the spec binds to `b`'s opcode in `arch`, if any: the sub-word whose selector
+/// `b` holds, else the word with no selector (the envelope).
+fn expected(b: &[u8; 64], arch: Arch) -> Option<&'static WordMeta> {
+    let bound = || {
+        WORDS
+            .iter()
+            .filter(move |w| w.opcode == b[0] && w.arch.contains(&arch))
+    };
+    bound()
+        .find(|w| w.sub_opcode.is_some_and(|s| selects(s, b)))
+        .or_else(|| bound().find(|w| w.sub_opcode.is_none()))
 }
 
 #[test]
@@ -59,8 +68,16 @@ fn the_word_list_is_consistent() {
         assert!(!w.arch.is_empty(), "{} is in no architecture", w.name);
         for other in &WORDS[i + 1..] {
             let shared: Vec<&Arch> = w.arch.iter().filter(|a| other.arch.contains(a)).collect();
+            // Words sharing an opcode are an envelope and its sub-words, told apart by
+            // distinct selector values.
+            let apart = match (w.sub_opcode, other.sub_opcode) {
+                (Some(a), Some(b)) => a.envelope == b.envelope && a.value != b.value,
+                (Some(a), None) => a.envelope == other.name,
+                (None, Some(b)) => b.envelope == w.name,
+                (None, None) => false,
+            };
             assert!(
-                w.opcode != other.opcode || shared.is_empty(),
+                w.opcode != other.opcode || shared.is_empty() || apart,
                 "{} and {} share opcode {:#04x} in {shared:?}",
                 w.name,
                 other.name,
@@ -85,7 +102,7 @@ fn the_word_list_is_consistent() {
 fn every_word_round_trips_byte_exact() {
     for w in WORDS {
         runner()
-            .run(&(word_bytes(w.opcode), select(w.arch)), |(b, arch)| {
+            .run(&(word_bytes(w), select(w.arch)), |(b, arch)| {
                 let Some(word) = Word::decode(&b, arch) else {
                     return Err(TestCaseError::fail(format!(
                         "{} ({:#04x}) did not decode in {arch:?}",
@@ -109,7 +126,7 @@ fn decoding_arbitrary_bytes_follows_the_opcode_table() {
     runner
         .run(&(any_bytes(), select(Arch::ALL)), |(b, arch)| {
             let decoded = Word::decode(&b, arch);
-            match (expected(b[0], arch), decoded) {
+            match (expected(&b, arch), decoded) {
                 (None, None) => {}
                 (Some(w), Some(word)) => {
                     prop_assert_eq!(word.meta().name, w.name);
@@ -142,7 +159,7 @@ fn decode_dispatches_exactly_by_opcode_and_architecture() {
             b[0] = opcode;
             for &arch in Arch::ALL {
                 let got = Word::decode(&b, arch);
-                let want = expected(opcode, arch);
+                let want = expected(&b, arch);
                 assert_eq!(
                     got.map(|w| w.meta().name),
                     want.map(|w| w.name),
@@ -337,7 +354,7 @@ fn the_visitor_walk_is_in_bounds_and_in_order() {
     for w in WORDS {
         runner()
             .run(
-                &(word_bytes(w.opcode), select(w.arch), select(Arch::ALL)),
+                &(word_bytes(w), select(w.arch), select(Arch::ALL)),
                 |(b, arch, shown_in)| {
                     let word = Word::decode(&b, arch).expect("decodes (see the round trip)");
                     // The walk may name enumerators for any architecture.

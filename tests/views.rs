@@ -6,10 +6,12 @@
 //! The words come from [`WORDS`], so words added to the spec later are covered without
 //! touching this file.
 
+mod common;
+
 use dmaspec::stream::{self, Decoded};
 use dmaspec::views::{self, Viewed};
 use dmaspec::words::{DMA_DIRECT2D, DTYPE, view};
-use dmaspec::{Arch, WORDS, Word};
+use dmaspec::{Arch, WORDS, Word, WordMeta};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -25,9 +27,10 @@ fn runner(cases: u32) -> TestRunner {
     })
 }
 
-fn word_bytes(opcode: u8) -> impl Strategy<Value = [u8; 64]> {
+/// 64 arbitrary bytes that decode as `w`.
+fn word_bytes(w: &'static WordMeta) -> impl Strategy<Value = [u8; 64]> {
     any::<[u8; 64]>().prop_map(move |mut b| {
-        b[0] = opcode;
+        common::dispatch_to(w, &mut b);
         b
     })
 }
@@ -60,7 +63,7 @@ fn every_view_reads_what_the_owned_decoder_reads() {
     for w in WORDS {
         for &arch in w.arch {
             runner(CASES)
-                .run(&word_bytes(w.opcode), |b| {
+                .run(&word_bytes(w), |b| {
                     let owned = Word::decode(&b, arch).expect("the word's own opcode decodes");
                     let v = view::Word::new(&b, arch).expect("the word's own opcode views");
                     prop_assert_eq!(v.meta().name, w.name);
@@ -78,7 +81,7 @@ fn validating_a_view_is_validating_the_owned_word() {
     for w in WORDS {
         for &arch in w.arch {
             runner(CASES / 2)
-                .run(&word_bytes(w.opcode), |b| {
+                .run(&word_bytes(w), |b| {
                     let owned = Word::decode(&b, arch).expect("decodes");
                     let v = view::Word::new(&b, arch).expect("views");
                     prop_assert_eq!(v.check(arch), owned.check(arch));
@@ -94,7 +97,7 @@ fn validating_a_view_is_validating_the_owned_word() {
 fn every_writable_view_writes_what_the_owned_encoder_writes() {
     for w in WORDS {
         for &arch in w.arch {
-            let pair = (word_bytes(w.opcode), word_bytes(w.opcode));
+            let pair = (word_bytes(w), word_bytes(w));
             runner(CASES)
                 .run(&pair, |(from, to)| {
                     let target = Word::decode(&to, arch).expect("decodes");
@@ -203,7 +206,7 @@ fn the_view_stream_agrees_with_the_decoder() {
 fn dma_direct2d_setters_touch_only_their_field() {
     runner(CASES)
         .run(
-            &(word_bytes(DMA_DIRECT2D::OPCODE), any::<u32>()),
+            &(word_bytes(&DMA_DIRECT2D::META), any::<u32>()),
             |(b, x)| {
                 let base = DMA_DIRECT2D::decode(&b).unwrap();
                 let check = |set: &dyn Fn(&mut view::DMA_DIRECT2D_mut<'_>),

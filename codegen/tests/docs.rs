@@ -613,10 +613,10 @@ fn json_model() {
     assert_eq!(path, "dmaspec.json");
     assert!(text.ends_with("}\n"));
     let v: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
-    assert_eq!(v["format"], "dmaspec/1");
+    assert_eq!(v["format"], "dmaspec/2");
     assert!(
         text.trim_start()
-            .starts_with("{\n  \"format\": \"dmaspec/1\"")
+            .starts_with("{\n  \"format\": \"dmaspec/2\"")
     );
     assert_eq!(v["types"].as_array().unwrap().len(), m.types.len());
     assert_eq!(v["levels"][0]["name"], m.levels[0].name);
@@ -667,6 +667,23 @@ fn json_model() {
     }
 
     let d2d = words.iter().find(|w| w["name"] == "DMA_DIRECT2D").unwrap();
+    // dmaspec/2: a sub-word's opcode records its envelope, field and value; other words
+    // have no such key.
+    assert!(d2d["opcode"].get("sub_opcode").is_none());
+    let desc_gen = words
+        .iter()
+        .find(|w| w["name"] == "EXTENDED_RDMA_DESC_GEN")
+        .unwrap();
+    assert_eq!(desc_gen["opcode"]["value"], 0xf0);
+    let sub = &desc_gen["opcode"]["sub_opcode"];
+    assert_eq!(sub["envelope"], "EXTENDED");
+    assert_eq!(sub["field"], "extended_opcode");
+    assert_eq!(
+        (sub["offset"].as_u64(), sub["size"].as_u64()),
+        (Some(12), Some(1))
+    );
+    assert_eq!(sub["enumerator"], "EXTENDED_RDMA_DESC_GEN");
+    assert_eq!(sub["value"], 8);
     assert_eq!(d2d["opcode"]["value"], 184);
     assert_eq!(d2d["opcode"]["enumerator"], "DMAMEMCPY");
     assert_eq!(d2d["opcode"]["aliases"][0]["name"], "DMA_MEMCPY");

@@ -107,6 +107,9 @@ fn json_carries_the_conflict_records() {
             "gather_pool_buffer_load_order",
             "dve_access_pattern_widths",
             "stream_shuffle_lane_map_overlap",
+            "rdma_operand_layout_tag",
+            "rdma_dma_engine_mask_meaning",
+            "extended_inst_architectures",
             "gs_control_ex_a",
             "s3d3_collective_reserved1_span"
         ]

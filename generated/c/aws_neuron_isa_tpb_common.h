@@ -1263,6 +1263,83 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE {
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE) == 1, "NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE is 1 byte");
 
 /**
+ * EXTENDED_OPCODE (1 byte): The EXTENDED_INST (0xf0) sub-opcode at byte 12: which extended
+ * instruction the word is. The shipped enum is NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1; value 5 is
+ * absent from it. Only 8 and 9 have a layout in the spec (RDMA_DESC_GEN, RDMA_DESC_START); any
+ * other value decodes as the EXTENDED envelope.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-rdma-desc §2; supp-consolidated §1.1; supp-descriptor-model §2.6. Spec:
+ * types/extended.toml:5.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 : uint8_t {
+#else
+enum NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 {
+#endif
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_ENGINE_NOP = 0x00,
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_COPY = 0x01,
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_TENSOR_TENSOR_ARITH = 0x02,
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RAND_SET_STATE = 0x03,
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RAND_GET_STATE = 0x04,
+    /** the SB2SB collective (sb2sb-remote-copy) */
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_SBUF_TO_SBUF = 0x06,
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_CPTC_DECODE = 0x07,
+    /** rdma_desc_gen: build the peer-to-peer descriptor ring (word RDMA_DESC_GEN) */
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_GEN = 0x08,
+    /**
+     * Alias of `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_GEN` (as
+     * supp-field-tables §2.5 spells it). `extended_opcode` | `== 8` (`RDMA_DESC_GEN`)
+     */
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_RDMA_DESC_GEN = 0x08,
+    /** rdma_desc_start: drain and launch the ring (word RDMA_DESC_START) */
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_START = 0x09,
+    /**
+     * Alias of `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_START` (as
+     * supp-field-tables §2.6 spells it). `extended_opcode` | `== 9` (`RDMA_DESC_START`)
+     */
+    NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_RDMA_DESC_START = 0x09,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1) == 1, "NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 is 1 byte");
+
+/**
+ * EXT_COMPLETION_INFO (1 byte): What an extended instruction reads and writes, and over how many
+ * ports (byte 13 of every EXTENDED_INST word).
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: supp-field-tables §4 Table 4.7; wiki-rdma-desc §2. Spec: types/extended.toml:32.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_EXT_COMPLETION_INFO {
+    /**
+     * Bit 0. The instruction issues at least one read tensor. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int has_read : 1;
+    /** Bit 1. Reserved. Must be zero. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int reserved0 : 1;
+    /**
+     * Bit 2. The instruction issues at least one write tensor. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int has_write : 1;
+    /**
+     * Bits 3..5. 0 means 8 ports (128 partitions); 1..7 that many ports (16 partitions per port,
+     * one Q7 per port from q7[0]). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int num_active_ports : 3;
+    /** Bits 6..7. Reserved. Must be zero. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int reserved1 : 2;
+} NEURON_ISA_TPB_EXT_COMPLETION_INFO;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EXT_COMPLETION_INFO) == 1, "NEURON_ISA_TPB_EXT_COMPLETION_INFO is 1 byte");
+
+/**
  * GS_OPERATION (1 byte): GSControl.operation_fld: the SuperGather operation. Value 0 is not named
  * by the source.
  *
@@ -2119,8 +2196,9 @@ enum NEURON_ISA_TPB_OPCODE {
     /** IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_CopyPredicated = 0xea,
     /**
-     * EXTENDED_STRUCT: the EXTISA extended instruction (ext-op 8 EXTENDED_RDMA_DESC_GEN, 9
-     * EXTENDED_RDMA_DESC_START; common.h:301); no layout in the spec
+     * EXTENDED_STRUCT: the EXTISA extended instruction (common.h:301); byte 12 extended_opcode
+     * (EXTENDED_OPCODE) picks the instruction: words EXTENDED (the envelope),
+     * EXTENDED_RDMA_DESC_GEN (8) and EXTENDED_RDMA_DESC_START (9)
      */
     NEURON_ISA_TPB_OPCODE_EXTENDED_INST = 0xf0,
     /** GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick) */
@@ -3630,6 +3708,80 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_EXT_COMPLETION_INFO in
+ * NEURON_ISA_TPB_EXT_COMPLETION_INFO_rule_truth() and
+ * NEURON_ISA_TPB_EXT_COMPLETION_INFO_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_EXT_COMPLETION_INFO_RULE_ext_completion_info_reserved_zero 0
+
+/**
+ * ext_completion_info_reserved_zero(completion_info): EXT_COMPLETION_INFO reserved0 (bit 1) and
+ * reserved1 (bits 6..7) must be zero.
+ *
+ * Table 4.7 states both reserved sub-fields "must be zero"; the table is the shipped header's
+ * (extended.h:22-28), so the rule is the header's.
+ *
+ * Checks: reserved0 == 0 && reserved1 == 0
+ *
+ * Source: supp-field-tables §4 Table 4.7. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_ext_completion_info_reserved_zero(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i) {
+    (void)i;
+    return ((((int64_t)i->reserved0) == INT64_C(0)) && (((int64_t)i->reserved1) == INT64_C(0)));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_EXT_COMPLETION_INFO holds
+ * (NEURON_ISA_TPB_EXT_COMPLETION_INFO_RULE_*); rules limited to other architectures hold. `nc` is
+ * the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_EXT_COMPLETION_INFO_rule_truth(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_EXT_COMPLETION_INFO_ext_completion_info_reserved_zero(i)) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_EXT_COMPLETION_INFO is broken: it does not hold, and
+ * neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_EXT_COMPLETION_INFO_broken(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_EXT_COMPLETION_INFO_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_EXT_COMPLETION_INFO is violated: a broken header rule,
+ * which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_EXT_COMPLETION_INFO_violations(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
+    return NEURON_ISA_TPB_EXT_COMPLETION_INFO_broken(i, nc) & UINT64_C(0x1);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_EXT_COMPLETION_INFO is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_EXT_COMPLETION_INFO_compiler_findings(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
+    return NEURON_ISA_TPB_EXT_COMPLETION_INFO_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_EXT_COMPLETION_INFO breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
+    return NEURON_ISA_TPB_EXT_COMPLETION_INFO_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 /* ---- Recorded conflicts ---------------------------------------------------------- */
 
@@ -3814,6 +3966,60 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * Reading `dst_pattern_at_0x2c`: The same table lists a dst AP at +0x2C (16 bytes,
  * assignAccess(dst)), which would be lane bytes 12..31. [CERTAIN] Evidence: supp-dve-datamove
  * §`0x69` stream_shuffle half (the 32-byte lane immediate).
+ */
+
+/**
+ * Conflict `rdma_operand_layout_tag` (about EXTENDED_RDMA_DESC_GEN, EXTENDED_RDMA_DESC_START): How
+ * sure the operand layout of the RDMA words (bytes 14..63 of RDMA_DESC_GEN and RDMA_DESC_START) is.
+ * The field tables tag it HIGH/CARRIED (C2: carried byte-exact from a sibling page; the firmware
+ * RDMA disassembly is not in that extraction) and only the envelope re-verified; the descriptor
+ * model and the RDMA page read both structs from the shipped extended_utils.h, the RDMA page
+ * compile-verifying every offset on four generations. The offsets, widths and names agree; only the
+ * tag differs. The spec tags the operand fields with the field tables' weaker HIGH/CARRIED and
+ * keeps the OBSERVED readings as evidence.
+ *
+ * Reading `carried_c2`: The field tables: §2.5 is (HIGH/CARRIED C2; envelope re-verified H1), §2.6
+ * (HIGH/CARRIED C2); the RDMA op8/op9 inst_specific operand layout is carried byte-exact, not
+ * re-derived. [HIGH/CARRIED] Evidence: supp-field-tables Provenance and confidence;
+ * supp-field-tables §2.5.
+ *
+ * Reading `observed_header`: The descriptor model gives the structs from
+ * aws_neuron_isa_tpb_extended_utils.h as HIGH/OBSERVED header bytes; the RDMA page compiled both
+ * against the shipped headers with _Static_assert sizeof == 64 and __builtin_offsetof for every
+ * member, on sunda, cayman, mariana and maverick. [HIGH/OBSERVED] Evidence: supp-descriptor-model
+ * §2.6; wiki-rdma-desc §2.
+ */
+
+/**
+ * Conflict `rdma_dma_engine_mask_meaning` (about EXTENDED_RDMA_DESC_GEN): What
+ * RDMA_DESC_GEN.dma_engine_mask (bytes 24..27) stores. All three pages say a power-of-two number of
+ * engines, 1/2/4/8/16, takes part; they differ on whether the value is that number or a bitmap of
+ * the engines. The spec reads the field as a plain u32 and does not enforce the power-of-two rule.
+ *
+ * Reading `engine_count`: The field tables: the valid values are the fan {1,2,4,8,16} of active
+ * engines; the descriptor model's header comment: pow-2 {1,2,4,8,16} engines. [HIGH/CARRIED]
+ * Evidence: supp-field-tables §2.5; supp-descriptor-model §2.6.
+ *
+ * Reading `engine_bitmap`: The RDMA page: a 16-bit mask of which DMA engines (M2S/S2M queues) take
+ * part, the number of set bits a power of two; the firmware logs the mask and the active count
+ * apart. [HIGH/OBSERVED] Evidence: wiki-rdma-desc §2.1; wiki-rdma-desc §5.1; wiki-rdma-desc §3.
+ */
+
+/**
+ * Conflict `extended_inst_architectures` (about EXTENDED, EXTENDED_RDMA_DESC_GEN,
+ * EXTENDED_RDMA_DESC_START): Which generations ship the EXTENDED_INST words. The field tables'
+ * artifact list (H1) names the extended headers of cayman, mariana and maverick only; the RDMA page
+ * found byte-identical extended_utils.h headers for sunda too and compile-verified both RDMA words
+ * on all four. The field tables do not say sunda lacks them; the spec follows the RDMA page (all
+ * four).
+ *
+ * Reading `cayman_to_maverick`: The field tables' H1:
+ * neuron_{cayman,mariana,maverick}_arch_isa/tpb/…_extended.h. [HIGH/OBSERVED] Evidence:
+ * supp-field-tables Provenance and confidence.
+ *
+ * Reading `all_four`: The RDMA page: the enum entries and both 64-byte structs compile-verify
+ * identically under sunda, cayman, mariana and maverick. [HIGH/OBSERVED] Evidence: wiki-rdma-desc
+ * §8.
  */
 
 /**

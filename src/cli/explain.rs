@@ -249,6 +249,26 @@ fn word_text(w: &WordMeta) -> String {
             Leads(w.follows)
         );
     }
+    if let Some(s) = &w.sub_opcode {
+        let _ = writeln!(
+            out,
+            "chosen within {} by {} (byte {}) == {} ({}); other values decode as {0}",
+            s.envelope, s.field, s.offset, s.value, s.enumerator
+        );
+    }
+    let subs: Vec<String> = WORDS
+        .iter()
+        .filter_map(|x| Some((x.name, x.sub_opcode.filter(|s| s.envelope == w.name)?)))
+        .map(|(name, s)| format!("{name} ({} == {})", s.field, s.value))
+        .collect();
+    if !subs.is_empty() {
+        let _ = writeln!(
+            out,
+            "sub-words: {}; other values decode as {}",
+            subs.join(", "),
+            w.name
+        );
+    }
     let _ = writeln!(out, "{}\n", w.doc);
     let rows: Vec<[String; 5]> = w
         .leaves

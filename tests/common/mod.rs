@@ -107,3 +107,26 @@ pub fn vector(file: &str) -> [u8; 64] {
     assert_eq!(v.len(), 1, "{file}: expected one word");
     v[0]
 }
+
+// ---- words that share an opcode --------------------------------------------------------
+
+/// Sets `b` so that it decodes as `w` where words share its opcode: byte 0, a sub-word's
+/// selector, and an envelope's selector moved off every value its sub-words take.
+pub fn dispatch_to(w: &dmaspec::WordMeta, b: &mut [u8; 64]) {
+    b[0] = w.opcode;
+    if let Some(s) = w.sub_opcode {
+        b[s.offset..s.offset + s.size].copy_from_slice(&s.value.to_le_bytes()[..s.size]);
+    }
+    while let Some(s) = dmaspec::WORDS
+        .iter()
+        .filter_map(|x| x.sub_opcode.filter(|s| s.envelope == w.name))
+        .find(|&s| selects(s, b))
+    {
+        b[s.offset] = b[s.offset].wrapping_add(1);
+    }
+}
+
+/// Whether `b`'s selector bytes hold the sub-word's value.
+pub fn selects(s: dmaspec::words::SubOpcodeMeta, b: &[u8; 64]) -> bool {
+    b[s.offset..s.offset + s.size] == s.value.to_le_bytes()[..s.size]
+}

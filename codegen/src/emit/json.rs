@@ -2,7 +2,8 @@
 //!
 //! Top level (keys in this order):
 //!
-//! - `format`: `"dmaspec/1"`; bumped when the shape changes incompatibly.
+//! - `format`: `"dmaspec/2"`; bumped when the shape changes (2: a sub-word's
+//!   `opcode.sub_opcode`).
 //! - `levels`, `scales`, `sources`, `archs`, `types`: the model as [`Model`] serializes it
 //!   (every type with its kind, members, evidence and alternatives; type references carry
 //!   `index` into `types`).
@@ -29,7 +30,7 @@ use crate::model::*;
 /// Files under `generated/` for this target, as (relative path, contents).
 pub fn render(model: &Model) -> Vec<(String, String)> {
     let doc = Doc {
-        format: "dmaspec/1",
+        format: "dmaspec/2",
         levels: &model.levels,
         scales: &model.scales,
         sources: &model.sources,
@@ -97,6 +98,9 @@ struct WordOpcode<'m> {
     aliases: &'m [Alias],
     /// The engine that executes the opcode, when the sources say.
     engine: Option<&'m str>,
+    /// A sub-word's envelope, selector field (offset, size) and value; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sub_opcode: Option<&'m SubOpcode>,
 }
 
 #[derive(Serialize)]
@@ -236,6 +240,7 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
                 .opcode_enumerator(w)
                 .map_or(&[][..], |e| e.aliases.as_slice()),
             engine: model.opcode_enumerator(w).and_then(|e| e.engine.as_deref()),
+            sub_opcode: op.sub.as_ref(),
         },
         aliases: match &w.kind {
             TypeKind::Struct { aliases, .. } => aliases,

@@ -29,6 +29,7 @@ pub mod rule_depth;
 mod rule_expr;
 mod rule_place;
 mod rules;
+mod sub_opcode;
 mod words;
 
 use cascade::Cause;
@@ -283,6 +284,7 @@ impl Loader {
             conflicts: Vec::new(),
         };
         self.check_words(&decls, &mut model);
+        self.check_sub_opcodes(&decls, &mut model);
         self.check_names(&raws, &decls);
         model.rules = self.rules(&raws, &scope, &model);
         model.klr = self.klr(&raws, &scope, &model);

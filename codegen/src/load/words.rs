@@ -463,6 +463,7 @@ impl Loader {
         let opcode = r.opcode.as_ref().map(|o| Opcode {
             value: 0,
             enumerator: o.get_ref().clone(),
+            sub: None,
         });
         let name = r.name.get_ref();
         let aliases = self.aliases(at, &r.aliases, scope, |a| c::word_alias(&r.c_name, name, a));
@@ -601,7 +602,8 @@ impl Loader {
                     {
                         o.value = value;
                         o.enumerator = enumerator;
-                        for a in arch.iter() {
+                        // Sub-words share their envelope's opcode: `check_sub_opcodes`.
+                        for a in arch.iter().filter(|_| r.sub_opcode.is_none()) {
                             if let Some(other) =
                                 seen.insert((a.clone(), value), r.name.get_ref().clone())
                             {

@@ -351,6 +351,49 @@ pub struct Opcode {
     pub value: u8,
     /// The `OPCODE` enumerator (and its aliases live on the enumerator).
     pub enumerator: String,
+    /// Set for a word chosen by opcode and a sub-opcode field of its envelope.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sub: Option<SubOpcode>,
+}
+
+/// A sub-word's selector: bytes `offset..offset + size` of the word (its envelope's
+/// field `field`) hold `value`, the enumerator `enumerator`. Other values decode as the
+/// envelope.
+#[derive(Debug, Clone, Serialize)]
+pub struct SubOpcode {
+    pub envelope: String,
+    pub field: String,
+    pub offset: usize,
+    pub size: usize,
+    pub enumerator: String,
+    pub value: u64,
+}
+
+impl SubOpcode {
+    /// The selector's bytes as stored (little-endian).
+    pub fn bytes(&self) -> Vec<u8> {
+        self.value.to_le_bytes()[..self.size.min(8)].to_vec()
+    }
+
+    /// The test a decoder adds to the opcode match, as Rust source over `b: &[u8; 64]`:
+    /// `b[12..13] == [8]`.
+    pub fn rust_guard(&self) -> String {
+        let bytes: Vec<String> = self.bytes().iter().map(u8::to_string).collect();
+        format!(
+            "b[{}..{}] == [{}]",
+            self.offset,
+            self.offset + self.size,
+            bytes.join(", ")
+        )
+    }
+}
+
+/// Indices of `words` in the order a decoder tries them: sub-words first (each guarded
+/// by its selector), so that their envelope, which shares the opcode, catches the rest.
+pub fn dispatch_order(words: &[&TypeDef]) -> Vec<usize> {
+    let is_sub = |w: &&TypeDef| w.opcode().is_some_and(|o| o.sub.is_some());
+    let (subs, rest): (Vec<usize>, Vec<usize>) = (0..words.len()).partition(|&i| is_sub(&words[i]));
+    subs.into_iter().chain(rest).collect()
 }
 
 #[derive(Debug, Clone, Serialize)]

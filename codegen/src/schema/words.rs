@@ -173,6 +173,8 @@ pub struct RawStruct {
     /// The word this one extends, positionally (it must come right after it): one name, or
     /// a list when it may extend any of several words.
     pub follows: Option<Spanned<RawFollows>>,
+    /// A word that shares its envelope's opcode and is told apart by a sub-opcode field.
+    pub sub_opcode: Option<RawSubOpcode>,
     /// Other names of the word (an older name the spec gave it, a source's spelling).
     #[serde(default)]
     pub aliases: Vec<RawAlias>,
@@ -207,6 +209,16 @@ impl RawFollows {
             RawFollows::Any(ns) => ns.clone(),
         }
     }
+}
+
+/// `sub_opcode = { envelope = "EXTENDED", field = "extended_opcode", value = "…" }`: the
+/// word is `envelope` whose `field` holds the enumerator `value`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSubOpcode {
+    pub envelope: Spanned<String>,
+    pub field: Spanned<String>,
+    pub value: Spanned<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -22,6 +22,7 @@ use super::plural;
 use crate::model::*;
 
 mod rules;
+mod sub_opcode;
 mod util;
 pub(crate) use rules::c_path;
 use util::*;
@@ -236,6 +237,7 @@ impl Headers<'_> {
                 includes.push(h);
             }
         }
+        includes.extend(sub_opcode::include(self.model, w));
         for inc in includes {
             let _ = writeln!(out, "#include \"{inc}\"");
         }
@@ -262,6 +264,7 @@ impl Headers<'_> {
                 &format!("{s}_OPCODE is {e}"),
             );
         }
+        out.push_str(&sub_opcode::checks(self.model, w));
         out.push_str(&rules::word(self.model, w));
         let _ = writeln!(out, "\n#endif /* {g} */");
         out

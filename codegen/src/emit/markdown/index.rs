@@ -69,19 +69,24 @@ impl<'m> Pages<'m> {
         out.push_str("## Opcode index\n\n");
         out.push_str(
             "Words by opcode (byte 0), with the `OPCODE` enumerator they are bound to and the \
-             other spellings sources use. ✓: the architecture ships the word (the word's own \
+             other spellings sources use; a word chosen by a sub-opcode also shows the field \
+             and value that select it within its envelope (other values decode as the envelope). ✓: the architecture ships the word (the word's own \
              architecture list, narrowed by its enumerator's); —: it does not.\n\n",
         );
         let mut cols = vec!["Opcode", "Word", "Enumerator", "Aliases"];
         cols.extend(m.archs.iter().map(|a| a.name.as_str()));
         self.table_head(&cols, &mut out);
         let mut by_op: Vec<&TypeDef> = words.clone();
-        by_op.sort_by_key(|w| w.opcode().map(|o| o.value));
+        // An envelope (no sub-opcode) before the sub-words sharing its opcode.
+        by_op.sort_by_key(|w| {
+            w.opcode()
+                .map(|o| (o.value, o.sub.as_ref().map(|s| s.value)))
+        });
         for w in &by_op {
             let op = w.opcode().expect("a word has an opcode");
             let have = m.word_archs(w);
             let mut cells = vec![
-                format!("`0x{:02X}` ({})", op.value, op.value),
+                self.opcode_cell(op),
                 self.word_link(w, Loc::Top),
                 code(&op.enumerator, true),
                 m.opcode_enumerator(w)

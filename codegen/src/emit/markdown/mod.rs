@@ -21,6 +21,7 @@ mod lowering;
 mod pages;
 mod rules;
 mod sources;
+mod sub_opcode;
 mod types;
 mod util;
 mod words;

@@ -167,6 +167,9 @@ impl<'m> Pages<'m> {
             }
         }
         let _ = writeln!(out, "{opline}");
+        if let Some(line) = self.sub_opcode_line(w) {
+            let _ = writeln!(out, "{line}");
+        }
         if let TypeKind::Struct { aliases, .. } = &w.kind
             && !aliases.is_empty()
         {

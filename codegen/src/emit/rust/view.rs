@@ -674,9 +674,12 @@ impl Render<'_> {
                     TypeKind::Struct { arch, .. } => in_archs_text(arch),
                     _ => in_archs_text(&[]),
                 };
-                format!("{op} if {archs}")
+                let sub = w.opcode().and_then(|o| o.sub.as_ref());
+                let sub = sub.map_or(String::new(), |s| format!(" && {}", s.rust_guard()));
+                format!("{op} if {archs}{sub}")
             })
             .collect();
+        let order = dispatch_order(&words);
         let arms =
             |f: &dyn Fn(&str) -> String| -> Vec<String> { ids.iter().map(|id| f(id)).collect() };
         let dispatch = |kind: &str, view: &str| -> Vec<String> {
@@ -684,9 +687,9 @@ impl Render<'_> {
                 .map(String::from)
                 .into_iter()
                 .collect();
-            let mut items: Vec<String> = ids
+            let mut items: Vec<String> = order
                 .iter()
-                .zip(&guards)
+                .map(|&i| (&ids[i], &guards[i]))
                 .map(|(id, g)| format!("{g} => Some({kind}::{id}({id}{view}::new(b)))"))
                 .collect();
             items.push("_ => None".into());

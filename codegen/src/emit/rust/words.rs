@@ -61,6 +61,15 @@ impl Render<'_> {
             _ => Vec::new(),
         };
         let enumerator = &o.enumerator;
+        let sub_opcode = match &o.sub {
+            Some(s) => {
+                let (env, field, e) = (&s.envelope, &s.field, &s.enumerator);
+                let (offset, size, value) = (s.offset, s.size, s.value);
+                quote!(Some(SubOpcodeMeta { envelope: #env, field: #field, offset: #offset,
+                    size: #size, enumerator: #e, value: #value }))
+            }
+            None => quote!(None),
+        };
         let template = template_bytes(&leaves, o.value).map(Literal::u8_unsuffixed);
         quote! {
             impl #id {
@@ -69,7 +78,8 @@ impl Render<'_> {
                 pub const META: WordMeta = WordMeta {
                     name: #name, c_name: #c_name, aliases: &[#(#aliases),*], opcode: #op,
                     opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*],
-                    arch_inferred: #arch_inferred, follows: &[#(#follows),*], doc: #doc,
+                    arch_inferred: #arch_inferred, follows: &[#(#follows),*],
+                    sub_opcode: #sub_opcode, doc: #doc,
                     fields: Self::FIELDS, leaves: #leaf_metas,
                     template: &Self::TEMPLATE,
                 };
@@ -130,14 +140,19 @@ impl Render<'_> {
         let words: Vec<&TypeDef> = self.model.words().collect();
         let unguarded = unguarded(self.model).map(code);
         let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
-        let arms = words.iter().map(|w| {
+        let arms = dispatch_order(&words).into_iter().map(|i| {
+            let w = words[i];
             let id = ident(&w.name);
             let op = w.opcode().map_or(0, |o| o.value);
             let archs = match &w.kind {
                 TypeKind::Struct { arch, .. } => in_archs(arch),
                 _ => in_archs(&[]),
             };
-            quote!(#op if #archs => Some(Word::#id(#id::read(b))),)
+            let sub = w.opcode().and_then(|o| o.sub.as_ref()).map(|s| {
+                let guard = code(&s.rust_guard());
+                quote!(&& #guard)
+            });
+            quote!(#op if #archs #sub => Some(Word::#id(#id::read(b))),)
         });
         quote! {
             /// What every generated word shares, for tools that work on any of them.
@@ -158,11 +173,25 @@ impl Render<'_> {
                 /// The words one of which this one must immediately follow (positional
                 /// extensions); empty when it stands alone.
                 pub follows: &'static [&'static str],
+                /// For a word chosen by a sub-opcode: its envelope and selector.
+                pub sub_opcode: Option<SubOpcodeMeta>,
                 pub doc: &'static str,
                 pub fields: &'static [meta::FieldMeta],
                 pub leaves: &'static [meta::LeafMeta],
                 /// The opcode and every constant laid into zero bytes (what `new()` reads).
                 pub template: &'static [u8; 64],
+            }
+
+            /// How a sub-word is told apart from its envelope, which shares its opcode:
+            /// bytes `offset..offset + size` hold `value` (the enumerator `enumerator`).
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub struct SubOpcodeMeta {
+                pub envelope: &'static str,
+                pub field: &'static str,
+                pub offset: usize,
+                pub size: usize,
+                pub enumerator: &'static str,
+                pub value: u64,
             }
 
             /// Every word in the spec.
