@@ -897,10 +897,11 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, reserved) == 3, "
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, offset_imm) == 4, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.offset_imm is at offset 4");
 
 /**
- * DESCRIPTOR_RAW (16 bytes): One 16-byte descriptor carried inline in a DMA_IMMEDIATE. The page
- * lays it out as the 16-byte SDMA buffer descriptor SDMA_CME_BD_DESC (field tables §1), which the
- * spec does not hold yet, so its bytes stay raw here; how the firmware maps them onto the BD at
- * runtime is INFERRED (the v5 wall).
+ * DESCRIPTOR_RAW (16 bytes): One 16-byte descriptor carried inline in a DMA_IMMEDIATE, as the
+ * shipped header types it (raw bytes). The field tables lay it out as the 16-byte SDMA buffer
+ * descriptor SDMA_CME_BD_DESC (§1), which is how DMA_IMMEDIATE.descriptor_imm decodes; this raw
+ * type is that field's alternative. How the firmware maps the bytes onto the BD at runtime is
+ * INFERRED (the v5 wall).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
@@ -909,8 +910,8 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, offset_imm) == 4,
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_DESCRIPTOR_RAW {
     /**
-     * Offset 0, 16 bytes. The descriptor's bytes (an SDMA_CME_BD_DESC by the page; not decoded
-     * here). Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 0, 16 bytes. The descriptor's bytes (an SDMA_CME_BD_DESC by the field tables).
+     * Confidence: HIGH/OBSERVED (confirmed).
      */
     uint8_t bytes[16];
 } NEURON_ISA_TPB_DESCRIPTOR_RAW;
@@ -1748,6 +1749,236 @@ typedef uint8_t NEURON_ISA_TPB_LNC_SIZE_FMT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_LNC_SIZE_FMT is 1 byte");
 
 /**
+ * SDMA_CMETYPE (1 byte): The CME operation type of a BD (WORD1 optype, bits 9..11): a plain copy or
+ * one of the Fast CRC+Memcopy engine's checksums.
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3. Spec: types/sdma.toml:125.
+ */
+#ifdef __cplusplus
+enum SDMA_CMETYPE : uint8_t {
+#else
+enum SDMA_CMETYPE {
+#endif
+    /** Plain memcpy (the default). */
+    SDMA_CMETYPE_COPY = 0x00,
+    /** CRC-32. */
+    SDMA_CMETYPE_CRC32 = 0x01,
+    /** CRC-32C. */
+    SDMA_CMETYPE_CRC32C = 0x02,
+    /** 16-bit checksum. */
+    SDMA_CMETYPE_CKSUM16 = 0x03,
+    /** 32-bit checksum. */
+    SDMA_CMETYPE_CKSUM32 = 0x04,
+    /** CRC-16. */
+    SDMA_CMETYPE_CRC16 = 0x05,
+    /** Adler-32. */
+    SDMA_CMETYPE_CKSUM32_ADLER = 0x06,
+    /** CRC-8. */
+    SDMA_CMETYPE_CRC8 = 0x07,
+};
+#ifndef __cplusplus
+typedef uint8_t SDMA_CMETYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CMETYPE) == 1, "SDMA_CMETYPE is 1 byte");
+
+/**
+ * SDMAOP (1 byte): The engine operation of a BD (WORD1 op, bits 6..8). The sources give 1, 2 and 4;
+ * 0, 3, 5, 6 and 7 have no name.
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3. Spec: types/sdma.toml:146.
+ */
+#ifdef __cplusplus
+enum SDMAOP : uint8_t {
+#else
+enum SDMAOP {
+#endif
+    /** The strided / transpose engine. */
+    SDMAOP_DRE = 0x01,
+    /** The COPY / memcpy data path (with the CRC variants). */
+    SDMAOP_CME = 0x02,
+    /** In-flight compute (FMA / ADD / MIN / MAX / convert; field tables §7). */
+    SDMAOP_CCE = 0x04,
+};
+#ifndef __cplusplus
+typedef uint8_t SDMAOP;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(SDMAOP) == 1, "SDMAOP is 1 byte");
+
+/**
+ * SDMA_DESC_WORD0 (4 bytes): Word 0 of the BD, by the DWARF field names (Table 1.1, bit 0 = LSB of
+ * the dword). The firmware writes bits 24..25 as a generation tag instead (the word0 field's
+ * alternative firmware_gen_tag); the descriptor model's listing of the same word differs (conflict
+ * sdma_desc_word0_listing).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:57.
+ */
+typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
+    /**
+     * Bits 0..15. Transfer length in bytes of this BD; 0 means 64 KiB (65536). The spec's
+     * zero-means codec applies to byte-placed fields, not bit ranges, so the rule is stated here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int length_meta : 16;
+    /** Bit 16. Byte 2 bit 0; the page gives the name only. Confidence: HIGH/CARRIED (strong). */
+    unsigned int md : 1;
+    /**
+     * Bit 17. Reserved. Byte 2 bit 1, named rsvd_dummy (reserved). Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int rsvd_dummy : 1;
+    /**
+     * Bits 18..23. Network-tag meta, byte 2 bits 2..7. Table 1.1 names the whole byte 2 netag0_meta
+     * (b8); the descriptor model names the 6-bit field netag0_meta:6, the name used here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int netag0_meta : 6;
+    /**
+     * Bit 24. Byte 3 bit 0 (DWARF name). The firmware writes bit 0 of its generation tag here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int concatenate : 1;
+    /**
+     * Bit 25. Byte 3 bit 1 (DWARF name). The firmware writes bit 1 of its generation tag here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int dmb : 1;
+    /** Bit 26. Byte 3 bit 2. Confidence: HIGH/CARRIED (strong). */
+    unsigned int no_snoop : 1;
+    /** Bit 27. Byte 3 bit 3: interrupt enable. Confidence: HIGH/CARRIED (strong). */
+    unsigned int int_en : 1;
+    /** Bit 28. Byte 3 bit 4: last BD of a transfer. Confidence: HIGH/CARRIED (strong). */
+    unsigned int last : 1;
+    /** Bit 29. Byte 3 bit 5: first BD of a transfer. Confidence: HIGH/CARRIED (strong). */
+    unsigned int first : 1;
+    /**
+     * Bits 30..31. Byte 3 bits 6..7: the ring id (DWARF); the firmware does not write it.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int ringid : 2;
+} SDMA_DESC_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes");
+
+/**
+ * SDMA_DESC_WORD0_FW (4 bytes): Word 0 as the firmware's dma_data_transfer writes it: the length in
+ * bits 0..15 and a 2-bit generation/ring tag in bits 24..25; it keeps the other bits of the word
+ * (build mask &0xFCFF0000) and gives them no meaning of its own.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: MED/CARRIED (inferred).
+ *
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:83.
+ */
+typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
+    /** Bits 0..15. Transfer length in bytes. Confidence: MED/CARRIED (inferred). */
+    unsigned int length : 16;
+    /**
+     * Bits 16..23. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
+     * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+     */
+    unsigned int kept_16_23 : 8;
+    /**
+     * Bits 24..25. The 2-bit generation/ring tag; the completion busy-poll matches the same two
+     * bits (comp_BD.byte3 & 0x3). Confidence: MED/CARRIED (inferred).
+     */
+    unsigned int gen_tag : 2;
+    /**
+     * Bits 26..31. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
+     * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+     */
+    unsigned int kept_26_31 : 6;
+} SDMA_DESC_WORD0_FW;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 bytes");
+
+/**
+ * SDMA_CME_DESC_WORD1 (4 bytes): Word 1 of the BD: the CME command (op, optype) and its CRC
+ * controls (Table 1.2).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:99.
+ */
+typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
+    /** Bits 0..4. Reserved. Reserved network-tag bits. Confidence: HIGH/CARRIED (strong). */
+    unsigned int netag0_rsvd : 5;
+    /** Bit 5. Order this BD's write before the next. Confidence: HIGH/CARRIED (strong). */
+    unsigned int write_barrier : 1;
+    /**
+     * Bits 6..8. Holds a `SDMAOP`. The engine operation (Table 1.3b). Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int op : 3;
+    /**
+     * Bits 9..11. Holds a `SDMA_CMETYPE`. The CME operation type (Table 1.3a). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int optype : 3;
+    /** Bit 12. Also copy the source payload (CRC + copy). Confidence: HIGH/CARRIED (strong). */
+    unsigned int copy_src_data : 1;
+    /** Bit 13. Store the source-side CRC. Confidence: HIGH/CARRIED (strong). */
+    unsigned int store_source_crc : 1;
+    /** Bit 14. Write the CRC result back. Confidence: HIGH/CARRIED (strong). */
+    unsigned int store_crc_result : 1;
+    /** Bit 15. Append the computed CRC to the stream. Confidence: HIGH/CARRIED (strong). */
+    unsigned int send_crc : 1;
+    /** Bit 16. Seed the CRC from the cached IV. Confidence: HIGH/CARRIED (strong). */
+    unsigned int use_stored_crc_iv : 1;
+    /** Bit 17. Verify the incoming CRC. Confidence: HIGH/CARRIED (strong). */
+    unsigned int validate_crc : 1;
+    /** Bits 18..25. Endianness selector. Confidence: HIGH/CARRIED (strong). */
+    unsigned int endian_type : 8;
+    /** Bits 26..28. CRC IV cache slot, 0..7. Confidence: HIGH/CARRIED (strong). */
+    unsigned int cached_crc_iv_index : 3;
+    /** Bits 29..31. Block attribute. Confidence: HIGH/CARRIED (strong). */
+    unsigned int block_attr : 3;
+} SDMA_CME_DESC_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 4 bytes");
+
+/**
+ * SDMA_CME_BD_DESC (16 bytes): The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and
+ * the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in
+ * data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE
+ * compute descriptor (field tables §7) overlays the same 16 bytes; its bits are not specified here
+ * (see the docs' not-specified list).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1; supp-descriptor-model §3. Spec: types/sdma.toml:6.
+ */
+typedef struct __attribute__((packed)) SDMA_CME_BD_DESC {
+    /**
+     * Offset 0, 4 bytes. Length and ring/descriptor controls. Confidence: HIGH/CARRIED (strong).
+     *
+     * Alternative reading `firmware_gen_tag` (SDMA_DESC_WORD0_FW): The firmware's reading
+     * (dma_data_transfer): the length in bits 0..15 and a 2-bit generation/ring tag in bits 24..25,
+     * the DWARF concatenate and dmb positions, not the DWARF ringid at bits 30..31; build mask
+     * &0xFCFF0000, and the completion poll matches the same two bits (byte3 & 0x3). [MED/CARRIED]
+     */
+    SDMA_DESC_WORD0 word0;
+    /** Offset 4, 4 bytes. The CME command and CRC controls. Confidence: HIGH/CARRIED (strong). */
+    SDMA_CME_DESC_WORD1 word1;
+    /**
+     * Offset 8, 8 bytes. The SoC address the engine reads (TX/M2S) or writes (RX/S2M). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    uint64_t buf_ptr;
+} SDMA_CME_BD_DESC;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_BD_DESC) == 16, "SDMA_CME_BD_DESC is 16 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word0) == 0, "SDMA_CME_BD_DESC.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word1) == 4, "SDMA_CME_BD_DESC.word1 is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, buf_ptr) == 8, "SDMA_CME_BD_DESC.buf_ptr is at offset 8");
+
+/**
  * TENSOR3D (16 bytes): A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2,
  * num_elem[d] iterations advancing by step_elem[d] elements. The signed strides allow reverse /
  * transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte
@@ -2538,6 +2769,23 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * Reading `header_comment_35_to_47`: The header comment annotates reserved1[14] as (35 - 47), 13
  * bytes for a 14-byte array, with no comment for byte 34. [HIGH/OBSERVED] Evidence:
  * wiki-s3d3-collective §2.
+ */
+
+/**
+ * Conflict `sdma_desc_word0_listing` (about SDMA_DESC_WORD0): How the two pages list
+ * SDMA_DESC_WORD0. The field tables give each bit (length_meta [15:0], byte 2 = netag0_meta [7:2] +
+ * rsvd_dummy [1] + md [0], byte 3 = ringid [7:6] .. concatenate [0]: 32 bits). The descriptor model
+ * lists the word 'MSB-from-top' as length_meta:16, netag0_meta:6, md:1, then the eight byte-3 bits:
+ * 31 bits, no rsvd_dummy, and read from the top it would put length_meta in bits 16..31, against
+ * both pages' firmware quirk (length in bits 0..15). The spec follows Table 1.1.
+ *
+ * Reading `field_tables_bits`: Table 1.1: 32 bits, bit 0 = LSB; length_meta 0..15, md 16,
+ * rsvd_dummy 17, netag0_meta 18..23, concatenate 24, dmb 25, no_snoop 26, int_en 27, last 28, first
+ * 29, ringid 30..31. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.1.
+ *
+ * Reading `descriptor_model_listing`: The descriptor model: 'length_meta:16, netag0_meta:6, md:1,
+ * then ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1', MSB from the top: 31 bits
+ * named, no rsvd_dummy. [HIGH/CARRIED] Evidence: supp-descriptor-model §3.
  */
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */
