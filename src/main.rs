@@ -54,6 +54,10 @@ enum Command {
         /// input is a file).
         #[arg(long, short)]
         quiet: bool,
+        /// Read a stream of records of this top-level struct (`SDMA_CME_BD_DESC`, 16 bytes
+        /// each) instead of 64-byte words.
+        #[arg(long = "struct", value_name = "NAME")]
+        record: Option<String>,
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
@@ -144,6 +148,7 @@ fn main() -> ExitCode {
             hex,
             json,
             quiet,
+            record,
             input,
         } => cli::decode::run(&DecodeArgs {
             arch,
@@ -151,6 +156,7 @@ fn main() -> ExitCode {
             json,
             input,
             quiet,
+            record,
         }),
         Command::Encode {
             input,

@@ -1945,40 +1945,6 @@ typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 4 bytes");
 
 /**
- * SDMA_CME_BD_DESC (16 bytes): The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and
- * the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in
- * data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE
- * compute descriptor (field tables §7) overlays the same 16 bytes; its bits are not specified here
- * (see the docs' not-specified list).
- *
- * Confidence: HIGH/CARRIED (strong).
- *
- * Evidence: supp-field-tables §1; supp-descriptor-model §3. Spec: types/sdma.toml:6.
- */
-typedef struct __attribute__((packed)) SDMA_CME_BD_DESC {
-    /**
-     * Offset 0, 4 bytes. Length and ring/descriptor controls. Confidence: HIGH/CARRIED (strong).
-     *
-     * Alternative reading `firmware_gen_tag` (SDMA_DESC_WORD0_FW): The firmware's reading
-     * (dma_data_transfer): the length in bits 0..15 and a 2-bit generation/ring tag in bits 24..25,
-     * the DWARF concatenate and dmb positions, not the DWARF ringid at bits 30..31; build mask
-     * &0xFCFF0000, and the completion poll matches the same two bits (byte3 & 0x3). [MED/CARRIED]
-     */
-    SDMA_DESC_WORD0 word0;
-    /** Offset 4, 4 bytes. The CME command and CRC controls. Confidence: HIGH/CARRIED (strong). */
-    SDMA_CME_DESC_WORD1 word1;
-    /**
-     * Offset 8, 8 bytes. The SoC address the engine reads (TX/M2S) or writes (RX/S2M). Confidence:
-     * HIGH/CARRIED (strong).
-     */
-    uint64_t buf_ptr;
-} SDMA_CME_BD_DESC;
-DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_BD_DESC) == 16, "SDMA_CME_BD_DESC is 16 bytes");
-DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word0) == 0, "SDMA_CME_BD_DESC.word0 is at offset 0");
-DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word1) == 4, "SDMA_CME_BD_DESC.word1 is at offset 4");
-DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, buf_ptr) == 8, "SDMA_CME_BD_DESC.buf_ptr is at offset 8");
-
-/**
  * TENSOR3D (16 bytes): A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2,
  * num_elem[d] iterations advancing by step_elem[d] elements. The signed strides allow reverse /
  * transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+#include "aws_neuron_isa_tpb_sdma_cme_bd_desc.h"
 
 /**
  * Opcode of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE`.

@@ -22,6 +22,8 @@ pub struct DecodeArgs {
     pub input: Option<PathBuf>,
     /// No progress bar (one is shown on a terminal's stderr for a file input).
     pub quiet: bool,
+    /// `--struct NAME`: a stream of records of this struct instead of words.
+    pub record: Option<String>,
 }
 
 /// One decoded word, as the JSON shape has it.
@@ -100,7 +102,7 @@ pub fn instruction_json(
 
 /// The confidence tag of every leaf `fields` shows (of a union, the chosen arm's), keyed
 /// by leaf path; null for an unknown leaf, whose bytes claim no meaning.
-fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
+pub(super) fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
     let shown = |l: &&LeafMeta| {
         let pointer: String = l.path.split(['.', '[']).fold(String::new(), |p, seg| {
             format!("{p}/{}", seg.trim_end_matches(']'))
@@ -186,6 +188,9 @@ fn table_text(
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
+    if let Some(name) = &args.record {
+        return super::records::decode(args, name);
+    }
     let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
     let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut decoder = Decoder::new(args.arch);

@@ -10,6 +10,8 @@
 //!   architectures that ship it and its leaves flattened as the byte tables show them
 //!   (`path`, `offset`, `size`, `bits`, `type`, `role`, `confidence`, `evidence`,
 //!   `alternatives`), so a consumer can decode a word without walking `types`.
+//! - `records`: the same view of each record (a struct declared `top_level`, decoded on
+//!   its own: a 16-byte ring descriptor), with its size and no opcode.
 //! - `rules`: the validity rules — `constants`, `tables`, and `sets` (one per struct with
 //!   rules: each rule's id, shipped name, kind, `authority` (`header` or `compiler`),
 //!   lowered expression, parent, architectures, message, fields, confidence and evidence).
@@ -36,6 +38,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         archs: &model.archs,
         types: &model.types,
         words: model.words().map(|w| word(model, w)).collect(),
+        records: model.records().map(|r| record(model, r)).collect(),
         rules: rules(model),
         lowerings: &model.lowerings,
         klr: &model.klr,
@@ -55,6 +58,8 @@ struct Doc<'m> {
     archs: &'m [Arch],
     types: &'m [TypeDef],
     words: Vec<Word<'m>>,
+    /// Structs decoded on their own (`top_level`), each with its size and leaves.
+    records: Vec<Record<'m>>,
     /// Validity rules (constants, tables, one set per struct), expressions lowered to
     /// field reads by byte offset / bit range (see `dmaspec_codegen::rules`).
     rules: serde_json::Value,
@@ -83,6 +88,18 @@ struct Word<'m> {
     arch_inferred: bool,
     /// The word this one positionally extends.
     follows: Option<&'m str>,
+    confidence: &'m Confidence,
+    evidence: &'m [Evidence],
+    leaves: Vec<WordLeaf<'m>>,
+}
+
+#[derive(Serialize)]
+struct Record<'m> {
+    name: &'m str,
+    c_name: &'m str,
+    /// Bytes per record.
+    size: usize,
+    doc: &'m str,
     confidence: &'m Confidence,
     evidence: &'m [Evidence],
     leaves: Vec<WordLeaf<'m>>,
@@ -181,14 +198,10 @@ fn add_c_paths(model: &Model, owner: usize, v: &mut serde_json::Value) {
     }
 }
 
-fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
-    let op = w.opcode().expect("words have an opcode");
-    let follows = match &w.kind {
-        TypeKind::Struct { follows, .. } => follows.as_deref(),
-        _ => None,
-    };
-    let leaves = model
-        .leaves(w)
+/// The leaves of a word or record, as the byte tables show them.
+fn leaves<'m>(model: &'m Model, t: &'m TypeDef) -> Vec<WordLeaf<'m>> {
+    model
+        .leaves(t)
         .into_iter()
         .map(|l| WordLeaf {
             chain: l
@@ -223,7 +236,28 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
             variant: l.variant,
             confidence: l.confidence,
         })
-        .collect();
+        .collect()
+}
+
+fn record<'m>(model: &'m Model, r: &'m TypeDef) -> Record<'m> {
+    Record {
+        name: &r.name,
+        c_name: &r.c_name,
+        size: r.size,
+        doc: &r.doc,
+        confidence: &r.confidence,
+        evidence: &r.evidence,
+        leaves: leaves(model, r),
+    }
+}
+
+fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
+    let op = w.opcode().expect("words have an opcode");
+    let follows = match &w.kind {
+        TypeKind::Struct { follows, .. } => follows.as_deref(),
+        _ => None,
+    };
+    let leaves = leaves(model, w);
     Word {
         name: &w.name,
         c_name: &w.c_name,

@@ -29,6 +29,7 @@ pub mod rule_depth;
 mod rule_expr;
 mod rule_place;
 mod rules;
+mod top_level;
 mod words;
 
 use cascade::Cause;

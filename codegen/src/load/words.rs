@@ -477,6 +477,7 @@ impl Loader {
                 ),
             );
         }
+        let top_level = self.top_level(at, r);
         if r.opcode.is_some() && size != nesting::WORD_SIZE {
             self.err(at, r.size.span(), format!(
                 "`{}` is bound to an opcode, so it is a 64-byte instruction word; size is {size}",
@@ -496,6 +497,7 @@ impl Loader {
                 arch,
                 arch_inferred: r.arch.is_none(),
                 follows: r.follows.as_ref().map(|f| f.get_ref().clone()),
+                top_level,
                 aliases,
                 joins,
                 alternatives,

@@ -172,6 +172,9 @@ pub struct RawStruct {
     pub arch: Option<Vec<Spanned<String>>>,
     /// The word this one extends, positionally (it must come right after it).
     pub follows: Option<Spanned<String>>,
+    /// A struct decoded on its own, outside any word (a ring of 16-byte descriptors): a
+    /// top-level item like a word, without an opcode.
+    pub top_level: Option<Spanned<bool>>,
     /// Other names of the word (an older name the spec gave it, a source's spelling).
     #[serde(default)]
     pub aliases: Vec<RawAlias>,

@@ -1,0 +1,121 @@
+//! `dmaspec decode --struct NAME`: a stream of records (a ring of 16-byte SDMA descriptors)
+//! instead of 64-byte words, one table or JSON entry per record with its byte offset.
+
+use std::io::{self, Write};
+
+use dmaspec::Arch;
+use dmaspec::json::JsonFields;
+use dmaspec::runtime::record::RecordMeta;
+use dmaspec::words::{RECORDS, Record};
+use serde_json::{Map, Value as Json, json};
+
+use super::CliError;
+use super::decode::{DecodeArgs, confidence_json};
+use super::input::{self, WordReader};
+use super::table::{self, TableRows};
+
+/// The record named `name` (spec name), or a usage error listing the records there are.
+pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
+    RECORDS.iter().find(|r| r.name == name).ok_or_else(|| {
+        let names: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
+        CliError::Usage(format!(
+            "no record (top-level struct) named `{name}`; the spec has: {}",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ))
+    })
+}
+
+/// One decoded record, in `decode --json`'s shape for a word (without the opcode).
+pub fn record_json(index: usize, offset: usize, bytes: &[u8], r: &Record, arch: Arch) -> Json {
+    let mut obj = Map::new();
+    obj.insert("index".into(), json!(index));
+    obj.insert("offset".into(), json!(offset));
+    obj.insert("struct".into(), json!(r.meta().name));
+    let mut v = JsonFields::new(bytes);
+    r.visit(&mut v, arch);
+    let (fields, alternatives, joined) = v.finish();
+    obj.insert(
+        "confidence".into(),
+        confidence_json(&fields, r.meta().leaves),
+    );
+    obj.insert("fields".into(), fields);
+    if !alternatives.is_empty() {
+        obj.insert("alternatives".into(), Json::Object(alternatives));
+    }
+    if !joined.is_empty() {
+        obj.insert("joined".into(), Json::Object(joined));
+    }
+    let checked = r.check(arch);
+    obj.insert(
+        "violations".into(),
+        super::validate::violations_json(&checked),
+    );
+    if let Some(found) = super::validate::compiler_findings_json(&checked) {
+        obj.insert("compiler_findings".into(), found);
+    }
+    Json::Object(obj)
+}
+
+fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String {
+    let mut rows = TableRows::new(r.meta().leaves);
+    r.visit(&mut rows, arch);
+    format!(
+        "#{index}  offset {offset} ({offset:#06x})  {}\n{}{}",
+        r.meta().name,
+        table::render(&rows.rows),
+        super::validate::table_lines(&r.check(arch), arch)
+    )
+}
+
+pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
+    let meta = find(name)?;
+    let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
+    let mut records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.json {
+        out.write_all(b"{\"records\":[")?;
+    }
+    let mut buf = vec![0u8; meta.size];
+    let mut result = Ok(());
+    let mut index = 0;
+    loop {
+        let offset = records.offset();
+        match records.next_into(&mut buf, meta.name) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                result = Err(CliError::Input(e));
+                break;
+            }
+        }
+        let r = match Record::decode(meta.name, &buf) {
+            Some(Ok(r)) => r,
+            _ => return Err(CliError::Usage(format!("`{}` does not decode", meta.name))),
+        };
+        if args.json {
+            if index > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"\n")?;
+            serde_json::to_writer(&mut out, &record_json(index, offset, &buf, &r, args.arch))
+                .map_err(io::Error::from)?;
+        } else {
+            if index > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(table_text(index, offset, &r, args.arch).as_bytes())?;
+        }
+        index += 1;
+    }
+    if args.json {
+        out.write_all(b"\n]}\n")?;
+    }
+    out.flush()?;
+    progress.finish();
+    result
+}
