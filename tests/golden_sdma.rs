@@ -271,3 +271,31 @@ fn decode_struct_never_panics_on_garbage() {
         assert_eq!(doc["records"].as_array().unwrap().len(), whole);
     }
 }
+
+#[test]
+fn explain_names_a_record_and_its_fields() {
+    let out = dmaspec(&["explain", "SDMA_CME_BD_DESC.word1.op"], b"");
+    assert_success(&out);
+    let text = stdout(&out);
+    // Table 1.2 "[8:6] b3 op SDMAOP"; Table 1.3b DRE 1, CME 2, CCE 4 (the gaps stay gaps).
+    for s in [
+        "SDMA_CME_BD_DESC.word1.op",
+        "+0x04 b6..8",
+        "SDMAOP",
+        "0x1 DRE",
+        "0x2 CME",
+        "0x4 CCE",
+        "supp-field-tables §1 Table 1.2",
+    ] {
+        assert!(text.contains(s), "{s:?} missing:\n{text}");
+    }
+    assert!(!text.contains("0x3 "), "{text}");
+    let out = dmaspec(&["explain", "SDMA_CME_BD_DESC"], b"");
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(text.contains("record of 16 bytes"), "{text}");
+    assert!(text.contains("word0.length_meta"), "{text}");
+    let out = dmaspec(&["explain", "SDMA_CME_BD_DESC.nope"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("SDMA_CME_BD_DESC has no field `nope`"));
+}

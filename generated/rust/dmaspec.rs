@@ -7629,6 +7629,7 @@ impl SDMA_CME_BD_DESC {
             },
             meta::LeafMeta::of("buf_ptr", 8, &SDMA_CME_BD_DESC::FIELDS[2]),
         ],
+        rules: &[],
     };
     /// Decodes the first `SIZE` bytes of `b`; fails only if `b` is shorter.
     #[inline]

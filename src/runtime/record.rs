@@ -4,6 +4,7 @@
 
 use super::DecodeError;
 use super::meta::{FieldMeta, LeafMeta};
+use super::rules::RuleMeta;
 
 /// What every generated record shares, for tools that work on any of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub struct RecordMeta {
     pub doc: &'static str,
     pub fields: &'static [FieldMeta],
     pub leaves: &'static [LeafMeta],
+    /// Its validity rules (empty when the sources state none).
+    pub rules: &'static [RuleMeta],
 }
 
 /// The first `N` bytes of `b`, or [`DecodeError::Short`] naming the record `name`.

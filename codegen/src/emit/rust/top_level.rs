@@ -21,12 +21,16 @@ impl Render<'_> {
         let leaf_metas = self
             .lits
             .embed(Lit::slice(leaves.iter().map(|l| self.leaf_meta(l))));
+        let rules = match self.model.rule_set_of(name) {
+            Some(_) => quote!(Self::RULES),
+            None => quote!(&[]),
+        };
         quote! {
             impl #id {
                 pub const NAME: &'static str = #name;
                 pub const META: record::RecordMeta = record::RecordMeta {
                     name: #name, c_name: #c_name, size: #size, doc: #doc,
-                    fields: Self::FIELDS, leaves: #leaf_metas,
+                    fields: Self::FIELDS, leaves: #leaf_metas, rules: #rules,
                 };
                 /// Decodes the first `SIZE` bytes of `b`; fails only if `b` is shorter.
                 #[inline]
