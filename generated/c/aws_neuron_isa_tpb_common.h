@@ -1754,7 +1754,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3. Spec: types/sdma.toml:125.
+ * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3. Spec: types/sdma.toml:131.
  */
 #ifdef __cplusplus
 enum SDMA_CMETYPE : uint8_t {
@@ -1789,7 +1789,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CMETYPE) == 1, "SDMA_CMETYPE is 1 byte");
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3. Spec: types/sdma.toml:146.
+ * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3. Spec: types/sdma.toml:152.
  */
 #ifdef __cplusplus
 enum SDMAOP : uint8_t {
@@ -1809,6 +1809,64 @@ typedef uint8_t SDMAOP;
 DMASPEC_STATIC_ASSERT(sizeof(SDMAOP) == 1, "SDMAOP is 1 byte");
 
 /**
+ * SDMA_FMA_OPERAND (1 byte): What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks; the
+ * page names the firmware enum al_sdma_m2s_fma_operand.
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:296.
+ */
+#ifdef __cplusplus
+enum al_sdma_m2s_fma_operand : uint8_t {
+#else
+enum al_sdma_m2s_fma_operand {
+#endif
+    /** The accumulator. */
+    AL_SDMA_M2S_FMA_OPERAND_stored_buffer = 0x00,
+    /** The source. */
+    AL_SDMA_M2S_FMA_OPERAND_input_buffer = 0x01,
+    /** The FP32 scale in W3. */
+    AL_SDMA_M2S_FMA_OPERAND_scale = 0x02,
+};
+#ifndef __cplusplus
+typedef uint8_t al_sdma_m2s_fma_operand;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2s_fma_operand) == 1, "al_sdma_m2s_fma_operand is 1 byte");
+
+/**
+ * SDMA_CCETYPE (1 byte): The device CCE op (Table 7.2). The page does not place it in the 16-byte
+ * descriptor: a CCE descriptor selects its op through the META-CTRL op selector (FMA, EXT, GCE; 0
+ * for ADD / MIN / MAX). The host kbin_dma_desc_op_t values map onto it as kbin ADD 2 -> 0, FMA 1 ->
+ * 1, MAX 4 -> 2, MIN 3 -> 3 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.2. Spec: types/sdma.toml:310.
+ */
+#ifdef __cplusplus
+enum SDMA_CCETYPE : uint8_t {
+#else
+enum SDMA_CCETYPE {
+#endif
+    /** Pure accumulate (cce_info NULL); kbin ADD = 2. */
+    SDMA_CCETYPE_ADD = 0x00,
+    /** acc' = input * scale + acc; kbin FMA = 1. */
+    SDMA_CCETYPE_FMA = 0x01,
+    /** B = MAX, optional const clamp; kbin MAX = 4. */
+    SDMA_CCETYPE_MAX = 0x02,
+    /** B = MIN, optional const clamp; kbin MIN = 3. */
+    SDMA_CCETYPE_MIN = 0x03,
+    /** Device-only combo multi-descriptor packet (base 0x2400000, chained 0x40000000). */
+    SDMA_CCETYPE_EXT = 0x04,
+    /** Device-only gradient compress / decompress (base 0x2500000). */
+    SDMA_CCETYPE_GCE = 0x05,
+};
+#ifndef __cplusplus
+typedef uint8_t SDMA_CCETYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCETYPE) == 1, "SDMA_CCETYPE is 1 byte");
+
+/**
  * SDMA_DESC_WORD0 (4 bytes): Word 0 of the BD, by the DWARF field names (Table 1.1, bit 0 = LSB of
  * the dword). The firmware writes bits 24..25 as a generation tag instead (the word0 field's
  * alternative firmware_gen_tag); the descriptor model's listing of the same word differs (conflict
@@ -1818,7 +1876,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMAOP) == 1, "SDMAOP is 1 byte");
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:57.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:63.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
     /**
@@ -1875,7 +1933,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes"
  *
  * Confidence: MED/CARRIED (inferred).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:83.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:89.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     /** Bits 0..15. Transfer length in bytes. Confidence: MED/CARRIED (inferred). */
@@ -1906,7 +1964,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:99.
+ * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:105.
  */
 typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
     /** Bits 0..4. Reserved. Reserved network-tag bits. Confidence: HIGH/CARRIED (strong). */
@@ -1943,6 +2001,143 @@ typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
     unsigned int block_attr : 3;
 } SDMA_CME_DESC_WORD1;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 4 bytes");
+
+/**
+ * SDMA_CCE_W0 (4 bytes): W0 of a CCE descriptor: write_barrier | 0x800000 (has meta-ctrl) |
+ * meta_idx << 24. Table 7.0 ORs write_barrier in without saying at which bit, so bits 0..22 stay
+ * unknown.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.0. Spec: types/sdma.toml:240.
+ */
+typedef struct __attribute__((packed)) SDMA_CCE_W0 {
+    /**
+     * Bits 0..22. Unknown: no source gives a meaning; kept raw. Control bits, write_barrier among
+     * them; the page does not place them. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int ctrl : 23;
+    /**
+     * Bit 23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int has_meta_ctrl : 1;
+    /** Bits 24..31. The meta index (meta_idx << 24). Confidence: HIGH/CARRIED (strong). */
+    unsigned int meta_idx : 8;
+} SDMA_CCE_W0;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W0) == 4, "SDMA_CCE_W0 is 4 bytes");
+
+/**
+ * SDMA_CCE_META_CTRL (4 bytes): The CCE META-CTRL word (W1, Table 7.1;
+ * al_sdma_m2s_build_*_meta_ctrl). The page gives no encoding of the three dtype nibbles. Bits it
+ * does not name stay unknown.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.1. Spec: types/sdma.toml:256.
+ */
+typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
+    /**
+     * Bits 0..3. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_0_3 : 4;
+    /** Bit 4. Use the min/max const operand. Confidence: HIGH/CARRIED (strong). */
+    unsigned int use_const : 1;
+    /**
+     * Bit 5. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_5 : 1;
+    /**
+     * Bit 6. Write barrier (Table 7.1 [6]; the plain WORD1 has write_barrier at [5], conflict
+     * sdma_cce_w1_overlay). Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int write_barrier : 1;
+    /**
+     * Bit 7. Last / notify: marks the final source of a multi-source reduce, which flushes the
+     * accumulator to S2M. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int last : 1;
+    /**
+     * Bits 8..11. The input / intermediate dtype nibble (encoding not given). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int in_dtype : 4;
+    /**
+     * Bits 12..15. The scale / output dtype nibble (encoding not given). Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int out_dtype : 4;
+    /**
+     * Bits 16..19. The accumulation dtype nibble: mixed precision reads in, accumulates wider,
+     * writes out (encoding not given). Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int acc_dtype : 4;
+    /**
+     * Bits 20..22. The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000,
+     * bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD / MIN / MAX leave 0. Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int op_selector : 3;
+    /**
+     * Bits 23..24. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_23_24 : 2;
+    /**
+     * Bit 25. CCE meta-ctrl VALID: 1 = this is a CCE descriptor. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int valid : 1;
+    /**
+     * Bits 26..31. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_26_31 : 6;
+} SDMA_CCE_META_CTRL;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 bytes");
+
+/**
+ * SDMA_CCE_W2 (4 bytes): W2 of a CCE descriptor: the semaphore/length in bits 0..23 and the three
+ * FMA operand selectors (Table 7.3). The page also ORs in an 'op-high nibble' without placing it,
+ * so bits 30..31 stay unknown.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.0; supp-field-tables §7 Table 7.3. Spec:
+ * types/sdma.toml:278.
+ */
+typedef struct __attribute__((packed)) SDMA_CCE_W2 {
+    /** Bits 0..23. Semaphore / length (&0xFFFFFF). Confidence: HIGH/CARRIED (strong). */
+    unsigned int sema_length : 24;
+    /**
+     * Bits 24..25. Holds a `al_sdma_m2s_fma_operand`. FMA operand A; default 1 (input). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int a_sel : 2;
+    /**
+     * Bits 26..27. Holds a `al_sdma_m2s_fma_operand`. FMA operand B; default 2 (scale), so acc' =
+     * input * scale + acc. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int b_sel : 2;
+    /**
+     * Bits 28..29. Holds a `al_sdma_m2s_fma_operand`. FMA operand C; default 0 (stored).
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int c_sel : 2;
+    /**
+     * Bits 30..31. Unknown: no source gives a meaning; kept raw. Not placed by the page (the
+     * op-high nibble may fall here or overlap the selectors). Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int op_high : 2;
+} SDMA_CCE_W2;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
 
 /**
  * TENSOR3D (16 bytes): A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2,
@@ -2752,6 +2947,53 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_
  * Reading `descriptor_model_listing`: The descriptor model: 'length_meta:16, netag0_meta:6, md:1,
  * then ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1', MSB from the top: 31 bits
  * named, no rsvd_dummy. [HIGH/CARRIED] Evidence: supp-descriptor-model §3.
+ */
+
+/**
+ * Conflict `sdma_cce_w0_overlay` (about SDMA_DESC_WORD0, SDMA_CCE_W0): Word 0 of the same ring
+ * entry read two ways. The BD (Table 1.1) has netag0_meta in bits 18..23 and the byte-3 controls
+ * (concatenate, dmb, no_snoop, int_en, last, first, ringid) in bits 24..31; the CCE descriptor
+ * (Table 7.0) has its has-meta-ctrl flag at bit 23, the top bit of netag0_meta, and meta_idx in
+ * bits 24..31, all eight byte-3 controls.
+ *
+ * Reading `bd_word0`: Table 1.1: bit 23 is netag0_meta's top bit; bits 24..31 are concatenate, dmb,
+ * no_snoop, int_en, last, first, ringid. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.1.
+ *
+ * Reading `cce_w0`: Table 7.0: bit 23 = has meta-ctrl (0x800000), bits 24..31 = meta_idx.
+ * [HIGH/CARRIED] Evidence: supp-field-tables §7 Table 7.0.
+ */
+
+/**
+ * Conflict `sdma_cce_w1_overlay` (about SDMA_CME_DESC_WORD1, SDMA_CCE_META_CTRL, SDMAOP): Word 1 of
+ * the same ring entry read two ways. Table 1.2's WORD1 has write_barrier at [5], op at [8:6],
+ * optype at [11:9], the CRC controls at [17:12] and endian_type at [25:18]; Table 7.1's META-CTRL
+ * puts write_barrier at [6] and last at [7] (inside op), the in/mid dtype nibble at [11:8] (op's
+ * top bit and optype), the scale/out and accumulation nibbles over the CRC controls, the op
+ * selector at [22:20] and VALID at [25] (inside endian_type). The page also says a CCE descriptor
+ * has op = CCE (4) in WORD1 [8:6]: that is bit 8, which the META-CTRL reads as the in/mid dtype
+ * nibble's low bit, so op = CCE and the META-CTRL word cannot both hold in W1 as given.
+ *
+ * Reading `bd_word1`: Table 1.2: write_barrier [5], op [8:6] (CCE = 4 for a compute transfer, per
+ * the CCE-vs-COPY table), optype [11:9]. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.2;
+ * supp-field-tables §7.
+ *
+ * Reading `cce_meta_ctrl`: Table 7.1: use_const [4], write_barrier [6], last [7], in/mid dtype
+ * [11:8], scale/out dtype [15:12], accumulation dtype [19:16], op selector [22:20], VALID [25].
+ * [HIGH/CARRIED] Evidence: supp-field-tables §7 Table 7.1.
+ */
+
+/**
+ * Conflict `sdma_cce_w2_w3_overlay` (about SDMA_CME_BD_DESC, SDMA_CCE_DESC, SDMA_CCE_W2): Bytes
+ * 8..15 of the same ring entry read two ways: the BD's 64-bit buf_ptr (the SoC address the engine
+ * reads or writes), or the CCE descriptor's W2 (semaphore/length and the FMA operand selectors) and
+ * W3 (the FP32 scale). The CCE page does not say where a compute descriptor's buffer address goes.
+ *
+ * Reading `bd_buf_ptr`: Table 1.0: bytes 8..15 are buf_ptr, a u64 SoC address. [HIGH/CARRIED]
+ * Evidence: supp-field-tables §1 Table 1.0.
+ *
+ * Reading `cce_w2_w3`: Table 7.0: bytes 8..11 are W2 (sema/length & 0xFFFFFF, a_sel [25:24], b_sel
+ * [27:26], c_sel [29:28]), bytes 12..15 W3 (FMA FP32 scale; 0 for ADD/MIN/MAX). [HIGH/CARRIED]
+ * Evidence: supp-field-tables §7 Table 7.0.
  */
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */

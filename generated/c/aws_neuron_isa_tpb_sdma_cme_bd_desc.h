@@ -16,8 +16,8 @@
  * SDMA_CME_BD_DESC (16 bytes): The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and
  * the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in
  * data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE
- * compute descriptor (field tables §7) overlays the same 16 bytes; its bits are not specified here
- * (see the docs' not-specified list).
+ * compute descriptor overlays the same 16 bytes with other fields (the record SDMA_CCE_DESC, this
+ * struct's alternative reading).
  *
  * Confidence: HIGH/CARRIED (strong).
  *

@@ -371,721 +371,748 @@ pub mod evidence {
     pub const E148: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [25:18] | b8 | `endian_type` | endianness selector |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
     pub const E149: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [28:26] | b3 | `cached_crc_iv_index` | CRC IV cache slot (0..7) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
     pub const E150: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [31:29] | b3 | `block_attr` | block attribute |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E151: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.0", names: Some("| 0 | 4 | `word0` | `SDMA_DESC_WORD0` bitfield (Table 1.1) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E152: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("uint32_t word0; // +0 SDMA_DESC_WORD0 (length + ring/gen tag)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E153: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("QUIRK (firmware gen-tag repurpose). The firmware `dma_data_transfer` path packs the length in `[15:0]` and a 2-bit GENERATION/RING tag in `[25:24]` = byte3 `[1:0]`"), pin: Some("Build mask `&0xFCFF0000`"), confidence: confidence::wiki::MED_CARRIED, note: Some("*(MED/CARRIED.)*"), ..meta::Evidence::DEFAULT };
-    pub const E154: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("a **2-bit generation/ring tag into bits[24:25]** (byte3 bits 0–1 — the DWARF `concatenate`+`dmb` positions, *not* the `ringid` field at byte3 bits 6–7)"), confidence: confidence::wiki::HIGH_CARRIED, note: Some("CARRIED from `dma_data_transfer`; the page gives no level, HIGH/CARRIED is its section's."), ..meta::Evidence::DEFAULT };
-    pub const E155: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.0", names: Some("| 4 | 4 | `word1` | `SDMA_CME_DESC_WORD1` CME-command bitfield (Table 1.2) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E156: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("uint32_t word1; // +4 SDMA_CME_DESC_WORD1 (CME command / CRC controls)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E157: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.0", names: Some("| 8 | 8 | `buf_ptr` | u64 SoC address the engine **reads** (TX/M2S) or **writes** (RX/S2M) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E158: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("uint64_t buf_ptr; // +8 SoC address the engine READS (M2S) or WRITES (S2M)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E159: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("NEURON_ISA_TPB_ADDR4 start_addr; // 4 B — SBUF base (union; §3.2)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E160: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E161: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("int16_t step_elem[3]; // 6 B — 3 SIGNED strides, in ELEMENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E162: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("uint16_t num_elem[3]; // 6 B — 3 UNSIGNED shape dims (element counts)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E165: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E167: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E168: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
-    pub const E169: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E171: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E174: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E177: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E178: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E179: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E180: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E187: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E188: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
-    pub const E189: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
-    pub const E191: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E192: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E196: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E198: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
-    pub const E199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E200: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E201: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E204: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
-    pub const E205: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E206: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E207: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
-    pub const E208: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E209: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
-    pub const E211: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E212: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
-    pub const E213: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E214: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E215: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E218: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E219: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E220: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E221: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E222: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E224: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E225: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E226: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E227: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E228: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
-    pub const E230: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E231: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E232: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E233: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E234: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E235: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E236: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E237: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E238: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E239: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E240: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E241: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E242: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E244: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
-    pub const E245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E247: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E248: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
-    pub const E249: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E250: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E251: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E252: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E253: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E254: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
-    pub const E255: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E256: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E259: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E260: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E261: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E262: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
-    pub const E263: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E264: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E265: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E266: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E267: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E268: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E269: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E270: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("16 8 src_start_addr ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E271: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("16 8 src_start_addr ADDR8 — HBM or SBUF gather source (2-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E272: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E273: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("40 8 dst_start_addr ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E274: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("40 8 dst_start_addr ADDR8 — SBUF destination (32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E275: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E276: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E277: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
-    pub const E278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E279: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
-    pub const E280: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E281: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E282: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E283: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E284: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E285: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E286: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
-    pub const E287: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E288: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E289: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E290: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 0 | 4 | `header` | `opcode=0xba` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E291: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E292: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E293: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 9 | 1 | `wait_sema_mode` | `NEURON_ISA_TPB_WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E294: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` (Table 4.8); restricted to `engine_count == ONE` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E295: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}`; `tdg` must be 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E296: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 12 | 1 | `descriptor_flags` | `DESC_FLAGS` `{num_descriptors:2, desc0_src:1, desc1_src:1, desc2_src:1, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E297: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 13 | 3 | `descriptor_reg[3]` | register selectors for the 3 inline descriptors |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E298: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | 3× `DESCRIPTOR_RAW` (`uint8[16]`) — the §1 16-B BDs folded inline |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E299: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("Each `DESCRIPTOR_RAW[16]` is laid out as the §1 `SDMA_CME_BD_DESC`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E300: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | `DESCRIPTOR_RAW[3]` = **3 × 16-B inline descriptors** |"), pin: Some("dma_immediate.h:36–46"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E301: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_ENGINE_CONFIG` (**restricted to 1 engine** here)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E302: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E303: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E304: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E305: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E306: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E307: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
-    pub const E308: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E309: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E310: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E311: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E312: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E313: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E314: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E315: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E316: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E317: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E318: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E319: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E320: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
-    pub const E321: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
-    pub const E322: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E323: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E324: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
-    pub const E325: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E326: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E328: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E329: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E330: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E331: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
-    pub const E332: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E333: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E334: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E335: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
-    pub const E336: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E337: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E338: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
-    pub const E339: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E340: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E341: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E342: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E343: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
-    pub const E344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E345: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E346: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
-    pub const E347: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E348: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
-    pub const E349: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E350: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
-    pub const E351: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E352: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E353: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E354: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E355: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
-    pub const E356: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E357: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E360: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E361: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E362: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 0 | 4 | `header` | `opcode=0xb9` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E363: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E364: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E365: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 9 | 1 | `wait_sema_mode` | `WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E366: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` `{start_id:5, engine_count:2, rsvd:1}` (Table 4.8) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E367: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E368: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 12 | 1 | `addr_mode` | `DMA_ADDR_MODE_PAIR` `{src:4 low, dst:4 high}` (Table 4.9) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E369: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 13 | 1 | `sema_update_mode` | `DMA_SEMA_UPDATES` `{rd_done:4, wr_done:4}` (Table 4.10) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E370: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 14 | 2 | `rd_done_sema_update_idx` | u16 read-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E371: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 16 | 8 | `src_start_addr` | `DMA_ADDR_UNION` (8 B; `imm64` or reg-ptr struct) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E372: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("DMA_ADDR_UNION { imm64 or dma_addr_info(DMA_ADDR_STRUCT) }"), pin: Some("common.h:1056"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page writes the two arms separated by a pipe."), ..meta::Evidence::DEFAULT };
-    pub const E373: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 24 | 8 | `src_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E374: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 32 | 4 | `src_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E375: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 36 | 2 | `src_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E376: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 38 | 2 | `wr_done_sema_update_idx` | u16 write-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E377: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 40 | 8 | `dst_start_addr` | `DMA_ADDR_UNION` (8 B) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E378: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 48 | 8 | `dst_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E379: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 56 | 4 | `dst_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E380: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 60 | 2 | `dst_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E381: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 62 | 1 | `remote_core_id` | `REG_NUM` (peer for the P2P case) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E382: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 63 | 1 | `reserved` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E383: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E384: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E385: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E386: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E387: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E388: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E389: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E390: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E391: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E392: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E393: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E394: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E395: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E396: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E397: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E398: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E399: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E400: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("PSUM is allowed both sides (`tensor4d_valid(... AllowedInPSUM …)`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E401: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E402: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E403: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E404: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
-    pub const E405: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E406: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E407: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E408: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E409: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E410: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E411: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E412: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E413: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E414: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E415: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E416: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E417: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E418: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E419: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E420: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E421: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E422: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
-    pub const E423: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E424: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E425: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E426: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E427: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E428: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E429: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E430: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E431: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E432: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E433: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E434: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E435: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E436: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E437: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E438: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E439: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
-    pub const E440: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E441: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E442: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E443: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E444: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E446: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E447: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E448: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E449: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E450: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E451: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E452: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E453: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E454: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E455: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E456: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E457: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E458: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E459: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E460: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E461: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E462: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E463: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E465: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E469: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E470: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E471: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E472: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E473: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E474: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E476: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E477: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E478: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E479: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E480: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E481: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E482: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E483: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E484: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E485: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E486: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E487: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E488: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E489: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E490: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E491: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E492: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E493: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E494: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E495: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E496: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E497: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E498: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E499: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E500: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E501: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E502: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E503: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E504: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E505: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E506: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E507: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E508: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E509: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E510: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E511: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E512: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E513: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E514: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E515: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E516: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E517: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E518: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E644: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E645: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E646: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E647: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E648: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E649: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E650: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E651: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E652: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E653: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E654: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E655: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E656: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E657: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E658: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E659: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E660: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid (common.h:1906) requires each num_elem[d] >= 1 (or a shape register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E661: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E662: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E663: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E665: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E666: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E667: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E668: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E669: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E670: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E671: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E672: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E673: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E674: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E675: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E676: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E677: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E678: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E679: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E680: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E681: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E682: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E683: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E684: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
-    pub const E685: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E686: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E687: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E688: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("`SDMA_DESC_WORD0` (4 B) — DWARF bit layout, bit0 = LSB of the dword"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E689: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E690: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E691: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E692: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E693: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E694: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E695: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E696: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E697: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E698: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E699: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E700: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E701: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E702: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E703: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E704: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E705: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E706: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E707: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E708: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E709: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E710: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E711: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E712: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E713: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E714: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E715: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E716: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E717: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E718: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E719: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E720: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E721: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E722: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E723: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E724: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E725: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E726: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E727: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E728: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E729: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E730: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E731: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E732: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E733: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E734: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E735: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E736: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E737: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E738: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E739: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E740: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E741: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E742: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E743: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E744: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E745: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E746: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
-    pub const E747: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E748: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E749: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E750: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E751: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E752: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E753: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E754: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E755: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E756: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E757: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E758: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E759: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E760: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E761: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E762: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E763: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E764: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E765: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E766: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E767: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E768: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E769: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E770: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E771: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E772: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E773: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E774: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E775: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E776: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E777: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E778: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E779: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E780: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E781: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E782: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E783: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E784: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E785: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E786: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E787: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E788: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E789: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E790: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E792: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E793: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E794: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E795: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E796: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E797: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E798: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E799: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E800: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E801: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E802: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E803: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E804: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E805: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E806: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E808: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E810: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E811: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E812: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E813: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E821: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E824: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E826: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E827: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E828: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E829: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E830: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E831: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E832: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E833: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E834: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E835: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E836: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E837: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E838: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E839: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E840: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E841: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E842: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E843: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E844: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E845: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E846: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E847: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E848: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E849: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E850: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E851: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E852: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E854: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E855: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E856: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E857: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E858: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E859: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E860: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E861: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E863: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E864: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E865: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E151: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`0x800000` (bit23 \"has meta-ctrl\")"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E152: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("`word0` bit-23 \"has-meta\" flag"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E153: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`(meta_idx << 24)`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E154: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [4] | `use_const` | use the min/max const operand |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E155: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [6] | `write_barrier` | |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E156: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [7] | `last`/notif | marks the **final** source of a multi-source reduce (flushes the accumulator to S2M) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E157: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [11:8] | in/mid dtype nibble | input/intermediate dtype |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E158: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [15:12] | scale/out dtype nibble | |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E159: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [19:16] | accumulation dtype nibble | mixed precision: read in, accumulate wider, write out |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E160: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [22:20] | op selector | `FMA=0x100000` (bit20), `EXT=0x400000` (bit22), `GCE=0x500000` (22+20); ADD/MIN/MAX leave 0 |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E161: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [25] | CCE meta-ctrl VALID | 1 = this is a CCE descriptor |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E162: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`sema/length(&0xFFFFFF)`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E163: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.3", names: Some("| `a_sel` | [25:24] | 1 = input |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E164: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.3", names: Some("| `b_sel` | [27:26] | 2 = scale | ⇒ `acc' = input*scale + acc` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E165: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.3", names: Some("| `c_sel` | [29:28] | 0 = stored |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E166: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.0", names: Some("| 0 | 4 | `word0` | `SDMA_DESC_WORD0` bitfield (Table 1.1) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E167: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("uint32_t word0; // +0 SDMA_DESC_WORD0 (length + ring/gen tag)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E168: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("QUIRK (firmware gen-tag repurpose). The firmware `dma_data_transfer` path packs the length in `[15:0]` and a 2-bit GENERATION/RING tag in `[25:24]` = byte3 `[1:0]`"), pin: Some("Build mask `&0xFCFF0000`"), confidence: confidence::wiki::MED_CARRIED, note: Some("*(MED/CARRIED.)*"), ..meta::Evidence::DEFAULT };
+    pub const E169: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("a **2-bit generation/ring tag into bits[24:25]** (byte3 bits 0–1 — the DWARF `concatenate`+`dmb` positions, *not* the `ringid` field at byte3 bits 6–7)"), confidence: confidence::wiki::HIGH_CARRIED, note: Some("CARRIED from `dma_data_transfer`; the page gives no level, HIGH/CARRIED is its section's."), ..meta::Evidence::DEFAULT };
+    pub const E170: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.0", names: Some("| 4 | 4 | `word1` | `SDMA_CME_DESC_WORD1` CME-command bitfield (Table 1.2) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E171: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("uint32_t word1; // +4 SDMA_CME_DESC_WORD1 (CME command / CRC controls)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E172: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.0", names: Some("| 8 | 8 | `buf_ptr` | u64 SoC address the engine **reads** (TX/M2S) or **writes** (RX/S2M) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E173: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("uint64_t buf_ptr; // +8 SoC address the engine READS (M2S) or WRITES (S2M)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E174: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W0 | 0 | ctrl / meta-idx | `write_barrier | 0x800000` (bit23 \"has meta-ctrl\") | `(meta_idx << 24)` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E175: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W1 | 4 | meta-ctrl word | the per-op META-CTRL (Table 7.1); the WORD1 analogue with `optype=CCE` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E176: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W2 | 8 | sema/length + op-high | `sema/length(&0xFFFFFF)` | op-high nibble; selectors `a_sel[25:24]`, `b_sel[27:26]`, `c_sel[29:28]` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E177: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W3 | 12 | op payload | FMA per-source FP32 **scale**; `0` for ADD/MIN/MAX |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E178: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.3", names: Some("`scale_dtype` **must** be FP32; one FP32 W3 per per-source descriptor (per-rank, not per-element)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E179: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("FMA per-source FP32 **scale**; `0` for ADD/MIN/MAX"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E180: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("NEURON_ISA_TPB_ADDR4 start_addr; // 4 B — SBUF base (union; §3.2)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E181: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E182: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("int16_t step_elem[3]; // 6 B — 3 SIGNED strides, in ELEMENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E183: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3", names: Some("uint16_t num_elem[3]; // 6 B — 3 UNSIGNED shape dims (element counts)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E185: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", pin: Some("common.h:418"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a8c: movzbl 0xc(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: compute_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E189: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is dge_op in the 0xd4 pseudo and compute_op in the resolved 0xb8"), ..meta::Evidence::DEFAULT };
+    pub const E190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E191: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D: out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_direct2d = _general ∧ _arith"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_general (header pseudo-code, OBSERVED)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E198: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", names: Some("is_valid_dma_memcpy_direct_general"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E199: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("is_valid_dma_memcpy_direct"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E200: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E201: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("i.header.opcode == Opcode::DMAMemcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(src_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_addr8(dst_start_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(src_start_addr, src_step_elem[0])  // shape-from-register mode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E206: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_shape_reg(dst_start_addr, dst_step_elem[0])"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("zero_num_step_elem_shape_reg_mode(i)  // num/step==0 when shape-reg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E208: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("shape-reg mode ⇒ num_elem == 0 && step_elem[1] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E209: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("addr8_shape_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("bit 6 (SHAPE_REG_BIT = 0x40) governs shape-from-register, not bit 7"), ..meta::Evidence::DEFAULT };
+    pub const E210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("are_valid_memcpy_dtypes(compute_op, in_dtype, out_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("either a no-CCE memcpy (compute_op==NONE, in==out) or a valid CCE/cast dtype pair"), ..meta::Evidence::DEFAULT };
+    pub const E212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(src_bound_reg, src_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E213: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("has_valid_bound_check_reg(dst_bound_reg, dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dge_compute_op(compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_configs(dma_configs)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E217: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E218: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("_arith: is_valid_dma_memcpy_direct_without_cce(i) || is_valid_dma_cce(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E219: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the CCE branch (is_valid_dma_cce) instead enforces aligned start addrs/steps for compute_op != NONE"), ..meta::Evidence::DEFAULT };
+    pub const E220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_memcpy_direct_without_cce(i)   // byte counts match, in==out, compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E221: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality Σ src_num·src_elem == Σ dst_num·dst_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E222: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("compute_op==NONE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("in==out"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E224: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("byte counts match"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E225: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.1", names: Some("Plain-memcpy (no-CCE) enforces byte equality `Σ src_num·src_elem == Σ dst_num·dst_elem`"), confidence: confidence::wiki::MED_INFERRED, note: Some("A sum over the dimensions; the rule's product is dmaspec's reading of it."), ..meta::Evidence::DEFAULT };
+    pub const E226: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("*_elem_size = dtype_bytes × num_elements_of_last_dim; 0x10000 is stored as 0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E227: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §2", names: Some("is_valid_dma_cce(i)   // aligned addrs+steps + CCE elem-size"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E228: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the is_valid_dma_cce arm adds aligned-start / aligned-step constraints"), ..meta::Evidence::DEFAULT };
+    pub const E229: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E230: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E231: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("address bound for DmaTranspose"), ..meta::Evidence::DEFAULT };
+    pub const E232: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E233: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The header annotates out_dtype as `// 5 (15)`: the 5 is a stray width column; it is 1 byte at offset 15."), ..meta::Evidence::DEFAULT };
+    pub const E234: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", pin: Some("+15 field: out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E235: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E236: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E237: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E238: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_row_step@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E239: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E240: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("int32_t dst_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E241: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.5", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E242: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_rows@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E244: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: tile_src_cols@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E247: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E248: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E249: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("DIRECT2D_XPOSE: dma_configs@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E250: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DIRECT2D_XPOSE @63"), ..meta::Evidence::DEFAULT };
+    pub const E251: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.12", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E252: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("is_valid_dma_transpose: NC ≥ V3; tile_src_rows == 16; tile-cols/dtype size co-constraint; in_dtype == out_dtype and 2-B for the transpose proper; dst_start_addr % 32 == 0; dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E253: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("has_valid_dma_{gather_,}transpose_nc = (nc >= V3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E254: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("NC ≥ V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E255: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_rows: must be 16 (current uCode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E256: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("0xbd DMA_TRANSPOSE: tile rows == 16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E257: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("tile_src_cols: 1..128 for 2-B out_dtype, 1..64 for 4-B; in_dtype: DTYPE (2-B or 4-B only)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E258: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("cols 1..128 for 2-B out_dtype, 1..64 for 4-B out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E259: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("out_dtype: DTYPE (must equal in_dtype)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E260: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("in_dtype == out_dtype and 2-B for the transpose proper"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E261: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_start_addr % 32 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E262: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §4", names: Some("dst start + step 32-B aligned"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E263: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("dst_step_elem[i] % 32 == 0 || dst_num_elem[i] == 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E264: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dma_configs@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E265: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE @13"), ..meta::Evidence::DEFAULT };
+    pub const E266: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E267: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E268: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_bound_reg@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E269: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is src_idx_bound_reg in 0xf1"), ..meta::Evidence::DEFAULT };
+    pub const E270: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t src_step_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E271: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t src_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E272: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: src_idx_start_addr@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E273: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E274: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint8_t reserved[3]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E275: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must be 0"), ..meta::Evidence::DEFAULT };
+    pub const E276: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("int32_t dst_step_elem_1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E277: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dst_step_elem_1@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("uint16_t dst_num_elem[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E279: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: elem_size@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E280: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E281: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E282: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("GATHER_XPOSE: flags@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E283: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("is_valid_dma_gather_transpose"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("full validator block verbatim in the header"), ..meta::Evidence::DEFAULT };
+    pub const E284: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E285: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_dma_gather_transpose_nc(nc): nc >= NeuronCoreVersion::V3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E286: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dtype: size(dtype_lo)==2 && size(dtype_hi)==2 && dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E287: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("type_size_check(dtype_lo,2) and type_size_check(dtype_hi,2) and dtype_lo == dtype_hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E288: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_elem_size: 2 <= elem_size <= 256 && elem_size % 2 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E289: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0, dst %32==0, src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E290: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: src %2==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E291: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("16 8 src_start_addr ADDR8 (HBM or SBUF; immediate %2==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E292: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("16 8 src_start_addr ADDR8 — HBM or SBUF gather source (2-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E293: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_addresses: dst %32==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E294: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("40 8 dst_start_addr ADDR8 (SBUF, must be 32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E295: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("40 8 dst_start_addr ADDR8 — SBUF destination (32-B aligned)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E296: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("src_idx %4==0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E297: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("ADDR4 (index tensor, UINT32, immediate %4==0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E298: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", confidence: confidence::certainty::CERTAIN, note: Some("register mode: bits 0..7 hold a register id"), ..meta::Evidence::DEFAULT };
+    pub const E299: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_flags: flags.gather_dim == IndirectDim::Y"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E300: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("\"for now to simplify uCode\""), ..meta::Evidence::DEFAULT };
+    pub const E301: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_src_dimensions: src_num_elem[1] % 16 == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E302: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_cross_field_consistency: src_num_elem[1] == dst_num_elem[0]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E303: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_gather_transpose_dst_steps: dst_step_elem_1 % 32 == 0 || dst_num_elem[1]==1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E304: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("check_dma_indirect_indices(idx_num_active_channels)  // == 128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E305: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E306: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4.1", names: Some("has_valid_idx_bound_check_reg_no_flags(src_idx_bound_reg)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E307: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("GATHER_XPOSE checks src_idx_bound_reg with has_valid_idx_bound_check_reg_no_flags (no flags coupling)"), ..meta::Evidence::DEFAULT };
+    pub const E308: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("dst_bound_reg with has_valid_bound_check_reg keyed on the dst ADDR8 marker (dst_start_addr.addr_tbl_offs.marker)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E309: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §2", names: Some("reserved[3]: must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E310: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.4", names: Some("reserved[3]: must be zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E311: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 0 | 4 | `header` | `opcode=0xba` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E312: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E313: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E314: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 9 | 1 | `wait_sema_mode` | `NEURON_ISA_TPB_WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E315: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` (Table 4.8); restricted to `engine_count == ONE` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E316: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}`; `tdg` must be 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E317: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 12 | 1 | `descriptor_flags` | `DESC_FLAGS` `{num_descriptors:2, desc0_src:1, desc1_src:1, desc2_src:1, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E318: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 13 | 3 | `descriptor_reg[3]` | register selectors for the 3 inline descriptors |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E319: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | 3× `DESCRIPTOR_RAW` (`uint8[16]`) — the §1 16-B BDs folded inline |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E320: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.1", names: Some("Each `DESCRIPTOR_RAW[16]` is laid out as the §1 `SDMA_CME_BD_DESC`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E321: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("| 16 | 48 | `descriptor_imm[3]` | `DESCRIPTOR_RAW[3]` = **3 × 16-B inline descriptors** |"), pin: Some("dma_immediate.h:36–46"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E322: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_ENGINE_CONFIG` (**restricted to 1 engine** here)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E323: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.1", names: Some("`DMA_FLAGS` (4b `queue_id`, `tdg` must be 0)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E324: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E325: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: idx_num_active_channels@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E326: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E327: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: flags@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E328: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("+15 is flags in 0xbb (dge_op in the 0xd4 pseudo)"), ..meta::Evidence::DEFAULT };
+    pub const E329: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t src_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E330: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint16_t src_num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E331: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("int32_t dst_step_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E332: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: src_idx_start_addr@48"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E333: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E334: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dst_idx_start_addr@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E335: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: compute_op@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E336: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: dma_configs@61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E337: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E338: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("uint8_t reserved[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E339: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("INDIRECT1D: reserved@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E340: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E341: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_indirect"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the top-level predicate chains these checks"), ..meta::Evidence::DEFAULT };
+    pub const E342: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("reserved[2] == 0; valid dma_configs; valid memcpy dtypes; valid dge_compute_op"), ..meta::Evidence::DEFAULT };
+    pub const E343: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_addr8 on both start addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E344: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dge_shape_reg (start_addr ↔ step_elem)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E345: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", names: Some("zero_num_elem_shape_reg_mode"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("forces the corresponding src/dst_num_elem to 0 when addr8_shape_from_register (marker bit 6)"), ..meta::Evidence::DEFAULT };
+    pub const E346: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §5 Table 5a", names: Some("0x40 SHAPE_REG: num_elem must be 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E347: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("check_dma_indirect_indices(n) = (n != 0) ∧ (n <= POOLING_NUM_CHANNELS) ∧ (n == POOLING_NUM_CHANNELS)"), pin: Some("common.h:2348"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E348: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("check_dma_indirect_indices(idx_num_active_channels) = check_active_channels(n) ∧ (n == POOLING_NUM_CHANNELS)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E349: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E350: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("has_dma_indirect_valid_idx_start_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E351: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("are_valid_memcpy_dtypes(compute_op, in, out)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E352: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("valid memcpy dtypes"), ..meta::Evidence::DEFAULT };
+    pub const E353: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_operation (the memcopy-without-CCE vs CCE split)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E354: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("compute_op == NONE is a pure gather/scatter — the is_memcopy_without_cce leg"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E355: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.4", names: Some("is_valid_dma_indirect_cce adds is_aligned_start_addr8 and is_aligned_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E356: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("INDIRECT1D checks this for both src_idx_bound_reg (+58) and dst_idx_bound_reg (+59)"), ..meta::Evidence::DEFAULT };
+    pub const E357: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)  /* §6.1 with ADDR8_MARKER_ADDR_TBL_OFFSET_REG */"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E358: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("( flags.idx_bound_is_err == 1 || bc.bc_disable_oob_error_notif == 0 )"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E359: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("worked example: idx_bound_is_err = 0 with bc_disable_oob_error_notif = 1 violates has_valid_idx_bound_check_reg"), ..meta::Evidence::DEFAULT };
+    pub const E360: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("fn has_valid_idx_bound_check_reg(bc, flags)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E361: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §6", names: Some("has_valid_idx_bound_check_reg_no_flags(bc)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("has_valid_indirect_dim_by_mode; indirect_dim_check"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E363: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.1", names: Some("has_valid_indirect_dim_by_mode → indirect_dim_check, verbatim logic"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E364: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.6", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("When no shape-reg is used, the indirect dim must be X (only dim)."), ..meta::Evidence::DEFAULT };
+    pub const E365: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_valid_index_count: index count ≤ 4096 for the active leg(s) (or shape-from-register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E366: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("caps each indirect leg at num_elem <= 4096 (waived in shape-from-register mode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E367: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_dma_indirect_valid_index_count waives the ≤4096 cap in shape-from-register mode"), ..meta::Evidence::DEFAULT };
+    pub const E368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_dma_indirect_idx_addr_in_sbuf_partition0: the ADDR4 index tensor must be in SBUF partition 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E369: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the active index vector(s) must be register-sourced or live in SBUF partition 0"), ..meta::Evidence::DEFAULT };
+    pub const E370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("has_addr4_in_sbuf_partition0: from-register OR addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E371: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("only the active index vector(s) are checked"), ..meta::Evidence::DEFAULT };
+    pub const E372: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_from_register"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E373: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Register mode", names: Some("bit31 = REGISTER-MODE flag"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E374: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1.3", names: Some("addr_in_sbuf_partition(0, …)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E375: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0 (validator rejects a SBUF addr with any set)"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E376: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", confidence: confidence::wiki::MED_INFERRED, note: Some("in SBUF partition 0 implies in SBUF"), ..meta::Evidence::DEFAULT };
+    pub const E377: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §PSUM-window detection + region class", names: Some("SBUF: bits 25..28 must be 0"), pin: Some("0x136ee20: and ebx, 1E000000h"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E378: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.2", names: Some("reserved[2]: must be zero (has_dma_indirect_check_reserved_zero)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E379: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("reserved[2] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dma_configs"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E381: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §1", names: Some("is_valid_dma_configs accepts priority_class <= 4 with only the upper 5 reserved_bitfield bits forced to 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E382: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.2", names: Some("valid dge_compute_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E383: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 0 | 4 | `header` | `opcode=0xb9` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E384: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 4 | 4 | `wait_sema_value` | u32 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E385: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 8 | 1 | `wait_sema_idx` | u8 (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E386: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 9 | 1 | `wait_sema_mode` | `WAIT_MODE` (Table 4.13) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E387: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 10 | 1 | `dma_engines` | `DMA_ENGINE_CONFIG` `{start_id:5, engine_count:2, rsvd:1}` (Table 4.8) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E388: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 11 | 1 | `dma_flags` | `DMA_FLAGS` `{tdg:1, wr_done_sync:1, queue_id:3, rsvd:3}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E389: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 12 | 1 | `addr_mode` | `DMA_ADDR_MODE_PAIR` `{src:4 low, dst:4 high}` (Table 4.9) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E390: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 13 | 1 | `sema_update_mode` | `DMA_SEMA_UPDATES` `{rd_done:4, wr_done:4}` (Table 4.10) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E391: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 14 | 2 | `rd_done_sema_update_idx` | u16 read-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E392: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 16 | 8 | `src_start_addr` | `DMA_ADDR_UNION` (8 B; `imm64` or reg-ptr struct) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E393: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("DMA_ADDR_UNION { imm64 or dma_addr_info(DMA_ADDR_STRUCT) }"), pin: Some("common.h:1056"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page writes the two arms separated by a pipe."), ..meta::Evidence::DEFAULT };
+    pub const E394: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 24 | 8 | `src_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E395: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 32 | 4 | `src_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E396: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 36 | 2 | `src_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E397: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 38 | 2 | `wr_done_sema_update_idx` | u16 write-done sema index (imm or reg) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E398: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 40 | 8 | `dst_start_addr` | `DMA_ADDR_UNION` (8 B) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E399: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 48 | 8 | `dst_step_elem[2]` | `int32` **signed** X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E400: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 56 | 4 | `dst_num_elem[2]` | `uint16` X/Y |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E401: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 60 | 2 | `dst_elem_size` | `uint16` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E402: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 62 | 1 | `remote_core_id` | `REG_NUM` (peer for the P2P case) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E403: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2", names: Some("| 63 | 1 | `reserved` | must be zero |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E404: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E405: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E406: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E407: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E408: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E409: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E410: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E411: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E412: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E413: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E414: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E415: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E416: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E417: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E418: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E419: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E420: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E421: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("PSUM is allowed both sides (`tensor4d_valid(... AllowedInPSUM …)`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E422: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E423: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E424: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E425: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("byte[2:3] = reserved 0x0000"), ..meta::Evidence::DEFAULT };
+    pub const E426: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E427: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E428: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E429: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E430: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E431: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E432: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E433: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E434: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E435: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E436: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E437: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E438: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E439: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E440: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E441: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E442: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E443: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
+    pub const E444: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E445: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E446: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E447: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E448: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E449: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E450: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E451: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E452: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E453: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E454: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E455: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E456: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E457: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E458: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E459: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E460: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("dst_mem_pattern (MEM_PATTERN4D, tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("20 bytes there (+0x2C..+0x3F); see the whole-word reading."), ..meta::Evidence::DEFAULT };
+    pub const E461: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E462: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E463: meta::Evidence = meta::Evidence { source: "supp-quick-reference", cite: "supp-quick-reference §4", names: Some("| `TENSOR4D` / `MEM_PATTERN4D` | 4 | **20 B** |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E464: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E465: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E466: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E467: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E468: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E469: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E470: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E471: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E472: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E473: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E474: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E475: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E476: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E477: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E478: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E479: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E480: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E481: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E482: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E483: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E484: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E485: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E486: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E487: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E488: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E489: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E490: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E491: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E492: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E493: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E494: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E495: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E496: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E497: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E498: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E499: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E500: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E501: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E502: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E503: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E504: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E505: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E506: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E507: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E508: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E509: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E510: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E511: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E512: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E513: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E514: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E515: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E516: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E517: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E518: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E659: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E660: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E661: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E662: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E663: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E665: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E666: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E667: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E668: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E669: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E670: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E671: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E672: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E673: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E674: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E675: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E676: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E677: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E678: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E679: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E680: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E681: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid (common.h:1906) requires each num_elem[d] >= 1 (or a shape register)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E682: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E683: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E684: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E685: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E686: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E687: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E688: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E689: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E690: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E691: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E692: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E693: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E694: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E695: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E696: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E697: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E698: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E699: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E700: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E701: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E702: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E703: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E704: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E705: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
+    pub const E706: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E707: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E708: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E709: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("`SDMA_DESC_WORD0` (4 B) — DWARF bit layout, bit0 = LSB of the dword"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E710: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E711: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("| [23:16] | b8 | `netag0_meta` | ... | [31:24] | b8 | byte3 controls |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E712: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`write_barrier | 0x800000` (bit23 \"has meta-ctrl\") | `(meta_idx << 24)`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E713: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [8:6] | b3 | `op` | `SDMAOP` (Table 1.3b) | ... | [5] | b1 | `write_barrier` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E714: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("| `SDMAOP.op` | `CME=2` | `CCE=4` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E715: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [6] | `write_barrier` | | [7] | `last`/notif | ... | [11:8] | in/mid dtype nibble |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E716: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W2 | 8 | sema/length + op-high | ... | W3 | 12 | op payload |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E717: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E718: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E719: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E720: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E721: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E722: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E723: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E724: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E725: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E726: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E727: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E728: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E729: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E730: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E731: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E732: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E733: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E734: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E735: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E736: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E737: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E738: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E739: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E740: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E741: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E742: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E743: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E744: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E745: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E746: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E747: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E748: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E749: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E750: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E751: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E752: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E753: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E754: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E755: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E756: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E757: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E758: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E759: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E760: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E761: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E762: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E763: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E764: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E765: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E766: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E767: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E768: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E769: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E770: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E771: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E772: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E773: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E774: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E775: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E776: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E777: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E778: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E779: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E780: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E781: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E782: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E783: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E784: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E785: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E786: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E787: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E788: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E789: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E790: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E792: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E793: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E794: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E795: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E796: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E797: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E798: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E799: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E800: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E801: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E802: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E803: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E804: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E805: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E806: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E808: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E810: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E811: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E812: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E813: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E814: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E819: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E821: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E824: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E826: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E827: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E828: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E829: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E830: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E831: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E832: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E833: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E834: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E835: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E836: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E837: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E838: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E839: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E840: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E841: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E842: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E843: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E844: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E845: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E846: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E847: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E848: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E849: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E850: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E851: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E852: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E854: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E855: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E856: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E857: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E858: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E859: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E860: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E861: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E863: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E864: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E865: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E866: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E867: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E868: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E869: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E870: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E871: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E872: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E873: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E874: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E875: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E876: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E877: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E878: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E879: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E880: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E881: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E882: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E883: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E884: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E885: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E886: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E887: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E888: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E889: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E890: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E891: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E892: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31. The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01 indirect-gather, 0b10 active/dynamic, 0b11 dead) plus the register-mode flag; the field-tables page reads the same byte as a marker (0x00 IMM, 0x40 SHAPE_REG, 0x80 ADDR_REG, 0xC0 ADDR_SHAPE_REG, 0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -7003,6 +7030,236 @@ impl SDMAOP {
         }
     }
 }
+/// What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks; the page names the firmware enum al_sdma_m2s_fma_operand. Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum SDMA_FMA_OPERAND {
+    /// `AL_SDMA_M2S_FMA_OPERAND_stored_buffer` = 0x0: The accumulator.
+    stored_buffer = 0u8,
+    /// `AL_SDMA_M2S_FMA_OPERAND_input_buffer` = 0x1: The source.
+    input_buffer = 1u8,
+    /// `AL_SDMA_M2S_FMA_OPERAND_scale` = 0x2: The FP32 scale in W3.
+    scale = 2u8,
+    /// A value no source names; kept so that it encodes back unchanged.
+    Other(u8) = 3u8,
+}
+impl Default for SDMA_FMA_OPERAND {
+    fn default() -> Self {
+        Self::stored_buffer
+    }
+}
+impl SDMA_FMA_OPERAND {
+    pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+        meta::EnumeratorMeta {
+            name: "stored_buffer", value: 0,
+            c_name: "AL_SDMA_M2S_FMA_OPERAND_stored_buffer",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "input_buffer", value: 1, c_name: "AL_SDMA_M2S_FMA_OPERAND_input_buffer",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "scale", value: 2, c_name: "AL_SDMA_M2S_FMA_OPERAND_scale",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+    ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
+    #[inline]
+    pub const fn from_raw(raw: u8) -> Self {
+        match raw {
+            0u8 => Self::stored_buffer,
+            1u8 => Self::input_buffer,
+            2u8 => Self::scale,
+            other => Self::Other(other),
+        }
+    }
+    #[inline]
+    pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
+        match self {
+            Self::stored_buffer => 0u8,
+            Self::input_buffer => 1u8,
+            Self::scale => 2u8,
+            Self::Other(_) => 3u8,
+        }
+    }
+    /// The enumerator's name, or `None` for a value the sources do not name.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Self::stored_buffer => Some("stored_buffer"),
+            Self::input_buffer => Some("input_buffer"),
+            Self::scale => Some("scale"),
+            Self::Other(_) => None,
+        }
+    }
+    /// Whether `arch` has this enumerator (values that are not enumerators: no).
+    pub const fn in_arch(self, arch: Arch) -> bool {
+        let _ = arch;
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Other(_) => false,
+            _ => true,
+        }
+    }
+    /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+    pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+        if self.in_arch(arch) { self.name() } else { None }
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn value(self, arch: Arch) -> visit::Value<'static> {
+        visit::Value::Enum {
+            raw: self.raw() as u64,
+            name: self.name_in(arch),
+        }
+    }
+}
+/// The device CCE op (Table 7.2). The page does not place it in the 16-byte descriptor: a CCE descriptor selects its op through the META-CTRL op selector (FMA, EXT, GCE; 0 for ADD / MIN / MAX). The host kbin_dma_desc_op_t values map onto it as kbin ADD 2 -> 0, FMA 1 -> 1, MAX 4 -> 2, MIN 3 -> 3 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops). Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum SDMA_CCETYPE {
+    /// `SDMA_CCETYPE_ADD` = 0x0: Pure accumulate (cce_info NULL); kbin ADD = 2.
+    ADD = 0u8,
+    /// `SDMA_CCETYPE_FMA` = 0x1: acc' = input * scale + acc; kbin FMA = 1.
+    FMA = 1u8,
+    /// `SDMA_CCETYPE_MAX` = 0x2: B = MAX, optional const clamp; kbin MAX = 4.
+    MAX = 2u8,
+    /// `SDMA_CCETYPE_MIN` = 0x3: B = MIN, optional const clamp; kbin MIN = 3.
+    MIN = 3u8,
+    /// `SDMA_CCETYPE_EXT` = 0x4: Device-only combo multi-descriptor packet (base 0x2400000, chained 0x40000000).
+    EXT = 4u8,
+    /// `SDMA_CCETYPE_GCE` = 0x5: Device-only gradient compress / decompress (base 0x2500000).
+    GCE = 5u8,
+    /// A value no source names; kept so that it encodes back unchanged.
+    Other(u8) = 6u8,
+}
+impl Default for SDMA_CCETYPE {
+    fn default() -> Self {
+        Self::ADD
+    }
+}
+impl SDMA_CCETYPE {
+    pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
+        meta::EnumeratorMeta {
+            name: "ADD", value: 0, c_name: "SDMA_CCETYPE_ADD",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "FMA", value: 1, c_name: "SDMA_CCETYPE_FMA",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MAX", value: 2, c_name: "SDMA_CCETYPE_MAX",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MIN", value: 3, c_name: "SDMA_CCETYPE_MIN",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EXT", value: 4, c_name: "SDMA_CCETYPE_EXT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "GCE", value: 5, c_name: "SDMA_CCETYPE_GCE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+    ];
+    /// `from_raw` of every byte.
+    const FROM_RAW: [Self; 256] = {
+        let mut t = [Self::Other(0); 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = Self::from_raw(i as u8);
+            i += 1;
+        }
+        t
+    };
+    #[inline]
+    pub const fn from_raw(raw: u8) -> Self {
+        match raw {
+            0u8 => Self::ADD,
+            1u8 => Self::FMA,
+            2u8 => Self::MAX,
+            3u8 => Self::MIN,
+            4u8 => Self::EXT,
+            5u8 => Self::GCE,
+            other => Self::Other(other),
+        }
+    }
+    #[inline]
+    pub const fn raw(self) -> u8 {
+        if let Self::Other(v) = self {
+            return v;
+        }
+        match self {
+            Self::ADD => 0u8,
+            Self::FMA => 1u8,
+            Self::MAX => 2u8,
+            Self::MIN => 3u8,
+            Self::EXT => 4u8,
+            Self::GCE => 5u8,
+            Self::Other(_) => 6u8,
+        }
+    }
+    /// The enumerator's name, or `None` for a value the sources do not name.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Self::ADD => Some("ADD"),
+            Self::FMA => Some("FMA"),
+            Self::MAX => Some("MAX"),
+            Self::MIN => Some("MIN"),
+            Self::EXT => Some("EXT"),
+            Self::GCE => Some("GCE"),
+            Self::Other(_) => None,
+        }
+    }
+    /// Whether `arch` has this enumerator (values that are not enumerators: no).
+    pub const fn in_arch(self, arch: Arch) -> bool {
+        let _ = arch;
+        #[allow(unreachable_patterns)]
+        match self {
+            Self::Other(_) => false,
+            _ => true,
+        }
+    }
+    /// The name as `arch` spells it, or `None` if it is not an enumerator there.
+    pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
+        if self.in_arch(arch) { self.name() } else { None }
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 1]) -> Self {
+        Self::FROM_RAW[b[0] as usize]
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 1]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn value(self, arch: Arch) -> visit::Value<'static> {
+        visit::Value::Enum {
+            raw: self.raw() as u64,
+            name: self.name_in(arch),
+        }
+    }
+}
 /// Word 0 of the BD, by the DWARF field names (Table 1.1, bit 0 = LSB of the dword). The firmware writes bits 24..25 as a generation tag instead (the word0 field's alternative firmware_gen_tag); the descriptor model's listing of the same word differs (conflict sdma_desc_word0_listing). Confidence: HIGH/CARRIED (strong).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SDMA_DESC_WORD0 {
@@ -7442,7 +7699,343 @@ impl SDMA_CME_DESC_WORD1 {
         v.leave(visit::Group::Bitfield);
     }
 }
-/// The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE compute descriptor (field tables §7) overlays the same 16 bytes; its bits are not specified here (see the docs' not-specified list). Confidence: HIGH/CARRIED (strong).
+/// W0 of a CCE descriptor: write_barrier | 0x800000 (has meta-ctrl) | meta_idx \<\< 24. Table 7.0 ORs write_barrier in without saying at which bit, so bits 0..22 stay unknown. Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SDMA_CCE_W0 {
+    /// Bits 0..=22. Control bits, write_barrier among them; the page does not place them. Confidence: HIGH/CARRIED (strong).
+    pub ctrl: u32,
+    /// Bits 23..=23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. Confidence: HIGH/CARRIED (strong).
+    pub has_meta_ctrl: u8,
+    /// Bits 24..=31. The meta index (meta_idx \<\< 24). Confidence: HIGH/CARRIED (strong).
+    pub meta_idx: u8,
+}
+impl SDMA_CCE_W0 {
+    pub const SIZE: usize = 4;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "ctrl", offset: 0, size: 4, bits: Some((0, 23)), type_name: "u23",
+            role: meta::Role::Unknown,
+            doc: "Control bits, write_barrier among them; the page does not place them.",
+            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "has_meta_ctrl", offset: 0, size: 4, bits: Some((23, 1)), type_name: "u1",
+            doc: "1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E151, evidence::E152],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "meta_idx", offset: 0, size: 4, bits: Some((24, 8)), type_name: "u8",
+            doc: "The meta index (meta_idx << 24).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E153],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Self {
+        Self {
+            ctrl: (raw & 0x7fffff) as u32,
+            has_meta_ctrl: (raw >> 23 & 0x1) as u8,
+            meta_idx: (raw >> 24 & 0xff) as u8,
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline(always)]
+    pub const fn raw(&self) -> u32 {
+        (self.ctrl as u32 & 0x7fffff) | (self.has_meta_ctrl as u32 & 0x1) << 23
+            | (self.meta_idx as u32 & 0xff) << 24
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 4]) -> Self {
+        Self::from_raw(u32::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 4]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0], base, visit::Value::Unsigned(self.ctrl as u64));
+        v.value(
+            &Self::FIELDS[1],
+            base,
+            visit::Value::Unsigned(self.has_meta_ctrl as u64),
+        );
+        v.value(&Self::FIELDS[2], base, visit::Value::Unsigned(self.meta_idx as u64));
+        v.leave(visit::Group::Bitfield);
+    }
+}
+/// The CCE META-CTRL word (W1, Table 7.1; al_sdma_m2s_build_*_meta_ctrl). The page gives no encoding of the three dtype nibbles. Bits it does not name stay unknown. Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SDMA_CCE_META_CTRL {
+    /// Bits 0..=3. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    pub unnamed_0_3: u8,
+    /// Bits 4..=4. Use the min/max const operand. Confidence: HIGH/CARRIED (strong).
+    pub use_const: u8,
+    /// Bits 5..=5. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    pub unnamed_5: u8,
+    /// Bits 6..=6. Write barrier (Table 7.1 \[6\]; the plain WORD1 has write_barrier at \[5\], conflict sdma_cce_w1_overlay). Confidence: HIGH/CARRIED (strong).
+    pub write_barrier: u8,
+    /// Bits 7..=7. Last / notify: marks the final source of a multi-source reduce, which flushes the accumulator to S2M. Confidence: HIGH/CARRIED (strong).
+    pub last: u8,
+    /// Bits 8..=11. The input / intermediate dtype nibble (encoding not given). Confidence: HIGH/CARRIED (strong).
+    pub in_dtype: u8,
+    /// Bits 12..=15. The scale / output dtype nibble (encoding not given). Confidence: HIGH/CARRIED (strong).
+    pub out_dtype: u8,
+    /// Bits 16..=19. The accumulation dtype nibble: mixed precision reads in, accumulates wider, writes out (encoding not given). Confidence: HIGH/CARRIED (strong).
+    pub acc_dtype: u8,
+    /// Bits 20..=22. The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000, bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD / MIN / MAX leave 0. Confidence: HIGH/CARRIED (strong).
+    pub op_selector: u8,
+    /// Bits 23..=24. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    pub unnamed_23_24: u8,
+    /// Bits 25..=25. CCE meta-ctrl VALID: 1 = this is a CCE descriptor. Confidence: HIGH/CARRIED (strong).
+    pub valid: u8,
+    /// Bits 26..=31. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    pub unnamed_26_31: u8,
+}
+impl SDMA_CCE_META_CTRL {
+    pub const SIZE: usize = 4;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "unnamed_0_3", offset: 0, size: 4, bits: Some((0, 4)), type_name: "u4",
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
+            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "use_const", offset: 0, size: 4, bits: Some((4, 1)), type_name: "u1",
+            doc: "Use the min/max const operand.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E154],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unnamed_5", offset: 0, size: 4, bits: Some((5, 1)), type_name: "u1",
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
+            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "write_barrier", offset: 0, size: 4, bits: Some((6, 1)), type_name: "u1",
+            doc: "Write barrier (Table 7.1 [6]; the plain WORD1 has write_barrier at [5], conflict sdma_cce_w1_overlay).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E155],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "last", offset: 0, size: 4, bits: Some((7, 1)), type_name: "u1",
+            doc: "Last / notify: marks the final source of a multi-source reduce, which flushes the accumulator to S2M.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E156],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "in_dtype", offset: 0, size: 4, bits: Some((8, 4)), type_name: "u4",
+            doc: "The input / intermediate dtype nibble (encoding not given).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E157],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "out_dtype", offset: 0, size: 4, bits: Some((12, 4)), type_name: "u4",
+            doc: "The scale / output dtype nibble (encoding not given).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E158],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "acc_dtype", offset: 0, size: 4, bits: Some((16, 4)), type_name: "u4",
+            doc: "The accumulation dtype nibble: mixed precision reads in, accumulates wider, writes out (encoding not given).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E159],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "op_selector", offset: 0, size: 4, bits: Some((20, 3)), type_name: "u3",
+            doc: "The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000, bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD / MIN / MAX leave 0.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E160],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unnamed_23_24", offset: 0, size: 4, bits: Some((23, 2)), type_name: "u2",
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
+            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "valid", offset: 0, size: 4, bits: Some((25, 1)), type_name: "u1",
+            doc: "CCE meta-ctrl VALID: 1 = this is a CCE descriptor.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E161],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unnamed_26_31", offset: 0, size: 4, bits: Some((26, 6)), type_name: "u6",
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
+            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Self {
+        Self {
+            unnamed_0_3: (raw & 0xf) as u8,
+            use_const: (raw >> 4 & 0x1) as u8,
+            unnamed_5: (raw >> 5 & 0x1) as u8,
+            write_barrier: (raw >> 6 & 0x1) as u8,
+            last: (raw >> 7 & 0x1) as u8,
+            in_dtype: (raw >> 8 & 0xf) as u8,
+            out_dtype: (raw >> 12 & 0xf) as u8,
+            acc_dtype: (raw >> 16 & 0xf) as u8,
+            op_selector: (raw >> 20 & 0x7) as u8,
+            unnamed_23_24: (raw >> 23 & 0x3) as u8,
+            valid: (raw >> 25 & 0x1) as u8,
+            unnamed_26_31: (raw >> 26 & 0x3f) as u8,
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline(always)]
+    pub const fn raw(&self) -> u32 {
+        (self.unnamed_0_3 as u32 & 0xf) | (self.use_const as u32 & 0x1) << 4
+            | (self.unnamed_5 as u32 & 0x1) << 5 | (self.write_barrier as u32 & 0x1) << 6
+            | (self.last as u32 & 0x1) << 7 | (self.in_dtype as u32 & 0xf) << 8
+            | (self.out_dtype as u32 & 0xf) << 12 | (self.acc_dtype as u32 & 0xf) << 16
+            | (self.op_selector as u32 & 0x7) << 20
+            | (self.unnamed_23_24 as u32 & 0x3) << 23 | (self.valid as u32 & 0x1) << 25
+            | (self.unnamed_26_31 as u32 & 0x3f) << 26
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 4]) -> Self {
+        Self::from_raw(u32::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 4]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0], base, visit::Value::Unsigned(self.unnamed_0_3 as u64));
+        v.value(&Self::FIELDS[1], base, visit::Value::Unsigned(self.use_const as u64));
+        v.value(&Self::FIELDS[2], base, visit::Value::Unsigned(self.unnamed_5 as u64));
+        v.value(
+            &Self::FIELDS[3],
+            base,
+            visit::Value::Unsigned(self.write_barrier as u64),
+        );
+        v.value(&Self::FIELDS[4], base, visit::Value::Unsigned(self.last as u64));
+        v.value(&Self::FIELDS[5], base, visit::Value::Unsigned(self.in_dtype as u64));
+        v.value(&Self::FIELDS[6], base, visit::Value::Unsigned(self.out_dtype as u64));
+        v.value(&Self::FIELDS[7], base, visit::Value::Unsigned(self.acc_dtype as u64));
+        v.value(&Self::FIELDS[8], base, visit::Value::Unsigned(self.op_selector as u64));
+        v.value(
+            &Self::FIELDS[9],
+            base,
+            visit::Value::Unsigned(self.unnamed_23_24 as u64),
+        );
+        v.value(&Self::FIELDS[10], base, visit::Value::Unsigned(self.valid as u64));
+        v.value(
+            &Self::FIELDS[11],
+            base,
+            visit::Value::Unsigned(self.unnamed_26_31 as u64),
+        );
+        v.leave(visit::Group::Bitfield);
+    }
+}
+/// W2 of a CCE descriptor: the semaphore/length in bits 0..23 and the three FMA operand selectors (Table 7.3). The page also ORs in an 'op-high nibble' without placing it, so bits 30..31 stay unknown. Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SDMA_CCE_W2 {
+    /// Bits 0..=23. Semaphore / length (&0xFFFFFF). Confidence: HIGH/CARRIED (strong).
+    pub sema_length: u32,
+    /// Bits 24..=25. FMA operand A; default 1 (input). Confidence: HIGH/CARRIED (strong).
+    pub a_sel: SDMA_FMA_OPERAND,
+    /// Bits 26..=27. FMA operand B; default 2 (scale), so acc' = input * scale + acc. Confidence: HIGH/CARRIED (strong).
+    pub b_sel: SDMA_FMA_OPERAND,
+    /// Bits 28..=29. FMA operand C; default 0 (stored). Confidence: HIGH/CARRIED (strong).
+    pub c_sel: SDMA_FMA_OPERAND,
+    /// Bits 30..=31. Not placed by the page (the op-high nibble may fall here or overlap the selectors). Confidence: HIGH/CARRIED (strong).
+    pub op_high: u8,
+}
+impl SDMA_CCE_W2 {
+    pub const SIZE: usize = 4;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "sema_length", offset: 0, size: 4, bits: Some((0, 24)), type_name: "u24",
+            doc: "Semaphore / length (&0xFFFFFF).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E162],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "a_sel", offset: 0, size: 4, bits: Some((24, 2)),
+            type_name: "SDMA_FMA_OPERAND", doc: "FMA operand A; default 1 (input).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E163],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "b_sel", offset: 0, size: 4, bits: Some((26, 2)),
+            type_name: "SDMA_FMA_OPERAND",
+            doc: "FMA operand B; default 2 (scale), so acc' = input * scale + acc.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E164],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "c_sel", offset: 0, size: 4, bits: Some((28, 2)),
+            type_name: "SDMA_FMA_OPERAND", doc: "FMA operand C; default 0 (stored).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E165],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "op_high", offset: 0, size: 4, bits: Some((30, 2)), type_name: "u2",
+            role: meta::Role::Unknown,
+            doc: "Not placed by the page (the op-high nibble may fall here or overlap the selectors).",
+            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Self {
+        Self {
+            sema_length: (raw & 0xffffff) as u32,
+            a_sel: SDMA_FMA_OPERAND::read(&((raw >> 24 & 0x3) as u8).to_le_bytes()),
+            b_sel: SDMA_FMA_OPERAND::read(&((raw >> 26 & 0x3) as u8).to_le_bytes()),
+            c_sel: SDMA_FMA_OPERAND::read(&((raw >> 28 & 0x3) as u8).to_le_bytes()),
+            op_high: (raw >> 30 & 0x3) as u8,
+        }
+    }
+    /// The packed value; sub-field values wider than their bits are truncated.
+    #[inline(always)]
+    pub const fn raw(&self) -> u32 {
+        (self.sema_length as u32 & 0xffffff) | (self.a_sel.raw() as u32 & 0x3) << 24
+            | (self.b_sel.raw() as u32 & 0x3) << 26
+            | (self.c_sel.raw() as u32 & 0x3) << 28 | (self.op_high as u32 & 0x3) << 30
+    }
+    #[inline(always)]
+    pub const fn read(b: &[u8; 4]) -> Self {
+        Self::from_raw(u32::from_le_bytes(*b))
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 4]) {
+        *b = self.raw().to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        let _ = arch;
+        v.enter(meta, base, visit::Group::Bitfield);
+        v.value(&Self::FIELDS[0], base, visit::Value::Unsigned(self.sema_length as u64));
+        v.value(&Self::FIELDS[1], base, self.a_sel.value(arch));
+        v.value(&Self::FIELDS[2], base, self.b_sel.value(arch));
+        v.value(&Self::FIELDS[3], base, self.c_sel.value(arch));
+        v.value(&Self::FIELDS[4], base, visit::Value::Unsigned(self.op_high as u64));
+        v.leave(visit::Group::Bitfield);
+    }
+}
+/// The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE compute descriptor overlays the same 16 bytes with other fields (the record SDMA_CCE_DESC, this struct's alternative reading). Confidence: HIGH/CARRIED (strong).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SDMA_CME_BD_DESC {
     /// Offset 0 (4 bytes), `SDMA_DESC_WORD0`. Length and ring/descriptor controls. Confidence: HIGH/CARRIED (strong).
@@ -7464,12 +8057,12 @@ impl SDMA_CME_BD_DESC {
         meta::FieldMeta {
             name: "word0", offset: 0, size: 4, type_name: "SDMA_DESC_WORD0",
             doc: "Length and ring/descriptor controls.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E151, evidence::E152],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E166, evidence::E167],
             alternatives: &[
                 meta::Alternative {
                     name: "firmware_gen_tag", type_name: "SDMA_DESC_WORD0_FW",
                     doc: "The firmware's reading (dma_data_transfer): the length in bits 0..15 and a 2-bit generation/ring tag in bits 24..25, the DWARF concatenate and dmb positions, not the DWARF ringid at bits 30..31; build mask &0xFCFF0000, and the completion poll matches the same two bits (byte3 & 0x3).",
-                    confidence: confidence::wiki::MED_CARRIED, evidence: &[evidence::E153, evidence::E154],
+                    confidence: confidence::wiki::MED_CARRIED, evidence: &[evidence::E168, evidence::E169],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -7477,13 +8070,13 @@ impl SDMA_CME_BD_DESC {
         meta::FieldMeta {
             name: "word1", offset: 4, size: 4, type_name: "SDMA_CME_DESC_WORD1",
             doc: "The CME command and CRC controls.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E155, evidence::E156],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E170, evidence::E171],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "buf_ptr", offset: 8, size: 8, type_name: "u64",
             doc: "The SoC address the engine reads (TX/M2S) or writes (RX/S2M).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E157, evidence::E158],
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E172, evidence::E173],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -7528,7 +8121,7 @@ impl SDMA_CME_BD_DESC {
         name: "SDMA_CME_BD_DESC",
         c_name: "SDMA_CME_BD_DESC",
         size: 16,
-        doc: "The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE compute descriptor (field tables §7) overlays the same 16 bytes; its bits are not specified here (see the docs' not-specified list).",
+        doc: "The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE compute descriptor overlays the same 16 bytes with other fields (the record SDMA_CCE_DESC, this struct's alternative reading).",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
@@ -7656,6 +8249,240 @@ impl SDMA_CME_BD_DESC {
         Ok(view::SDMA_CME_BD_DESC_mut::new(record::bytes_of_mut(b, Self::NAME)?))
     }
 }
+/// The CCE compute descriptor: the same 16-byte ring entry as SDMA_CME_BD_DESC read as four dwords W0..W3 for an in-flight compute (FMA / ADD / MIN / MAX / EXT / GCE) transfer, with only the bits the page gives exactly (Tables 7.0, 7.1, 7.3); the rest stay unknown. The page carries it from host/firmware analysis it does not hold (HIGH/CARRIED). When it applies is dmaspec's reading, INFERRED: Table 7.0 says a CCE descriptor has W0 bit 23 (has meta-ctrl) and META-CTRL bit 25 (valid) set, and the page's third marker, op = CCE (4) in WORD1 \[8:6\], falls on bits the META-CTRL word reads otherwise (conflict sdma_cce_w1_overlay), so a reader of a ring picks this record for the descriptors whose W0 bit 23 and W1 bit 25 are set. Table 7.4's 140-byte host kbin_dma_desc_cce_info_t is host-side and not byte-exact (a 132-byte union), so it is not specified. Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SDMA_CCE_DESC {
+    /// Offset 0 (4 bytes), `SDMA_CCE_W0`. Control and meta index. Confidence: HIGH/CARRIED (strong).
+    pub w0: SDMA_CCE_W0,
+    /// Offset 4 (4 bytes), `SDMA_CCE_META_CTRL`. The per-op META-CTRL word (Table 7.1), the WORD1 analogue. Confidence: HIGH/CARRIED (strong).
+    pub meta_ctrl: SDMA_CCE_META_CTRL,
+    /// Offset 8 (4 bytes), `SDMA_CCE_W2`. Semaphore/length and the FMA operand selectors. Confidence: HIGH/CARRIED (strong).
+    pub w2: SDMA_CCE_W2,
+    /// Offset 12 (4 bytes), `u32`. The op payload: an FMA's per-source FP32 scale, as its IEEE-754 bits (the spec has no float type); 0 for ADD / MIN / MAX. The scale's dtype must be FP32, one per per-source descriptor (per rank, not per element). Confidence: HIGH/CARRIED (strong).
+    pub scale: u32,
+}
+/// All bytes zero (arrays of any length, so not derived).
+impl Default for SDMA_CCE_DESC {
+    fn default() -> Self {
+        Self::read(&[0u8; 16])
+    }
+}
+impl SDMA_CCE_DESC {
+    pub const SIZE: usize = 16;
+    pub const FIELDS: &'static [meta::FieldMeta] = &[
+        meta::FieldMeta {
+            name: "w0", offset: 0, size: 4, type_name: "SDMA_CCE_W0",
+            doc: "Control and meta index.", confidence: confidence::wiki::HIGH_CARRIED,
+            evidence: &[evidence::E174], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "meta_ctrl", offset: 4, size: 4, type_name: "SDMA_CCE_META_CTRL",
+            doc: "The per-op META-CTRL word (Table 7.1), the WORD1 analogue.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E175],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "w2", offset: 8, size: 4, type_name: "SDMA_CCE_W2",
+            doc: "Semaphore/length and the FMA operand selectors.",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E176],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "scale", offset: 12, size: 4, type_name: "u32",
+            doc: "The op payload: an FMA's per-source FP32 scale, as its IEEE-754 bits (the spec has no float type); 0 for ADD / MIN / MAX. The scale's dtype must be FP32, one per per-source descriptor (per rank, not per element).",
+            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E177, evidence::E178],
+            ..meta::FieldMeta::DEFAULT
+        },
+    ];
+    /// Logical values stored across several fields.
+    pub const JOINS: &'static [meta::JoinMeta] = &[];
+    #[inline(always)]
+    pub const fn read(b: &[u8; 16]) -> Self {
+        Self {
+            w0: SDMA_CCE_W0::read(at::<0, 4, 16>(b)),
+            meta_ctrl: SDMA_CCE_META_CTRL::read(at::<4, 4, 16>(b)),
+            w2: SDMA_CCE_W2::read(at::<8, 4, 16>(b)),
+            scale: u32::from_le_bytes(*at::<12, 4, 16>(b)),
+        }
+    }
+    #[inline(always)]
+    pub fn write(&self, b: &mut [u8; 16]) {
+        self.w0.write(at_mut::<0, 4, 16>(b));
+        self.meta_ctrl.write(at_mut::<4, 4, 16>(b));
+        self.w2.write(at_mut::<8, 4, 16>(b));
+        *at_mut::<12, 4, 16>(b) = self.scale.to_le_bytes();
+    }
+    pub fn visit(
+        &self,
+        meta: &'static meta::FieldMeta,
+        v: &mut impl visit::Visitor,
+        base: usize,
+        arch: Arch,
+    ) {
+        v.enter(meta, base, visit::Group::Struct);
+        self.visit_fields(v, base, arch);
+        v.leave(visit::Group::Struct);
+    }
+    /// Visits the members without opening a group for the struct itself.
+    pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
+        let _ = arch;
+        self.w0.visit(&Self::FIELDS[0], v, base, arch);
+        self.meta_ctrl.visit(&Self::FIELDS[1], v, base + 4, arch);
+        self.w2.visit(&Self::FIELDS[2], v, base + 8, arch);
+        v.value(&Self::FIELDS[3], base + 12, visit::Value::Unsigned(self.scale as u64));
+    }
+}
+impl SDMA_CCE_DESC {
+    pub const NAME: &'static str = "SDMA_CCE_DESC";
+    pub const META: record::RecordMeta = record::RecordMeta {
+        name: "SDMA_CCE_DESC",
+        c_name: "SDMA_CCE_DESC",
+        size: 16,
+        doc: "The CCE compute descriptor: the same 16-byte ring entry as SDMA_CME_BD_DESC read as four dwords W0..W3 for an in-flight compute (FMA / ADD / MIN / MAX / EXT / GCE) transfer, with only the bits the page gives exactly (Tables 7.0, 7.1, 7.3); the rest stay unknown. The page carries it from host/firmware analysis it does not hold (HIGH/CARRIED). When it applies is dmaspec's reading, INFERRED: Table 7.0 says a CCE descriptor has W0 bit 23 (has meta-ctrl) and META-CTRL bit 25 (valid) set, and the page's third marker, op = CCE (4) in WORD1 [8:6], falls on bits the META-CTRL word reads otherwise (conflict sdma_cce_w1_overlay), so a reader of a ring picks this record for the descriptors whose W0 bit 23 and W1 bit 25 are set. Table 7.4's 140-byte host kbin_dma_desc_cce_info_t is host-side and not byte-exact (a 132-byte union), so it is not specified.",
+        fields: Self::FIELDS,
+        leaves: &[
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[0]],
+                ..meta::LeafMeta::of("w0.ctrl", 0, &SDMA_CCE_W0::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[0]],
+                ..meta::LeafMeta::of("w0.has_meta_ctrl", 0, &SDMA_CCE_W0::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[0]],
+                ..meta::LeafMeta::of("w0.meta_idx", 0, &SDMA_CCE_W0::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.unnamed_0_3", 4, &SDMA_CCE_META_CTRL::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.use_const", 4, &SDMA_CCE_META_CTRL::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.unnamed_5", 4, &SDMA_CCE_META_CTRL::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.write_barrier", 4, &SDMA_CCE_META_CTRL::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.last", 4, &SDMA_CCE_META_CTRL::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.in_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[5])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.out_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[6])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.acc_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[7])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.op_selector", 4, &SDMA_CCE_META_CTRL::FIELDS[8])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.unnamed_23_24", 4, &SDMA_CCE_META_CTRL::FIELDS[9])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.valid", 4, &SDMA_CCE_META_CTRL::FIELDS[10])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[1]],
+                ..meta::LeafMeta::of("meta_ctrl.unnamed_26_31", 4, &SDMA_CCE_META_CTRL::FIELDS[11])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[2]],
+                ..meta::LeafMeta::of("w2.sema_length", 8, &SDMA_CCE_W2::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[2]],
+                ..meta::LeafMeta::of("w2.a_sel", 8, &SDMA_CCE_W2::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[2]],
+                ..meta::LeafMeta::of("w2.b_sel", 8, &SDMA_CCE_W2::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[2]],
+                ..meta::LeafMeta::of("w2.c_sel", 8, &SDMA_CCE_W2::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&SDMA_CCE_DESC::FIELDS[2]],
+                ..meta::LeafMeta::of("w2.op_high", 8, &SDMA_CCE_W2::FIELDS[4])
+            },
+            meta::LeafMeta::of("scale", 12, &SDMA_CCE_DESC::FIELDS[3]),
+        ],
+        rules: Self::RULES,
+    };
+    /// Decodes the first `SIZE` bytes of `b`; fails only if `b` is shorter.
+    #[inline]
+    pub fn decode(b: &[u8]) -> Result<Self, DecodeError> {
+        Ok(Self::read(record::bytes_of(b, Self::NAME)?))
+    }
+    /// The bytes of this record, exactly as held (reserved and unknown bits included).
+    #[inline]
+    pub fn encode(&self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        self.write(&mut b);
+        b
+    }
+    /// A zero-copy view of the first `SIZE` bytes of `b`.
+    #[inline]
+    pub fn view(b: &[u8]) -> Result<view::SDMA_CCE_DESC<'_>, DecodeError> {
+        Ok(view::SDMA_CCE_DESC::new(record::bytes_of(b, Self::NAME)?))
+    }
+    /// A writable view of the first `SIZE` bytes of `b`.
+    #[inline]
+    pub fn view_mut(b: &mut [u8]) -> Result<view::SDMA_CCE_DESC_mut<'_>, DecodeError> {
+        Ok(view::SDMA_CCE_DESC_mut::new(record::bytes_of_mut(b, Self::NAME)?))
+    }
+}
+impl SDMA_CCE_DESC {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
+        id: "cce_add_min_max_scale_zero", name: "cce_add_min_max_scale_zero",
+        clause: true, kind: rules::RuleKind::NotEnforced,
+        message: "W3 (scale) must be 0 for ADD / MIN / MAX",
+        doc: "Table 7.0 gives W3 = 0 for ADD/MIN/MAX, but which of those ops a descriptor carries is not in its bits the page gives (ADD/MIN/MAX leave the META-CTRL op selector 0; the SDMA_CCETYPE value is not placed in the 16 bytes), so the rule cannot be checked on the descriptor alone.",
+        source: "supp-field-tables §7 Table 7.0",
+        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E179],
+        enforced: false, ..rules::RuleMeta::DEFAULT
+    }];
+    /// Truth of each of `SDMA_CCE_DESC`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x1;
+        let nc = arch.nc() as i64;
+        let mut t = ALWAYS;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 16], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "SDMA_CCE_DESC",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `SDMA_CCE_DESC` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 16];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
+    }
+}
 /// A 3-D strided SBUF region: an ADDR4 base plus, per dimension d in 0..2, num_elem\[d\] iterations advancing by step_elem\[d\] elements. The signed strides allow reverse / transposed traversal. The 16-bit strides and counts are what fit three dimensions and a 4-byte base in 16 bytes, against the 24 bytes of the two-dimensional PSEUDO_ADDR8TENSOR2D (PSEUDO_ADDR8 base, int32 step_elem\[2\], uint32 num_elem\[2\]) that the pseudo TriggerCollective2 0xD9/0xDA carries. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TENSOR3D {
@@ -7679,18 +8506,18 @@ impl TENSOR3D {
             name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
             doc: "SBUF base: an immediate partition offset or an address register (ADDR4 union).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E159, evidence::E160], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E180, evidence::E181], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "step_elem", offset: 4, size: 6, type_name: "i16[3]",
             doc: "Three signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E161],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E182],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_elem", offset: 10, size: 6, type_name: "u16[3]",
             doc: "Three unsigned shape dimensions (element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E162],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E183],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -7808,102 +8635,102 @@ impl DMA_DIRECT2D {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xb8",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E185], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163, evidence::E165, evidence::E166], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184, evidence::E186, evidence::E187], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment; bounds the number of DMAs used.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "compute_op", offset: 15, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce-on-copy op (§6.4).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163, evidence::E167, evidence::E168], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184, evidence::E188, evidence::E189], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (immediate / register / table).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163, evidence::E169], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184, evidence::E190], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E170],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E191],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E171],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E192],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163, evidence::E172], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184, evidence::E193], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E163],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E184],
             codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE", doc: "Source dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163, evidence::E173], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184, evidence::E194], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E163, evidence::E174], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E184, evidence::E195], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -8271,7 +9098,7 @@ impl DMA_DIRECT2D {
                 "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E175], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E196], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_general",
@@ -8288,14 +9115,14 @@ impl DMA_DIRECT2D {
                 "src_step_elem[0]", "src_step_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E177, evidence::E178], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E197, evidence::E198, evidence::E199], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_neuron_header", name: "has_valid_neuron_header", args: Some("i"),
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the header must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["header"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E179],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E200],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8303,7 +9130,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "the events must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["events"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E180],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E201],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8311,7 +9138,7 @@ impl DMA_DIRECT2D {
             clause: true, expr: Some("header.opcode == OPCODE::DMAMEMCPY"), parent: Some(1),
             message: "header.opcode must be DMAMemcpy (0xb8)",
             doc: "", fields: &["header.opcode"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E181],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8319,7 +9146,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E182],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E203],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8327,7 +9154,7 @@ impl DMA_DIRECT2D {
             kind: rules::RuleKind::NotEnforced, parent: Some(1),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E183],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E204],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8337,7 +9164,7 @@ impl DMA_DIRECT2D {
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr", "src_step_elem[0]"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E184], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E205], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
@@ -8346,7 +9173,7 @@ impl DMA_DIRECT2D {
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr", "dst_step_elem[0]"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E185], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E206], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_step_elem_shape_reg_mode",
@@ -8360,7 +9187,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[0]", "src_num_elem[1]", "src_start_addr.marker", "src_step_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E186, evidence::E187, evidence::E188], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E207, evidence::E208, evidence::E209], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
@@ -8369,7 +9196,7 @@ impl DMA_DIRECT2D {
             message: "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
             doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E189, evidence::E190], enforced: false,
+            evidence: &[evidence::E210, evidence::E211], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8381,7 +9208,7 @@ impl DMA_DIRECT2D {
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E191, evidence::E192], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E212, evidence::E213], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
@@ -8392,7 +9219,7 @@ impl DMA_DIRECT2D {
             doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E193, evidence::E192], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E214, evidence::E213], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
@@ -8402,7 +9229,7 @@ impl DMA_DIRECT2D {
             doc: "",
             fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E194], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E215], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_configs", name: "is_valid_dma_configs",
@@ -8412,7 +9239,7 @@ impl DMA_DIRECT2D {
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E195, evidence::E196], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E216, evidence::E217], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_arith",
@@ -8426,7 +9253,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[1]", "src_start_addr", "src_step_elem",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E197, evidence::E198], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E218, evidence::E219], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_memcpy_direct_without_cce",
@@ -8439,21 +9266,21 @@ impl DMA_DIRECT2D {
                 "src_elem_size", "src_num_elem[0]", "src_num_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E199, evidence::E200], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E220, evidence::E221], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_is_none", name: "compute_op_is_none", clause: true,
             expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(16),
             message: "compute_op must be NONE", doc: "", fields: &["compute_op"],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E201], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E222], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
             clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(16),
             message: "in_dtype must equal out_dtype", doc: "",
             fields: &["in_dtype", "out_dtype"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E202],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E223],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -8467,7 +9294,7 @@ impl DMA_DIRECT2D {
                 "src_num_elem[1]",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E203, evidence::E204, evidence::E205], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E224, evidence::E225, evidence::E226], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_cce", name: "is_valid_dma_cce", args: Some("i"),
@@ -8479,7 +9306,7 @@ impl DMA_DIRECT2D {
                 "src_elem_size", "dst_elem_size",
             ],
             source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E206, evidence::E207], enforced: false,
+            evidence: &[evidence::E227, evidence::E228], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -8626,99 +9453,99 @@ impl DMA_DIRECT2D_XPOSE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbd",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 12, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source address (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209, evidence::E210], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E230, evidence::E231], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 13, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination address.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 14, size: 1, type_name: "DTYPE",
             doc: "Source dtype (2-byte or 4-byte only).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209, evidence::E211], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E230, evidence::E232], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 15, size: 1, type_name: "DTYPE",
             doc: "Destination dtype; must equal in_dtype.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E212, evidence::E213], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E233, evidence::E234], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements (X, Y).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E214, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E235, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E215, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E236, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 36, size: 4, type_name: "i32",
             doc: "Signed per-row source step inside a tile.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E216, evidence::E217, evidence::E218, evidence::E209],
+            evidence: &[evidence::E237, evidence::E238, evidence::E239, evidence::E230],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base; must be 32-byte aligned.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E208, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E229, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E219, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E240, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E220, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E241, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 60, size: 1, type_name: "u8",
             doc: "Tile rows; must be 16 (current uCode).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E242, evidence::E243, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 61, size: 1, type_name: "u8",
             doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E223, evidence::E224, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E244, evidence::E245, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 62, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E225, evidence::E226, evidence::E209], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E246, evidence::E247, evidence::E230], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 63, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E227, evidence::E228, evidence::E229, evidence::E230],
+            evidence: &[evidence::E248, evidence::E249, evidence::E250, evidence::E251],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -9072,14 +9899,14 @@ impl DMA_DIRECT2D_XPOSE {
                 "tile_src_cols", "tile_src_rows",
             ],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E231], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E252], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_transpose_nc", name: "has_valid_dma_transpose_nc",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaTranspose needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "seed-004 §10", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E232, evidence::E233], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E253, evidence::E254], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tile_src_rows_is_16", name: "tile_src_rows_is_16", clause: true,
@@ -9087,7 +9914,7 @@ impl DMA_DIRECT2D_XPOSE {
             message: "tile_src_rows must be 16 (current uCode)",
             doc: "", fields: &["tile_src_rows"], source: "supp-field-tables §2.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E234, evidence::E235], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E255, evidence::E256], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tile_src_cols_fit_dtype", name: "tile_src_cols_fit_dtype", clause: true,
@@ -9096,14 +9923,14 @@ impl DMA_DIRECT2D_XPOSE {
             message: "tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one (other sizes are not allowed)",
             doc: "", fields: &["out_dtype", "tile_src_cols"],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236, evidence::E237], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E257, evidence::E258], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
             clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(0),
             message: "out_dtype must equal in_dtype", doc: "",
             fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E238],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E259],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9112,7 +9939,7 @@ impl DMA_DIRECT2D_XPOSE {
             message: "the dtype must be 2 bytes for the transpose proper",
             doc: "Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as 2-B or 4-B, so which words \"the transpose proper\" covers is unclear.",
             fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E239],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E260],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9124,7 +9951,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "The rule is the field tables'; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
             fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "supp-field-tables §2.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E240, evidence::E241], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E261, evidence::E262], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_steps_aligned_32", name: "dst_steps_aligned_32", clause: true,
@@ -9134,7 +9961,7 @@ impl DMA_DIRECT2D_XPOSE {
             doc: "",
             fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
             source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E242, evidence::E241], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E263, evidence::E262], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_DIRECT2D_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -9270,19 +10097,19 @@ impl DMA_GATHER_XPOSE {
         meta::FieldMeta {
             name: "dma_configs", offset: 13, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E243, evidence::E244], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E264, evidence::E265], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E245, evidence::E246], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E266, evidence::E267], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_bound_reg", offset: 15, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (checked without flags coupling).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E247, evidence::E248], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E268, evidence::E269], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
@@ -9293,32 +10120,32 @@ impl DMA_GATHER_XPOSE {
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E249],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E270],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E250],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E271],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 36, size: 4, type_name: "ADDR4",
             doc: "Gather index tensor (UINT32, 4-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E251], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E272], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
             doc: "Destination base (SBUF, 32-byte aligned).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E252], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E273], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 48, size: 3, type_name: "u8[3]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E253, evidence::E254], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E274, evidence::E275], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_reg", offset: 51, size: 1, type_name: "BOUND_CHECK_REG",
@@ -9330,31 +10157,31 @@ impl DMA_GATHER_XPOSE {
             name: "dst_step_elem_1", offset: 52, size: 4, type_name: "i32",
             doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E255, evidence::E256], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E276, evidence::E277], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E257],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E278],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Bytes per transpose row: 2..256, even.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E258], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E279], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dtype", offset: 62, size: 1, type_name: "DTYPE_PAIR",
             doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E259, evidence::E260], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E280, evidence::E281], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 63, size: 1, type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
             doc: "gather_dim (must be Y) + reserved.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E59, evidence::E261], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E59, evidence::E282], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -9740,7 +10567,7 @@ impl DMA_GATHER_XPOSE {
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E262, evidence::E263], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E283, evidence::E284], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_dma_gather_transpose_nc",
@@ -9748,7 +10575,7 @@ impl DMA_GATHER_XPOSE {
             expr: Some("nc >= 3"), parent: Some(0),
             message: "DmaGatherTranspose needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E264, evidence::E232], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E285, evidence::E253], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dtype",
@@ -9758,7 +10585,7 @@ impl DMA_GATHER_XPOSE {
             message: "only 2-byte dtypes (BF16 / FP16), and dtype_lo == dtype_hi: no cast",
             doc: "", fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E265, evidence::E266], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E286, evidence::E287], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_elem_size",
@@ -9767,7 +10594,7 @@ impl DMA_GATHER_XPOSE {
             parent: Some(0),
             message: "elem_size must be even and within 2..256",
             doc: "", fields: &["elem_size"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E267],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E288],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9783,7 +10610,7 @@ impl DMA_GATHER_XPOSE {
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E268], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E289], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_aligned_2", name: "src_start_addr_aligned_2", clause: true,
@@ -9793,7 +10620,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only (the field tables state it for the immediate); a register or table address is not in the word.",
             fields: &["src_start_addr.addr_immediate.address_lo", "src_start_addr.marker"],
             source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E269, evidence::E270, evidence::E271], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E290, evidence::E291, evidence::E292], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
@@ -9804,7 +10631,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
             fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
             source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E272, evidence::E273, evidence::E274], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E293, evidence::E294, evidence::E295], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_idx_start_addr_aligned_4", name: "src_idx_start_addr_aligned_4",
@@ -9815,7 +10642,7 @@ impl DMA_GATHER_XPOSE {
             doc: "The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a register id, not an address.",
             fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E275, evidence::E276, evidence::E277], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E296, evidence::E297, evidence::E298], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_flags",
@@ -9825,7 +10652,7 @@ impl DMA_GATHER_XPOSE {
             message: "gather_dim must be Y (dim[1], the slowest) for now",
             doc: "", fields: &["flags.gather_dim"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E278, evidence::E279], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E299, evidence::E300], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_src_dimensions",
@@ -9834,7 +10661,7 @@ impl DMA_GATHER_XPOSE {
             parent: Some(0),
             message: "src_num_elem[1] (the gathered row count) must be a multiple of 16, the transpose-tile rows",
             doc: "", fields: &["src_num_elem[1]"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E280],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E301],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -9845,7 +10672,7 @@ impl DMA_GATHER_XPOSE {
             message: "src_num_elem[1] must equal dst_num_elem[0]: both are the index count",
             doc: "", fields: &["dst_num_elem[0]", "src_num_elem[1]"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E281], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E302], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_gather_transpose_dst_steps",
@@ -9856,7 +10683,7 @@ impl DMA_GATHER_XPOSE {
             message: "dst_step_elem_1 must be a multiple of 32 unless dst_num_elem[1] == 1",
             doc: "", fields: &["dst_num_elem[1]", "dst_step_elem_1"],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E282], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E303], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
@@ -9866,7 +10693,7 @@ impl DMA_GATHER_XPOSE {
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §4.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E283, evidence::E284], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E304, evidence::E305], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags",
@@ -9880,7 +10707,7 @@ impl DMA_GATHER_XPOSE {
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E285, evidence::E286], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E306, evidence::E307], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
@@ -9890,7 +10717,7 @@ impl DMA_GATHER_XPOSE {
             doc: "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.",
             fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E287], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E308], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved_is_zero", name: "reserved_is_zero", clause: true,
@@ -9898,7 +10725,7 @@ impl DMA_GATHER_XPOSE {
             message: "reserved[3] must be zero", doc: "",
             fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
             source: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E288, evidence::E289], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E309, evidence::E310], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `DMA_GATHER_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -10060,61 +10887,61 @@ impl DMA_IMMEDIATE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xba DMA_IMMEDIATE, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E290],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E311],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
             doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E291],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E312],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
             doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E292],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E313],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
             doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E293], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E314], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
             doc: "The engine to run on; restricted to engine_count == ONE here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E294],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E315],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
             doc: "Queue and write-done sync; tdg must be 0 here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E295],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E316],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_flags", offset: 12, size: 1, type_name: "DESC_FLAGS",
             doc: "How many descriptors (1..3) and where each comes from.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E296],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E317],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_reg", offset: 13, size: 3, type_name: "u8[3]",
             doc: "Register selectors of the three descriptors: a REGISTER-mode descriptor N is read from the four 32-bit registers descriptor_reg[N] + 0..3.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E297],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E318],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "descriptor_imm", offset: 16, size: 48, type_name: "SDMA_CME_BD_DESC[3]",
             doc: "The three inline 16-byte descriptors (IMMEDIATE mode), each an SDMA_CME_BD_DESC as the field tables lay it out. The shipped header types them DESCRIPTOR_RAW (uint8[16]), the alternative; how the firmware maps them onto the BD at run time is INFERRED (the v5 wall).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E298, evidence::E299],
+            evidence: &[evidence::E319, evidence::E320],
             alternatives: &[
                 meta::Alternative {
                     name: "descriptor_raw", type_name: "DESCRIPTOR_RAW[3]",
                     doc: "The shipped header's type: three raw uint8[16] descriptors; the header does not decode them, and how DESCRIPTOR_RAW maps onto the 16-byte SDMA BD at run time is INFERRED by the DGE page.",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E300, evidence::E85],
+                    evidence: &[evidence::E321, evidence::E85],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -10630,7 +11457,7 @@ impl DMA_IMMEDIATE {
             message: "dma_engines.engine_count must be ONE: DMA_IMMEDIATE runs on one engine",
             doc: "", fields: &["dma_engines.engine_count"],
             source: "supp-field-tables §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E294, evidence::E301], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E315, evidence::E322], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dma_immediate_tdg_zero", name: "dma_immediate_tdg_zero", clause: true,
@@ -10638,7 +11465,7 @@ impl DMA_IMMEDIATE {
             message: "dma_flags.tdg must be 0 in a DMA_IMMEDIATE",
             doc: "", fields: &["dma_flags.tdg"], source: "supp-field-tables §3.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E295, evidence::E302], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E316, evidence::E323], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dma_immediate_num_descriptors", name: "dma_immediate_num_descriptors",
@@ -10749,134 +11576,134 @@ impl DMA_INDIRECT1D {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbb",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 12, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E196], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E217], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 13, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
             doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E304, evidence::E305], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E325, evidence::E326], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 15, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "Gather/scatter mode and dims (§3.1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E306, evidence::E307], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E327, evidence::E328], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
             doc: "Source base (the gather table / source tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 4, type_name: "i32",
             doc: "1-D signed source stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E308],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E329],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 28, size: 2, type_name: "u16",
             doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E309, evidence::E57], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E330, evidence::E57], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 30, size: 2, type_name: "u16",
             doc: "Source bytes per element.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 32, size: 8, type_name: "ADDR8",
             doc: "Destination base (the scatter base / destination tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 40, size: 4, type_name: "i32",
             doc: "1-D signed destination stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E310],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E331],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 44, size: 2, type_name: "u16",
             doc: "Destination element count (<= 4096 unless shape-from-register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 46, size: 2, type_name: "u16",
             doc: "Destination bytes per element.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 48, size: 4, type_name: "ADDR4",
             doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E311, evidence::E312], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E332, evidence::E333], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 52, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E313], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E334], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 56, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E303],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E324],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 57, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_bound_reg", offset: 58, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the source index (not the data address) (§6.3).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E32], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E32], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_idx_bound_reg", offset: 59, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Bound on the destination index.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E32], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E32], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "compute_op", offset: 60, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E314], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E335], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 61, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E303, evidence::E315, evidence::E316], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E324, evidence::E336, evidence::E337], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 62, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E317, evidence::E318, evidence::E319], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E338, evidence::E339, evidence::E340], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -11288,14 +12115,14 @@ impl DMA_INDIRECT1D {
                 "src_step_elem",
             ],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E320, evidence::E321], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E341, evidence::E342], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E322],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E343],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11303,7 +12130,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E322],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E343],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11313,7 +12140,7 @@ impl DMA_INDIRECT1D {
             message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E323], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E344], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
@@ -11322,7 +12149,7 @@ impl DMA_INDIRECT1D {
             message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
             doc: "", fields: &["dst_start_addr", "dst_step_elem"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E323], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E344], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "zero_num_elem_shape_reg_mode", name: "zero_num_elem_shape_reg_mode",
@@ -11334,7 +12161,7 @@ impl DMA_INDIRECT1D {
             fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
             source: "supp-gather-scatter §1.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E324, evidence::E325], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E345, evidence::E346], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
@@ -11344,7 +12171,7 @@ impl DMA_INDIRECT1D {
             message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §6.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E326, evidence::E327, evidence::E328], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E347, evidence::E348, evidence::E349], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_idx_start_addr",
@@ -11354,7 +12181,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["src_idx_start_addr", "dst_idx_start_addr"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E329], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E350], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
@@ -11363,7 +12190,7 @@ impl DMA_INDIRECT1D {
             message: "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
             doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
             source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E330, evidence::E331], enforced: false,
+            evidence: &[evidence::E351, evidence::E352], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11373,7 +12200,7 @@ impl DMA_INDIRECT1D {
             doc: "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.",
             fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E332],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E353],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11381,7 +12208,7 @@ impl DMA_INDIRECT1D {
             expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(9),
             message: "a pure gather/scatter has compute_op NONE",
             doc: "", fields: &["compute_op"], source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E333],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E354],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11391,7 +12218,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
             source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E334],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E355],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11405,7 +12232,7 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E335], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E356], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_src",
@@ -11419,7 +12246,7 @@ impl DMA_INDIRECT1D {
                 "src_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E336], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E357], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "idx_bound_error_or_notif_src", name: "idx_bound_error_or_notif",
@@ -11430,7 +12257,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E337, evidence::E338], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E358, evidence::E359], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_dst", name: "has_valid_idx_bound_check_reg",
@@ -11443,7 +12270,7 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_reg", "flags.idx_bound_is_err",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E339], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E360], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_idx_bound_check_reg_no_flags_dst",
@@ -11457,7 +12284,7 @@ impl DMA_INDIRECT1D {
                 "dst_idx_bound_reg.bc_reg",
             ],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E340], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E361], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "idx_bound_error_or_notif_dst", name: "idx_bound_error_or_notif",
@@ -11468,7 +12295,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
             source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E337], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E358], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_indirect_dim_by_mode", name: "has_valid_indirect_dim_by_mode",
@@ -11482,7 +12309,7 @@ impl DMA_INDIRECT1D {
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E341, evidence::E342, evidence::E343], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E362, evidence::E363, evidence::E364], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_valid_index_count",
@@ -11496,7 +12323,7 @@ impl DMA_INDIRECT1D {
                 "src_start_addr.marker",
             ],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E344, evidence::E345, evidence::E346], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E365, evidence::E366, evidence::E367], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_dma_indirect_idx_addr_in_sbuf_partition0",
@@ -11506,7 +12333,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E347, evidence::E348], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E368, evidence::E369], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_addr4_in_sbuf_partition0_src", name: "has_addr4_in_sbuf_partition0",
@@ -11516,7 +12343,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["flags.indirect_mode", "src_idx_start_addr"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E349], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E370], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_idx_leg_inactive", name: "src_idx_leg_inactive", clause: true,
@@ -11524,7 +12351,7 @@ impl DMA_INDIRECT1D {
             parent: Some(21),
             message: "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)",
             doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E350],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11536,7 +12363,7 @@ impl DMA_INDIRECT1D {
             doc: "", fields: &["src_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E351, evidence::E352], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E372, evidence::E373], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "addr_in_sbuf_partition_src", name: "addr_in_sbuf_partition",
@@ -11544,7 +12371,7 @@ impl DMA_INDIRECT1D {
             parts: &[25, 26], parent: Some(21),
             message: "src_idx_start_addr must lie in SBUF partition 0",
             doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E353],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E374],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11555,7 +12382,7 @@ impl DMA_INDIRECT1D {
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split. Which partition an SBUF address names is not given in a form this spec decodes.",
             fields: &["src_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E354, evidence::E355],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E375, evidence::E376],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11563,7 +12390,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(24),
             message: "src_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
             doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E353],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E374],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11574,7 +12401,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dst_idx_start_addr", "flags.indirect_mode"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E349], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E370], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_idx_leg_inactive", name: "dst_idx_leg_inactive", clause: true,
@@ -11582,7 +12409,7 @@ impl DMA_INDIRECT1D {
             parent: Some(27),
             message: "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)",
             doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E350],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11594,7 +12421,7 @@ impl DMA_INDIRECT1D {
             doc: "", fields: &["dst_idx_start_addr.register_mode"],
             source: "supp-gather-scatter §1.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E351, evidence::E352], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E372, evidence::E373], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "addr_in_sbuf_partition_dst", name: "addr_in_sbuf_partition",
@@ -11602,7 +12429,7 @@ impl DMA_INDIRECT1D {
             parts: &[31, 32], parent: Some(27),
             message: "dst_idx_start_addr must lie in SBUF partition 0",
             doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E353],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E374],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11613,7 +12440,7 @@ impl DMA_INDIRECT1D {
             doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.",
             fields: &["dst_idx_start_addr.address"],
             source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E356, evidence::E355],
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E377, evidence::E376],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11621,7 +12448,7 @@ impl DMA_INDIRECT1D {
             kind: rules::RuleKind::NotEnforced, parent: Some(30),
             message: "dst_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
             doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E353],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E374],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -11631,7 +12458,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0), message: "reserved[2] must be zero", doc: "",
             fields: &["reserved[0]", "reserved[1]"], source: "supp-field-tables §2.2",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E357, evidence::E358], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E378, evidence::E379], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dma_configs", name: "is_valid_dma_configs",
@@ -11641,7 +12468,7 @@ impl DMA_INDIRECT1D {
             doc: "",
             fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
             source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E359, evidence::E360], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E380, evidence::E381], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
@@ -11649,7 +12476,7 @@ impl DMA_INDIRECT1D {
             parent: Some(0),
             message: "compute_op must be a valid DGE compute op here; the sources do not give this predicate's body",
             doc: "", fields: &["compute_op"], source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E361],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E382],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -11852,64 +12679,64 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb9 DMA_MEMCPY2, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E362],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E383],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
             doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E363],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E384],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
             doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E385],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
             doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E365], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E386], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
             doc: "First engine and fan-out (1/2/4/8).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E366],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E387],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
             doc: "Queue and write-done sync.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E367], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E388], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "addr_mode", offset: 12, size: 1, type_name: "DMA_ADDR_MODE_PAIR",
             doc: "How the source and destination addresses are formed.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E368],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E389],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sema_update_mode", offset: 13, size: 1, type_name: "DMA_SEMA_UPDATES",
             doc: "What read-done and write-done each update.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E369],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E390],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "rd_done_sema_update_idx", offset: 14, size: 2, type_name: "u16",
             doc: "Read-done semaphore index; not next to the write-done one (+38).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E370],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E391],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_start_addr", offset: 16, size: 8, type_name: "u64",
             doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by src_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E392],
             alternatives: &[
                 meta::Alternative {
                     name: "src_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E372],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E393],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11917,34 +12744,34 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "Signed source steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E373],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E394],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "Source counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E374], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E395], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E375], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E396], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "wr_done_sema_update_idx", offset: 38, size: 2, type_name: "u16",
             doc: "Write-done semaphore index; not next to the read-done one (+14).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E376],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E397],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "u64",
             doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by dst_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E377],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E398],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E372],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E393],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -11952,29 +12779,29 @@ impl DMA_COPY2D {
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "Signed destination steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E378],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E399],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "Destination counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E379], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E400], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E380], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E401], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "remote_core_id", offset: 62, size: 1, type_name: "u8",
             doc: "REG_NUM: the cross-die peer for the P2P case.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E402],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved", offset: 63, size: 1, type_name: "u8",
             role: meta::Role::Reserved, doc: "Must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E382],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E403],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -12416,73 +13243,73 @@ impl GATHER {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0x68, inst_word_len == 0x10.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E383, evidence::E384], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E404, evidence::E405], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E385, evidence::E386],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E406, evidence::E407],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 12, size: 20, type_name: "u8[20]",
             doc: "The index stream: a TENSOR4D access pattern (plain strided). Its internal layout is not in this spec.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E387],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E408],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E388],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E409],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "The gathered data's dtype (FP32R allowed).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E389],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E410],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active channels, at most POOLING_NUM_CHANNELS (128).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E390],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E411],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 35, size: 1, type_name: "u8",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E391],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E412],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_miss_behavior", offset: 36, size: 1,
             type_name: "INDEX_MISS_BEHAVIOR",
             doc: "What a miss (an index outside the loaded Pool_Buffer window) writes: the immediate, or nothing.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E392],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E413],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "free_pool_buffer", offset: 37, size: 1, type_name: "u8",
             doc: "1 frees the Pool_Buffer after this gather; 0 or 1.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E393],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E414],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 38, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E394],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E415],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "immediate", offset: 40, size: 4, type_name: "u32",
             doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E395],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E416],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "u8[20]",
             doc: "The gathered output: a TENSOR4D access pattern. Its internal layout is not in this spec.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E396],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E417],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -12697,7 +13524,7 @@ impl GATHER {
             expr: Some("in_dtype in [DTYPE::UINT8, DTYPE::UINT16, DTYPE::UINT32]"),
             message: "in_dtype (the index width) must be UINT8, UINT16 or UINT32",
             doc: "", fields: &["in_dtype"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E397],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E418],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12707,7 +13534,7 @@ impl GATHER {
             message: "immediate must be 0 unless index_miss_behavior is IMMEDIATE_WRITE",
             doc: "", fields: &["immediate", "index_miss_behavior"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E398],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E419],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12717,7 +13544,7 @@ impl GATHER {
             doc: "Reads the two TENSOR4D patterns, whose layout is not in this spec.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E399],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E420],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12727,7 +13554,7 @@ impl GATHER {
             doc: "Reads the two TENSOR4D patterns, whose layout is not in this spec.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E400],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E421],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12736,7 +13563,7 @@ impl GATHER {
             expr: Some("num_active_channels <= POOLING_NUM_CHANNELS"),
             message: "num_active_channels must be at most POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E390],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E411],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12744,7 +13571,7 @@ impl GATHER {
             expr: Some("free_pool_buffer in [0, 1]"),
             message: "free_pool_buffer must be 0 or 1", doc: "",
             fields: &["free_pool_buffer"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E401],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E422],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -12754,7 +13581,7 @@ impl GATHER {
             doc: "",
             fields: &["reserved0", "reserved1[0]", "reserved1[1]"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E402],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E423],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -12845,36 +13672,36 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E403, evidence::E404],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E424, evidence::E425],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E385, evidence::E405],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E406, evidence::E426],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E406, evidence::E407, evidence::E408, evidence::E409],
+            evidence: &[evidence::E427, evidence::E428, evidence::E429, evidence::E430],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
             doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E410, evidence::E411, evidence::E412], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E431, evidence::E432, evidence::E433], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_elem", offset: 20, size: 4, type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E413, evidence::E414],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E434, evidence::E435],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16", type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E415, evidence::E416],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E436, evidence::E437],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12889,13 +13716,13 @@ impl INDIRECT_COPY {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E417, evidence::E418, evidence::E419],
+            evidence: &[evidence::E438, evidence::E439, evidence::E440],
             alternatives: &[
                 meta::Alternative {
                     name: "in_dtype_of_data", type_name: "DTYPE",
                     doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E420, evidence::E421, evidence::E422],
+                    evidence: &[evidence::E441, evidence::E442, evidence::E443],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12903,41 +13730,41 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E423, evidence::E424, evidence::E425], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E444, evidence::E445, evidence::E446], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E426, evidence::E427, evidence::E428], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E447, evidence::E448, evidence::E449], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E429, evidence::E430, evidence::E425], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E450, evidence::E451, evidence::E446], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E431],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E452],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E432],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E453],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E433, evidence::E434],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E454, evidence::E455],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16", type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E435],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E456],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -12946,20 +13773,20 @@ impl INDIRECT_COPY {
             name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E436],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E457],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 16, type_name: "u8[16]",
             doc: "Destination access pattern (TENSOR4D, a plain tensor pattern). Its internal layout is not in this spec.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E437, evidence::E438, evidence::E439],
+            evidence: &[evidence::E458, evidence::E459, evidence::E460],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_mem_pattern_20b", type_name: "u8[16]",
                     doc: "The destination pattern is 20 bytes, +0x2C..+0x3F (a MEM_PATTERN4D / TENSOR4D is 4 + 4·4 bytes), not the DVE page's 16 (+0x2C..+0x3B): the gather-scatter page's S4D4_IC header, the instruction-bundle page's Family C OUT slot and the quick reference's descriptor sizes. This reading's last four bytes are the spec's unknown_60.",
                     confidence: confidence::wiki::HIGH_OBSERVED,
-                    evidence: &[evidence::E440, evidence::E441, evidence::E442],
+                    evidence: &[evidence::E461, evidence::E462, evidence::E463],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13252,7 +14079,7 @@ impl INDIRECT_COPY {
         message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
         doc: "A check on the compiler's access pattern kind; not visible in the word.",
         source: "seed-000 §IndirectCopy / MoveShape",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E443],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E464],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -13301,13 +14128,13 @@ impl MOVE_SHAPE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E444],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E465],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E445],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E466],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -13512,39 +14339,39 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E446], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E42, evidence::E467], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E447], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E42, evidence::E468], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E448, evidence::E449, evidence::E450], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E469, evidence::E470, evidence::E471], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E451, evidence::E452], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E472, evidence::E473], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E453, evidence::E454], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E474, evidence::E475], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E455, evidence::E456, evidence::E457, evidence::E458, evidence::E459, evidence::E460],
+            evidence: &[evidence::E476, evidence::E477, evidence::E478, evidence::E479, evidence::E480, evidence::E481],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte", type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E461, evidence::E462],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E482, evidence::E483],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13553,18 +14380,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E463, evidence::E464], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E42, evidence::E484, evidence::E485], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E465, evidence::E466],
+            evidence: &[evidence::E486, evidence::E487],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E467],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E488],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13573,25 +14400,25 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E468], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E42, evidence::E489], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E469], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E42, evidence::E490], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E470, evidence::E471, evidence::E472],
+            evidence: &[evidence::E491, evidence::E492, evidence::E493],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg", type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E473],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E494],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13600,12 +14427,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E474, evidence::E32],
+            evidence: &[evidence::E495, evidence::E32],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg", type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E475],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E496],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13614,18 +14441,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E476, evidence::E477], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E42, evidence::E497, evidence::E498], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E478],
+            evidence: &[evidence::E42, evidence::E499],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E467],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E488],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -13633,27 +14460,27 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E479], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E42, evidence::E500], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E42, evidence::E480], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E42, evidence::E501], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E481, evidence::E482, evidence::E483, evidence::E484],
+            evidence: &[evidence::E502, evidence::E503, evidence::E504, evidence::E505],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E485, evidence::E483, evidence::E486], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E506, evidence::E504, evidence::E507], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -14023,7 +14850,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
             fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E487, evidence::E488], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E508, evidence::E509], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
@@ -14031,13 +14858,13 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
             doc: "", fields: &["dge_op"], source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E489, evidence::E490], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E510, evidence::E511], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
             expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
             doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E491],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E512],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14045,7 +14872,7 @@ impl PSEUDO_DMA_DIRECT2D {
             expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
             message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E492],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E513],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14055,7 +14882,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E493, evidence::E494], enforced: false,
+            evidence: &[evidence::E514, evidence::E515], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14065,7 +14892,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E495],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E516],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14075,7 +14902,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E496],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E517],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14084,7 +14911,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E497],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E518],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14093,7 +14920,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E498],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E519],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14104,7 +14931,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E499],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E520],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14115,7 +14942,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E500],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E521],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14126,7 +14953,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E501],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E522],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14135,7 +14962,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
             fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E502],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E523],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14145,7 +14972,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Vector-dynamic-offsets AP must exist",
             doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E503],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E524],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14154,7 +14981,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "…location must be SB",
             doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E504],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E525],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14164,7 +14991,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Must have Indirect direction!",
             doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E505],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E526],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14174,7 +15001,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Transpose with DynamicAP only on Pool",
             doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E506],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E527],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14183,7 +15010,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE transpose must have 4D AP",
             doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E507],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E528],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14194,7 +15021,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E508],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E529],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14204,7 +15031,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E509],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E530],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14214,7 +15041,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E510],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E531],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14225,7 +15052,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E511],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E532],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14236,7 +15063,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E512],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E533],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14246,7 +15073,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Cannot find register: … for scalar offset",
             doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
             source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E513],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E534],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -14334,18 +15161,18 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E514, evidence::E515], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E535, evidence::E536], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E517, evidence::E518],
+            evidence: &[evidence::E537, evidence::E538, evidence::E539],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E519, evidence::E520],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E540, evidence::E541],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14354,12 +15181,12 @@ impl PSEUDO_DMA_EXT {
             name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E521],
+            evidence: &[evidence::E537, evidence::E542],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E522, evidence::E523],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E543, evidence::E544],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14368,18 +15195,18 @@ impl PSEUDO_DMA_EXT {
             name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E524, evidence::E525, evidence::E526],
+            evidence: &[evidence::E537, evidence::E545, evidence::E546, evidence::E547],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
             doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E527, evidence::E528, evidence::E529],
+            evidence: &[evidence::E537, evidence::E548, evidence::E549, evidence::E550],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word", type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E530],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E551],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -14387,56 +15214,56 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E531, evidence::E532], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E537, evidence::E552, evidence::E553], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E533, evidence::E534], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E537, evidence::E554, evidence::E555], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E535, evidence::E536], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E537, evidence::E556, evidence::E557], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E537],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E558],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E538], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E537, evidence::E559], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E539], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E537, evidence::E560], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E540],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E561],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E541, evidence::E542, evidence::E543],
+            evidence: &[evidence::E537, evidence::E562, evidence::E563, evidence::E564],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E516, evidence::E544, evidence::E545], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E537, evidence::E565, evidence::E566], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -14445,13 +15272,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E546, evidence::E547],
+        evidence: &[evidence::E567, evidence::E568],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E548, evidence::E547],
+        evidence: &[evidence::E569, evidence::E568],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -14707,7 +15534,7 @@ impl PSEUDO_DMA_EXT {
             expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
             message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
             doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E549],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E570],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14717,14 +15544,14 @@ impl PSEUDO_DMA_EXT {
             doc: "While the index-field checks are not enforced, this alternative always holds.",
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E550], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E571], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "index_fields_unused", name: "index_fields_unused", clause: true,
             expr: Some("idx_num_active_channels == 0"), parent: Some(1),
             message: "idx_num_active_channels == 0: the index fields are not validated",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E551],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E572],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -14734,7 +15561,7 @@ impl PSEUDO_DMA_EXT {
             doc: "",
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E552], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E573], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
@@ -14745,7 +15572,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E553, evidence::E554], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E574, evidence::E575], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
@@ -14755,7 +15582,7 @@ impl PSEUDO_DMA_EXT {
             doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E555],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E576],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -14820,23 +15647,23 @@ impl PSEUDO_DMA_REARM {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E556, evidence::E557],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E577, evidence::E578],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E558], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E579], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E559],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E580],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E560],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E581],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15005,7 +15832,7 @@ impl PSEUDO_DMA_REARM {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E561],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E582],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
@@ -15013,7 +15840,7 @@ impl PSEUDO_DMA_REARM {
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E562],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E583],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -15226,23 +16053,23 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E563, evidence::E557],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E584, evidence::E578],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E564], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E585], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E565],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E586],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E566],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E587],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15256,13 +16083,13 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E567],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E588],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "swap_marker", offset: 60, size: 4, type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E568],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E589],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -15439,7 +16266,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E561],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E582],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -15652,23 +16479,23 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E569],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E590],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E570], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E591], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E571],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E592],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E572],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E593],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -15682,7 +16509,7 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E573],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E594],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -15870,7 +16697,7 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
             source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E574], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E595], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "known_queue_name", name: "known_queue_name", clause: true,
@@ -15878,7 +16705,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
             fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E575],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E596],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -15887,7 +16714,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
             fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E576],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E597],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -16117,29 +16944,29 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E577, evidence::E557, evidence::E578], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E598, evidence::E578, evidence::E599], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E579, evidence::E578], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E600, evidence::E599], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E580, evidence::E581], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E601, evidence::E602], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E582, evidence::E583],
+            evidence: &[evidence::E603, evidence::E604],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E584],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E605],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16148,24 +16975,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E585, evidence::E586], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E606, evidence::E607], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E587, evidence::E588], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E608, evidence::E609], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E589, evidence::E590],
+            evidence: &[evidence::E610, evidence::E611],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E591],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E612],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16174,24 +17001,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E592, evidence::E593], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E613, evidence::E614], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E594, evidence::E595], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E615, evidence::E616], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E596, evidence::E597],
+            evidence: &[evidence::E617, evidence::E618],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved", type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E598],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E619],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16200,13 +17027,13 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E599, evidence::E600], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E620, evidence::E621], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E601, evidence::E602], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E622, evidence::E623], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
@@ -16216,7 +17043,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E603],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E624],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -16225,7 +17052,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "semaphore_wait_value_full",
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E604],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E625],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -16506,7 +17333,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
             fields: &["indirect_num_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E605],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E626],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16516,7 +17343,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
             fields: &["direct_num_elems", "direct_step_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E606],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E627],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -16525,7 +17352,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             message: "Unknown dtype",
             doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E607],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E628],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -16592,23 +17419,23 @@ impl PSEUDO_EMBEDDING_UPDATE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E608, evidence::E557],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E629, evidence::E578],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E609], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E630], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E610],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E631],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_data_dtype", type_name: "DTYPE",
                     doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E611],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E632],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16622,24 +17449,24 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E612],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E633],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
             doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E613],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E634],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E614],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E635],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_entry_stride_bytes", type_name: "u16",
                     doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E615],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E636],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16647,7 +17474,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "sequence_length", offset: 52, size: 2, type_name: "u16",
             doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E616], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E637], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
@@ -16657,13 +17484,13 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E617],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E638],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E618],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E639],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -16677,7 +17504,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         name: "embed_entry_size_bytes",
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E619],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E640],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -16912,7 +17739,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E620, evidence::E621],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E641, evidence::E642],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
@@ -16922,7 +17749,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E622],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E643],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -16965,12 +17792,12 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E623],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E644],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
         doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E624], constant: Some(3), ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E645], constant: Some(3), ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -17049,13 +17876,13 @@ impl PSEUDO_RANGE_CHECK {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E625, evidence::E557],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E646, evidence::E578],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E445],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E466],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -17067,7 +17894,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
             doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E626],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E647],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -17078,22 +17905,22 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E627],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E648],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_tag", offset: 40, size: 1, type_name: "u8",
             doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E628], constant: Some(17), ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E649], constant: Some(17), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_dtype", offset: 41, size: 1, type_name: "PSEUDO_RANGE_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E629], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E650], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E630],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E651],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -17104,7 +17931,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E631],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E652],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -17115,7 +17942,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E632],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E653],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -17378,7 +18205,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E633],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E654],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "bound_check_operands", name: "bound_check_operands", clause: true,
@@ -17386,7 +18213,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E634],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E655],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -17448,61 +18275,61 @@ impl S3D3_COLLECTIVE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbf",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E635],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E656],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the word waits before issue and updates on completion.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E636, evidence::E637], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E657, evidence::E658], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Source element dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E638, evidence::E639], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E659, evidence::E660], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 13, size: 1, type_name: "DTYPE",
             doc: "Destination element dtype; must equal in_dtype (an encoded but disabled cast slot).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E640, evidence::E641], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E661, evidence::E662], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E642],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E663],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
             doc: "Source SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E643],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E664],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "lnc_size_fmt", offset: 32, size: 1, type_name: "LNC_SIZE_FMT",
             doc: "LNC peer-NeuronCore grouping; LNC4 / LNC8 are rejected.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E644, evidence::E645], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E665, evidence::E666], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 33, size: 1, type_name: "u8",
             doc: "Number of active SDMA pooling channels, 1..128 (the firmware's num_chans).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E646, evidence::E647], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E667, evidence::E668], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 34, size: 14, type_name: "u8[14]",
             role: meta::Role::Reserved,
             doc: "Pad; must be zero. At 34..47 as compiled; the header comment's (35 - 47) is an off-by-one (conflict s3d3_collective_reserved1_span).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E648],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E669],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
             doc: "Destination (remote) SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E649],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E670],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -17743,14 +18570,14 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern",
             ],
             source: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E650, evidence::E651], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E671, evidence::E672], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_nc_sb2sb_collective", name: "has_valid_nc_sb2sb_collective",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "SB2SB Collective needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E652],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E673],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17761,7 +18588,7 @@ impl S3D3_COLLECTIVE {
             message: "lnc_size_fmt must be LNC1 or LNC2 (LNC4 and LNC8 are rejected: no SB2SB for multi-node workloads)",
             doc: "", fields: &["lnc_size_fmt"], source: "wiki-s3d3-collective §7.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E653, evidence::E654], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E674, evidence::E675], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_active_ports", name: "check_active_ports",
@@ -17770,7 +18597,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "num_active_channels must be 1..POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "wiki-s3d3-collective §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E655],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E676],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17781,7 +18608,7 @@ impl S3D3_COLLECTIVE {
             doc: "",
             fields: &["src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]"],
             source: "wiki-s3d3-collective §3.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E656],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E677],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17790,7 +18617,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "in_dtype must equal out_dtype: SB2SB moves without dtype conversion",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E657],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E678],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17800,7 +18627,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["in_dtype", "src_mem_pattern"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E658],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E679],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17810,7 +18637,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["dst_mem_pattern", "out_dtype"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E659],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E680],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17824,7 +18651,7 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E660, evidence::E661], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E681, evidence::E682], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_in_sbuf", name: "src_start_addr_in_sbuf", clause: true,
@@ -17835,7 +18662,7 @@ impl S3D3_COLLECTIVE {
             fields: &["src_mem_pattern.start_addr.address", "src_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E662, evidence::E663], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E683, evidence::E684], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -17844,7 +18671,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern.start_addr is not a valid in_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["src_mem_pattern", "in_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E664],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E685],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17858,7 +18685,7 @@ impl S3D3_COLLECTIVE {
                 "dst_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E660, evidence::E661], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E681, evidence::E682], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_in_sbuf", name: "dst_start_addr_in_sbuf", clause: true,
@@ -17869,7 +18696,7 @@ impl S3D3_COLLECTIVE {
             fields: &["dst_mem_pattern.start_addr.address", "dst_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E662, evidence::E663], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E683, evidence::E684], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -17878,7 +18705,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern.start_addr is not a valid out_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["dst_mem_pattern", "out_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E664],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E685],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17886,7 +18713,7 @@ impl S3D3_COLLECTIVE {
             expr: Some("reserved0[0] == 0 && reserved0[1] == 0"),
             parent: Some(0), message: "reserved0[2] must be zero", doc: "",
             fields: &["reserved0[0]", "reserved0[1]"], source: "wiki-s3d3-collective §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E665],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E686],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17900,7 +18727,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[7]", "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E666], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E687], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_low_half_is_zero", name: "reserved1_low_half_is_zero",
@@ -17912,7 +18739,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[6]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E666], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E687], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_high_half_is_zero", name: "reserved1_high_half_is_zero",
@@ -17924,7 +18751,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E666], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E687], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `S3D3_COLLECTIVE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -18090,18 +18917,18 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "compiler_masks_qos_and_7", type_name: "",
                 doc: "Seed 000: the compiler writes the class itself at +0x0C, `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of encodeISAOrRuntimeDMAQoS (the \"ISA class-1 encoding\"), on core_v5 the raw u32 at *(I+30q)+0xF0; Inferentia and Sunda write no QoS. Three bits, masked, not saturated.",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E667],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E688],
             },
             meta::Alternative {
                 name: "host_narrows_0_to_14", type_name: "",
                 doc: "Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated valid range is P0..P4.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E668, evidence::E669],
+                evidence: &[evidence::E689, evidence::E690],
             },
             meta::Alternative {
                 name: "seventeen_classes_saturated", type_name: "",
                 doc: "The consolidated page: DMAQoSClass has 17 values (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into priority_class 0..4 (the table dma_qos_priority_class).",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E670, evidence::E671],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E691, evidence::E692],
             },
         ],
     },
@@ -18113,17 +18940,17 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "four_bit", type_name: "",
                 doc: "Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs two as dtype_lo:4 / dtype_hi:4.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E672],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E693],
             },
             meta::Alternative {
                 name: "five_bit_fp4_and_trellis", type_name: "",
                 doc: "The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10 and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E673],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E694],
             },
             meta::Alternative {
                 name: "wire_tag_16_fp4_x4", type_name: "",
                 doc: "The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4 only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E674],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E695],
             },
         ],
     },
@@ -18135,12 +18962,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "extension_128_or_0", type_name: "",
                 doc: "Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16, 0} and tile_src_cols ∈ {128, 0} on the 0xda extension.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E675],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E696],
             },
             meta::Alternative {
                 name: "xpose_1_to_128_or_64", type_name: "",
                 doc: "The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E676],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E697],
             },
         ],
     },
@@ -18152,12 +18979,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "container_4_bytes", type_name: "",
                 doc: "The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32, UINT32, FP32, FP32R) in the &3 group, a 4-byte container.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E677],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E698],
             },
             meta::Alternative {
                 name: "device_table_0_bytes", type_name: "",
                 doc: "The consolidated page and the field tables: the device size table sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that does not ride the I/O-length path); both pages tag it CARRIED.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E678, evidence::E679],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E699, evidence::E700],
             },
         ],
     },
@@ -18170,13 +18997,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "three_bit_bitfield", type_name: "",
                 doc: "The C bitfield: `queue_id:3` at bits 2..4, then reserved:3.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E77, evidence::E680],
+                evidence: &[evidence::E77, evidence::E701],
             },
             meta::Alternative {
                 name: "four_bit_header_comment", type_name: "",
                 doc: "The word header's comment: a 4-bit queue id.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E681, evidence::E302, evidence::E682],
+                evidence: &[evidence::E702, evidence::E323, evidence::E703],
             },
         ],
     },
@@ -18188,12 +19015,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "concatenation", type_name: "",
                 doc: "§3.1: elem_sz_fld bits 6..7, offst_sz_fld bits 4..5, operation_fld bits 0..3; elem_sz = 1 with gathera is 0x0041.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E683],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E704],
             },
             meta::Alternative {
                 name: "ex_a_value", type_name: "",
                 doc: "§8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.",
-                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E684],
+                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E705],
             },
         ],
     },
@@ -18206,12 +19033,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "compiled_34_to_47", type_name: "",
                 doc: "gcc offsetof/sizeof probe of the shipped header and the libnrt DWARF (byte_size 64) agree: reserved1 @ 34, size 14; the device-side decode also reads reserved1 @ 34.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E685, evidence::E686],
+                evidence: &[evidence::E706, evidence::E707],
             },
             meta::Alternative {
                 name: "header_comment_35_to_47", type_name: "",
                 doc: "The header comment annotates reserved1[14] as (35 - 47), 13 bytes for a 14-byte array, with no comment for byte 34.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E687],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E708],
             },
         ],
     },
@@ -18223,12 +19050,63 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "field_tables_bits", type_name: "",
                 doc: "Table 1.1: 32 bits, bit 0 = LSB; length_meta 0..15, md 16, rsvd_dummy 17, netag0_meta 18..23, concatenate 24, dmb 25, no_snoop 26, int_en 27, last 28, first 29, ringid 30..31.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E688],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E709],
             },
             meta::Alternative {
                 name: "descriptor_model_listing", type_name: "",
                 doc: "The descriptor model: 'length_meta:16, netag0_meta:6, md:1, then ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1', MSB from the top: 31 bits named, no rsvd_dummy.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E689],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E710],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "sdma_cce_w0_overlay",
+        doc: "Word 0 of the same ring entry read two ways. The BD (Table 1.1) has netag0_meta in bits 18..23 and the byte-3 controls (concatenate, dmb, no_snoop, int_en, last, first, ringid) in bits 24..31; the CCE descriptor (Table 7.0) has its has-meta-ctrl flag at bit 23, the top bit of netag0_meta, and meta_idx in bits 24..31, all eight byte-3 controls.",
+        about: &["SDMA_DESC_WORD0", "SDMA_CCE_W0"],
+        readings: &[
+            meta::Alternative {
+                name: "bd_word0", type_name: "",
+                doc: "Table 1.1: bit 23 is netag0_meta's top bit; bits 24..31 are concatenate, dmb, no_snoop, int_en, last, first, ringid.",
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E711],
+            },
+            meta::Alternative {
+                name: "cce_w0", type_name: "",
+                doc: "Table 7.0: bit 23 = has meta-ctrl (0x800000), bits 24..31 = meta_idx.",
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E712],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "sdma_cce_w1_overlay",
+        doc: "Word 1 of the same ring entry read two ways. Table 1.2's WORD1 has write_barrier at [5], op at [8:6], optype at [11:9], the CRC controls at [17:12] and endian_type at [25:18]; Table 7.1's META-CTRL puts write_barrier at [6] and last at [7] (inside op), the in/mid dtype nibble at [11:8] (op's top bit and optype), the scale/out and accumulation nibbles over the CRC controls, the op selector at [22:20] and VALID at [25] (inside endian_type). The page also says a CCE descriptor has op = CCE (4) in WORD1 [8:6]: that is bit 8, which the META-CTRL reads as the in/mid dtype nibble's low bit, so op = CCE and the META-CTRL word cannot both hold in W1 as given.",
+        about: &["SDMA_CME_DESC_WORD1", "SDMA_CCE_META_CTRL", "SDMAOP"],
+        readings: &[
+            meta::Alternative {
+                name: "bd_word1", type_name: "",
+                doc: "Table 1.2: write_barrier [5], op [8:6] (CCE = 4 for a compute transfer, per the CCE-vs-COPY table), optype [11:9].",
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E713, evidence::E714],
+            },
+            meta::Alternative {
+                name: "cce_meta_ctrl", type_name: "",
+                doc: "Table 7.1: use_const [4], write_barrier [6], last [7], in/mid dtype [11:8], scale/out dtype [15:12], accumulation dtype [19:16], op selector [22:20], VALID [25].",
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E715],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "sdma_cce_w2_w3_overlay",
+        doc: "Bytes 8..15 of the same ring entry read two ways: the BD's 64-bit buf_ptr (the SoC address the engine reads or writes), or the CCE descriptor's W2 (semaphore/length and the FMA operand selectors) and W3 (the FP32 scale). The CCE page does not say where a compute descriptor's buffer address goes.",
+        about: &["SDMA_CME_BD_DESC", "SDMA_CCE_DESC", "SDMA_CCE_W2"],
+        readings: &[
+            meta::Alternative {
+                name: "bd_buf_ptr", type_name: "",
+                doc: "Table 1.0: bytes 8..15 are buf_ptr, a u64 SoC address.",
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E172],
+            },
+            meta::Alternative {
+                name: "cce_w2_w3", type_name: "",
+                doc: "Table 7.0: bytes 8..11 are W2 (sema/length & 0xFFFFFF, a_sel [25:24], b_sel [27:26], c_sel [29:28]), bytes 12..15 W3 (FMA FP32 scale; 0 for ADD/MIN/MAX).",
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E716],
             },
         ],
     },
@@ -19516,210 +20394,210 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E690], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E690], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E690], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E691], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E718], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E692, evidence::E693], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E692, evidence::E693], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E694], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E695], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E692, evidence::E696], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E697], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E698], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719, evidence::E720], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719, evidence::E720], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E722], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719, evidence::E723], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E724], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E725], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E699], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E699], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E699], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E700], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E727], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E701], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E701], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E701], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E702], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E729], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E703], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E704], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E730], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E731], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E705], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E706], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E732], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E733], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E708], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E709], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E710], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E735], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E736], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E737], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E711], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E712], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E713], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E714], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E715], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E716], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E717], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E718], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E719], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E738], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E739], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E740], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E741], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E742], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E743], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E744], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E745], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E746], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E720], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E721], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E722], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E747], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E748], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E749], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E724], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E725], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E751], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E752], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E753], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E727], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E729], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E754], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E755], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E756], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E730], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E731], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E732], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E757], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E758], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E759], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E733, evidence::E734], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E735], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E760, evidence::E761], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E762], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E736], ..PathInfo::NONE },
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E763], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E701], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E701], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E728], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E737], ..PathInfo::NONE },
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E764], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E738], ..PathInfo::NONE },
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E765], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E738], ..PathInfo::NONE },
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E765], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E739], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E766], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E740], ..PathInfo::NONE },
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E767], ..PathInfo::NONE },
     ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E741], ..PathInfo::NONE },
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E768], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E742], ..PathInfo::NONE },
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E769], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723], ..PathInfo::NONE },
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750], ..PathInfo::NONE },
     ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E743], ..PathInfo::NONE },
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E770], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E744], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E745, evidence::E746], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E771], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E772, evidence::E773], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E747] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E748, evidence::E749] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E699, evidence::E750] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E751] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E752] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E738, evidence::E753] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E754] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E707, evidence::E755] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E739, evidence::E756] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E757, evidence::E758] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E741, evidence::E759] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723, evidence::E760] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E723, evidence::E761] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E743] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E762, evidence::E763] },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E774] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E775, evidence::E776] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E726, evidence::E777] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E778] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E779] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E765, evidence::E780] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E781] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E734, evidence::E782] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E766, evidence::E783] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E784, evidence::E785] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E768, evidence::E786] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750, evidence::E787] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E750, evidence::E788] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E770] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E789, evidence::E790] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     #[allow(non_snake_case)]
@@ -20395,25 +21273,25 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E764, evidence::E45, evidence::E765, evidence::E766, evidence::E767],
+        evidence: &[evidence::E791, evidence::E45, evidence::E792, evidence::E793, evidence::E794],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E768, evidence::E769],
+            evidence: &[evidence::E795, evidence::E796],
         },
         abis: &[
             lowering::AbiMeta {
                 name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
                 default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E770],
+                note: None, evidence: &[evidence::E797],
             },
             lowering::AbiMeta {
                 name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
                 default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E771, evidence::E772],
+                note: None, evidence: &[evidence::E798, evidence::E799],
             },
         ],
         kinds: &[
@@ -20426,14 +21304,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E773],
+                        evidence: &[evidence::E800],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E774, evidence::E775],
+                        evidence: &[evidence::E801, evidence::E802],
                     },
                 ],
                 mappings: &[
@@ -20441,13 +21319,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E776, evidence::E777],
+                        evidence: &[evidence::E803, evidence::E804],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E778],
+                        evidence: &[evidence::E805],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20455,7 +21333,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E779, evidence::E780],
+                        evidence: &[evidence::E806, evidence::E807],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20463,7 +21341,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20471,7 +21349,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E779, evidence::E781],
+                        evidence: &[evidence::E806, evidence::E808],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20485,7 +21363,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E782, evidence::E783],
+                        evidence: &[evidence::E809, evidence::E810],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -20493,7 +21371,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E784],
+                        evidence: &[evidence::E811],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -20501,14 +21379,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E784],
+                        evidence: &[evidence::E811],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E785, evidence::E786],
+                        evidence: &[evidence::E812, evidence::E813],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20519,7 +21397,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E787, evidence::E788],
+                        evidence: &[evidence::E814, evidence::E815],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -20527,7 +21405,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -20535,7 +21413,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -20543,7 +21421,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20557,7 +21435,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E789, evidence::E790],
+                        evidence: &[evidence::E816, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20571,7 +21449,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E791, evidence::E790],
+                        evidence: &[evidence::E818, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -20582,7 +21460,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -20590,7 +21468,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -20598,7 +21476,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -20606,7 +21484,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E779],
+                        evidence: &[evidence::E806],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -20614,7 +21492,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E793],
+                        evidence: &[evidence::E820],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -20622,7 +21500,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E793],
+                        evidence: &[evidence::E820],
                     },
                 ],
                 unmapped: &[], unread: &[],
@@ -20634,21 +21512,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
                     confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                    evidence: &[evidence::E794],
+                    evidence: &[evidence::E821],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E795],
+                        evidence: &[evidence::E822],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E796, evidence::E797],
+                        evidence: &[evidence::E823, evidence::E824],
                     },
                 ],
                 mappings: &[
@@ -20656,13 +21534,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E798],
+                        evidence: &[evidence::E825],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E778],
+                        evidence: &[evidence::E805],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20670,7 +21548,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E808],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20678,7 +21556,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E808],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20686,7 +21564,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E799, evidence::E42],
+                        evidence: &[evidence::E826, evidence::E42],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -20694,7 +21572,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E800, evidence::E801],
+                        evidence: &[evidence::E827, evidence::E828],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -20702,7 +21580,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E802, evidence::E803],
+                        evidence: &[evidence::E829, evidence::E830],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -20710,7 +21588,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E804, evidence::E805],
+                        evidence: &[evidence::E831, evidence::E832],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -20718,7 +21596,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E806, evidence::E790],
+                        evidence: &[evidence::E833, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20729,7 +21607,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -20737,7 +21615,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E807, evidence::E808],
+                        evidence: &[evidence::E834, evidence::E835],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -20745,13 +21623,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E809],
+                        evidence: &[evidence::E836],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E810],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E837],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -20761,7 +21639,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E792],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -20769,7 +21647,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E811],
+                        evidence: &[evidence::E838],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -20777,13 +21655,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E812],
+                        evidence: &[evidence::E839],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E813],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E840],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -20791,27 +21669,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E814, evidence::E815],
+                        evidence: &[evidence::E841, evidence::E842],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E816],
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E843],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E817],
+                        evidence: &[evidence::E844],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E818],
+                        evidence: &[evidence::E845],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20825,7 +21703,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E819, evidence::E790],
+                        evidence: &[evidence::E846, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20839,7 +21717,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E820, evidence::E790],
+                        evidence: &[evidence::E847, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -20847,7 +21725,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E821],
+                        evidence: &[evidence::E848],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20861,7 +21739,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E822, evidence::E823],
+                        evidence: &[evidence::E849, evidence::E850],
                     },
                 ],
                 unmapped: &[],
@@ -20880,7 +21758,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E824],
+                    evidence: &[evidence::E851],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -20891,13 +21769,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E825],
+                        evidence: &[evidence::E852],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E826],
+                        evidence: &[evidence::E853],
                     },
                 ],
                 mappings: &[
@@ -20905,13 +21783,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E827, evidence::E828],
+                        evidence: &[evidence::E854, evidence::E855],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E778],
+                        evidence: &[evidence::E805],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -20919,7 +21797,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E808],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -20927,7 +21805,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E808],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -20935,7 +21813,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E829],
+                        evidence: &[evidence::E856],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20949,7 +21827,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E791, evidence::E790],
+                        evidence: &[evidence::E818, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -20963,7 +21841,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E791, evidence::E790],
+                        evidence: &[evidence::E818, evidence::E817],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -20971,7 +21849,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E830],
+                        evidence: &[evidence::E857],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -20979,7 +21857,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E831],
+                        evidence: &[evidence::E858],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -20990,7 +21868,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E832, evidence::E792],
+                        evidence: &[evidence::E859, evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -20998,7 +21876,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E833],
+                        evidence: &[evidence::E860],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -21006,7 +21884,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E834],
+                        evidence: &[evidence::E861],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -21014,7 +21892,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E835],
+                        evidence: &[evidence::E862],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -21024,7 +21902,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E792],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -21032,7 +21910,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E836],
+                        evidence: &[evidence::E863],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -21040,19 +21918,19 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E837],
+                        evidence: &[evidence::E864],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E838],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E865],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E839],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E866],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -21060,7 +21938,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E840],
+                        evidence: &[evidence::E867],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21074,7 +21952,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E841, evidence::E842],
+                        evidence: &[evidence::E868, evidence::E869],
                     },
                 ],
                 unmapped: &[],
@@ -21098,7 +21976,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E843],
+                    evidence: &[evidence::E870],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -21109,13 +21987,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E844],
+                        evidence: &[evidence::E871],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E845],
+                        evidence: &[evidence::E872],
                     },
                 ],
                 mappings: &[
@@ -21123,13 +22001,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E846, evidence::E847],
+                        evidence: &[evidence::E873, evidence::E874],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E778],
+                        evidence: &[evidence::E805],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -21137,7 +22015,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E808],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -21145,7 +22023,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E781],
+                        evidence: &[evidence::E808],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -21153,7 +22031,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E848],
+                        evidence: &[evidence::E875],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -21161,7 +22039,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E849],
+                        evidence: &[evidence::E876],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21175,7 +22053,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E850, evidence::E851],
+                        evidence: &[evidence::E877, evidence::E878],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -21183,7 +22061,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E805, evidence::E852],
+                        evidence: &[evidence::E832, evidence::E879],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21197,7 +22075,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E853],
+                        evidence: &[evidence::E880],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -21208,7 +22086,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E792],
+                        evidence: &[evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -21216,7 +22094,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E854],
+                        evidence: &[evidence::E881],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -21224,7 +22102,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E855],
+                        evidence: &[evidence::E882],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -21232,7 +22110,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E856],
+                        evidence: &[evidence::E883],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -21242,7 +22120,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E792],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E819],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21256,7 +22134,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E857],
+                        evidence: &[evidence::E884],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -21264,14 +22142,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E858],
+                        evidence: &[evidence::E885],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E859],
+                        evidence: &[evidence::E886],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -21279,7 +22157,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E860],
+                        evidence: &[evidence::E887],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -21287,7 +22165,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E861, evidence::E862],
+                        evidence: &[evidence::E888, evidence::E889],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -21295,7 +22173,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E863],
+                        evidence: &[evidence::E890],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -21309,7 +22187,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E864, evidence::E865],
+                        evidence: &[evidence::E891, evidence::E892],
                     },
                 ],
                 unmapped: &[],
@@ -21527,11 +22405,15 @@ impl Word {
     }
 }
 /// Every record in the spec: the top-level structs that are not words.
-pub const RECORDS: &[record::RecordMeta] = &[SDMA_CME_BD_DESC::META];
+pub const RECORDS: &[record::RecordMeta] = &[
+    SDMA_CME_BD_DESC::META,
+    SDMA_CCE_DESC::META,
+];
 /// A decoded record of any kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Record {
     SDMA_CME_BD_DESC(SDMA_CME_BD_DESC),
+    SDMA_CCE_DESC(SDMA_CCE_DESC),
 }
 impl Record {
     /// Decodes the front of `b` as the record named `name` (spec name); `None`
@@ -21541,12 +22423,14 @@ impl Record {
             "SDMA_CME_BD_DESC" => {
                 Some(SDMA_CME_BD_DESC::decode(b).map(Record::SDMA_CME_BD_DESC))
             }
+            "SDMA_CCE_DESC" => Some(SDMA_CCE_DESC::decode(b).map(Record::SDMA_CCE_DESC)),
             _ => None,
         }
     }
     pub fn meta(&self) -> &'static record::RecordMeta {
         match *self {
             Record::SDMA_CME_BD_DESC(_) => &SDMA_CME_BD_DESC::META,
+            Record::SDMA_CCE_DESC(_) => &SDMA_CCE_DESC::META,
         }
     }
     /// Writes the record's bytes to the front of `out`.
@@ -21556,22 +22440,27 @@ impl Record {
                 r.write(record::bytes_of_mut(out, SDMA_CME_BD_DESC::NAME)?);
                 Ok(())
             }
+            Record::SDMA_CCE_DESC(r) => {
+                r.write(record::bytes_of_mut(out, SDMA_CCE_DESC::NAME)?);
+                Ok(())
+            }
         }
     }
     /// Walks every field in offset order.
     pub fn visit(&self, v: &mut impl visit::Visitor, arch: Arch) {
         match *self {
             Record::SDMA_CME_BD_DESC(r) => r.visit_fields(v, 0, arch),
+            Record::SDMA_CCE_DESC(r) => r.visit_fields(v, 0, arch),
         }
     }
     /// The record's violations for `arch` (empty when valid, or when its
     /// struct has no rules).
     pub fn check(&self, arch: Arch) -> rules::Violations {
-        let _ = arch;
         match *self {
             Record::SDMA_CME_BD_DESC(_) => {
                 rules::Violations::from_truth("SDMA_CME_BD_DESC", &[], 0)
             }
+            Record::SDMA_CCE_DESC(r) => SDMA_CCE_DESC::check_rules(&r.encode(), arch),
         }
     }
 }
@@ -21589,6 +22478,7 @@ pub fn check_rules_by_name(
         "BOUND_CHECK_REG" => {
             Some(BOUND_CHECK_REG::check_rules(bytes.try_into().ok()?, arch))
         }
+        "SDMA_CCE_DESC" => Some(SDMA_CCE_DESC::check_rules(bytes.try_into().ok()?, arch)),
         "DMA_DIRECT2D" => Some(DMA_DIRECT2D::check_rules(bytes.try_into().ok()?, arch)),
         "DMA_DIRECT2D_XPOSE" => {
             Some(DMA_DIRECT2D_XPOSE::check_rules(bytes.try_into().ok()?, arch))
@@ -21755,6 +22645,8 @@ pub fn enumerators(type_name: &str) -> Option<&'static [meta::EnumeratorMeta]> {
         "LNC_SIZE_FMT" => Some(LNC_SIZE_FMT::ENUMERATORS),
         "SDMA_CMETYPE" => Some(SDMA_CMETYPE::ENUMERATORS),
         "SDMAOP" => Some(SDMAOP::ENUMERATORS),
+        "SDMA_FMA_OPERAND" => Some(SDMA_FMA_OPERAND::ENUMERATORS),
+        "SDMA_CCETYPE" => Some(SDMA_CCETYPE::ENUMERATORS),
         "INDEX_MISS_BEHAVIOR" => Some(INDEX_MISS_BEHAVIOR::ENUMERATORS),
         _ => None,
     }
@@ -24789,6 +25681,425 @@ pub mod view {
             self
         }
     }
+    /// Read-only view of [`SDMA_CCE_W0`](super::SDMA_CCE_W0).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_W0<'a>(&'a [u8; 4]);
+    impl<'a> SDMA_CCE_W0<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 4]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 4] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_W0 {
+            super::SDMA_CCE_W0 {
+                ctrl: self.ctrl(),
+                has_meta_ctrl: self.has_meta_ctrl(),
+                meta_idx: self.meta_idx(),
+            }
+        }
+        /// [`SDMA_CCE_W0::ctrl`](super::SDMA_CCE_W0::ctrl), bits 0..=22.
+        #[inline]
+        pub fn ctrl(&self) -> u32 { (self.bits() & 0x7fffff) as u32 }
+        /// [`SDMA_CCE_W0::has_meta_ctrl`](super::SDMA_CCE_W0::has_meta_ctrl), bits 23..=23.
+        #[inline]
+        pub fn has_meta_ctrl(&self) -> u8 { (self.bits() >> 23 & 0x1) as u8 }
+        /// [`SDMA_CCE_W0::meta_idx`](super::SDMA_CCE_W0::meta_idx), bits 24..=31.
+        #[inline]
+        pub fn meta_idx(&self) -> u8 { (self.bits() >> 24 & 0xff) as u8 }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+    }
+    /// Writable view of [`SDMA_CCE_W0`](super::SDMA_CCE_W0); see [`SDMA_CCE_W0`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_W0_mut<'a>(&'a mut [u8; 4]);
+    impl<'a> SDMA_CCE_W0_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 4]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 4] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> SDMA_CCE_W0<'_> { SDMA_CCE_W0::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_W0 { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::SDMA_CCE_W0) -> &mut Self {
+            self.set_ctrl(v.ctrl);
+            self.set_has_meta_ctrl(v.has_meta_ctrl);
+            self.set_meta_idx(v.meta_idx);
+            self
+        }
+        /// [`SDMA_CCE_W0::ctrl`](super::SDMA_CCE_W0::ctrl), bits 0..=22.
+        #[inline]
+        pub fn ctrl(&self) -> u32 { self.as_view().ctrl() }
+        /// [`SDMA_CCE_W0::has_meta_ctrl`](super::SDMA_CCE_W0::has_meta_ctrl), bits 23..=23.
+        #[inline]
+        pub fn has_meta_ctrl(&self) -> u8 { self.as_view().has_meta_ctrl() }
+        /// [`SDMA_CCE_W0::meta_idx`](super::SDMA_CCE_W0::meta_idx), bits 24..=31.
+        #[inline]
+        pub fn meta_idx(&self) -> u8 { self.as_view().meta_idx() }
+        /// [`SDMA_CCE_W0::ctrl`](super::SDMA_CCE_W0::ctrl), bits 0..=22.
+        #[inline]
+        pub fn set_ctrl(&mut self, v: u32) -> &mut Self {
+            self.set_bits(self.bits() & !0x7fffff | (v as u32 & 0x7fffff))
+        }
+        /// [`SDMA_CCE_W0::has_meta_ctrl`](super::SDMA_CCE_W0::has_meta_ctrl), bits 23..=23.
+        #[inline]
+        pub fn set_has_meta_ctrl(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x1 << 23) | (v as u32 & 0x1) << 23)
+        }
+        /// [`SDMA_CCE_W0::meta_idx`](super::SDMA_CCE_W0::meta_idx), bits 24..=31.
+        #[inline]
+        pub fn set_meta_idx(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0xff << 24) | (v as u32 & 0xff) << 24)
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+        /// Sets the packed container value.
+        #[inline]
+        pub fn set_bits(&mut self, v: u32) -> &mut Self {
+            *self.0 = v.to_le_bytes();
+            self
+        }
+    }
+    /// Read-only view of [`SDMA_CCE_META_CTRL`](super::SDMA_CCE_META_CTRL).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_META_CTRL<'a>(&'a [u8; 4]);
+    impl<'a> SDMA_CCE_META_CTRL<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 4]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 4] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_META_CTRL {
+            super::SDMA_CCE_META_CTRL {
+                unnamed_0_3: self.unnamed_0_3(),
+                use_const: self.use_const(),
+                unnamed_5: self.unnamed_5(),
+                write_barrier: self.write_barrier(),
+                last: self.last(),
+                in_dtype: self.in_dtype(),
+                out_dtype: self.out_dtype(),
+                acc_dtype: self.acc_dtype(),
+                op_selector: self.op_selector(),
+                unnamed_23_24: self.unnamed_23_24(),
+                valid: self.valid(),
+                unnamed_26_31: self.unnamed_26_31(),
+            }
+        }
+        /// [`SDMA_CCE_META_CTRL::unnamed_0_3`](super::SDMA_CCE_META_CTRL::unnamed_0_3), bits 0..=3.
+        #[inline]
+        pub fn unnamed_0_3(&self) -> u8 { (self.bits() & 0xf) as u8 }
+        /// [`SDMA_CCE_META_CTRL::use_const`](super::SDMA_CCE_META_CTRL::use_const), bits 4..=4.
+        #[inline]
+        pub fn use_const(&self) -> u8 { (self.bits() >> 4 & 0x1) as u8 }
+        /// [`SDMA_CCE_META_CTRL::unnamed_5`](super::SDMA_CCE_META_CTRL::unnamed_5), bits 5..=5.
+        #[inline]
+        pub fn unnamed_5(&self) -> u8 { (self.bits() >> 5 & 0x1) as u8 }
+        /// [`SDMA_CCE_META_CTRL::write_barrier`](super::SDMA_CCE_META_CTRL::write_barrier), bits 6..=6.
+        #[inline]
+        pub fn write_barrier(&self) -> u8 { (self.bits() >> 6 & 0x1) as u8 }
+        /// [`SDMA_CCE_META_CTRL::last`](super::SDMA_CCE_META_CTRL::last), bits 7..=7.
+        #[inline]
+        pub fn last(&self) -> u8 { (self.bits() >> 7 & 0x1) as u8 }
+        /// [`SDMA_CCE_META_CTRL::in_dtype`](super::SDMA_CCE_META_CTRL::in_dtype), bits 8..=11.
+        #[inline]
+        pub fn in_dtype(&self) -> u8 { (self.bits() >> 8 & 0xf) as u8 }
+        /// [`SDMA_CCE_META_CTRL::out_dtype`](super::SDMA_CCE_META_CTRL::out_dtype), bits 12..=15.
+        #[inline]
+        pub fn out_dtype(&self) -> u8 { (self.bits() >> 12 & 0xf) as u8 }
+        /// [`SDMA_CCE_META_CTRL::acc_dtype`](super::SDMA_CCE_META_CTRL::acc_dtype), bits 16..=19.
+        #[inline]
+        pub fn acc_dtype(&self) -> u8 { (self.bits() >> 16 & 0xf) as u8 }
+        /// [`SDMA_CCE_META_CTRL::op_selector`](super::SDMA_CCE_META_CTRL::op_selector), bits 20..=22.
+        #[inline]
+        pub fn op_selector(&self) -> u8 { (self.bits() >> 20 & 0x7) as u8 }
+        /// [`SDMA_CCE_META_CTRL::unnamed_23_24`](super::SDMA_CCE_META_CTRL::unnamed_23_24), bits 23..=24.
+        #[inline]
+        pub fn unnamed_23_24(&self) -> u8 { (self.bits() >> 23 & 0x3) as u8 }
+        /// [`SDMA_CCE_META_CTRL::valid`](super::SDMA_CCE_META_CTRL::valid), bits 25..=25.
+        #[inline]
+        pub fn valid(&self) -> u8 { (self.bits() >> 25 & 0x1) as u8 }
+        /// [`SDMA_CCE_META_CTRL::unnamed_26_31`](super::SDMA_CCE_META_CTRL::unnamed_26_31), bits 26..=31.
+        #[inline]
+        pub fn unnamed_26_31(&self) -> u8 { (self.bits() >> 26 & 0x3f) as u8 }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+    }
+    /// Writable view of [`SDMA_CCE_META_CTRL`](super::SDMA_CCE_META_CTRL); see [`SDMA_CCE_META_CTRL`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_META_CTRL_mut<'a>(&'a mut [u8; 4]);
+    impl<'a> SDMA_CCE_META_CTRL_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 4]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 4] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> SDMA_CCE_META_CTRL<'_> { SDMA_CCE_META_CTRL::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_META_CTRL { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::SDMA_CCE_META_CTRL) -> &mut Self {
+            self.set_unnamed_0_3(v.unnamed_0_3);
+            self.set_use_const(v.use_const);
+            self.set_unnamed_5(v.unnamed_5);
+            self.set_write_barrier(v.write_barrier);
+            self.set_last(v.last);
+            self.set_in_dtype(v.in_dtype);
+            self.set_out_dtype(v.out_dtype);
+            self.set_acc_dtype(v.acc_dtype);
+            self.set_op_selector(v.op_selector);
+            self.set_unnamed_23_24(v.unnamed_23_24);
+            self.set_valid(v.valid);
+            self.set_unnamed_26_31(v.unnamed_26_31);
+            self
+        }
+        /// [`SDMA_CCE_META_CTRL::unnamed_0_3`](super::SDMA_CCE_META_CTRL::unnamed_0_3), bits 0..=3.
+        #[inline]
+        pub fn unnamed_0_3(&self) -> u8 { self.as_view().unnamed_0_3() }
+        /// [`SDMA_CCE_META_CTRL::use_const`](super::SDMA_CCE_META_CTRL::use_const), bits 4..=4.
+        #[inline]
+        pub fn use_const(&self) -> u8 { self.as_view().use_const() }
+        /// [`SDMA_CCE_META_CTRL::unnamed_5`](super::SDMA_CCE_META_CTRL::unnamed_5), bits 5..=5.
+        #[inline]
+        pub fn unnamed_5(&self) -> u8 { self.as_view().unnamed_5() }
+        /// [`SDMA_CCE_META_CTRL::write_barrier`](super::SDMA_CCE_META_CTRL::write_barrier), bits 6..=6.
+        #[inline]
+        pub fn write_barrier(&self) -> u8 { self.as_view().write_barrier() }
+        /// [`SDMA_CCE_META_CTRL::last`](super::SDMA_CCE_META_CTRL::last), bits 7..=7.
+        #[inline]
+        pub fn last(&self) -> u8 { self.as_view().last() }
+        /// [`SDMA_CCE_META_CTRL::in_dtype`](super::SDMA_CCE_META_CTRL::in_dtype), bits 8..=11.
+        #[inline]
+        pub fn in_dtype(&self) -> u8 { self.as_view().in_dtype() }
+        /// [`SDMA_CCE_META_CTRL::out_dtype`](super::SDMA_CCE_META_CTRL::out_dtype), bits 12..=15.
+        #[inline]
+        pub fn out_dtype(&self) -> u8 { self.as_view().out_dtype() }
+        /// [`SDMA_CCE_META_CTRL::acc_dtype`](super::SDMA_CCE_META_CTRL::acc_dtype), bits 16..=19.
+        #[inline]
+        pub fn acc_dtype(&self) -> u8 { self.as_view().acc_dtype() }
+        /// [`SDMA_CCE_META_CTRL::op_selector`](super::SDMA_CCE_META_CTRL::op_selector), bits 20..=22.
+        #[inline]
+        pub fn op_selector(&self) -> u8 { self.as_view().op_selector() }
+        /// [`SDMA_CCE_META_CTRL::unnamed_23_24`](super::SDMA_CCE_META_CTRL::unnamed_23_24), bits 23..=24.
+        #[inline]
+        pub fn unnamed_23_24(&self) -> u8 { self.as_view().unnamed_23_24() }
+        /// [`SDMA_CCE_META_CTRL::valid`](super::SDMA_CCE_META_CTRL::valid), bits 25..=25.
+        #[inline]
+        pub fn valid(&self) -> u8 { self.as_view().valid() }
+        /// [`SDMA_CCE_META_CTRL::unnamed_26_31`](super::SDMA_CCE_META_CTRL::unnamed_26_31), bits 26..=31.
+        #[inline]
+        pub fn unnamed_26_31(&self) -> u8 { self.as_view().unnamed_26_31() }
+        /// [`SDMA_CCE_META_CTRL::unnamed_0_3`](super::SDMA_CCE_META_CTRL::unnamed_0_3), bits 0..=3.
+        #[inline]
+        pub fn set_unnamed_0_3(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !0xf | (v as u32 & 0xf))
+        }
+        /// [`SDMA_CCE_META_CTRL::use_const`](super::SDMA_CCE_META_CTRL::use_const), bits 4..=4.
+        #[inline]
+        pub fn set_use_const(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x1 << 4) | (v as u32 & 0x1) << 4)
+        }
+        /// [`SDMA_CCE_META_CTRL::unnamed_5`](super::SDMA_CCE_META_CTRL::unnamed_5), bits 5..=5.
+        #[inline]
+        pub fn set_unnamed_5(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x1 << 5) | (v as u32 & 0x1) << 5)
+        }
+        /// [`SDMA_CCE_META_CTRL::write_barrier`](super::SDMA_CCE_META_CTRL::write_barrier), bits 6..=6.
+        #[inline]
+        pub fn set_write_barrier(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x1 << 6) | (v as u32 & 0x1) << 6)
+        }
+        /// [`SDMA_CCE_META_CTRL::last`](super::SDMA_CCE_META_CTRL::last), bits 7..=7.
+        #[inline]
+        pub fn set_last(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x1 << 7) | (v as u32 & 0x1) << 7)
+        }
+        /// [`SDMA_CCE_META_CTRL::in_dtype`](super::SDMA_CCE_META_CTRL::in_dtype), bits 8..=11.
+        #[inline]
+        pub fn set_in_dtype(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0xf << 8) | (v as u32 & 0xf) << 8)
+        }
+        /// [`SDMA_CCE_META_CTRL::out_dtype`](super::SDMA_CCE_META_CTRL::out_dtype), bits 12..=15.
+        #[inline]
+        pub fn set_out_dtype(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0xf << 12) | (v as u32 & 0xf) << 12)
+        }
+        /// [`SDMA_CCE_META_CTRL::acc_dtype`](super::SDMA_CCE_META_CTRL::acc_dtype), bits 16..=19.
+        #[inline]
+        pub fn set_acc_dtype(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0xf << 16) | (v as u32 & 0xf) << 16)
+        }
+        /// [`SDMA_CCE_META_CTRL::op_selector`](super::SDMA_CCE_META_CTRL::op_selector), bits 20..=22.
+        #[inline]
+        pub fn set_op_selector(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x7 << 20) | (v as u32 & 0x7) << 20)
+        }
+        /// [`SDMA_CCE_META_CTRL::unnamed_23_24`](super::SDMA_CCE_META_CTRL::unnamed_23_24), bits 23..=24.
+        #[inline]
+        pub fn set_unnamed_23_24(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x3 << 23) | (v as u32 & 0x3) << 23)
+        }
+        /// [`SDMA_CCE_META_CTRL::valid`](super::SDMA_CCE_META_CTRL::valid), bits 25..=25.
+        #[inline]
+        pub fn set_valid(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x1 << 25) | (v as u32 & 0x1) << 25)
+        }
+        /// [`SDMA_CCE_META_CTRL::unnamed_26_31`](super::SDMA_CCE_META_CTRL::unnamed_26_31), bits 26..=31.
+        #[inline]
+        pub fn set_unnamed_26_31(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x3f << 26) | (v as u32 & 0x3f) << 26)
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+        /// Sets the packed container value.
+        #[inline]
+        pub fn set_bits(&mut self, v: u32) -> &mut Self {
+            *self.0 = v.to_le_bytes();
+            self
+        }
+    }
+    /// Read-only view of [`SDMA_CCE_W2`](super::SDMA_CCE_W2).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_W2<'a>(&'a [u8; 4]);
+    impl<'a> SDMA_CCE_W2<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 4]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 4] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_W2 {
+            super::SDMA_CCE_W2 {
+                sema_length: self.sema_length(),
+                a_sel: self.a_sel(),
+                b_sel: self.b_sel(),
+                c_sel: self.c_sel(),
+                op_high: self.op_high(),
+            }
+        }
+        /// [`SDMA_CCE_W2::sema_length`](super::SDMA_CCE_W2::sema_length), bits 0..=23.
+        #[inline]
+        pub fn sema_length(&self) -> u32 { (self.bits() & 0xffffff) as u32 }
+        /// [`SDMA_CCE_W2::a_sel`](super::SDMA_CCE_W2::a_sel), bits 24..=25.
+        #[inline]
+        pub fn a_sel(&self) -> super::SDMA_FMA_OPERAND {
+            super::SDMA_FMA_OPERAND::from_raw((self.bits() >> 24 & 0x3) as u8)
+        }
+        /// [`SDMA_CCE_W2::b_sel`](super::SDMA_CCE_W2::b_sel), bits 26..=27.
+        #[inline]
+        pub fn b_sel(&self) -> super::SDMA_FMA_OPERAND {
+            super::SDMA_FMA_OPERAND::from_raw((self.bits() >> 26 & 0x3) as u8)
+        }
+        /// [`SDMA_CCE_W2::c_sel`](super::SDMA_CCE_W2::c_sel), bits 28..=29.
+        #[inline]
+        pub fn c_sel(&self) -> super::SDMA_FMA_OPERAND {
+            super::SDMA_FMA_OPERAND::from_raw((self.bits() >> 28 & 0x3) as u8)
+        }
+        /// [`SDMA_CCE_W2::op_high`](super::SDMA_CCE_W2::op_high), bits 30..=31.
+        #[inline]
+        pub fn op_high(&self) -> u8 { (self.bits() >> 30 & 0x3) as u8 }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+    }
+    /// Writable view of [`SDMA_CCE_W2`](super::SDMA_CCE_W2); see [`SDMA_CCE_W2`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_W2_mut<'a>(&'a mut [u8; 4]);
+    impl<'a> SDMA_CCE_W2_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 4]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 4] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> SDMA_CCE_W2<'_> { SDMA_CCE_W2::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_W2 { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::SDMA_CCE_W2) -> &mut Self {
+            self.set_sema_length(v.sema_length);
+            self.set_a_sel(v.a_sel);
+            self.set_b_sel(v.b_sel);
+            self.set_c_sel(v.c_sel);
+            self.set_op_high(v.op_high);
+            self
+        }
+        /// [`SDMA_CCE_W2::sema_length`](super::SDMA_CCE_W2::sema_length), bits 0..=23.
+        #[inline]
+        pub fn sema_length(&self) -> u32 { self.as_view().sema_length() }
+        /// [`SDMA_CCE_W2::a_sel`](super::SDMA_CCE_W2::a_sel), bits 24..=25.
+        #[inline]
+        pub fn a_sel(&self) -> super::SDMA_FMA_OPERAND { self.as_view().a_sel() }
+        /// [`SDMA_CCE_W2::b_sel`](super::SDMA_CCE_W2::b_sel), bits 26..=27.
+        #[inline]
+        pub fn b_sel(&self) -> super::SDMA_FMA_OPERAND { self.as_view().b_sel() }
+        /// [`SDMA_CCE_W2::c_sel`](super::SDMA_CCE_W2::c_sel), bits 28..=29.
+        #[inline]
+        pub fn c_sel(&self) -> super::SDMA_FMA_OPERAND { self.as_view().c_sel() }
+        /// [`SDMA_CCE_W2::op_high`](super::SDMA_CCE_W2::op_high), bits 30..=31.
+        #[inline]
+        pub fn op_high(&self) -> u8 { self.as_view().op_high() }
+        /// [`SDMA_CCE_W2::sema_length`](super::SDMA_CCE_W2::sema_length), bits 0..=23.
+        #[inline]
+        pub fn set_sema_length(&mut self, v: u32) -> &mut Self {
+            self.set_bits(self.bits() & !0xffffff | (v as u32 & 0xffffff))
+        }
+        /// [`SDMA_CCE_W2::a_sel`](super::SDMA_CCE_W2::a_sel), bits 24..=25.
+        #[inline]
+        pub fn set_a_sel(&mut self, v: super::SDMA_FMA_OPERAND) -> &mut Self {
+            self.set_bits(self.bits() & !(0x3 << 24) | (v.raw() as u32 & 0x3) << 24)
+        }
+        /// [`SDMA_CCE_W2::b_sel`](super::SDMA_CCE_W2::b_sel), bits 26..=27.
+        #[inline]
+        pub fn set_b_sel(&mut self, v: super::SDMA_FMA_OPERAND) -> &mut Self {
+            self.set_bits(self.bits() & !(0x3 << 26) | (v.raw() as u32 & 0x3) << 26)
+        }
+        /// [`SDMA_CCE_W2::c_sel`](super::SDMA_CCE_W2::c_sel), bits 28..=29.
+        #[inline]
+        pub fn set_c_sel(&mut self, v: super::SDMA_FMA_OPERAND) -> &mut Self {
+            self.set_bits(self.bits() & !(0x3 << 28) | (v.raw() as u32 & 0x3) << 28)
+        }
+        /// [`SDMA_CCE_W2::op_high`](super::SDMA_CCE_W2::op_high), bits 30..=31.
+        #[inline]
+        pub fn set_op_high(&mut self, v: u8) -> &mut Self {
+            self.set_bits(self.bits() & !(0x3 << 30) | (v as u32 & 0x3) << 30)
+        }
+        /// The packed container value.
+        #[inline]
+        pub fn bits(&self) -> u32 { u32::from_le_bytes(*self.0) }
+        /// Sets the packed container value.
+        #[inline]
+        pub fn set_bits(&mut self, v: u32) -> &mut Self {
+            *self.0 = v.to_le_bytes();
+            self
+        }
+    }
     /// Read-only view of [`SDMA_CME_BD_DESC`](super::SDMA_CME_BD_DESC).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub struct SDMA_CME_BD_DESC<'a>(&'a [u8; 16]);
@@ -24880,6 +26191,138 @@ pub mod view {
         pub fn set_buf_ptr(&mut self, v: u64) -> &mut Self {
             *at_mut::<8, 8, 16>(self.0) = v.to_le_bytes();
             self
+        }
+    }
+    /// Read-only view of [`SDMA_CCE_DESC`](super::SDMA_CCE_DESC).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_DESC<'a>(&'a [u8; 16]);
+    impl<'a> SDMA_CCE_DESC<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 16] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_DESC {
+            super::SDMA_CCE_DESC {
+                w0: self.w0().read(),
+                meta_ctrl: self.meta_ctrl().read(),
+                w2: self.w2().read(),
+                scale: self.scale(),
+            }
+        }
+        /// [`SDMA_CCE_DESC::w0`](super::SDMA_CCE_DESC::w0), offset 0.
+        #[inline]
+        pub fn w0(&self) -> SDMA_CCE_W0<'a> { SDMA_CCE_W0::new(at::<0, 4, 16>(self.0)) }
+        /// [`SDMA_CCE_DESC::meta_ctrl`](super::SDMA_CCE_DESC::meta_ctrl), offset 4.
+        #[inline]
+        pub fn meta_ctrl(&self) -> SDMA_CCE_META_CTRL<'a> {
+            SDMA_CCE_META_CTRL::new(at::<4, 4, 16>(self.0))
+        }
+        /// [`SDMA_CCE_DESC::w2`](super::SDMA_CCE_DESC::w2), offset 8.
+        #[inline]
+        pub fn w2(&self) -> SDMA_CCE_W2<'a> { SDMA_CCE_W2::new(at::<8, 4, 16>(self.0)) }
+        /// [`SDMA_CCE_DESC::scale`](super::SDMA_CCE_DESC::scale), offset 12.
+        #[inline]
+        pub fn scale(&self) -> u32 { u32::from_le_bytes(*at::<12, 4, 16>(self.0)) }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::SDMA_CCE_DESC::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`SDMA_CCE_DESC`](super::SDMA_CCE_DESC); see [`SDMA_CCE_DESC`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct SDMA_CCE_DESC_mut<'a>(&'a mut [u8; 16]);
+    impl<'a> SDMA_CCE_DESC_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 16]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 16] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> SDMA_CCE_DESC<'_> { SDMA_CCE_DESC::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::SDMA_CCE_DESC { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::SDMA_CCE_DESC) -> &mut Self {
+            self.w0_mut().write(&v.w0);
+            self.meta_ctrl_mut().write(&v.meta_ctrl);
+            self.w2_mut().write(&v.w2);
+            self.set_scale(v.scale);
+            self
+        }
+        /// [`SDMA_CCE_DESC::w0`](super::SDMA_CCE_DESC::w0), offset 0.
+        #[inline]
+        pub fn w0(&self) -> SDMA_CCE_W0<'_> { self.as_view().w0() }
+        /// [`SDMA_CCE_DESC::meta_ctrl`](super::SDMA_CCE_DESC::meta_ctrl), offset 4.
+        #[inline]
+        pub fn meta_ctrl(&self) -> SDMA_CCE_META_CTRL<'_> { self.as_view().meta_ctrl() }
+        /// [`SDMA_CCE_DESC::w2`](super::SDMA_CCE_DESC::w2), offset 8.
+        #[inline]
+        pub fn w2(&self) -> SDMA_CCE_W2<'_> { self.as_view().w2() }
+        /// [`SDMA_CCE_DESC::scale`](super::SDMA_CCE_DESC::scale), offset 12.
+        #[inline]
+        pub fn scale(&self) -> u32 { self.as_view().scale() }
+        /// [`SDMA_CCE_DESC::w0`](super::SDMA_CCE_DESC::w0), offset 0.
+        #[inline]
+        pub fn set_w0(&mut self, v: super::SDMA_CCE_W0) -> &mut Self {
+            v.write(at_mut::<0, 4, 16>(self.0));
+            self
+        }
+        /// [`SDMA_CCE_DESC::w0`](super::SDMA_CCE_DESC::w0), offset 0.
+        #[inline]
+        pub fn w0_mut(&mut self) -> SDMA_CCE_W0_mut<'_> {
+            SDMA_CCE_W0_mut::new(at_mut::<0, 4, 16>(self.0))
+        }
+        /// [`SDMA_CCE_DESC::meta_ctrl`](super::SDMA_CCE_DESC::meta_ctrl), offset 4.
+        #[inline]
+        pub fn set_meta_ctrl(&mut self, v: super::SDMA_CCE_META_CTRL) -> &mut Self {
+            v.write(at_mut::<4, 4, 16>(self.0));
+            self
+        }
+        /// [`SDMA_CCE_DESC::meta_ctrl`](super::SDMA_CCE_DESC::meta_ctrl), offset 4.
+        #[inline]
+        pub fn meta_ctrl_mut(&mut self) -> SDMA_CCE_META_CTRL_mut<'_> {
+            SDMA_CCE_META_CTRL_mut::new(at_mut::<4, 4, 16>(self.0))
+        }
+        /// [`SDMA_CCE_DESC::w2`](super::SDMA_CCE_DESC::w2), offset 8.
+        #[inline]
+        pub fn set_w2(&mut self, v: super::SDMA_CCE_W2) -> &mut Self {
+            v.write(at_mut::<8, 4, 16>(self.0));
+            self
+        }
+        /// [`SDMA_CCE_DESC::w2`](super::SDMA_CCE_DESC::w2), offset 8.
+        #[inline]
+        pub fn w2_mut(&mut self) -> SDMA_CCE_W2_mut<'_> {
+            SDMA_CCE_W2_mut::new(at_mut::<8, 4, 16>(self.0))
+        }
+        /// [`SDMA_CCE_DESC::scale`](super::SDMA_CCE_DESC::scale), offset 12.
+        #[inline]
+        pub fn set_scale(&mut self, v: u32) -> &mut Self {
+            *at_mut::<12, 4, 16>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::SDMA_CCE_DESC::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Read-only view of [`TENSOR3D`](super::TENSOR3D).

@@ -63,7 +63,7 @@ impl<'m> Pages<'m> {
              reserved; a byte any unknown field covers counts as unknown, whatever else covers \
              it.\n\n",
         );
-        let mut cols: Vec<&str> = vec!["Word / record"];
+        let mut cols: Vec<&str> = vec!["Word"];
         cols.extend(m.levels.iter().map(|l| l.name.as_str()));
         cols.extend(["reserved", "unknown", "Bytes"]);
         self.table_head(&cols, &mut out);
