@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use dmaspec::Arch;
 use dmaspec::json::JsonFields;
 use dmaspec::runtime::meta::{EnumeratorMeta, LeafMeta, constant_mismatches};
+use dmaspec::runtime::rules::Violations;
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
 use dmaspec::words::{WORDS, enumerators};
 use serde_json::{Map, Value as Json, json};
@@ -46,18 +47,7 @@ pub fn instruction_json(
             }
             let mut v = JsonFields::new(bytes);
             word.visit(&mut v, arch);
-            let (fields, alternatives, joined) = v.finish();
-            obj.insert(
-                "confidence".into(),
-                confidence_json(&fields, word.meta().leaves),
-            );
-            obj.insert("fields".into(), fields);
-            if !alternatives.is_empty() {
-                obj.insert("alternatives".into(), Json::Object(alternatives));
-            }
-            if !joined.is_empty() {
-                obj.insert("joined".into(), Json::Object(joined));
-            }
+            insert_fields(&mut obj, v, word.meta().leaves);
             let mismatches: Vec<Json> = constant_mismatches(bytes, word.meta().leaves)
                 .map(|(leaf, expected, found)| {
                     json!({ "field": leaf.path, "expected": expected, "found": found })
@@ -66,14 +56,7 @@ pub fn instruction_json(
             if !mismatches.is_empty() {
                 obj.insert("constant_mismatches".into(), Json::Array(mismatches));
             }
-            let checked = word.check(arch);
-            obj.insert(
-                "violations".into(),
-                super::validate::violations_json(&checked),
-            );
-            if let Some(found) = super::validate::compiler_findings_json(&checked) {
-                obj.insert("compiler_findings".into(), found);
-            }
+            insert_verdict(&mut obj, &word.check(arch));
         }
         Decoded::UnknownOpcode => {
             obj.insert("struct".into(), Json::Null);
@@ -100,9 +83,38 @@ pub fn instruction_json(
     Json::Object(obj)
 }
 
+/// `confidence`, `fields` and, when there are any, `alternatives` and `joined`, from a
+/// finished walk over the leaves `leaves`.
+pub(super) fn insert_fields(
+    obj: &mut Map<String, Json>,
+    walk: JsonFields<'_>,
+    leaves: &'static [LeafMeta],
+) {
+    let (fields, alternatives, joined) = walk.finish();
+    obj.insert("confidence".into(), confidence_json(&fields, leaves));
+    obj.insert("fields".into(), fields);
+    if !alternatives.is_empty() {
+        obj.insert("alternatives".into(), Json::Object(alternatives));
+    }
+    if !joined.is_empty() {
+        obj.insert("joined".into(), Json::Object(joined));
+    }
+}
+
+/// `violations` and, when there are any, `compiler_findings`.
+pub(super) fn insert_verdict(obj: &mut Map<String, Json>, checked: &Violations) {
+    obj.insert(
+        "violations".into(),
+        super::validate::violations_json(checked),
+    );
+    if let Some(found) = super::validate::compiler_findings_json(checked) {
+        obj.insert("compiler_findings".into(), found);
+    }
+}
+
 /// The confidence tag of every leaf `fields` shows (of a union, the chosen arm's), keyed
 /// by leaf path; null for an unknown leaf, whose bytes claim no meaning.
-pub(super) fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
+fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
     let shown = |l: &&LeafMeta| {
         let pointer: String = l.path.split(['.', '[']).fold(String::new(), |p, seg| {
             format!("{p}/{}", seg.trim_end_matches(']'))

@@ -10,7 +10,7 @@ use dmaspec::words::{RECORDS, Record};
 use serde_json::{Map, Value as Json, json};
 
 use super::CliError;
-use super::decode::{DecodeArgs, confidence_json};
+use super::decode::{DecodeArgs, insert_fields, insert_verdict};
 use super::input::{self, WordReader};
 use super::table::{self, TableRows};
 
@@ -37,26 +37,8 @@ pub fn record_json(index: usize, offset: usize, bytes: &[u8], r: &Record, arch: 
     obj.insert("struct".into(), json!(r.meta().name));
     let mut v = JsonFields::new(bytes);
     r.visit(&mut v, arch);
-    let (fields, alternatives, joined) = v.finish();
-    obj.insert(
-        "confidence".into(),
-        confidence_json(&fields, r.meta().leaves),
-    );
-    obj.insert("fields".into(), fields);
-    if !alternatives.is_empty() {
-        obj.insert("alternatives".into(), Json::Object(alternatives));
-    }
-    if !joined.is_empty() {
-        obj.insert("joined".into(), Json::Object(joined));
-    }
-    let checked = r.check(arch);
-    obj.insert(
-        "violations".into(),
-        super::validate::violations_json(&checked),
-    );
-    if let Some(found) = super::validate::compiler_findings_json(&checked) {
-        obj.insert("compiler_findings".into(), found);
-    }
+    insert_fields(&mut obj, v, r.meta().leaves);
+    insert_verdict(&mut obj, &r.check(arch));
     Json::Object(obj)
 }
 
