@@ -294,13 +294,13 @@ impl<'m> Pages<'m> {
                 let _ = write!(opline, "; engine {}", text(engine));
             }
         }
-        let _ = writeln!(*out, "{opline}");
+        let _ = writeln!(out, "{opline}");
         if let TypeKind::Struct { aliases, .. } = &w.kind
             && !aliases.is_empty()
         {
-            let _ = writeln!(*out, "- **Also named:** {}", self.aliases(aliases, false));
+            let _ = writeln!(out, "- **Also named:** {}", self.aliases(aliases, false));
         }
-        let _ = writeln!(*out, "- **Size:** {}", plural(w.size, "byte"));
+        let _ = writeln!(out, "- **Size:** {}", plural(w.size, "byte"));
         let have = m.word_archs(w);
         let archs: Vec<String> = m
             .archs
@@ -322,12 +322,12 @@ impl<'m> Pages<'m> {
             }
             _ => "",
         };
-        let _ = writeln!(*out, "- **Architectures:** {}{inferred}", archs.join(" · "));
+        let _ = writeln!(out, "- **Architectures:** {}{inferred}", archs.join(" · "));
         if let TypeKind::Struct { follows, .. } = &w.kind {
             match follows.as_deref().and_then(|f| m.type_by_name(f)) {
                 Some(f) => {
                     let _ = writeln!(
-                        *out,
+                        out,
                         "- **Follows:** {} — a positional extension: it means something only \
                          right after that word.",
                         self.word_link(f, loc)
@@ -335,7 +335,7 @@ impl<'m> Pages<'m> {
                 }
                 None => match follows {
                     Some(f) => {
-                        let _ = writeln!(*out, "- **Follows:** {}", code(f, false));
+                        let _ = writeln!(out, "- **Follows:** {}", code(f, false));
                     }
                     None => out.push_str("- **Follows:** — (stands alone)\n"),
                 },
@@ -349,7 +349,7 @@ impl<'m> Pages<'m> {
             .map(|o| self.word_link(o, loc))
             .collect();
         if !followers.is_empty() {
-            let _ = writeln!(*out, "- **Extended by:** {}", followers.join(", "));
+            let _ = writeln!(out, "- **Extended by:** {}", followers.join(", "));
         }
     }
 
