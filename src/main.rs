@@ -78,6 +78,10 @@ enum Command {
         /// `"struct": null`) are a warning; any other is an error.
         #[arg(long)]
         no_validate: bool,
+        /// Records of this top-level struct (`decode --struct NAME --json`'s `records`)
+        /// instead of words.
+        #[arg(long = "struct", value_name = "NAME")]
+        record: Option<String>,
     },
     /// Everything the spec knows about a word, type or field: `0xd4`, `DMA_INDIRECT1D`,
     /// `DTYPE`, `DMA_INDIRECT1D.flags.gather_dim`.
@@ -163,6 +167,14 @@ fn main() -> ExitCode {
             hex,
             arch,
             no_validate,
+            record: Some(name),
+        } => cli::records::encode(&input, hex, &name, arch, !no_validate),
+        Command::Encode {
+            input,
+            hex,
+            arch,
+            no_validate,
+            record: None,
         } => cli::encode::run(&input, hex, arch, !no_validate),
         Command::Explain { what } => cli::explain::explain(&what).map(|text| print!("{text}")),
         Command::Klr { command } => cli::klr::run(&command),

@@ -1,18 +1,21 @@
 //! `dmaspec decode --struct NAME`: a stream of records (a ring of 16-byte SDMA descriptors)
-//! instead of 64-byte words, one table or JSON entry per record with its byte offset.
+//! instead of 64-byte words, one table or JSON entry per record with its byte offset; and
+//! `dmaspec encode --struct NAME`, its inverse.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use dmaspec::Arch;
-use dmaspec::json::JsonFields;
+use dmaspec::json::{self, JsonFields};
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::words::{RECORDS, Record};
 use serde_json::{Map, Value as Json, json};
 
-use super::CliError;
 use super::decode::{DecodeArgs, insert_fields, insert_verdict};
 use super::input::{self, WordReader};
 use super::table::{self, TableRows};
+use super::validate::FaultKind;
+use super::{CliError, hex_string};
 
 /// The record named `name` (spec name), or a usage error listing the records there are.
 pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
@@ -100,4 +103,58 @@ pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
     out.flush()?;
     progress.finish();
     result
+}
+
+/// `dmaspec encode --struct NAME`: records from `decode --struct NAME --json`'s list (or a
+/// bare list, or TOML `[[records]]`), checked against their rules unless `validate` is off
+/// (a rule the entry's own `violations` lists was broken in the decoded input: written
+/// anyway), then written as binary or one hex line per record.
+pub fn encode(
+    input: &Path,
+    hex: bool,
+    name: &str,
+    arch: Arch,
+    validate: bool,
+) -> Result<(), CliError> {
+    let meta = find(name)?;
+    let list = super::encode::read_list(input, json::records)?;
+    let all = match json::encode_records(meta.name, &list) {
+        Some(Ok(all)) => all,
+        Some(Err(errors)) => {
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            return Err(CliError::Encode(lines.join("\n")));
+        }
+        None => return Err(CliError::Usage(format!("`{name}` is not a record"))),
+    };
+    if validate {
+        let mut errors = Vec::new();
+        for (i, (entry, bytes)) in list.iter().zip(&all).enumerate() {
+            let Some(Ok(r)) = Record::decode(meta.name, bytes) else {
+                continue;
+            };
+            let v = r.check(arch);
+            for rule in super::validate::failed(&v) {
+                if !super::encode::declared(entry, FaultKind::Rule(rule.id)) {
+                    let text = super::validate::violation_text(&v, rule);
+                    errors.push(format!("record {i}: {} {text}", meta.name));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(CliError::Encode(format!(
+                "{}\n(--no-validate writes them anyway)",
+                errors.join("\n")
+            )));
+        }
+    }
+    let mut out = io::stdout().lock();
+    for bytes in &all {
+        if hex {
+            writeln!(out, "{}", hex_string(bytes))?;
+        } else {
+            out.write_all(bytes)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
 }

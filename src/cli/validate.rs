@@ -34,7 +34,7 @@ fn context(v: &Violations, r: &RuleMeta) -> Option<String> {
 }
 
 /// The failed checks of `v` (composites are explained by their failed parts).
-fn failed(v: &Violations) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+pub fn failed(v: &Violations) -> impl Iterator<Item = &'static RuleMeta> + '_ {
     v.leaves()
 }
 
