@@ -131,6 +131,9 @@ enum Command {
         /// comments.
         #[arg(long)]
         hex: bool,
+        /// Read a stream of records of this top-level struct instead of 64-byte words.
+        #[arg(long = "struct", value_name = "NAME")]
+        record: Option<String>,
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
@@ -195,9 +198,17 @@ fn main() -> ExitCode {
             explain,
             input,
         }),
-        Command::Validate { arch, hex, input } => {
-            cli::validate::run(&ValidateArgs { arch, hex, input })
-        }
+        Command::Validate {
+            arch,
+            hex,
+            record,
+            input,
+        } => cli::validate::run(&ValidateArgs {
+            arch,
+            hex,
+            input,
+            record,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

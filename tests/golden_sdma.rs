@@ -394,3 +394,22 @@ fn encode_struct_round_trips_decode_struct() {
     // Table 1.1 length_meta 0x0800 + first [29]; Table 1.2 op [8:6] = 2; buf_ptr 0x1000.
     assert_eq!(stdout(&out).trim(), "00080020800000000010000000000000");
 }
+
+#[test]
+fn validate_struct_checks_a_ring() {
+    let ring = ring();
+    // The sources state no checkable rule for a BD: every record is valid.
+    let out = dmaspec(&["validate", "--struct", "SDMA_CME_BD_DESC", "-"], &ring);
+    assert_success(&out);
+    assert!(out.stdout.is_empty());
+    let out = dmaspec(&["validate", "--struct", "SDMA_CME_BD_DESC"], &ring[..40]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out)
+            .contains("incomplete SDMA_CME_BD_DESC at byte offset 32 (0x20): 8 of 16 bytes"),
+        "{}",
+        stderr(&out)
+    );
+    let out = dmaspec(&["validate", "--struct", "NOPE"], &ring);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,6 +1,6 @@
 //! `dmaspec decode --struct NAME`: a stream of records (a ring of 16-byte SDMA descriptors)
-//! instead of 64-byte words, one table or JSON entry per record with its byte offset; and
-//! `dmaspec encode --struct NAME`, its inverse.
+//! instead of 64-byte words, one table or JSON entry per record with its byte offset;
+//! `dmaspec encode --struct NAME`, its inverse; and `dmaspec validate --struct NAME`.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json, json};
 use super::decode::{DecodeArgs, insert_fields, insert_verdict};
 use super::input::{self, WordReader};
 use super::table::{self, TableRows};
-use super::validate::FaultKind;
+use super::validate::{FaultKind, ValidateArgs};
 use super::{CliError, hex_string};
 
 /// The record named `name` (spec name), or a usage error listing the records there are.
@@ -129,14 +129,9 @@ pub fn encode(
     if validate {
         let mut errors = Vec::new();
         for (i, (entry, bytes)) in list.iter().zip(&all).enumerate() {
-            let Some(Ok(r)) = Record::decode(meta.name, bytes) else {
-                continue;
-            };
-            let v = r.check(arch);
-            for rule in super::validate::failed(&v) {
-                if !super::encode::declared(entry, FaultKind::Rule(rule.id)) {
-                    let text = super::validate::violation_text(&v, rule);
-                    errors.push(format!("record {i}: {} {text}", meta.name));
+            for (id, text) in faults(meta, bytes, arch) {
+                if !super::encode::declared(entry, FaultKind::Rule(id)) {
+                    errors.push(format!("record {i}: {text}"));
                 }
             }
         }
@@ -156,5 +151,60 @@ pub fn encode(
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+/// The failed checks of the record `bytes` in `arch`: (rule id, the line `validate` prints
+/// after the offset).
+fn faults(meta: &RecordMeta, bytes: &[u8], arch: Arch) -> Vec<(&'static str, String)> {
+    let Some(Ok(r)) = Record::decode(meta.name, bytes) else {
+        return Vec::new();
+    };
+    let v = r.check(arch);
+    super::validate::failed(&v)
+        .map(|rule| {
+            let text = super::validate::violation_text(&v, rule);
+            (rule.id, format!("{} {text}", meta.name))
+        })
+        .collect()
+}
+
+/// `dmaspec validate --struct NAME`: every record of the stream against its rules, one line
+/// per failed check; exit 1 if any record is invalid.
+pub fn validate(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
+    let meta = find(name)?;
+    let reader = input::open(args.input.as_deref())?;
+    let mut records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut buf = vec![0u8; meta.size];
+    let (mut total, mut invalid) = (0usize, 0usize);
+    let mut result = Ok(());
+    loop {
+        let offset = records.offset();
+        match records.next_into(&mut buf, meta.name) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                result = Err(CliError::Input(e));
+                break;
+            }
+        }
+        total += 1;
+        let found = faults(meta, &buf, args.arch);
+        for (_, text) in &found {
+            writeln!(out, "offset {offset} {text}")?;
+        }
+        invalid += usize::from(!found.is_empty());
+    }
+    out.flush()?;
+    result?;
+    if invalid > 0 {
+        return Err(CliError::Invalid(format!(
+            "{invalid} of {total} {} record{} invalid for {}",
+            meta.name,
+            if total == 1 { " is" } else { "s are" },
+            args.arch.name()
+        )));
+    }
     Ok(())
 }
