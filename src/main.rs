@@ -54,6 +54,10 @@ enum Command {
         /// input is a file).
         #[arg(long, short)]
         quiet: bool,
+        /// Read a stream of records of this top-level struct (`SDMA_CME_BD_DESC`, 16 bytes
+        /// each) instead of 64-byte words.
+        #[arg(long = "struct", value_name = "NAME")]
+        record: Option<String>,
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
@@ -74,6 +78,10 @@ enum Command {
         /// `"struct": null`) are a warning; any other is an error.
         #[arg(long)]
         no_validate: bool,
+        /// Records of this top-level struct (`decode --struct NAME --json`'s `records`)
+        /// instead of words.
+        #[arg(long = "struct", value_name = "NAME")]
+        record: Option<String>,
     },
     /// Everything the spec knows about a word, type or field: `0xd4`, `DMA_INDIRECT1D`,
     /// `DTYPE`, `DMA_INDIRECT1D.flags.gather_dim`.
@@ -123,6 +131,9 @@ enum Command {
         /// comments.
         #[arg(long)]
         hex: bool,
+        /// Read a stream of records of this top-level struct instead of 64-byte words.
+        #[arg(long = "struct", value_name = "NAME")]
+        record: Option<String>,
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
@@ -144,6 +155,7 @@ fn main() -> ExitCode {
             hex,
             json,
             quiet,
+            record,
             input,
         } => cli::decode::run(&DecodeArgs {
             arch,
@@ -151,12 +163,21 @@ fn main() -> ExitCode {
             json,
             input,
             quiet,
+            record,
         }),
         Command::Encode {
             input,
             hex,
             arch,
             no_validate,
+            record: Some(name),
+        } => cli::records::encode(&input, hex, &name, arch, !no_validate),
+        Command::Encode {
+            input,
+            hex,
+            arch,
+            no_validate,
+            record: None,
         } => cli::encode::run(&input, hex, arch, !no_validate),
         Command::Explain { what } => cli::explain::explain(&what).map(|text| print!("{text}")),
         Command::Klr { command } => cli::klr::run(&command),
@@ -177,9 +198,17 @@ fn main() -> ExitCode {
             explain,
             input,
         }),
-        Command::Validate { arch, hex, input } => {
-            cli::validate::run(&ValidateArgs { arch, hex, input })
-        }
+        Command::Validate {
+            arch,
+            hex,
+            record,
+            input,
+        } => cli::validate::run(&ValidateArgs {
+            arch,
+            hex,
+            input,
+            record,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -89,7 +89,7 @@ fn unknown_names_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("`NOPE` is not an opcode, a word, an opcode enumerator or a type")
+            .contains("`NOPE` is not an opcode, a word, an opcode enumerator, a record or a type")
     );
     let o = explain("DMA_INDIRECT1D.nope");
     assert_eq!(o.status.code(), Some(2));
@@ -97,10 +97,9 @@ fn unknown_names_are_usage_errors() {
     // A query without a word before its first dot shows what was typed.
     let o = explain(".....");
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr)
-            .contains("`.....`: `` is not an opcode, a word, an opcode enumerator or a type")
-    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains(
+        "`.....`: `` is not an opcode, a word, an opcode enumerator, a record or a type"
+    ));
 }
 
 /// The paths rules and decode's JSON write: every field a rule of a word reads, every leaf

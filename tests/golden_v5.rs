@@ -115,16 +115,19 @@ fn dma_immediate_one_inline_one_register_descriptor() {
     );
     // §3.1 row "13 3 descriptor_reg[3]".
     assert_eq!(w.descriptor_reg, [0, 20, 0]);
-    // §3.1 row "16 48 descriptor_imm[3]": raw 16-byte descriptors (§1 SDMA_CME_BD_DESC:
-    // word0 length 0x1000 first|last, word1 op CME, buf_ptr 0x120000000).
-    assert_eq!(
-        w.descriptor_imm[0].bytes,
-        [
-            0x00, 0x10, 0x00, 0x30, 0x80, 0, 0, 0, 0x00, 0x00, 0x00, 0x20, 0x01, 0, 0, 0
-        ]
-    );
-    assert_eq!(w.descriptor_imm[1], DESCRIPTOR_RAW::default());
-    assert_eq!(w.descriptor_imm[2], DESCRIPTOR_RAW::default());
+    // §3.1 row "16 48 descriptor_imm[3]": each an §1 SDMA_CME_BD_DESC. Descriptor 0:
+    // Table 1.1 length_meta [15:0] = 0x1000, byte3 first [5] and last [4]; Table 1.2 op
+    // [8:6] = 2 CME (Table 1.3b), optype COPY 0; Table 1.0 buf_ptr 0x120000000.
+    let d = w.descriptor_imm[0];
+    assert_eq!(d.word0.length_meta, 0x1000);
+    assert_eq!((d.word0.first, d.word0.last), (1, 1));
+    assert_eq!(d.word1.op, SDMAOP::CME);
+    assert_eq!(d.word1.optype, SDMA_CMETYPE::COPY);
+    assert_eq!(d.buf_ptr, 0x1_2000_0000);
+    // Descriptor 1 is in registers, descriptor 2 unused: their inline bytes are zero.
+    assert_eq!(w.descriptor_imm[1], SDMA_CME_BD_DESC::default());
+    assert_eq!(w.descriptor_imm[2], SDMA_CME_BD_DESC::default());
+    assert_eq!(w.validate(Arch::maverick), Ok(()));
 
     assert_eq!(w.encode(), bytes);
 }

@@ -744,6 +744,42 @@ fn pseudo_ext_rules() {
     );
 }
 
+/// The golden 0xba word (tests/vectors/dma_immediate.hex, from supp-field-tables §3.1): one
+/// engine, tdg 0, two descriptors.
+fn immediate() -> DMA_IMMEDIATE {
+    DMA_IMMEDIATE::decode(&vector("dma_immediate.hex")).unwrap()
+}
+
+#[test]
+fn dma_immediate_rules() {
+    word_cases!(
+        DMA_IMMEDIATE,
+        [
+            case(
+                "dma_immediate_one_engine",
+                "supp-field-tables §3.1 row 10: restricted to engine_count == ONE",
+                immediate,
+                |w| w.dma_engines.engine_count = DMA_ENGINE_COUNT::TWO
+            )
+            .on(Arch::maverick),
+            case(
+                "dma_immediate_tdg_zero",
+                "supp-field-tables §3.1 row 11: tdg must be 0",
+                immediate,
+                |w| w.dma_flags.tdg = 1
+            )
+            .on(Arch::maverick),
+            case(
+                "dma_immediate_num_descriptors",
+                "supp-field-tables §3.1: num_descriptors must be 1/2/3",
+                immediate,
+                |w| w.descriptor_flags.num_descriptors = 0
+            )
+            .on(Arch::maverick),
+        ]
+    );
+}
+
 /// The golden 0xBF word (tests/vectors/s3d3_collective.hex, from the S3D3 Collective page's
 /// §2 table): 256 BF16 elements, LNC2, 16 channels.
 fn collective() -> S3D3_COLLECTIVE {
@@ -1311,6 +1347,10 @@ fn golden_vectors_are_valid_where_they_ship() {
     let m = model();
     for entry in std::fs::read_dir(root().join("tests/vectors")).unwrap() {
         let path = entry.unwrap().path();
+        // tests/vectors/records/ holds records (16-byte SDMA descriptors), not words.
+        if !path.is_file() {
+            continue;
+        }
         for b in hex_words(&path) {
             let w = m
                 .words()
@@ -1492,7 +1532,9 @@ fn rust_and_c_validators_agree() {
     let ncs: Vec<u8> = m.archs.iter().map(|a| a.nc).collect();
     let golden: Vec<[u8; 64]> = std::fs::read_dir(root().join("tests/vectors"))
         .unwrap()
-        .flat_map(|e| hex_words(&e.unwrap().path()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .flat_map(|p| hex_words(&p))
         .collect();
 
     let mut samples: Vec<Sample> = Vec::new();

@@ -507,7 +507,12 @@ fn coverage_adds_up() {
     assert_eq!(t.head, cols);
     let n = |s: &str| -> usize { s.trim_matches('*').parse().unwrap() };
     let mut totals = vec![0; cols.len() - 1];
-    let words: Vec<&TypeDef> = m.words().collect();
+    // A row per word, then one per record (a top-level struct, counted at its own size).
+    let words: Vec<&TypeDef> = m.words().chain(m.records()).collect();
+    assert!(
+        m.records().count() >= 2,
+        "SDMA_CME_BD_DESC and SDMA_CCE_DESC"
+    );
     assert_eq!(t.rows.len(), words.len() + 1);
     for (row, w) in t.rows.iter().zip(&words) {
         assert!(row[0].starts_with(&format!("[{}]", w.name)));
@@ -524,12 +529,17 @@ fn coverage_adds_up() {
                 .count();
             assert_eq!(counts[i], want, "{} {}", w.name, level.name);
         }
-        // Unknown: exactly the bytes some unknown leaf covers.
+        // Unknown: exactly the bytes some unknown leaf covers (of a bitfield sub-field, the
+        // bytes its bit range spans: SDMA_CCE_W0's unknown bits 0..22 are bytes 0..2).
         let mut unknown = vec![false; w.size];
         for l in m.leaves(w).iter().filter(|l| l.role == Role::Unknown) {
-            unknown[l.offset..l.offset + l.size]
-                .iter_mut()
-                .for_each(|b| *b = true);
+            let bytes = match l.bits {
+                Some((lsb, width)) => {
+                    l.offset + lsb as usize / 8..l.offset + (lsb + width - 1) as usize / 8 + 1
+                }
+                None => l.offset..l.offset + l.size,
+            };
+            unknown[bytes].iter_mut().for_each(|b| *b = true);
         }
         let unknown = unknown.iter().filter(|b| **b).count();
         assert_eq!(t.cell(row, "unknown"), unknown.to_string(), "{}", w.name);

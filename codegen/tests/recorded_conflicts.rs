@@ -111,7 +111,11 @@ fn json_carries_the_conflict_records() {
             "rdma_dma_engine_mask_meaning",
             "extended_inst_architectures",
             "gs_control_ex_a",
-            "s3d3_collective_reserved1_span"
+            "s3d3_collective_reserved1_span",
+            "sdma_desc_word0_listing",
+            "sdma_cce_w0_overlay",
+            "sdma_cce_w1_overlay",
+            "sdma_cce_w2_w3_overlay",
         ]
     );
     // Item 9 is data: the device reading carries the consolidated page's CARRIED tag.

@@ -1565,3 +1565,51 @@ fn word_alias_loads_with_its_c_spelling() {
     assert_eq!(aliases[0].source, None);
     assert!(aliases[0].spelled_by().contains("no source uses it"));
 }
+
+// ---- records (`top_level = true`) ---------------------------------------------------
+
+/// `top_level = true` inserted as line 5, after `size`.
+fn top_level(item: &str) -> String {
+    let (head, rest) = item.split_at(item.find("size = ").unwrap());
+    let (size, rest) = rest.split_at(rest.find('\n').unwrap() + 1);
+    format!("{head}{size}top_level = true\n{rest}")
+}
+
+#[test]
+fn a_top_level_struct_is_a_record() {
+    let good = top_level(&strukt(
+        2,
+        r#"  { off = 0, name = "a", type = "u16", evidence = [{ source = "src" }] },
+"#,
+    ));
+    let model = SPEC.load(&good).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = model.records().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["S"]);
+    assert_eq!(model.words().count(), 0);
+}
+
+#[test]
+fn top_level_on_a_word() {
+    let bad = top_level(&word("W_A", "W1", r#"["a1"]"#, "OPCODE"));
+    SPEC.only_at(
+        &bad,
+        5,
+        13,
+        "true",
+        "`W_A` is bound to an opcode, so it is a word and already top-level: remove \
+         `top_level = true`",
+    );
+}
+
+#[test]
+fn top_level_struct_of_no_bytes() {
+    let bad = top_level(&strukt(0, ""));
+    SPEC.only_at(
+        &bad,
+        4,
+        8,
+        "0",
+        "`S` is top-level, so it is decoded from its own bytes and needs at least one: give \
+         it a size and fields, or remove `top_level = true`",
+    );
+}

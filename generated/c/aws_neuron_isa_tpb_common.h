@@ -1217,10 +1217,11 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, reserved) == 3, "
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, offset_imm) == 4, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.offset_imm is at offset 4");
 
 /**
- * DESCRIPTOR_RAW (16 bytes): One 16-byte descriptor carried inline in a DMA_IMMEDIATE. The page
- * lays it out as the 16-byte SDMA buffer descriptor SDMA_CME_BD_DESC (field tables §1), which the
- * spec does not hold yet, so its bytes stay raw here; how the firmware maps them onto the BD at
- * runtime is INFERRED (the v5 wall).
+ * DESCRIPTOR_RAW (16 bytes): One 16-byte descriptor carried inline in a DMA_IMMEDIATE, as the
+ * shipped header types it (raw bytes). The field tables lay it out as the 16-byte SDMA buffer
+ * descriptor SDMA_CME_BD_DESC (§1), which is how DMA_IMMEDIATE.descriptor_imm decodes; this raw
+ * type is that field's alternative. How the firmware maps the bytes onto the BD at runtime is
+ * INFERRED (the v5 wall).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
@@ -1229,8 +1230,8 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, offset_imm) == 4,
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_DESCRIPTOR_RAW {
     /**
-     * Offset 0, 16 bytes. The descriptor's bytes (an SDMA_CME_BD_DESC by the page; not decoded
-     * here). Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 0, 16 bytes. The descriptor's bytes (an SDMA_CME_BD_DESC by the field tables).
+     * Confidence: HIGH/OBSERVED (confirmed).
      */
     uint8_t bytes[16];
 } NEURON_ISA_TPB_DESCRIPTOR_RAW;
@@ -2492,6 +2493,397 @@ enum NEURON_ISA_TPB_LNC_SIZE_FMT {
 typedef uint8_t NEURON_ISA_TPB_LNC_SIZE_FMT;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_LNC_SIZE_FMT is 1 byte");
+
+/**
+ * SDMA_CMETYPE (1 byte): The CME operation type of a BD (WORD1 optype, bits 9..11): a plain copy or
+ * one of the Fast CRC+Memcopy engine's checksums.
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3. Spec: types/sdma.toml:131.
+ */
+#ifdef __cplusplus
+enum SDMA_CMETYPE : uint8_t {
+#else
+enum SDMA_CMETYPE {
+#endif
+    /** Plain memcpy (the default). */
+    SDMA_CMETYPE_COPY = 0x00,
+    /** CRC-32. */
+    SDMA_CMETYPE_CRC32 = 0x01,
+    /** CRC-32C. */
+    SDMA_CMETYPE_CRC32C = 0x02,
+    /** 16-bit checksum. */
+    SDMA_CMETYPE_CKSUM16 = 0x03,
+    /** 32-bit checksum. */
+    SDMA_CMETYPE_CKSUM32 = 0x04,
+    /** CRC-16. */
+    SDMA_CMETYPE_CRC16 = 0x05,
+    /** Adler-32. */
+    SDMA_CMETYPE_CKSUM32_ADLER = 0x06,
+    /** CRC-8. */
+    SDMA_CMETYPE_CRC8 = 0x07,
+};
+#ifndef __cplusplus
+typedef uint8_t SDMA_CMETYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CMETYPE) == 1, "SDMA_CMETYPE is 1 byte");
+
+/**
+ * SDMAOP (1 byte): The engine operation of a BD (WORD1 op, bits 6..8). The sources give 1, 2 and 4;
+ * 0, 3, 5, 6 and 7 have no name.
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3. Spec: types/sdma.toml:152.
+ */
+#ifdef __cplusplus
+enum SDMAOP : uint8_t {
+#else
+enum SDMAOP {
+#endif
+    /** The strided / transpose engine. */
+    SDMAOP_DRE = 0x01,
+    /** The COPY / memcpy data path (with the CRC variants). */
+    SDMAOP_CME = 0x02,
+    /** In-flight compute (FMA / ADD / MIN / MAX / convert; field tables §7). */
+    SDMAOP_CCE = 0x04,
+};
+#ifndef __cplusplus
+typedef uint8_t SDMAOP;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(SDMAOP) == 1, "SDMAOP is 1 byte");
+
+/**
+ * SDMA_FMA_OPERAND (1 byte): What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks; the
+ * page names the firmware enum al_sdma_m2s_fma_operand.
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:296.
+ */
+#ifdef __cplusplus
+enum al_sdma_m2s_fma_operand : uint8_t {
+#else
+enum al_sdma_m2s_fma_operand {
+#endif
+    /** The accumulator. */
+    AL_SDMA_M2S_FMA_OPERAND_stored_buffer = 0x00,
+    /** The source. */
+    AL_SDMA_M2S_FMA_OPERAND_input_buffer = 0x01,
+    /** The FP32 scale in W3. */
+    AL_SDMA_M2S_FMA_OPERAND_scale = 0x02,
+};
+#ifndef __cplusplus
+typedef uint8_t al_sdma_m2s_fma_operand;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2s_fma_operand) == 1, "al_sdma_m2s_fma_operand is 1 byte");
+
+/**
+ * SDMA_CCETYPE (1 byte): The device CCE op (Table 7.2). The page does not place it in the 16-byte
+ * descriptor: a CCE descriptor selects its op through the META-CTRL op selector (FMA, EXT, GCE; 0
+ * for ADD / MIN / MAX). The host kbin_dma_desc_op_t values map onto it as kbin ADD 2 -> 0, FMA 1 ->
+ * 1, MAX 4 -> 2, MIN 3 -> 3 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.2. Spec: types/sdma.toml:310.
+ */
+#ifdef __cplusplus
+enum SDMA_CCETYPE : uint8_t {
+#else
+enum SDMA_CCETYPE {
+#endif
+    /** Pure accumulate (cce_info NULL); kbin ADD = 2. */
+    SDMA_CCETYPE_ADD = 0x00,
+    /** acc' = input * scale + acc; kbin FMA = 1. */
+    SDMA_CCETYPE_FMA = 0x01,
+    /** B = MAX, optional const clamp; kbin MAX = 4. */
+    SDMA_CCETYPE_MAX = 0x02,
+    /** B = MIN, optional const clamp; kbin MIN = 3. */
+    SDMA_CCETYPE_MIN = 0x03,
+    /** Device-only combo multi-descriptor packet (base 0x2400000, chained 0x40000000). */
+    SDMA_CCETYPE_EXT = 0x04,
+    /** Device-only gradient compress / decompress (base 0x2500000). */
+    SDMA_CCETYPE_GCE = 0x05,
+};
+#ifndef __cplusplus
+typedef uint8_t SDMA_CCETYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCETYPE) == 1, "SDMA_CCETYPE is 1 byte");
+
+/**
+ * SDMA_DESC_WORD0 (4 bytes): Word 0 of the BD, by the DWARF field names (Table 1.1, bit 0 = LSB of
+ * the dword). The firmware writes bits 24..25 as a generation tag instead (the word0 field's
+ * alternative firmware_gen_tag); the descriptor model's listing of the same word differs (conflict
+ * sdma_desc_word0_listing).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:63.
+ */
+typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
+    /**
+     * Bits 0..15. Transfer length in bytes of this BD; 0 means 64 KiB (65536). The spec's
+     * zero-means codec applies to byte-placed fields, not bit ranges, so the rule is stated here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int length_meta : 16;
+    /** Bit 16. Byte 2 bit 0; the page gives the name only. Confidence: HIGH/CARRIED (strong). */
+    unsigned int md : 1;
+    /**
+     * Bit 17. Reserved. Byte 2 bit 1, named rsvd_dummy (reserved). Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int rsvd_dummy : 1;
+    /**
+     * Bits 18..23. Network-tag meta, byte 2 bits 2..7. Table 1.1 names the whole byte 2 netag0_meta
+     * (b8); the descriptor model names the 6-bit field netag0_meta:6, the name used here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int netag0_meta : 6;
+    /**
+     * Bit 24. Byte 3 bit 0 (DWARF name). The firmware writes bit 0 of its generation tag here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int concatenate : 1;
+    /**
+     * Bit 25. Byte 3 bit 1 (DWARF name). The firmware writes bit 1 of its generation tag here.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int dmb : 1;
+    /** Bit 26. Byte 3 bit 2. Confidence: HIGH/CARRIED (strong). */
+    unsigned int no_snoop : 1;
+    /** Bit 27. Byte 3 bit 3: interrupt enable. Confidence: HIGH/CARRIED (strong). */
+    unsigned int int_en : 1;
+    /** Bit 28. Byte 3 bit 4: last BD of a transfer. Confidence: HIGH/CARRIED (strong). */
+    unsigned int last : 1;
+    /** Bit 29. Byte 3 bit 5: first BD of a transfer. Confidence: HIGH/CARRIED (strong). */
+    unsigned int first : 1;
+    /**
+     * Bits 30..31. Byte 3 bits 6..7: the ring id (DWARF); the firmware does not write it.
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int ringid : 2;
+} SDMA_DESC_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes");
+
+/**
+ * SDMA_DESC_WORD0_FW (4 bytes): Word 0 as the firmware's dma_data_transfer writes it: the length in
+ * bits 0..15 and a 2-bit generation/ring tag in bits 24..25; it keeps the other bits of the word
+ * (build mask &0xFCFF0000) and gives them no meaning of its own.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: MED/CARRIED (inferred).
+ *
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:89.
+ */
+typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
+    /** Bits 0..15. Transfer length in bytes. Confidence: MED/CARRIED (inferred). */
+    unsigned int length : 16;
+    /**
+     * Bits 16..23. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
+     * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+     */
+    unsigned int kept_16_23 : 8;
+    /**
+     * Bits 24..25. The 2-bit generation/ring tag; the completion busy-poll matches the same two
+     * bits (comp_BD.byte3 & 0x3). Confidence: MED/CARRIED (inferred).
+     */
+    unsigned int gen_tag : 2;
+    /**
+     * Bits 26..31. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
+     * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+     */
+    unsigned int kept_26_31 : 6;
+} SDMA_DESC_WORD0_FW;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 bytes");
+
+/**
+ * SDMA_CME_DESC_WORD1 (4 bytes): Word 1 of the BD: the CME command (op, optype) and its CRC
+ * controls (Table 1.2).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:105.
+ */
+typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
+    /** Bits 0..4. Reserved. Reserved network-tag bits. Confidence: HIGH/CARRIED (strong). */
+    unsigned int netag0_rsvd : 5;
+    /** Bit 5. Order this BD's write before the next. Confidence: HIGH/CARRIED (strong). */
+    unsigned int write_barrier : 1;
+    /**
+     * Bits 6..8. Holds a `SDMAOP`. The engine operation (Table 1.3b). Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int op : 3;
+    /**
+     * Bits 9..11. Holds a `SDMA_CMETYPE`. The CME operation type (Table 1.3a). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int optype : 3;
+    /** Bit 12. Also copy the source payload (CRC + copy). Confidence: HIGH/CARRIED (strong). */
+    unsigned int copy_src_data : 1;
+    /** Bit 13. Store the source-side CRC. Confidence: HIGH/CARRIED (strong). */
+    unsigned int store_source_crc : 1;
+    /** Bit 14. Write the CRC result back. Confidence: HIGH/CARRIED (strong). */
+    unsigned int store_crc_result : 1;
+    /** Bit 15. Append the computed CRC to the stream. Confidence: HIGH/CARRIED (strong). */
+    unsigned int send_crc : 1;
+    /** Bit 16. Seed the CRC from the cached IV. Confidence: HIGH/CARRIED (strong). */
+    unsigned int use_stored_crc_iv : 1;
+    /** Bit 17. Verify the incoming CRC. Confidence: HIGH/CARRIED (strong). */
+    unsigned int validate_crc : 1;
+    /** Bits 18..25. Endianness selector. Confidence: HIGH/CARRIED (strong). */
+    unsigned int endian_type : 8;
+    /** Bits 26..28. CRC IV cache slot, 0..7. Confidence: HIGH/CARRIED (strong). */
+    unsigned int cached_crc_iv_index : 3;
+    /** Bits 29..31. Block attribute. Confidence: HIGH/CARRIED (strong). */
+    unsigned int block_attr : 3;
+} SDMA_CME_DESC_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 4 bytes");
+
+/**
+ * SDMA_CCE_W0 (4 bytes): W0 of a CCE descriptor: write_barrier | 0x800000 (has meta-ctrl) |
+ * meta_idx << 24. Table 7.0 ORs write_barrier in without saying at which bit, so bits 0..22 stay
+ * unknown.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.0. Spec: types/sdma.toml:240.
+ */
+typedef struct __attribute__((packed)) SDMA_CCE_W0 {
+    /**
+     * Bits 0..22. Unknown: no source gives a meaning; kept raw. Control bits, write_barrier among
+     * them; the page does not place them. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int ctrl : 23;
+    /**
+     * Bit 23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int has_meta_ctrl : 1;
+    /** Bits 24..31. The meta index (meta_idx << 24). Confidence: HIGH/CARRIED (strong). */
+    unsigned int meta_idx : 8;
+} SDMA_CCE_W0;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W0) == 4, "SDMA_CCE_W0 is 4 bytes");
+
+/**
+ * SDMA_CCE_META_CTRL (4 bytes): The CCE META-CTRL word (W1, Table 7.1;
+ * al_sdma_m2s_build_*_meta_ctrl). The page gives no encoding of the three dtype nibbles. Bits it
+ * does not name stay unknown.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.1. Spec: types/sdma.toml:256.
+ */
+typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
+    /**
+     * Bits 0..3. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_0_3 : 4;
+    /** Bit 4. Use the min/max const operand. Confidence: HIGH/CARRIED (strong). */
+    unsigned int use_const : 1;
+    /**
+     * Bit 5. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_5 : 1;
+    /**
+     * Bit 6. Write barrier (Table 7.1 [6]; the plain WORD1 has write_barrier at [5], conflict
+     * sdma_cce_w1_overlay). Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int write_barrier : 1;
+    /**
+     * Bit 7. Last / notify: marks the final source of a multi-source reduce, which flushes the
+     * accumulator to S2M. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int last : 1;
+    /**
+     * Bits 8..11. The input / intermediate dtype nibble (encoding not given). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int in_dtype : 4;
+    /**
+     * Bits 12..15. The scale / output dtype nibble (encoding not given). Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int out_dtype : 4;
+    /**
+     * Bits 16..19. The accumulation dtype nibble: mixed precision reads in, accumulates wider,
+     * writes out (encoding not given). Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int acc_dtype : 4;
+    /**
+     * Bits 20..22. The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000,
+     * bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD / MIN / MAX leave 0. Confidence: HIGH/CARRIED
+     * (strong).
+     */
+    unsigned int op_selector : 3;
+    /**
+     * Bits 23..24. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_23_24 : 2;
+    /**
+     * Bit 25. CCE meta-ctrl VALID: 1 = this is a CCE descriptor. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int valid : 1;
+    /**
+     * Bits 26..31. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int unnamed_26_31 : 6;
+} SDMA_CCE_META_CTRL;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 bytes");
+
+/**
+ * SDMA_CCE_W2 (4 bytes): W2 of a CCE descriptor: the semaphore/length in bits 0..23 and the three
+ * FMA operand selectors (Table 7.3). The page also ORs in an 'op-high nibble' without placing it,
+ * so bits 30..31 stay unknown.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/CARRIED (strong).
+ *
+ * Evidence: supp-field-tables §7 Table 7.0; supp-field-tables §7 Table 7.3. Spec:
+ * types/sdma.toml:278.
+ */
+typedef struct __attribute__((packed)) SDMA_CCE_W2 {
+    /** Bits 0..23. Semaphore / length (&0xFFFFFF). Confidence: HIGH/CARRIED (strong). */
+    unsigned int sema_length : 24;
+    /**
+     * Bits 24..25. Holds a `al_sdma_m2s_fma_operand`. FMA operand A; default 1 (input). Confidence:
+     * HIGH/CARRIED (strong).
+     */
+    unsigned int a_sel : 2;
+    /**
+     * Bits 26..27. Holds a `al_sdma_m2s_fma_operand`. FMA operand B; default 2 (scale), so acc' =
+     * input * scale + acc. Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int b_sel : 2;
+    /**
+     * Bits 28..29. Holds a `al_sdma_m2s_fma_operand`. FMA operand C; default 0 (stored).
+     * Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int c_sel : 2;
+    /**
+     * Bits 30..31. Unknown: no source gives a meaning; kept raw. Not placed by the page (the
+     * op-high nibble may fall here or overlap the selectors). Confidence: HIGH/CARRIED (strong).
+     */
+    unsigned int op_high : 2;
+} SDMA_CCE_W2;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
 
 /**
  * INDEX_MISS_BEHAVIOR (1 byte): GATHER's policy for an index outside the loaded Pool_Buffer window.
@@ -4051,6 +4443,70 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  * Reading `header_comment_35_to_47`: The header comment annotates reserved1[14] as (35 - 47), 13
  * bytes for a 14-byte array, with no comment for byte 34. [HIGH/OBSERVED] Evidence:
  * wiki-s3d3-collective §2.
+ */
+
+/**
+ * Conflict `sdma_desc_word0_listing` (about SDMA_DESC_WORD0): How the two pages list
+ * SDMA_DESC_WORD0. The field tables give each bit (length_meta [15:0], byte 2 = netag0_meta [7:2] +
+ * rsvd_dummy [1] + md [0], byte 3 = ringid [7:6] .. concatenate [0]: 32 bits). The descriptor model
+ * lists the word 'MSB-from-top' as length_meta:16, netag0_meta:6, md:1, then the eight byte-3 bits:
+ * 31 bits, no rsvd_dummy, and read from the top it would put length_meta in bits 16..31, against
+ * both pages' firmware quirk (length in bits 0..15). The spec follows Table 1.1.
+ *
+ * Reading `field_tables_bits`: Table 1.1: 32 bits, bit 0 = LSB; length_meta 0..15, md 16,
+ * rsvd_dummy 17, netag0_meta 18..23, concatenate 24, dmb 25, no_snoop 26, int_en 27, last 28, first
+ * 29, ringid 30..31. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.1.
+ *
+ * Reading `descriptor_model_listing`: The descriptor model: 'length_meta:16, netag0_meta:6, md:1,
+ * then ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1', MSB from the top: 31 bits
+ * named, no rsvd_dummy. [HIGH/CARRIED] Evidence: supp-descriptor-model §3.
+ */
+
+/**
+ * Conflict `sdma_cce_w0_overlay` (about SDMA_DESC_WORD0, SDMA_CCE_W0): Word 0 of the same ring
+ * entry read two ways. The BD (Table 1.1) has netag0_meta in bits 18..23 and the byte-3 controls
+ * (concatenate, dmb, no_snoop, int_en, last, first, ringid) in bits 24..31; the CCE descriptor
+ * (Table 7.0) has its has-meta-ctrl flag at bit 23, the top bit of netag0_meta, and meta_idx in
+ * bits 24..31, all eight byte-3 controls.
+ *
+ * Reading `bd_word0`: Table 1.1: bit 23 is netag0_meta's top bit; bits 24..31 are concatenate, dmb,
+ * no_snoop, int_en, last, first, ringid. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.1.
+ *
+ * Reading `cce_w0`: Table 7.0: bit 23 = has meta-ctrl (0x800000), bits 24..31 = meta_idx.
+ * [HIGH/CARRIED] Evidence: supp-field-tables §7 Table 7.0.
+ */
+
+/**
+ * Conflict `sdma_cce_w1_overlay` (about SDMA_CME_DESC_WORD1, SDMA_CCE_META_CTRL, SDMAOP): Word 1 of
+ * the same ring entry read two ways. Table 1.2's WORD1 has write_barrier at [5], op at [8:6],
+ * optype at [11:9], the CRC controls at [17:12] and endian_type at [25:18]; Table 7.1's META-CTRL
+ * puts write_barrier at [6] and last at [7] (inside op), the in/mid dtype nibble at [11:8] (op's
+ * top bit and optype), the scale/out and accumulation nibbles over the CRC controls, the op
+ * selector at [22:20] and VALID at [25] (inside endian_type). The page also says a CCE descriptor
+ * has op = CCE (4) in WORD1 [8:6]: that is bit 8, which the META-CTRL reads as the in/mid dtype
+ * nibble's low bit, so op = CCE and the META-CTRL word cannot both hold in W1 as given.
+ *
+ * Reading `bd_word1`: Table 1.2: write_barrier [5], op [8:6] (CCE = 4 for a compute transfer, per
+ * the CCE-vs-COPY table), optype [11:9]. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.2;
+ * supp-field-tables §7.
+ *
+ * Reading `cce_meta_ctrl`: Table 7.1: use_const [4], write_barrier [6], last [7], in/mid dtype
+ * [11:8], scale/out dtype [15:12], accumulation dtype [19:16], op selector [22:20], VALID [25].
+ * [HIGH/CARRIED] Evidence: supp-field-tables §7 Table 7.1.
+ */
+
+/**
+ * Conflict `sdma_cce_w2_w3_overlay` (about SDMA_CME_BD_DESC, SDMA_CCE_DESC, SDMA_CCE_W2): Bytes
+ * 8..15 of the same ring entry read two ways: the BD's 64-bit buf_ptr (the SoC address the engine
+ * reads or writes), or the CCE descriptor's W2 (semaphore/length and the FMA operand selectors) and
+ * W3 (the FP32 scale). The CCE page does not say where a compute descriptor's buffer address goes.
+ *
+ * Reading `bd_buf_ptr`: Table 1.0: bytes 8..15 are buf_ptr, a u64 SoC address. [HIGH/CARRIED]
+ * Evidence: supp-field-tables §1 Table 1.0.
+ *
+ * Reading `cce_w2_w3`: Table 7.0: bytes 8..11 are W2 (sema/length & 0xFFFFFF, a_sel [25:24], b_sel
+ * [27:26], c_sel [29:28]), bytes 12..15 W3 (FMA FP32 scale; 0 for ADD/MIN/MAX). [HIGH/CARRIED]
+ * Evidence: supp-field-tables §7 Table 7.0.
  */
 
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */

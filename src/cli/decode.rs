@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use dmaspec::Arch;
 use dmaspec::json::JsonFields;
 use dmaspec::runtime::meta::{EnumeratorMeta, LeafMeta, constant_mismatches};
+use dmaspec::runtime::rules::Violations;
 use dmaspec::stream::{Decoded, Decoder, Leads, WORD_SIZE};
 use dmaspec::words::{WORDS, enumerators};
 use serde_json::{Map, Value as Json, json};
@@ -22,6 +23,8 @@ pub struct DecodeArgs {
     pub input: Option<PathBuf>,
     /// No progress bar (one is shown on a terminal's stderr for a file input).
     pub quiet: bool,
+    /// `--struct NAME`: a stream of records of this struct instead of words.
+    pub record: Option<String>,
 }
 
 /// One decoded word, as the JSON shape has it.
@@ -44,18 +47,7 @@ pub fn instruction_json(
             }
             let mut v = JsonFields::new(bytes);
             word.visit(&mut v, arch);
-            let (fields, alternatives, joined) = v.finish();
-            obj.insert(
-                "confidence".into(),
-                confidence_json(&fields, word.meta().leaves),
-            );
-            obj.insert("fields".into(), fields);
-            if !alternatives.is_empty() {
-                obj.insert("alternatives".into(), Json::Object(alternatives));
-            }
-            if !joined.is_empty() {
-                obj.insert("joined".into(), Json::Object(joined));
-            }
+            insert_fields(&mut obj, v, word.meta().leaves);
             let mismatches: Vec<Json> = constant_mismatches(bytes, word.meta().leaves)
                 .map(|(leaf, expected, found)| {
                     json!({ "field": leaf.path, "expected": expected, "found": found })
@@ -64,14 +56,7 @@ pub fn instruction_json(
             if !mismatches.is_empty() {
                 obj.insert("constant_mismatches".into(), Json::Array(mismatches));
             }
-            let checked = word.check(arch);
-            obj.insert(
-                "violations".into(),
-                super::validate::violations_json(&checked),
-            );
-            if let Some(found) = super::validate::compiler_findings_json(&checked) {
-                obj.insert("compiler_findings".into(), found);
-            }
+            insert_verdict(&mut obj, &word.check(arch));
         }
         Decoded::UnknownOpcode => {
             obj.insert("struct".into(), Json::Null);
@@ -96,6 +81,35 @@ pub fn instruction_json(
         }
     }
     Json::Object(obj)
+}
+
+/// `confidence`, `fields` and, when there are any, `alternatives` and `joined`, from a
+/// finished walk over the leaves `leaves`.
+pub(super) fn insert_fields(
+    obj: &mut Map<String, Json>,
+    walk: JsonFields<'_>,
+    leaves: &'static [LeafMeta],
+) {
+    let (fields, alternatives, joined) = walk.finish();
+    obj.insert("confidence".into(), confidence_json(&fields, leaves));
+    obj.insert("fields".into(), fields);
+    if !alternatives.is_empty() {
+        obj.insert("alternatives".into(), Json::Object(alternatives));
+    }
+    if !joined.is_empty() {
+        obj.insert("joined".into(), Json::Object(joined));
+    }
+}
+
+/// `violations` and, when there are any, `compiler_findings`.
+pub(super) fn insert_verdict(obj: &mut Map<String, Json>, checked: &Violations) {
+    obj.insert(
+        "violations".into(),
+        super::validate::violations_json(checked),
+    );
+    if let Some(found) = super::validate::compiler_findings_json(checked) {
+        obj.insert("compiler_findings".into(), found);
+    }
 }
 
 /// The confidence tag of every leaf `fields` shows (of a union, the chosen arm's), keyed
@@ -186,6 +200,9 @@ fn table_text(
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
+    if let Some(name) = &args.record {
+        return super::records::decode(args, name);
+    }
     let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
     let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut decoder = Decoder::new(args.arch);

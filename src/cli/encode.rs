@@ -19,16 +19,23 @@ use super::validate::{FaultKind, compiler_findings, faults};
 /// Reads an instruction list: `{"instructions": [...]}` (what decode prints), a bare JSON
 /// array, or TOML with `[[instructions]]` tables.
 pub fn read_instructions(path: &Path) -> Result<Vec<Json>, CliError> {
+    read_list(path, json::instructions)
+}
+
+/// Reads a list as `take` finds it in the document (JSON, or TOML for a `.toml` path).
+pub fn read_list(
+    path: &Path,
+    take: fn(Json) -> Result<Vec<Json>, json::ListError>,
+) -> Result<Vec<Json>, CliError> {
     let text = super::input::read_text(path)?;
     let bad =
         |e: &dyn Display| CliError::BadFile(format!("{}: {e}", super::input::name(Some(path))));
-    let list = if path.extension().is_some_and(|e| e == "toml") {
-        let doc: Json = toml::from_str(&text).map_err(|e| bad(&e))?;
-        json::instructions(doc)
+    let doc: Json = if path.extension().is_some_and(|e| e == "toml") {
+        toml::from_str(&text).map_err(|e| bad(&e))?
     } else {
-        json::instructions_from_str(&text)
+        serde_json::from_str(&text).map_err(|e| bad(&e))?
     };
-    list.map_err(|e| bad(&e))
+    take(doc).map_err(|e| bad(&e))
 }
 
 /// Hex text, one word per line.
@@ -43,7 +50,7 @@ pub fn hex_lines(words: &[[u8; 64]]) -> String {
 /// An instruction object says what decode found wrong with its word: a rule in its
 /// `violations`, a field in its `constant_mismatches`, or `"struct": null` for a word that
 /// did not decode. Such a fault was in the decoded input, so it is not the user's edit.
-fn declared(ins: &Json, kind: FaultKind) -> bool {
+pub fn declared(ins: &Json, kind: FaultKind) -> bool {
     let listed = |list: &str, key: &str, value: &str| {
         ins.get(list).and_then(Json::as_array).is_some_and(|l| {
             l.iter()

@@ -7,10 +7,11 @@ use std::fmt::Write as _;
 use dmaspec::WordMeta;
 use dmaspec::json::PathStack;
 use dmaspec::runtime::meta::{Alternative, Codec, Evidence, FieldMeta, LeafMeta, Role};
+use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::stream::Leads;
-use dmaspec::words::{WORDS, enumerators, flag_bits};
+use dmaspec::words::{RECORDS, WORDS, enumerators, flag_bits};
 
 use super::CliError;
 use super::decode::opcode_enumerator;
@@ -37,30 +38,42 @@ pub fn explain(query: &str) -> Result<String, CliError> {
         )));
     }
     let words = find_words(word_part);
-    let Some(first) = words.first() else {
-        if field_part.is_none()
-            && let Some(text) = type_text(word_part)
-        {
-            return Ok(text);
+    let record = find_record(word_part);
+    let first = match (words.first(), record) {
+        (Some(w), _) => Item::word(w),
+        (None, Some(r)) => Item::record(r),
+        (None, None) => {
+            if field_part.is_none()
+                && let Some(text) = type_text(word_part)
+            {
+                return Ok(text);
+            }
+            let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
+            let records: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
+            // `DMA.x` names the part that is wrong; `.....` shows what was typed.
+            let what = match field_part {
+                Some(_) => format!("`{query}`: `{word_part}`"),
+                None => format!("`{word_part}`"),
+            };
+            return Err(CliError::Usage(format!(
+                "{what} is not an opcode, a word, an opcode enumerator, a record or a type \
+                 (words: {}; records: {})",
+                names.join(", "),
+                records.join(", ")
+            )));
         }
-        let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
-        // `DMA.x` names the part that is wrong; `.....` shows what was typed.
-        let what = match field_part {
-            Some(_) => format!("`{query}`: `{word_part}`"),
-            None => format!("`{word_part}`"),
-        };
-        return Err(CliError::Usage(format!(
-            "{what} is not an opcode, a word, an opcode enumerator or a type (words: {})",
-            names.join(", ")
-        )));
     };
     let Some(field) = field_part else {
+        if words.is_empty() {
+            return Ok(record.map_or_else(String::new, record_text));
+        }
         return Ok(words
             .iter()
             .map(|w| word_text(w))
             .collect::<Vec<_>>()
             .join("\n"));
     };
+    let first = &first;
     // One element of an array leaf: `src_num_elem[0]`.
     if let Some((leaf, index)) = element(first, field) {
         return match array_len(leaf.type_name) {
@@ -103,6 +116,35 @@ pub fn explain(query: &str) -> Result<String, CliError> {
     Ok(out)
 }
 
+/// What a field path is explained against: a word or a record.
+struct Item {
+    name: &'static str,
+    leaves: &'static [LeafMeta],
+    rules: &'static [RuleMeta],
+}
+
+impl Item {
+    fn word(w: &WordMeta) -> Item {
+        Item {
+            name: w.name,
+            leaves: w.leaves,
+            rules: rules_of(w),
+        }
+    }
+    fn record(r: &RecordMeta) -> Item {
+        Item {
+            name: r.name,
+            leaves: r.leaves,
+            rules: r.rules,
+        }
+    }
+}
+
+/// The record named `q` (records have no opcode or aliases).
+fn find_record(q: &str) -> Option<&'static RecordMeta> {
+    RECORDS.iter().find(|r| r.name.eq_ignore_ascii_case(q))
+}
+
 /// `0xd4`, `0XD4` or `212`.
 fn opcode(q: &str) -> Option<u8> {
     q.strip_prefix("0x")
@@ -141,7 +183,7 @@ fn find_words(q: &str) -> Vec<&'static WordMeta> {
 }
 
 /// `path[i]` where `path` is a leaf of `w`.
-fn element(w: &WordMeta, field: &str) -> Option<(&'static LeafMeta, usize)> {
+fn element(w: &Item, field: &str) -> Option<(&'static LeafMeta, usize)> {
     let (path, rest) = field.rsplit_once('[')?;
     let index: usize = rest.strip_suffix(']')?.parse().ok()?;
     Some((w.leaves.iter().find(|l| l.path == path)?, index))
@@ -270,8 +312,29 @@ fn word_text(w: &WordMeta) -> String {
         );
     }
     let _ = writeln!(out, "{}\n", w.doc);
-    let rows: Vec<[String; 5]> = w
-        .leaves
+    out.push_str(&leaf_table(w.leaves));
+    asserts_lines(rules_of(w), &mut out);
+    out
+}
+
+/// `explain` of a record: its size and doc, then its leaf table.
+fn record_text(r: &RecordMeta) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}", r.name, r.c_name);
+    let _ = writeln!(
+        out,
+        "record of {} bytes, decoded on its own (`dmaspec decode --struct {}`)",
+        r.size, r.name
+    );
+    let _ = writeln!(out, "{}\n", r.doc);
+    out.push_str(&leaf_table(r.leaves));
+    asserts_lines(r.rules, &mut out);
+    out
+}
+
+/// One row per leaf: offset, path, type, confidence, notes.
+fn leaf_table(leaves: &[LeafMeta]) -> String {
+    let rows: Vec<[String; 5]> = leaves
         .iter()
         .map(|l| {
             [
@@ -284,15 +347,13 @@ fn word_text(w: &WordMeta) -> String {
         })
         .collect();
     let header = ["offset", "field", "type", "confidence", "notes"].map(String::from);
-    out.push_str(&super::table::render_columns(&header, &rows));
-    asserts_lines(w, &mut out);
-    out
+    super::table::render_columns(&header, &rows)
 }
 
 /// The compiler's assert and error strings the spec attaches to the word: its unenforced
 /// rules whose message a source gives (the word does not show whether they held).
-fn asserts_lines(w: &WordMeta, out: &mut String) {
-    let asserts: Vec<&RuleMeta> = rules_of(w)
+fn asserts_lines(rules: &[RuleMeta], out: &mut String) {
+    let asserts: Vec<&RuleMeta> = rules
         .iter()
         .filter(|r| r.kind == RuleKind::NotEnforced && !r.message.is_empty())
         .collect();
@@ -355,7 +416,7 @@ fn marks(l: &LeafMeta) -> String {
 }
 
 /// A leaf, or (`element`) one element of an array leaf.
-fn leaf_text(w: &WordMeta, l: &LeafMeta, element: Option<usize>) -> String {
+fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
     let f = l.field;
     let mut out = String::new();
     let arm = l
@@ -429,12 +490,13 @@ fn leaf_text(w: &WordMeta, l: &LeafMeta, element: Option<usize>) -> String {
     for a in f.alternatives {
         alternative_lines(a, &mut out);
     }
-    let reading: Vec<&RuleMeta> = rules_of(w)
+    let reading: Vec<&RuleMeta> = w
+        .rules
         .iter()
         .filter(|r| r.fields.iter().any(|p| reads(p, l.path)))
         .collect();
     if !reading.is_empty() {
-        let all = rules_of(w);
+        let all = w.rules;
         let parts = |r: &RuleMeta| -> String {
             let ids: Vec<&str> = r
                 .parts

@@ -1,5 +1,5 @@
-//! Reading a stream of 64-byte words from a file or stdin, raw or as hex text, one word at
-//! a time (constant memory).
+//! Reading a stream of 64-byte words (or of records of another size) from a file or stdin,
+//! raw or as hex text, one at a time (constant memory).
 //!
 //! Hex text: hex digits, whitespace, and `#` comments that run to the end of the line; a
 //! UTF-8 byte-order mark at the very start is skipped. Every run of digits between
@@ -27,10 +27,13 @@ pub struct InputError {
 #[derive(Debug)]
 pub enum Problem {
     Io(io::Error),
-    /// The input ended inside a word.
+    /// The input ended inside a word (or a record of `size` bytes).
     Partial {
         offset: usize,
         len: usize,
+        size: usize,
+        /// `word`, or the record's name.
+        what: &'static str,
     },
     /// A byte in hex input that is not a hex digit, whitespace or in a `#` comment.
     BadHex {
@@ -51,9 +54,14 @@ impl fmt::Display for InputError {
         let input = &self.input;
         match &self.problem {
             Problem::Io(e) => write!(f, "cannot read {input}: {e}"),
-            Problem::Partial { offset, len } => write!(
+            Problem::Partial {
+                offset,
+                len,
+                size,
+                what,
+            } => write!(
                 f,
-                "{input}: incomplete word at byte offset {offset} ({offset:#x}): {len} of 64 bytes"
+                "{input}: incomplete {what} at byte offset {offset} ({offset:#x}): {len} of {size} bytes"
             ),
             Problem::BadHex {
                 line,
@@ -243,37 +251,47 @@ impl WordReader {
 
     pub fn next_word(&mut self) -> Result<Option<[u8; WORD_SIZE]>, InputError> {
         let mut word = [0u8; WORD_SIZE];
+        Ok(self.next_into(&mut word, "word")?.then_some(word))
+    }
+
+    /// Fills `buf` with the next record (`what` names it in the error for a partial one);
+    /// false at the end of the input.
+    pub fn next_into(&mut self, buf: &mut [u8], what: &'static str) -> Result<bool, InputError> {
+        buf.fill(0);
         let len = if self.hex.is_some() {
-            self.fill_hex(&mut word)
+            self.fill_hex(buf)
         } else {
-            fill_raw(&mut self.inner, &mut word)
+            fill_raw(&mut self.inner, buf)
         }
         .map_err(|problem| InputError {
             input: self.input.clone(),
             problem,
         })?;
         match len {
-            0 => Ok(None),
-            WORD_SIZE => {
-                self.offset += WORD_SIZE;
-                Ok(Some(word))
+            0 => Ok(false),
+            len if len == buf.len() => {
+                self.offset += len;
+                Ok(true)
             }
             len => Err(InputError {
                 input: self.input.clone(),
                 problem: Problem::Partial {
                     offset: self.offset,
                     len,
+                    size: buf.len(),
+                    what,
                 },
             }),
         }
     }
 
-    fn fill_hex(&mut self, word: &mut [u8; WORD_SIZE]) -> Result<usize, Problem> {
+    fn fill_hex(&mut self, word: &mut [u8]) -> Result<usize, Problem> {
         let Some(st) = self.hex.as_mut() else {
             return Ok(0);
         };
         let mut nibbles = 0usize;
-        while nibbles < WORD_SIZE * 2 {
+        let want = word.len() * 2;
+        while nibbles < want {
             let buf = self.inner.fill_buf().map_err(Problem::Io)?;
             if buf.is_empty() {
                 // The end of the input ends the last run (and a mark cut short is no mark).
@@ -290,7 +308,7 @@ impl WordReader {
                     let byte = &mut word[nibbles / 2];
                     *byte = (*byte << 4) | v;
                     nibbles += 1;
-                    if nibbles == WORD_SIZE * 2 {
+                    if nibbles == want {
                         break;
                     }
                 }
@@ -301,9 +319,9 @@ impl WordReader {
     }
 }
 
-fn fill_raw(r: &mut dyn Read, word: &mut [u8; WORD_SIZE]) -> Result<usize, Problem> {
+fn fill_raw(r: &mut dyn Read, word: &mut [u8]) -> Result<usize, Problem> {
     let mut len = 0;
-    while len < WORD_SIZE {
+    while len < word.len() {
         match r.read(&mut word[len..]) {
             Ok(0) => break,
             Ok(n) => len += n,

@@ -8,6 +8,7 @@ pub mod input;
 pub mod klr;
 pub mod lower;
 pub mod progress;
+pub mod records;
 pub mod table;
 pub mod validate;
 

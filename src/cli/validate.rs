@@ -19,6 +19,8 @@ pub struct ValidateArgs {
     pub arch: Arch,
     pub hex: bool,
     pub input: Option<PathBuf>,
+    /// `--struct NAME`: a stream of records of this struct instead of words.
+    pub record: Option<String>,
 }
 
 /// The composites a rule is a part of, outermost first (`a > b`), if any.
@@ -34,7 +36,7 @@ fn context(v: &Violations, r: &RuleMeta) -> Option<String> {
 }
 
 /// The failed checks of `v` (composites are explained by their failed parts).
-fn failed(v: &Violations) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+pub fn failed(v: &Violations) -> impl Iterator<Item = &'static RuleMeta> + '_ {
     v.leaves()
 }
 
@@ -211,6 +213,9 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
+    if let Some(name) = &args.record {
+        return super::records::validate(args, name);
+    }
     let reader = input::open(args.input.as_deref())?;
     let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut decoder = Decoder::new(args.arch);

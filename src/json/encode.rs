@@ -1,5 +1,6 @@
 //! Words from the JSON shape: a list of instructions with the names `decode --json` prints
-//! (`struct` + `fields`, or `raw_hex` for a word that did not decode).
+//! (`struct` + `fields`, or `raw_hex` for a word that did not decode); records (structs
+//! decoded on their own) from `decode --struct --json`'s list the same way.
 //!
 //! The encoder is driven by each word's flattened leaves (path, offset, bits, type): a
 //! value given at a leaf's path is range-checked and laid into the word's template
@@ -11,9 +12,10 @@ use core::fmt;
 use serde_json::{Map, Value as Json};
 
 use crate::runtime::meta::{EnumeratorMeta, FieldMeta, FlagMeta, LeafMeta};
+use crate::runtime::record::RecordMeta;
 use crate::runtime::visit::{Group, Value, Visitor};
 use crate::runtime::wire::put;
-use crate::words::{WORDS, WordMeta, enumerators, flag_bits};
+use crate::words::{RECORDS, Record, WORDS, enumerators, flag_bits};
 
 use super::path::PathStack;
 
@@ -43,15 +45,16 @@ const DERIVED_KEYS: &[&str] = &[
 pub enum ListError {
     /// The text is not JSON.
     Json(serde_json::Error),
-    /// The document is neither a list nor an object with an `instructions` list.
-    NotAList,
+    /// The document is neither a list nor an object with a list under this key
+    /// (`instructions`, or `records`).
+    NotAList(&'static str),
 }
 
 impl fmt::Display for ListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ListError::Json(e) => write!(f, "{e}"),
-            ListError::NotAList => f.write_str("expected an `instructions` list"),
+            ListError::NotAList(key) => write!(f, "expected an `{key}` list"),
         }
     }
 }
@@ -61,13 +64,23 @@ impl std::error::Error for ListError {}
 /// The instructions of a document: `{"instructions": [...]}` (what decode prints) or a
 /// bare array.
 pub fn instructions(doc: Json) -> Result<Vec<Json>, ListError> {
+    list_under(doc, "instructions")
+}
+
+/// The records of a document: `{"records": [...]}` (what `decode --struct` prints) or a
+/// bare array.
+pub fn records(doc: Json) -> Result<Vec<Json>, ListError> {
+    list_under(doc, "records")
+}
+
+fn list_under(doc: Json, key: &'static str) -> Result<Vec<Json>, ListError> {
     match doc {
         Json::Array(list) => Ok(list),
-        Json::Object(mut m) => match m.remove("instructions") {
+        Json::Object(mut m) => match m.remove(key) {
             Some(Json::Array(list)) => Ok(list),
-            _ => Err(ListError::NotAList),
+            _ => Err(ListError::NotAList(key)),
         },
-        _ => Err(ListError::NotAList),
+        _ => Err(ListError::NotAList(key)),
     }
 }
 
@@ -101,11 +114,27 @@ impl std::error::Error for EncodeError {}
 
 /// Encodes every instruction, or returns every error found (each naming the instruction).
 pub fn encode_all(list: &[Json]) -> Result<Vec<[u8; 64]>, Vec<EncodeError>> {
+    encode_each(list, encode_one)
+}
+
+/// Encodes every entry of a `decode --struct NAME --json` list as a record of the struct
+/// `name`, or returns every error found (each naming the entry). `None`: no such record.
+pub fn encode_records(name: &str, list: &[Json]) -> Option<Result<Vec<Vec<u8>>, Vec<EncodeError>>> {
+    let meta = RECORDS.iter().find(|r| r.name == name)?;
+    Some(encode_each(list, |ins, errors| {
+        encode_record(meta, ins, errors)
+    }))
+}
+
+fn encode_each<T>(
+    list: &[Json],
+    one: impl Fn(&Json, &mut Vec<String>) -> T,
+) -> Result<Vec<T>, Vec<EncodeError>> {
     let mut words = Vec::new();
     let mut errors = Vec::new();
     for (i, ins) in list.iter().enumerate() {
         let mut e = Vec::new();
-        let word = encode_one(ins, &mut e);
+        let word = one(ins, &mut e);
         let label = ins.get("struct").and_then(Json::as_str).unwrap_or("?");
         errors.extend(e.into_iter().map(|message| EncodeError {
             instruction: i,
@@ -144,11 +173,7 @@ fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
             return [0; 64];
         }
     };
-    for key in obj.keys() {
-        if key != "struct" && key != "fields" && !DERIVED_KEYS.contains(&key.as_str()) {
-            errors.push(format!("unknown key `{key}`"));
-        }
-    }
+    unknown_keys(obj, errors);
     if let Some(op) = obj.get("opcode")
         && op.as_u64() != Some(u64::from(word.opcode))
     {
@@ -158,19 +183,87 @@ fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
         ));
     }
     let mut bytes = *word.template;
-    let empty = Map::new();
-    let fields = match obj.get("fields") {
-        Some(Json::Object(m)) => m,
-        None => &empty,
-        Some(_) => {
-            errors.push("`fields` must be an object".into());
-            return bytes;
-        }
+    let Some(fields) = fields_of(obj, errors) else {
+        return bytes;
+    };
+    let target = Target {
+        name: word.name,
+        leaves: word.leaves,
+        opcode: Some(word.opcode),
     };
     let mut arms: Vec<(String, String)> = Vec::new();
-    walk(word, fields, "", &mut bytes, &mut arms, errors);
-    check_arms(word, &bytes, &arms, errors);
+    walk(&target, fields, "", &mut bytes, &mut arms, errors);
+    if let Some(&arch) = word.arch.first()
+        && let Some(decoded) = crate::Word::decode(&bytes, arch)
+    {
+        let mut taken = ArmCollector::default();
+        decoded.visit(&mut taken, arch);
+        check_arms(&taken.arms, &arms, errors);
+    }
     bytes
+}
+
+/// One record: zero bytes with every field given laid in.
+fn encode_record(meta: &RecordMeta, ins: &Json, errors: &mut Vec<String>) -> Vec<u8> {
+    let mut bytes = vec![0u8; meta.size];
+    let Some(obj) = ins.as_object() else {
+        errors.push("a record is an object with `fields`".into());
+        return bytes;
+    };
+    match obj.get("struct") {
+        Some(Json::String(s)) if s == meta.name => {}
+        None => {}
+        Some(other) => errors.push(format!("`struct` {other} is not {}", meta.name)),
+    }
+    unknown_keys(obj, errors);
+    let Some(fields) = fields_of(obj, errors) else {
+        return bytes;
+    };
+    let target = Target {
+        name: meta.name,
+        leaves: meta.leaves,
+        opcode: None,
+    };
+    let mut arms: Vec<(String, String)> = Vec::new();
+    walk(&target, fields, "", &mut bytes, &mut arms, errors);
+    if let Some(Ok(decoded)) = Record::decode(meta.name, &bytes) {
+        let mut taken = ArmCollector::default();
+        decoded.visit(&mut taken, crate::Arch::ALL[0]);
+        check_arms(&taken.arms, &arms, errors);
+    }
+    bytes
+}
+
+/// Keys that are neither `struct`, `fields` nor one decode derives.
+fn unknown_keys(obj: &Map<String, Json>, errors: &mut Vec<String>) {
+    for key in obj.keys() {
+        if key != "struct" && key != "fields" && !DERIVED_KEYS.contains(&key.as_str()) {
+            errors.push(format!("unknown key `{key}`"));
+        }
+    }
+}
+
+/// The `fields` object (none given: no field set); `None` when it is not an object.
+fn fields_of<'a>(
+    obj: &'a Map<String, Json>,
+    errors: &mut Vec<String>,
+) -> Option<&'a Map<String, Json>> {
+    static EMPTY: std::sync::LazyLock<Map<String, Json>> = std::sync::LazyLock::new(Map::new);
+    match obj.get("fields") {
+        Some(Json::Object(m)) => Some(m),
+        None => Some(&EMPTY),
+        Some(_) => {
+            errors.push("`fields` must be an object".into());
+            None
+        }
+    }
+}
+
+/// What an object is encoded as: a word (whose byte 0 must stay its opcode) or a record.
+struct Target<'a> {
+    name: &'a str,
+    leaves: &'static [LeafMeta],
+    opcode: Option<u8>,
 }
 
 fn raw_word(obj: &Map<String, Json>, errors: &mut Vec<String>) -> [u8; 64] {
@@ -218,10 +311,10 @@ fn join(prefix: &str, key: &str) -> String {
 
 /// Descends `obj` at `prefix`, writing every leaf it names.
 fn walk(
-    word: &WordMeta,
+    word: &Target,
     obj: &Map<String, Json>,
     prefix: &str,
-    bytes: &mut [u8; 64],
+    bytes: &mut [u8],
     arms: &mut Vec<(String, String)>,
     errors: &mut Vec<String>,
 ) {
@@ -230,14 +323,16 @@ fn walk(
         if let Some(leaf) = word.leaves.iter().find(|l| l.path == path) {
             if let Err(e) = write_leaf(leaf, value, bytes) {
                 errors.push(format!("field `{path}`: {e}"));
-            } else if bytes[0] != word.opcode {
+            } else if let Some(op) = word.opcode
+                && bytes[0] != op
+            {
                 // The opcode leaf (`header.opcode`) must name this word, or the word
                 // would decode as another one (or as none).
                 errors.push(format!(
-                    "field `{path}`: {} does not match {} ({:#04x})",
-                    bytes[0], word.name, word.opcode
+                    "field `{path}`: {} does not match {} ({op:#04x})",
+                    bytes[0], word.name
                 ));
-                bytes[0] = word.opcode;
+                bytes[0] = op;
             }
             continue;
         }
@@ -268,26 +363,13 @@ fn walk(
     }
 }
 
-/// The fields given for a union must belong to the arm its discriminator selects.
-fn check_arms(
-    word: &WordMeta,
-    bytes: &[u8; 64],
-    arms: &[(String, String)],
-    errors: &mut Vec<String>,
-) {
-    let Some(&arch) = word.arch.first() else {
-        return;
-    };
-    let Some(decoded) = crate::Word::decode(bytes, arch) else {
-        return;
-    };
-    let mut taken = ArmCollector::default();
-    decoded.visit(&mut taken, arch);
+/// The fields given for a union must belong to the arm its discriminator selects (`taken`:
+/// the arms the encoded bytes take).
+fn check_arms(taken: &[String], arms: &[(String, String)], errors: &mut Vec<String>) {
     for (arm, path) in arms {
-        if !taken.arms.contains(arm) {
+        if !taken.contains(arm) {
             let union = arm.rsplit_once('.').map_or(arm.as_str(), |p| p.0);
             let selected = taken
-                .arms
                 .iter()
                 .find(|c| c.rsplit_once('.').is_some_and(|p| p.0 == union))
                 .map_or("another arm", String::as_str);
@@ -322,7 +404,7 @@ impl Visitor for ArmCollector {
 }
 
 /// Lays one leaf's value into the word.
-fn write_leaf(leaf: &LeafMeta, value: &Json, bytes: &mut [u8; 64]) -> Result<(), String> {
+fn write_leaf(leaf: &LeafMeta, value: &Json, bytes: &mut [u8]) -> Result<(), String> {
     let ty = leaf.type_name;
     if ty.starts_with("ascii[") {
         return write_text(leaf, value, bytes);
@@ -468,7 +550,7 @@ fn flags_value(v: &Json, bits: &[FlagMeta], width: u32) -> Result<u64, String> {
 }
 
 /// A string (NUL-padded on encode), or `{"text", "raw_hex"}` for bytes that are not.
-fn write_text(leaf: &LeafMeta, v: &Json, bytes: &mut [u8; 64]) -> Result<(), String> {
+fn write_text(leaf: &LeafMeta, v: &Json, bytes: &mut [u8]) -> Result<(), String> {
     let field = &mut bytes[leaf.offset..leaf.offset + leaf.size];
     match v {
         Json::String(s) => {

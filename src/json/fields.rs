@@ -12,8 +12,8 @@ use super::path::PathStack;
 
 /// Builds the `fields` object of one instruction, and its `alternatives`.
 pub struct JsonFields<'w> {
-    /// The word, for reading a composite field's bytes under an alternative reading.
-    bytes: &'w [u8; 64],
+    /// The word (or record), for reading a composite field's bytes under an alternative reading.
+    bytes: &'w [u8],
     /// (key, container) per open group; the bottom one is the word itself.
     stack: Vec<(&'static str, Json)>,
     path: PathStack,
@@ -23,7 +23,7 @@ pub struct JsonFields<'w> {
 
 impl<'w> JsonFields<'w> {
     /// A builder for the word `bytes`; pass it to the decoded word's `visit`.
-    pub fn new(bytes: &'w [u8; 64]) -> Self {
+    pub fn new(bytes: &'w [u8]) -> Self {
         JsonFields {
             bytes,
             stack: vec![("", Json::Object(Map::new()))],

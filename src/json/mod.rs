@@ -23,7 +23,10 @@ use serde_json::{Value as Json, json};
 
 use crate::words::{Arch, Word};
 
-pub use encode::{EncodeError, ListError, encode_all, instructions, instructions_from_str};
+pub use encode::{
+    EncodeError, ListError, encode_all, encode_records, instructions, instructions_from_str,
+    records,
+};
 pub use fields::{JsonFields, leaf_json, raw_bits};
 pub use path::PathStack;
 

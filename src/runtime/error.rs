@@ -1,6 +1,6 @@
 use core::fmt;
 
-/// Why a 64-byte word could not be decoded as the requested struct.
+/// Why bytes could not be decoded as the requested struct (a 64-byte word or a record).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DecodeError {
     /// Byte 0 is not this struct's opcode.
@@ -9,6 +9,12 @@ pub enum DecodeError {
         found: u8,
         /// The struct that was asked for.
         name: &'static str,
+    },
+    /// Fewer bytes than one record of this struct.
+    Short {
+        name: &'static str,
+        needed: usize,
+        found: usize,
     },
 }
 
@@ -23,6 +29,11 @@ impl fmt::Display for DecodeError {
                 f,
                 "opcode {found:#04x} is not {name} (which is {expected:#04x})"
             ),
+            DecodeError::Short {
+                name,
+                needed,
+                found,
+            } => write!(f, "{name} needs {needed} bytes, got {found}"),
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod klr;
 pub mod lowering;
 pub mod meta;
+pub mod record;
 pub mod rules;
 pub mod text;
 pub mod visit;

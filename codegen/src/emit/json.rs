@@ -3,7 +3,7 @@
 //! Top level (keys in this order):
 //!
 //! - `format`: `"dmaspec/2"`; bumped when the shape changes (2: a sub-word's
-//!   `opcode.sub_opcode`).
+//!   `opcode.sub_opcode`, `follows` a list of words, the `records` key).
 //! - `levels`, `scales`, `sources`, `archs`, `types`: the model as [`Model`] serializes it
 //!   (every type with its kind, members, evidence and alternatives; type references carry
 //!   `index` into `types`).
@@ -11,6 +11,8 @@
 //!   architectures that ship it and its leaves flattened as the byte tables show them
 //!   (`path`, `offset`, `size`, `bits`, `type`, `role`, `confidence`, `evidence`,
 //!   `alternatives`), so a consumer can decode a word without walking `types`.
+//! - `records`: the same view of each record (a struct declared `top_level`, decoded on
+//!   its own: a 16-byte ring descriptor), with its size and no opcode.
 //! - `rules`: the validity rules — `constants`, `tables`, and `sets` (one per struct with
 //!   rules: each rule's id, shipped name, kind, `authority` (`header` or `compiler`),
 //!   lowered expression, parent, architectures, message, fields, confidence and evidence).
@@ -37,6 +39,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         archs: &model.archs,
         types: &model.types,
         words: model.words().map(|w| word(model, w)).collect(),
+        records: model.records().map(|r| record(model, r)).collect(),
         rules: rules(model),
         lowerings: &model.lowerings,
         klr: &model.klr,
@@ -56,6 +59,8 @@ struct Doc<'m> {
     archs: &'m [Arch],
     types: &'m [TypeDef],
     words: Vec<Word<'m>>,
+    /// Structs decoded on their own (`top_level`), each with its size and leaves.
+    records: Vec<Record<'m>>,
     /// Validity rules (constants, tables, one set per struct), expressions lowered to
     /// field reads by byte offset / bit range (see `dmaspec_codegen::rules`).
     rules: serde_json::Value,
@@ -84,6 +89,18 @@ struct Word<'m> {
     arch_inferred: bool,
     /// The words one of which this one positionally extends (empty: it stands alone).
     follows: &'m [String],
+    confidence: &'m Confidence,
+    evidence: &'m [Evidence],
+    leaves: Vec<WordLeaf<'m>>,
+}
+
+#[derive(Serialize)]
+struct Record<'m> {
+    name: &'m str,
+    c_name: &'m str,
+    /// Bytes per record.
+    size: usize,
+    doc: &'m str,
     confidence: &'m Confidence,
     evidence: &'m [Evidence],
     leaves: Vec<WordLeaf<'m>>,
@@ -185,14 +202,10 @@ fn add_c_paths(model: &Model, owner: usize, v: &mut serde_json::Value) {
     }
 }
 
-fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
-    let op = w.opcode().expect("words have an opcode");
-    let follows = match &w.kind {
-        TypeKind::Struct { follows, .. } => follows.as_slice(),
-        _ => &[],
-    };
-    let leaves = model
-        .leaves(w)
+/// The leaves of a word or record, as the byte tables show them.
+fn leaves<'m>(model: &'m Model, t: &'m TypeDef) -> Vec<WordLeaf<'m>> {
+    model
+        .leaves(t)
         .into_iter()
         .map(|l| WordLeaf {
             chain: l
@@ -227,7 +240,28 @@ fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
             variant: l.variant,
             confidence: l.confidence,
         })
-        .collect();
+        .collect()
+}
+
+fn record<'m>(model: &'m Model, r: &'m TypeDef) -> Record<'m> {
+    Record {
+        name: &r.name,
+        c_name: &r.c_name,
+        size: r.size,
+        doc: &r.doc,
+        confidence: &r.confidence,
+        evidence: &r.evidence,
+        leaves: leaves(model, r),
+    }
+}
+
+fn word<'m>(model: &'m Model, w: &'m TypeDef) -> Word<'m> {
+    let op = w.opcode().expect("words have an opcode");
+    let follows = match &w.kind {
+        TypeKind::Struct { follows, .. } => follows.as_slice(),
+        _ => &[],
+    };
+    let leaves = leaves(model, w);
     Word {
         name: &w.name,
         c_name: &w.c_name,

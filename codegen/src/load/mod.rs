@@ -30,6 +30,7 @@ mod rule_expr;
 mod rule_place;
 mod rules;
 mod sub_opcode;
+mod top_level;
 mod words;
 
 use cascade::Cause;

@@ -478,6 +478,7 @@ impl Loader {
                 ),
             );
         }
+        let top_level = self.top_level(at, r);
         if r.opcode.is_some() && size != nesting::WORD_SIZE {
             self.err(at, r.size.span(), format!(
                 "`{}` is bound to an opcode, so it is a 64-byte instruction word; size is {size}",
@@ -500,6 +501,7 @@ impl Loader {
                     .follows
                     .as_ref()
                     .map_or(Vec::new(), |f| f.get_ref().names()),
+                top_level,
                 aliases,
                 joins,
                 alternatives,

@@ -29,6 +29,11 @@ impl Model {
         self.types.iter().filter(|t| t.opcode().is_some())
     }
 
+    /// The records (top-level structs without an opcode), in spec order.
+    pub fn records(&self) -> impl Iterator<Item = &TypeDef> {
+        self.types.iter().filter(|t| t.is_record())
+    }
+
     pub fn arch_names(&self) -> Vec<&str> {
         self.archs.iter().map(|a| a.name.as_str()).collect()
     }

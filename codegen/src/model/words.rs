@@ -333,6 +333,9 @@ pub enum TypeKind {
         /// The words one of which this one must immediately follow (a positional
         /// extension); empty when it stands alone.
         follows: Vec<String>,
+        /// Decoded on its own (`top_level = true`): a record, the top-level item that is
+        /// not a word.
+        top_level: bool,
         /// Other names of the word, each with who spells it so.
         aliases: Vec<Alias>,
         /// Logical values split across fields.
@@ -417,6 +420,22 @@ impl TypeDef {
             TypeKind::Struct { opcode, .. } => opcode.as_ref(),
             _ => None,
         }
+    }
+
+    /// A record: a struct decoded on its own that is not a word.
+    pub fn is_record(&self) -> bool {
+        matches!(
+            self.kind,
+            TypeKind::Struct {
+                top_level: true,
+                ..
+            }
+        )
+    }
+
+    /// A word or a record: an item with its own header, page and decoder.
+    pub fn is_top_level(&self) -> bool {
+        self.opcode().is_some() || self.is_record()
     }
 }
 

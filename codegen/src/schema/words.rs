@@ -175,6 +175,9 @@ pub struct RawStruct {
     pub follows: Option<Spanned<RawFollows>>,
     /// A word that shares its envelope's opcode and is told apart by a sub-opcode field.
     pub sub_opcode: Option<RawSubOpcode>,
+    /// A struct decoded on its own, outside any word (a ring of 16-byte descriptors): a
+    /// top-level item like a word, without an opcode.
+    pub top_level: Option<Spanned<bool>>,
     /// Other names of the word (an older name the spec gave it, a source's spelling).
     #[serde(default)]
     pub aliases: Vec<RawAlias>,

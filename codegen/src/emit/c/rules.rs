@@ -89,7 +89,7 @@ pub(super) fn common(model: &Model) -> String {
         );
     }
     for s in &r.sets {
-        if model.ty(s.owner).opcode().is_none() {
+        if !model.ty(s.owner).is_top_level() {
             set(model, s, &mut out);
         }
     }
@@ -127,7 +127,7 @@ pub(super) fn conflicts(model: &Model) -> String {
     out
 }
 
-/// The validators of one word, for its header.
+/// The validators of one word or record, for its header.
 pub(super) fn word(model: &Model, w: &TypeDef) -> String {
     let mut out = String::new();
     if let Some(s) = model

@@ -54,7 +54,7 @@ impl<'m> Pages<'m> {
         let mut out = String::from(BANNER);
         out.push_str("# Coverage\n\n");
         out.push_str(
-            "How much of each word is known, counted by byte. A data byte counts at the common \
+            "How much of each word (and each record, at its own size) is known, counted by byte. A data byte counts at the common \
              confidence level of the leaf that covers it, which is never surer than a member \
              holding it (a word's STRONG `header` leaves HEADER's fields STRONG); a byte \
              covered by a bitfield counts once, at \
@@ -70,7 +70,7 @@ impl<'m> Pages<'m> {
         let mut totals = vec![0usize; m.levels.len() + 2];
         let mut all = 0;
         let mut maps = Vec::new();
-        for w in m.words() {
+        for w in m.words().chain(m.records()) {
             let cov = m.byte_coverage(w);
             let counts = self.coverage_counts(&cov);
             for (t, c) in totals.iter_mut().zip(&counts) {

@@ -49,6 +49,15 @@ impl<'m> Pages<'m> {
                 prose(&w.doc, false)
             );
         }
+        for r in m.records() {
+            let _ = writeln!(
+                out,
+                "- {} (a record of {}, decoded on its own): {}",
+                self.word_link(r, Loc::Top),
+                crate::emit::plural(r.size, "byte"),
+                prose(&r.doc, false)
+            );
+        }
         out.push_str(
             "- [Shared types](types.md): the enums, flags, bitfields, nested structs and unions \
              the words are built from.\n\

@@ -2,7 +2,8 @@
 //!
 //! - `docs/README.md`: what the pages are, the opcode index by architecture, the
 //!   architectures and sources, and how to read the word tables.
-//! - `docs/words/<NAME>.md`: one page per word; a row per leaf of [`Model::leaves`].
+//! - `docs/words/<NAME>.md`: one page per word and per record (a `top_level` struct); a
+//!   row per leaf of [`Model::leaves`].
 //! - `docs/types.md`: every shared type (enums, flags, bitfields, nested structs, unions).
 //! - `docs/conflicts.md`: every member with alternative readings, and where words use it.
 //! - `docs/coverage.md`: bytes per common confidence level, per word.
@@ -32,7 +33,7 @@ use pages::Pages;
 pub fn render(model: &Model) -> Vec<(String, String)> {
     let cx = Pages { model };
     let mut out = vec![("docs/README.md".to_string(), cx.index_page())];
-    for w in model.words() {
+    for w in model.words().chain(model.records()) {
         out.push((format!("docs/words/{}.md", w.name), cx.word_page(w)));
     }
     out.push(("docs/types.md".to_string(), cx.types_page()));

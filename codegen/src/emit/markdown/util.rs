@@ -205,8 +205,9 @@ impl Loc {
 }
 
 impl<'m> Pages<'m> {
+    /// A word or a record: a type with a page of its own.
     pub(super) fn is_word(&self, t: &TypeDef) -> bool {
-        t.opcode().is_some()
+        t.is_top_level()
     }
 
     /// Link to a type's description: its own page for a word, else its section of types.md.

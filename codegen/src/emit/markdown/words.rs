@@ -150,86 +150,18 @@ impl<'m> Pages<'m> {
         let _ = writeln!(out, "# {}\n", text(&w.name));
         let _ = writeln!(out, "{}\n", para(&w.doc));
 
-        let op = w.opcode().expect("a word has an opcode");
         let _ = writeln!(out, "- **C name:** {}", code(&w.c_name, false));
-        let mut opline = format!(
-            "- **Opcode:** `0x{:02X}` ({}) — `OPCODE` enumerator {}",
-            op.value,
-            op.value,
-            code(&op.enumerator, false)
-        );
-        if let Some(e) = m.opcode_enumerator(w) {
-            if !e.aliases.is_empty() {
-                let _ = write!(opline, "; also spelled {}", self.aliases(&e.aliases, false));
-            }
-            if let Some(engine) = &e.engine {
-                let _ = write!(opline, "; engine {}", text(engine));
-            }
-        }
-        let _ = writeln!(out, "{opline}");
-        if let Some(line) = self.sub_opcode_line(w) {
-            let _ = writeln!(out, "{line}");
-        }
-        if let TypeKind::Struct { aliases, .. } = &w.kind
-            && !aliases.is_empty()
-        {
-            let _ = writeln!(out, "- **Also named:** {}", self.aliases(aliases, false));
-        }
-        let _ = writeln!(out, "- **Size:** {}", plural(w.size, "byte"));
-        let have = m.word_archs(w);
-        let archs: Vec<String> = m
-            .archs
-            .iter()
-            .map(|a| {
-                format!(
-                    "{} {}",
-                    text(&a.name),
-                    tick(have.contains(&a.name.as_str()))
-                )
-            })
-            .collect();
-        let inferred = match &w.kind {
-            TypeKind::Struct {
-                arch_inferred: true,
-                ..
-            } => {
-                " — all by the spec's inference (no source lists this word per architecture; see its INFERRED evidence)"
-            }
-            _ => "",
-        };
-        let _ = writeln!(out, "- **Architectures:** {}{inferred}", archs.join(" · "));
-        if let TypeKind::Struct { follows, .. } = &w.kind {
-            // Each word it may follow, linked where it is one of ours.
-            let leads: Vec<String> = follows
-                .iter()
-                .map(|f| match m.type_by_name(f) {
-                    Some(t) => self.word_link(t, loc),
-                    None => code(f, false),
-                })
-                .collect();
-            if leads.is_empty() {
-                out.push_str("- **Follows:** — (stands alone)\n");
-            } else {
+        match w.opcode() {
+            Some(op) => self.word_header_lines(w, op, loc, &mut out),
+            None => {
                 let _ = writeln!(
                     out,
-                    "- **Follows:** {} — a positional extension: it means something only \
-                     right after {}.",
-                    leads.join(" or "),
-                    if leads.len() == 1 {
-                        "that word"
-                    } else {
-                        "one of those words"
-                    }
+                    "- **Record:** decoded on its own, not inside a word: {} per record \
+                     (`dmaspec decode --struct {}`)",
+                    plural(w.size, "byte"),
+                    w.name
                 );
             }
-        }
-        let followers: Vec<String> = m
-            .words()
-            .filter(|o| matches!(&o.kind, TypeKind::Struct { follows, .. } if follows.contains(&w.name)))
-            .map(|o| self.word_link(o, loc))
-            .collect();
-        if !followers.is_empty() {
-            let _ = writeln!(out, "- **Extended by:** {}", followers.join(", "));
         }
         let _ = writeln!(
             out,
@@ -343,6 +275,90 @@ impl<'m> Pages<'m> {
             out.push('\n');
         }
         out
+    }
+
+    /// A word page's opcode, names, size, architectures and extension lines.
+    fn word_header_lines(&self, w: &TypeDef, op: &Opcode, loc: Loc, out: &mut String) {
+        let m = self.model;
+        let mut opline = format!(
+            "- **Opcode:** `0x{:02X}` ({}) — `OPCODE` enumerator {}",
+            op.value,
+            op.value,
+            code(&op.enumerator, false)
+        );
+        if let Some(e) = m.opcode_enumerator(w) {
+            if !e.aliases.is_empty() {
+                let _ = write!(opline, "; also spelled {}", self.aliases(&e.aliases, false));
+            }
+            if let Some(engine) = &e.engine {
+                let _ = write!(opline, "; engine {}", text(engine));
+            }
+        }
+        let _ = writeln!(out, "{opline}");
+        if let Some(line) = self.sub_opcode_line(w) {
+            let _ = writeln!(out, "{line}");
+        }
+        if let TypeKind::Struct { aliases, .. } = &w.kind
+            && !aliases.is_empty()
+        {
+            let _ = writeln!(out, "- **Also named:** {}", self.aliases(aliases, false));
+        }
+        let _ = writeln!(out, "- **Size:** {}", plural(w.size, "byte"));
+        let have = m.word_archs(w);
+        let archs: Vec<String> = m
+            .archs
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} {}",
+                    text(&a.name),
+                    tick(have.contains(&a.name.as_str()))
+                )
+            })
+            .collect();
+        let inferred = match &w.kind {
+            TypeKind::Struct {
+                arch_inferred: true,
+                ..
+            } => {
+                " — all by the spec's inference (no source lists this word per architecture; see its INFERRED evidence)"
+            }
+            _ => "",
+        };
+        let _ = writeln!(out, "- **Architectures:** {}{inferred}", archs.join(" · "));
+        if let TypeKind::Struct { follows, .. } = &w.kind {
+            // Each word it may follow, linked where it is one of ours.
+            let leads: Vec<String> = follows
+                .iter()
+                .map(|f| match m.type_by_name(f) {
+                    Some(t) => self.word_link(t, loc),
+                    None => code(f, false),
+                })
+                .collect();
+            if leads.is_empty() {
+                out.push_str("- **Follows:** — (stands alone)\n");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "- **Follows:** {} — a positional extension: it means something only \
+                     right after {}.",
+                    leads.join(" or "),
+                    if leads.len() == 1 {
+                        "that word"
+                    } else {
+                        "one of those words"
+                    }
+                );
+            }
+        }
+        let followers: Vec<String> = m
+            .words()
+            .filter(|o| matches!(&o.kind, TypeKind::Struct { follows, .. } if follows.contains(&w.name)))
+            .map(|o| self.word_link(o, loc))
+            .collect();
+        if !followers.is_empty() {
+            let _ = writeln!(out, "- **Extended by:** {}", followers.join(", "));
+        }
     }
 
     /// A leaf's confidence: the weakest along its chain, naming the member it comes from

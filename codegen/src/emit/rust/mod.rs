@@ -34,6 +34,7 @@ mod data;
 mod util;
 
 mod records;
+mod top_level;
 
 mod types;
 
@@ -179,7 +180,7 @@ impl Render<'_> {
                 let confidences = self.confidences(rt);
                 quote! {
                     #[allow(unused_imports)]
-                    use #rt::{lowering, meta, rules, text, visit, wire::{at, at_mut}, DecodeError};
+                    use #rt::{lowering, meta, record, rules, text, visit, wire::{at, at_mut}, DecodeError};
                     #arch
                     #confidences
                 }
@@ -208,9 +209,10 @@ impl Render<'_> {
             Piece::Lowerings => lowering::items(self),
             Piece::Words => {
                 let words = self.word_enum();
+                let records = self.record_enum();
                 let registry = self.type_registry();
                 let word_rules = rules::word_items(self.model);
-                quote!(#words #word_rules #registry)
+                quote!(#words #records #word_rules #registry)
             }
         }
     }

@@ -407,7 +407,10 @@ impl Render<'_> {
                     f.offset,
                 )
             });
-        let word = opcode.map(|o| self.word_impl(&id, t, o));
+        let word = match opcode {
+            Some(o) => Some(self.word_impl(&id, t, o)),
+            None => t.is_record().then(|| self.record_impl(&id, t)),
+        };
         let joins: &[Join] = match &t.kind {
             TypeKind::Struct { joins, .. } => joins,
             _ => &[],
@@ -512,6 +515,7 @@ impl Render<'_> {
                     arch: Vec::new(),
                     arch_inferred: false,
                     follows: Vec::new(),
+                    top_level: false,
                     aliases: Vec::new(),
                     joins: Vec::new(),
                     alternatives: Vec::new(),

@@ -1,0 +1,210 @@
+//! `dmaspec decode --struct NAME`: a stream of records (a ring of 16-byte SDMA descriptors)
+//! instead of 64-byte words, one table or JSON entry per record with its byte offset;
+//! `dmaspec encode --struct NAME`, its inverse; and `dmaspec validate --struct NAME`.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use dmaspec::Arch;
+use dmaspec::json::{self, JsonFields};
+use dmaspec::runtime::record::RecordMeta;
+use dmaspec::words::{RECORDS, Record};
+use serde_json::{Map, Value as Json, json};
+
+use super::decode::{DecodeArgs, insert_fields, insert_verdict};
+use super::input::{self, WordReader};
+use super::table::{self, TableRows};
+use super::validate::{FaultKind, ValidateArgs};
+use super::{CliError, hex_string};
+
+/// The record named `name` (spec name), or a usage error listing the records there are.
+pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
+    RECORDS.iter().find(|r| r.name == name).ok_or_else(|| {
+        let names: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
+        CliError::Usage(format!(
+            "no record (top-level struct) named `{name}`; the spec has: {}",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ))
+    })
+}
+
+/// One decoded record, in `decode --json`'s shape for a word (without the opcode).
+pub fn record_json(index: usize, offset: usize, bytes: &[u8], r: &Record, arch: Arch) -> Json {
+    let mut obj = Map::new();
+    obj.insert("index".into(), json!(index));
+    obj.insert("offset".into(), json!(offset));
+    obj.insert("struct".into(), json!(r.meta().name));
+    let mut v = JsonFields::new(bytes);
+    r.visit(&mut v, arch);
+    insert_fields(&mut obj, v, r.meta().leaves);
+    insert_verdict(&mut obj, &r.check(arch));
+    Json::Object(obj)
+}
+
+fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String {
+    let mut rows = TableRows::new(r.meta().leaves);
+    r.visit(&mut rows, arch);
+    format!(
+        "#{index}  offset {offset} ({offset:#06x})  {}\n{}{}",
+        r.meta().name,
+        table::render(&rows.rows),
+        super::validate::table_lines(&r.check(arch), arch)
+    )
+}
+
+pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
+    let meta = find(name)?;
+    let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
+    let mut records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.json {
+        out.write_all(b"{\"records\":[")?;
+    }
+    let mut buf = vec![0u8; meta.size];
+    let mut result = Ok(());
+    let mut index = 0;
+    loop {
+        let offset = records.offset();
+        match records.next_into(&mut buf, meta.name) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                result = Err(CliError::Input(e));
+                break;
+            }
+        }
+        let r = match Record::decode(meta.name, &buf) {
+            Some(Ok(r)) => r,
+            _ => return Err(CliError::Usage(format!("`{}` does not decode", meta.name))),
+        };
+        if args.json {
+            if index > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"\n")?;
+            serde_json::to_writer(&mut out, &record_json(index, offset, &buf, &r, args.arch))
+                .map_err(io::Error::from)?;
+        } else {
+            if index > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(table_text(index, offset, &r, args.arch).as_bytes())?;
+        }
+        index += 1;
+    }
+    if args.json {
+        out.write_all(b"\n]}\n")?;
+    }
+    out.flush()?;
+    progress.finish();
+    result
+}
+
+/// `dmaspec encode --struct NAME`: records from `decode --struct NAME --json`'s list (or a
+/// bare list, or TOML `[[records]]`), checked against their rules unless `validate` is off
+/// (a rule the entry's own `violations` lists was broken in the decoded input: written
+/// anyway), then written as binary or one hex line per record.
+pub fn encode(
+    input: &Path,
+    hex: bool,
+    name: &str,
+    arch: Arch,
+    validate: bool,
+) -> Result<(), CliError> {
+    let meta = find(name)?;
+    let list = super::encode::read_list(input, json::records)?;
+    let all = match json::encode_records(meta.name, &list) {
+        Some(Ok(all)) => all,
+        Some(Err(errors)) => {
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            return Err(CliError::Encode(lines.join("\n")));
+        }
+        None => return Err(CliError::Usage(format!("`{name}` is not a record"))),
+    };
+    if validate {
+        let mut errors = Vec::new();
+        for (i, (entry, bytes)) in list.iter().zip(&all).enumerate() {
+            for (id, text) in faults(meta, bytes, arch) {
+                if !super::encode::declared(entry, FaultKind::Rule(id)) {
+                    errors.push(format!("record {i}: {text}"));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(CliError::Encode(format!(
+                "{}\n(--no-validate writes them anyway)",
+                errors.join("\n")
+            )));
+        }
+    }
+    let mut out = io::stdout().lock();
+    for bytes in &all {
+        if hex {
+            writeln!(out, "{}", hex_string(bytes))?;
+        } else {
+            out.write_all(bytes)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The failed checks of the record `bytes` in `arch`: (rule id, the line `validate` prints
+/// after the offset).
+fn faults(meta: &RecordMeta, bytes: &[u8], arch: Arch) -> Vec<(&'static str, String)> {
+    let Some(Ok(r)) = Record::decode(meta.name, bytes) else {
+        return Vec::new();
+    };
+    let v = r.check(arch);
+    super::validate::failed(&v)
+        .map(|rule| {
+            let text = super::validate::violation_text(&v, rule);
+            (rule.id, format!("{} {text}", meta.name))
+        })
+        .collect()
+}
+
+/// `dmaspec validate --struct NAME`: every record of the stream against its rules, one line
+/// per failed check; exit 1 if any record is invalid.
+pub fn validate(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
+    let meta = find(name)?;
+    let reader = input::open(args.input.as_deref())?;
+    let mut records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut buf = vec![0u8; meta.size];
+    let (mut total, mut invalid) = (0usize, 0usize);
+    let mut result = Ok(());
+    loop {
+        let offset = records.offset();
+        match records.next_into(&mut buf, meta.name) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                result = Err(CliError::Input(e));
+                break;
+            }
+        }
+        total += 1;
+        let found = faults(meta, &buf, args.arch);
+        for (_, text) in &found {
+            writeln!(out, "offset {offset} {text}")?;
+        }
+        invalid += usize::from(!found.is_empty());
+    }
+    out.flush()?;
+    result?;
+    if invalid > 0 {
+        return Err(CliError::Invalid(format!(
+            "{invalid} of {total} {} record{} invalid for {}",
+            meta.name,
+            if total == 1 { " is" } else { "s are" },
+            args.arch.name()
+        )));
+    }
+    Ok(())
+}
