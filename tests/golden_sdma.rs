@@ -229,6 +229,17 @@ fn decode_struct_reports_a_cut_ring_after_its_whole_records() {
         "{}",
         stderr(&out)
     );
+    // A word's name: the error says to decode it as a word.
+    let out = dmaspec(&["decode", "--struct", "DMA_DIRECT2D"], &ring);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "no record (top-level struct) named `DMA_DIRECT2D` (it is a 64-byte word: decode it \
+             without --struct)"
+        ),
+        "{}",
+        stderr(&out)
+    );
 }
 
 proptest! {

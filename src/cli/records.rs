@@ -21,8 +21,14 @@ use super::{CliError, hex_string};
 pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
     RECORDS.iter().find(|r| r.name == name).ok_or_else(|| {
         let names: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
+        // A word's name is the likeliest slip: say how to read words instead.
+        let word = if dmaspec::WORDS.iter().any(|w| w.name == name) {
+            " (it is a 64-byte word: decode it without --struct)"
+        } else {
+            ""
+        };
         CliError::Usage(format!(
-            "no record (top-level struct) named `{name}`; the spec has: {}",
+            "no record (top-level struct) named `{name}`{word}; the spec has: {}",
             if names.is_empty() {
                 "none".to_string()
             } else {
