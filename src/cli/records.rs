@@ -38,6 +38,25 @@ pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
     })
 }
 
+/// Calls `f` with the byte offset and bytes of each whole record of the stream. A read error
+/// (a trailing partial record among them) stops the stream after the whole records before it
+/// and is returned as an input error; an error of `f` stops it at once.
+fn each_record(
+    records: &mut WordReader,
+    meta: &RecordMeta,
+    mut f: impl FnMut(usize, &[u8]) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut buf = vec![0u8; meta.size];
+    loop {
+        let offset = records.offset();
+        match records.next_into(&mut buf, meta.name) {
+            Ok(true) => f(offset, &buf)?,
+            Ok(false) => return Ok(()),
+            Err(e) => return Err(CliError::Input(e)),
+        }
+    }
+}
+
 /// One decoded record, in `decode --json`'s shape for a word (without the opcode).
 pub fn record_json(index: usize, offset: usize, bytes: &[u8], r: &Record, arch: Arch) -> Json {
     let mut obj = Map::new();
@@ -71,20 +90,9 @@ pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
     if args.json {
         out.write_all(b"{\"records\":[")?;
     }
-    let mut buf = vec![0u8; meta.size];
-    let mut result = Ok(());
     let mut index = 0;
-    loop {
-        let offset = records.offset();
-        match records.next_into(&mut buf, meta.name) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
-                result = Err(CliError::Input(e));
-                break;
-            }
-        }
-        let r = match Record::decode(meta.name, &buf) {
+    let result = each_record(&mut records, meta, |offset, buf| {
+        let r = match Record::decode(meta.name, buf) {
             Some(Ok(r)) => r,
             _ => return Err(CliError::Usage(format!("`{}` does not decode", meta.name))),
         };
@@ -93,7 +101,7 @@ pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
                 out.write_all(b",")?;
             }
             out.write_all(b"\n")?;
-            serde_json::to_writer(&mut out, &record_json(index, offset, &buf, &r, args.arch))
+            serde_json::to_writer(&mut out, &record_json(index, offset, buf, &r, args.arch))
                 .map_err(io::Error::from)?;
         } else {
             if index > 0 {
@@ -102,7 +110,8 @@ pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
             out.write_all(table_text(index, offset, &r, args.arch).as_bytes())?;
         }
         index += 1;
-    }
+        Ok(())
+    });
     if args.json {
         out.write_all(b"\n]}\n")?;
     }
@@ -182,26 +191,16 @@ pub fn validate(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
     let reader = input::open(args.input.as_deref())?;
     let mut records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let mut buf = vec![0u8; meta.size];
     let (mut total, mut invalid) = (0usize, 0usize);
-    let mut result = Ok(());
-    loop {
-        let offset = records.offset();
-        match records.next_into(&mut buf, meta.name) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
-                result = Err(CliError::Input(e));
-                break;
-            }
-        }
+    let result = each_record(&mut records, meta, |offset, buf| {
         total += 1;
-        let found = faults(meta, &buf, args.arch);
+        let found = faults(meta, buf, args.arch);
         for (_, text) in &found {
             writeln!(out, "offset {offset} {text}")?;
         }
         invalid += usize::from(!found.is_empty());
-    }
+        Ok(())
+    });
     out.flush()?;
     result?;
     if invalid > 0 {
