@@ -104,6 +104,19 @@ pub struct Gap {
     pub evidence: &'static [Evidence],
 }
 
+impl Gap {
+    /// The base the generated records fill in with `..Gap::DEFAULT`: no opcode, not part of
+    /// a word.
+    pub const DEFAULT: Gap = Gap {
+        name: "",
+        opcode: None,
+        word: None,
+        reason: "",
+        confidence: Confidence::UNSTATED,
+        evidence: &[],
+    };
+}
+
 /// A member of a struct, bitfield container or union arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldMeta {

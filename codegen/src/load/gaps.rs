@@ -84,7 +84,7 @@ impl Loader {
                             w.span(),
                             format!(
                                 "gap `{name}` is part of `{}`, which is neither a word nor a \
-                                 record{}: name the word or record it belongs to",
+                                 record: name the word or record it belongs to{}",
                                 w.get_ref(),
                                 suggest(w.get_ref(), names)
                             ),

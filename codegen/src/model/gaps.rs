@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Confidence, Evidence};
+use super::provenance::{Confidence, Evidence};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Gap {

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_spanned::Spanned;
 
-use super::RawEvidence;
+use super::provenance::RawEvidence;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -17,16 +17,17 @@ pub(super) fn items(cx: &Render) -> TokenStream {
                 Lit::str(&o.enumerator).text()
             ))
         });
-        Lit::record(
+        Lit::update(
             "meta::Gap",
             [
-                ("name", Lit::str(&g.name)),
-                ("opcode", Lit::opt(opcode)),
-                ("word", Lit::opt_str(g.word.as_deref())),
-                ("reason", Lit::str(&g.reason)),
-                ("confidence", confidence(&g.confidence)),
-                ("evidence", cx.evidence(&g.evidence)),
+                ("name", Some(Lit::str(&g.name))),
+                ("opcode", Lit::some(opcode)),
+                ("word", Lit::some(g.word.as_deref().map(Lit::str))),
+                ("reason", Some(Lit::str(&g.reason))),
+                ("confidence", Some(confidence(&g.confidence))),
+                ("evidence", Some(cx.evidence(&g.evidence))),
             ],
+            "meta::Gap::DEFAULT",
         )
     }));
     let records = cx.lits.embed(records);
