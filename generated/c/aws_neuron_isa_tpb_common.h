@@ -1583,8 +1583,8 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UPDATE_MODE) == 1, "NEURON_ISA_TPB_U
  *
  * Evidence: seed-004 §1; supp-field-tables §4 Table 4.0; seed-000 §At a glance; supp-gather-scatter
  * §0; wiki-master-opcode §1; wiki-master-opcode §3; wiki-indirection-engine §1; supp-dge-microop
- * §1.1; seed-004 §7; seed-004 §10; wiki-instruction-record §2; wiki-pseudo-lowering §3. Spec:
- * types/opcode.toml:5.
+ * §1.1; seed-004 §7; seed-004 §10; wiki-instruction-record §2; wiki-pseudo-lowering §3;
+ * wiki-s3d3-collective §1. Spec: types/opcode.toml:5.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_OPCODE : uint8_t {
@@ -2014,6 +2014,12 @@ enum NEURON_ISA_TPB_OPCODE {
      * open, see PSEUDO_RANGE_CHECK) Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND = 0xc4,
+    /**
+     * The compact pseudo TriggerCollective for an all-reduce, which the runtime lowers host-side
+     * into SB2SB / DMA legs (wiki-s3d3-collective §1, its gcc probe and lowering diagram). No word:
+     * no page gives its bytes (spec/gaps.toml).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE = 0xc7,
     /**
      * The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an
      * ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.

@@ -1139,187 +1139,219 @@ pub mod evidence {
     pub const E916: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("| `SDMAOP.op` | `CME=2` | `CCE=4` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
     pub const E917: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [6] | `write_barrier` | | [7] | `last`/notif | ... | [11:8] | in/mid dtype nibble |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
     pub const E918: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W2 | 8 | sema/length + op-high | ... | W3 | 12 | op payload |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E919: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E920: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E921: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E922: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E923: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E924: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E925: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E926: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E927: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E928: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E929: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E930: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E931: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E932: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E933: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E934: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E935: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E936: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E937: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E938: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E939: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E940: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E941: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E942: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E943: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E944: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E945: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E946: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E947: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E948: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E949: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E950: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E951: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E952: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E953: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E954: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E955: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E956: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E957: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E958: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E959: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E960: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E961: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E962: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E963: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E964: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E965: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E966: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E967: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E968: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("IndirectCopy (visitInstIndirectCopy, op 0xE7) is the S4D4_IC struct"), pin: Some("CoreV2GenImpl::visitInstIndirectCopy @0x1275c40"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E969: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E970: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("bir::InstGather ... one {reg_load 0x68, pool_buffer_load 0x67} pair per chunk"), pin: Some("visitInstGather @0x12532e0"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as, once per 512-element chunk, in the DVE page's order (conflict gather_pool_buffer_load_order)."), ..meta::Evidence::DEFAULT };
-    pub const E971: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E972: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("bir::InstRangeSelect ... the lowering emits a {range_select 0xBC + companion 0x9B} pair"), pin: Some("CoreV3GenImpl::visitInstRangeSelect @0x135f8c0"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E973: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E974: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E975: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E976: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("bir::InstStreamShuffle ... a two-bundle micro-sequence — a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), pin: Some("visitInstStreamShuffle @0x123b460"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E977: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E978: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamTranspose", names: Some("bir::InstStreamTranspose ... {0x6B + 0x69} pair; cmp ebx,0x1f: dst partitions <= 31 emit only 0x6B"), pin: Some("visitInstStreamTranspose @0x1266df0; head fork @0x1266e5f"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E979: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E980: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
-    pub const E981: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E982: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E983: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E984: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E985: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E986: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E987: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E988: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E989: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E990: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E991: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E992: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E993: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E994: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E995: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E996: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E997: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E998: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E999: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1000: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E1001: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1002: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1003: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1004: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1005: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1006: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1007: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1008: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1009: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1010: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1011: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1012: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1013: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1014: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1015: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1016: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1017: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1018: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1019: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1020: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1021: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1022: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1023: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1024: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1025: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1026: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1027: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1028: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1029: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1030: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1031: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1032: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1033: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1034: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1035: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1036: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1037: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1038: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1039: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1040: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1041: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1042: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1043: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1044: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1045: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1046: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1047: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1048: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1049: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1050: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1051: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1052: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1053: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1054: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1055: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1056: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1057: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1058: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1059: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1060: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1061: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1062: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1063: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1064: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1065: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1066: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1067: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1068: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1069: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1070: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1071: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1072: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1073: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1074: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1075: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1076: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1077: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1078: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1079: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1080: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1081: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1082: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1083: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1084: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1085: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1086: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1087: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1088: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1089: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1090: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1091: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1092: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1093: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1094: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1095: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1096: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1097: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1098: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1099: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E919: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("These are the device DGE's descriptor-program push primitives — the internal calls that build a `$S[]` shape-register descriptor and the BD stream. They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E920: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.1", names: Some("// \"push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E921: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E922: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots. Their format strings were carved from the `CAYMAN_NX_POOL_DEBUG` dram0 `.rodata` blob"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E923: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.2", names: Some("// \"push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E924: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E925: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E926: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.3", names: Some("// \"push REGWRITE to DMA[%d]\"   (no field args in the string — the leanest op)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("[op + control role HIGH/OBSERVED; exact WORD1 optype MED — FLIX-desynced body.]"), ..meta::Evidence::DEFAULT };
+    pub const E927: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push REGWRITE to DMA[%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E928: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("`0x67 pool_buffer_load` / `0x9B` companion — out of scope here. The pool-buffer-load `S4_PB` band is 2.10"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E929: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Abstract", names: Some("whose paired `0x67` carries the index/data read (2.10 PE-matmul page covers `0x67` only by reference)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E930: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("the `0x9B` select-reduce companion is not deep-transcribed (out of the named-encoder scope)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E931: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", pin: Some("COLLECT movl $0x9B @0x135fa9a; companion seed movb $0x9B @0x136097f"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E932: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 63 | `RangeSelect` | `0xBC` | — | `0x10BC` | = | 1 | DVE | `[newV3]` +`0x9B` DveReadAcc drain tail | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E933: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §1", names: Some("A `gcc` probe evaluates `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE == 0xbf`, `PSEUDO_TRIGGER_ALL_REDUCE == 0xc7`, `PSEUDO_TRIGGER_COLLECTIVE == 0xc8`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E934: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("The compiler emits the pseudo `TriggerCollective[2]` (`0xC7`/`0xC8`/`0xD9`/`0xDA`, TOP_SP-targeted); NRT lowers them host-side into a sequence of SDMA/SB2SB legs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The 'no page in reach' half is dmaspec's: a search of the index for TRIGGER_COLLECTIVE finds no byte table of these words."), ..meta::Evidence::DEFAULT };
+    pub const E935: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xC8 TRIGGER_COLLECTIVE   ├── NRT host-side ──▶  (intra-node, …"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E936: meta::Evidence = meta::Evidence { source: "wiki-neff-container", cite: "wiki-neff-container §7", names: Some("00: c8 10 00 00   LE lead opcode = 0x10C8 / 04: 04 0a 13 16   (predicate / semaphore operands) / 10: 03 00 00 00   = input_tensor_id  = 3 / 14: 04 00 00 00   = output_tensor_id = 4 / 18: 20 00 00 00   = num_elements     = 32"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("pe.asm: PSEUDO_TRIGGER_COLLECTIVE $S[10]>0 $S[22]++@complete ctype=ALL_REDUCE input_tensor_id=3 output_tensor_id=4 num_elements=32 dtype=fp32 op=ADD group_id=0; the page shows only bytes 0..31 of the 64."), ..meta::Evidence::DEFAULT };
+    pub const E937: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("The v2 pseudo `TriggerCollective2` (`0xD9`/`0xDA`) carries `PSEUDO_ADDR8TENSOR2D` (`common.h:625`, 24 B) instead of `TENSOR3D` (16 B)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E938: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xD9/0xDA COLLECTIVE2     ┘   lowering"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E939: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("Three collective opcodes — `0xC7` AllReduce, `0xC8` Collective, `0xD9`/`0xDA` Collective2/_ext — are pseudo."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E940: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("| size | 16 B | 24 B | … | base addr | `ADDR4` … | `PSEUDO_ADDR8` (8 B; imm NeuronAddr / reg / table / neff-var; DRAM-or-SBUF, runtime-resolved) | … | stride type | `int16  step_elem[3]` (signed) | `int32  step_elem[2]` (signed) | shape type | `uint16 num_elem[3]` | `uint32 num_elem[2]` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E941: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_ENGINE_NOP          = 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E942: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific0[18]@14..31`, `inst_specific1[32]@32..63`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E943: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_COPY                = 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E944: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_SET_STATE      = 3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E945: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_GET_STATE      = 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E946: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_SBUF_TO_SBUF        = 6   // the SB2SB collective (sb2sb-remote-copy)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E947: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_CPTC_DECODE         = 7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E948: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.4", names: Some("| 0 | 4 | `num_sources` | … | 4 | 132 | (union) | per-op source descriptor union (FMA scale array / min-max const / EXT-GCE payload) | 136 | 4 | `num_dests` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E949: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The byte layout of the M2S compute descriptor and the host-side `kbin_dma_desc_cce_info_t` are not in this extraction (no `kbin_dma_desc` symbol, no `sdma_data_type_size` table here) → this whole section is CARRIED from the host/firmware analysis."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E950: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.2", names: Some("Table 7.2 — `SDMA_CCETYPE` (the device CCE op enum)  *(HIGH/CARRIED — C3)*"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E951: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E952: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E953: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E954: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E955: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E956: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E957: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E958: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E959: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E960: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E961: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E962: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E963: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E964: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E965: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E966: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E967: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E968: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E969: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E970: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E971: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E972: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E973: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E974: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E975: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E976: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E977: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E978: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E979: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E980: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E981: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E982: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E983: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E984: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E985: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E986: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E987: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E988: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E989: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E990: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E991: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E992: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E993: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E994: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E995: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E996: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E997: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E998: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E999: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1000: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("IndirectCopy (visitInstIndirectCopy, op 0xE7) is the S4D4_IC struct"), pin: Some("CoreV2GenImpl::visitInstIndirectCopy @0x1275c40"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1001: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1002: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("bir::InstGather ... one {reg_load 0x68, pool_buffer_load 0x67} pair per chunk"), pin: Some("visitInstGather @0x12532e0"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as, once per 512-element chunk, in the DVE page's order (conflict gather_pool_buffer_load_order)."), ..meta::Evidence::DEFAULT };
+    pub const E1003: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1004: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("bir::InstRangeSelect ... the lowering emits a {range_select 0xBC + companion 0x9B} pair"), pin: Some("CoreV3GenImpl::visitInstRangeSelect @0x135f8c0"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1005: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1006: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1007: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1008: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("bir::InstStreamShuffle ... a two-bundle micro-sequence — a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), pin: Some("visitInstStreamShuffle @0x123b460"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1009: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1010: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamTranspose", names: Some("bir::InstStreamTranspose ... {0x6B + 0x69} pair; cmp ebx,0x1f: dst partitions <= 31 emit only 0x6B"), pin: Some("visitInstStreamTranspose @0x1266df0; head fork @0x1266e5f"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1011: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1012: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E1013: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1014: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1015: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1016: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1017: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1018: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1019: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1020: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E1021: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1022: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1023: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1024: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1025: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1026: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1027: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1028: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1029: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E1030: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1031: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1032: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E1033: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1034: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1035: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1036: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1037: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1038: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1039: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1040: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1041: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1042: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1043: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1044: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1045: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1046: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1047: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1048: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1049: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1050: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1051: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1052: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1053: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1054: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1055: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1056: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1057: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1058: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1059: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1060: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1061: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1062: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1063: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1064: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1065: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1066: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1067: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1068: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1069: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1070: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1071: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1072: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1073: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1074: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1075: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1076: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1077: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1078: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1079: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1080: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1081: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1082: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1083: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1084: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1085: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1086: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1087: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1088: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1089: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1090: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1091: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1092: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1093: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1094: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1095: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1096: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1097: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1098: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1099: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1100: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1101: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1102: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1103: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1104: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1105: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1106: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1107: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1108: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1109: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1110: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1111: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1112: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1113: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1114: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1115: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1116: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1117: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1118: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1119: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1120: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1121: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1122: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1123: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1124: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1125: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1126: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1127: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1128: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1129: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1130: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1131: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// A 1-D strided SBUF/PSUM region: an ADDR4 base (the partition axis folded into it) plus one signed step (elements) and one count. The size is pinned by the assert "ISA mem pattern 1D must have 8 bytes to encode". A spare dimension is unit-filled {step 1, num 1} (one 32-bit store of 0x00010001 at +4), never 0. No plain tensor1d_valid exists in the validator family, so no count rule is stated for this type. Confidence: CONFIRMED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -7137,6 +7169,8 @@ pub enum OPCODE {
     PSEUDO_DMA_REARM = 194u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT 43 IndirectLoad / IT 45 IndirectSave, \[split\] with 0xD6 by direction; which direction is open, see PSEUDO_RANGE_CHECK)
     PSEUDO_DMAMEMCPY_FULL_IND = 196u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE` = 0xc7: The compact pseudo TriggerCollective for an all-reduce, which the runtime lowers host-side into SB2SB / DMA legs (wiki-s3d3-collective §1, its gcc probe and lowering diagram). No word: no page gives its bytes (spec/gaps.toml).
+    PSEUDO_TRIGGER_ALL_REDUCE = 199u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE` = 0xc8: The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
     PSEUDO_TRIGGER_COLLECTIVE = 200u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` = 0xca: IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000 visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79
@@ -7609,6 +7643,11 @@ impl OPCODE {
             engine: Some("DMA"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "PSEUDO_TRIGGER_ALL_REDUCE", value: 199,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "PSEUDO_TRIGGER_COLLECTIVE", value: 200,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE",
             ..meta::EnumeratorMeta::DEFAULT
@@ -7875,6 +7914,7 @@ impl OPCODE {
             193u8 => Self::PSEUDO_DMA_TRIGGER,
             194u8 => Self::PSEUDO_DMA_REARM,
             196u8 => Self::PSEUDO_DMAMEMCPY_FULL_IND,
+            199u8 => Self::PSEUDO_TRIGGER_ALL_REDUCE,
             200u8 => Self::PSEUDO_TRIGGER_COLLECTIVE,
             202u8 => Self::PSEUDO_EMBEDDING_UPDATE,
             203u8 => Self::CollectiveSend,
@@ -8003,6 +8043,7 @@ impl OPCODE {
             Self::PSEUDO_DMA_TRIGGER => 193u8,
             Self::PSEUDO_DMA_REARM => 194u8,
             Self::PSEUDO_DMAMEMCPY_FULL_IND => 196u8,
+            Self::PSEUDO_TRIGGER_ALL_REDUCE => 199u8,
             Self::PSEUDO_TRIGGER_COLLECTIVE => 200u8,
             Self::PSEUDO_EMBEDDING_UPDATE => 202u8,
             Self::CollectiveSend => 203u8,
@@ -8128,6 +8169,7 @@ impl OPCODE {
             Self::PSEUDO_DMA_TRIGGER => Some("PSEUDO_DMA_TRIGGER"),
             Self::PSEUDO_DMA_REARM => Some("PSEUDO_DMA_REARM"),
             Self::PSEUDO_DMAMEMCPY_FULL_IND => Some("PSEUDO_DMAMEMCPY_FULL_IND"),
+            Self::PSEUDO_TRIGGER_ALL_REDUCE => Some("PSEUDO_TRIGGER_ALL_REDUCE"),
             Self::PSEUDO_TRIGGER_COLLECTIVE => Some("PSEUDO_TRIGGER_COLLECTIVE"),
             Self::PSEUDO_EMBEDDING_UPDATE => Some("PSEUDO_EMBEDDING_UPDATE"),
             Self::CollectiveSend => Some("CollectiveSend"),
@@ -24505,6 +24547,135 @@ pub const CONFLICTS: &[meta::Conflict] = &[
         ],
     },
 ];
+/// What the sources name but do not lay out, from the spec's `[[gap]]`: each with
+/// why it cannot be specified and who says so. No word or field stands for these.
+pub const GAPS: &[meta::Gap] = &[
+    meta::Gap {
+        name: "GENERATE",
+        reason: "A device-DGE push primitive, not an instruction word: \"These are the device DGE's descriptor-program push primitives … They are not 64-byte slots.\" The sources give its firmware emit format string (\"S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\") and which word fields fill its arguments, never its bytes.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E919, evidence::E920, evidence::E921], ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "DIMPUSH",
+        reason: "A device-DGE push primitive, not an instruction word (\"They are not 64-byte slots\"): one loop level per tensor dimension. The sources give its emit format string (\"S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\") and the fields its counts and strides come from, never its bytes.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E922, evidence::E923, evidence::E924], ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "REGWRITE",
+        reason: "A device-DGE push primitive, not an instruction word (\"They are not 64-byte slots\"): an inline control-register write ahead of the data BDs. Its format string has no field arguments (\"S: push REGWRITE to DMA[%d]\"), the WORD1 optype it maps to is MED (\"FLIX-desynced body\"), and it is absent from the MARIANA_PLUS and MAVERICK firmware.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E925, evidence::E926, evidence::E927], ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "S4_PB band", opcode: Some((0x67, "POOL_BUFFER_LOAD")),
+        word: Some("POOL_BUFFER_LOAD"),
+        reason: "The DVE data-move page summarises five offsets of 0x67 and leaves the rest to another page: \"0x67 pool_buffer_load / 0x9B companion — out of scope here. The pool-buffer-load S4_PB band is 2.10\"; and of that page: \"2.10 PE-matmul page covers 0x67 only by reference\". So the word's other bytes stay unknown.",
+        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E928, evidence::E929],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "0x9B select-reduce companion",
+        opcode: Some((0x9b, "DveReadAccumulator")),
+        reason: "The word RangeSelect (0xBC) may append: \"the 0x9B select-reduce companion is not deep-transcribed (out of the named-encoder scope)\". The encoder seeds its opcode byte, but no page gives its fields.",
+        confidence: confidence::certainty::CERTAIN,
+        evidence: &[evidence::E930, evidence::E931, evidence::E932], ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "PSEUDO_TRIGGER_ALL_REDUCE",
+        opcode: Some((0xc7, "PSEUDO_TRIGGER_ALL_REDUCE")),
+        reason: "A pseudo word the runtime lowers host-side: \"NRT lowers them host-side into a sequence of SDMA/SB2SB legs; … the pseudo trigger is gone before the device sees anything.\" The S3D3 page names it and its value; no page in reach gives its bytes (its own page, trigger-collective.md, is not in the index).",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E933, evidence::E934],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "PSEUDO_TRIGGER_COLLECTIVE",
+        opcode: Some((0xc8, "PSEUDO_TRIGGER_COLLECTIVE")),
+        reason: "A pseudo word the runtime lowers host-side (\"the pseudo trigger is gone before the device sees anything\"). No page in reach gives its layout. The NEFF container page shows the first 32 bytes of one instance (a 16-bit lead \"c8 10\", then input_tensor_id = 3 at +0x10, output_tensor_id = 4 at +0x14, num_elements = 32 at +0x18, bytes 4..15 only \"predicate / semaphore operands\") beside its disassembly: one example, not a field table, so no field is placed from it.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E935, evidence::E936],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "PSEUDO_TRIGGER_COLLECTIVE2", opcode: Some((0xd9, "CollectiveCompute")),
+        reason: "The v2 pseudo TriggerCollective, lowered host-side like the others. The S3D3 page gives only that it carries PSEUDO_ADDR8TENSOR2D operands (\"The v2 pseudo TriggerCollective2 (0xD9/0xDA) carries PSEUDO_ADDR8TENSOR2D … instead of TENSOR3D\"), not where; its own page (trigger-collective2-ext.md) is not in the index.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E937, evidence::E938],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "TRIGGER_COLLECTIVE2_EXT", opcode: Some((0xda, "PSEUDO_EXTENSION")),
+        word: Some("PSEUDO_DMA_EXT"),
+        reason: "0xDA is positional: after 0xD4 it is PSEUDO_DMA_EXT (specified); after 0xD9 the S3D3 page reads it as TriggerCollective2's extension (\"0xD9/0xDA Collective2/_ext — are pseudo\"), whose bytes no page in reach gives. Such a 0xDA decodes as PSEUDO_DMA_EXT's layout, which is not its own.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E939],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "PSEUDO_ADDR8TENSOR2D",
+        reason: "The 24-byte operand pattern of TriggerCollective2. The S3D3 page gives its size and its members' types (\"PSEUDO_ADDR8 (8 B …)\", \"int32 step_elem[2]\", \"uint32 num_elem[2]\") in a contrast table, not their offsets; no word in the spec carries it.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E940, evidence::E894], ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "EXTENDED_ENGINE_NOP", opcode: Some((0xf0, "EXTENDED_INST")),
+        word: Some("EXTENDED"),
+        reason: "EXTENDED_OPCODE 0. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E941, evidence::E942],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "EXTENDED_COPY", opcode: Some((0xf0, "EXTENDED_INST")),
+        word: Some("EXTENDED"),
+        reason: "EXTENDED_OPCODE 1. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E943, evidence::E942],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "EXTENDED_RAND_SET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
+        word: Some("EXTENDED"),
+        reason: "EXTENDED_OPCODE 3. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E944, evidence::E942],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "EXTENDED_RAND_GET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
+        word: Some("EXTENDED"),
+        reason: "EXTENDED_OPCODE 4. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E945, evidence::E942],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "EXTENDED_SBUF_TO_SBUF", opcode: Some((0xf0, "EXTENDED_INST")),
+        word: Some("EXTENDED"),
+        reason: "EXTENDED_OPCODE 6, the SB2SB collective's extended form. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E946, evidence::E942],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "EXTENDED_CPTC_DECODE", opcode: Some((0xf0, "EXTENDED_INST")),
+        word: Some("EXTENDED"),
+        reason: "EXTENDED_OPCODE 7. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E947, evidence::E942],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "kbin_dma_desc_cce_info_t",
+        reason: "The host-side CCE op description (140 B). Table 7.4 gives num_sources at 0 and num_dests at 136 but bytes 4..135 only as \"(union) | per-op source descriptor union (FMA scale array / min-max const / EXT-GCE payload)\"; and \"the host-side kbin_dma_desc_cce_info_t are not in this extraction\". A 132-byte union with no arms placed is not byte-exact.",
+        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E948, evidence::E949],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "SDMA_CCETYPE placement", word: Some("SDMA_CCE_DESC"),
+        reason: "Table 7.2 declares the device CCE op enum, but no table places its value in the 16 bytes: the META-CTRL op selector encodes FMA, EXT and GCE (\"ADD/MIN/MAX leave 0\"), so which of ADD, MIN or MAX a descriptor carries is not in the bits the page gives.",
+        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E950, evidence::E217],
+        ..meta::Gap::DEFAULT
+    },
+    meta::Gap {
+        name: "op-high nibble", word: Some("SDMA_CCE_DESC"),
+        reason: "Table 7.0 ORs an \"op-high nibble\" into W2 without giving its bits (\"sema/length(&0xFFFFFF) | op-high nibble; selectors a_sel[25:24], b_sel[27:26], c_sel[29:28]\"), so W2 bits 30..31 stay unknown.",
+        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E233],
+        ..meta::Gap::DEFAULT
+    },
+];
 /// Seed 003's KLR→BIR data-movement leaves, generated from `spec/klr/`: one `lower_<Leaf>` function per `codegen<Op>` leaf, the klr op structs (`ops`), the enums (`enums`) and tables (`tables`) they use. Each `lower_<Leaf>` runs the leaf's steps in order; see `generated/docs/klr/` for the rule list.
 pub mod klr {
     pub use crate::runtime::klr::*;
@@ -26580,210 +26751,210 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E919], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E919], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E919], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E920], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E951], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E951], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E951], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E921, evidence::E922], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E921, evidence::E922], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E923], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E924], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E921, evidence::E925], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E926], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E927], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E953, evidence::E954], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E953, evidence::E954], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E955], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E956], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E953, evidence::E957], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E958], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E959], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E928], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E928], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E928], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E929], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E960], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E960], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E960], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E961], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E930], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E930], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E930], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E931], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E962], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E962], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E962], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E963], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E932], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E933], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E964], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E965], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E934], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E935], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E966], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E967], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E936], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E936], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E936], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E936], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E968], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E968], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E968], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E968], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E937], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E938], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E939], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E969], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E970], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E971], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E940], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E941], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E942], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E943], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E944], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E945], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E946], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E947], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E948], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E972], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E973], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E974], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E975], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E976], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E977], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E978], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E979], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E980], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E949], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E950], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E951], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E981], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E982], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E983], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E953], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E954], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E955], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E985], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E986], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E987], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E956], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E957], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E958], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E988], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E989], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E990], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E959], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E960], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E961], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E991], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E992], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E993], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E962, evidence::E963], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E964], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E994, evidence::E995], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E996], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E965], ..PathInfo::NONE },
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E997], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E930], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E930], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E962], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E962], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E966], ..PathInfo::NONE },
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E998], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E967], ..PathInfo::NONE },
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E999], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E967], ..PathInfo::NONE },
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E999], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E936, evidence::E968], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E968, evidence::E1000], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E969, evidence::E970], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1001, evidence::E1002], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E971, evidence::E972], ..PathInfo::NONE },
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1003, evidence::E1004], ..PathInfo::NONE },
     ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E973], ..PathInfo::NONE },
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1005], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E974], ..PathInfo::NONE },
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1006], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952], ..PathInfo::NONE },
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984], ..PathInfo::NONE },
     ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E975, evidence::E976], ..PathInfo::NONE },
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1007, evidence::E1008], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E977, evidence::E978], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E979, evidence::E980], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1009, evidence::E1010], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1011, evidence::E1012], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E981] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E982, evidence::E983] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E928, evidence::E984] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E985] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E986] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E967, evidence::E987] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E988] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E936, evidence::E989] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E969, evidence::E990] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E991, evidence::E992] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E973, evidence::E993] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952, evidence::E994] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E952, evidence::E995] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E975] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E996, evidence::E997] },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1013] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1014, evidence::E1015] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E960, evidence::E1016] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1017] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1018] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E999, evidence::E1019] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1020] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E968, evidence::E1021] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1001, evidence::E1022] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1023, evidence::E1024] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1005, evidence::E1025] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984, evidence::E1026] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E984, evidence::E1027] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1007] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1028, evidence::E1029] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     #[allow(non_snake_case)]
@@ -27459,25 +27630,25 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E998, evidence::E95, evidence::E999, evidence::E1000, evidence::E1001],
+        evidence: &[evidence::E1030, evidence::E95, evidence::E1031, evidence::E1032, evidence::E1033],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E1002, evidence::E1003],
+            evidence: &[evidence::E1034, evidence::E1035],
         },
         abis: &[
             lowering::AbiMeta {
                 name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
                 default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E1004],
+                note: None, evidence: &[evidence::E1036],
             },
             lowering::AbiMeta {
                 name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
                 default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E1005, evidence::E1006],
+                note: None, evidence: &[evidence::E1037, evidence::E1038],
             },
         ],
         kinds: &[
@@ -27490,14 +27661,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1007],
+                        evidence: &[evidence::E1039],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E1008, evidence::E1009],
+                        evidence: &[evidence::E1040, evidence::E1041],
                     },
                 ],
                 mappings: &[
@@ -27505,13 +27676,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1010, evidence::E1011],
+                        evidence: &[evidence::E1042, evidence::E1043],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1012],
+                        evidence: &[evidence::E1044],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -27519,7 +27690,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E1013, evidence::E1014],
+                        evidence: &[evidence::E1045, evidence::E1046],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -27527,7 +27698,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E1013],
+                        evidence: &[evidence::E1045],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -27535,7 +27706,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1013, evidence::E1015],
+                        evidence: &[evidence::E1045, evidence::E1047],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -27549,7 +27720,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E1016, evidence::E1017],
+                        evidence: &[evidence::E1048, evidence::E1049],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -27557,7 +27728,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1018],
+                        evidence: &[evidence::E1050],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -27565,14 +27736,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1018],
+                        evidence: &[evidence::E1050],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E1019, evidence::E1020],
+                        evidence: &[evidence::E1051, evidence::E1052],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -27583,7 +27754,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E1021, evidence::E1022],
+                        evidence: &[evidence::E1053, evidence::E1054],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -27591,7 +27762,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1013],
+                        evidence: &[evidence::E1045],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -27599,7 +27770,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1013],
+                        evidence: &[evidence::E1045],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -27607,7 +27778,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1013],
+                        evidence: &[evidence::E1045],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -27621,7 +27792,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1023, evidence::E1024],
+                        evidence: &[evidence::E1055, evidence::E1056],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -27635,7 +27806,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1025, evidence::E1024],
+                        evidence: &[evidence::E1057, evidence::E1056],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -27646,7 +27817,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1026],
+                        evidence: &[evidence::E1058],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -27654,7 +27825,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1013],
+                        evidence: &[evidence::E1045],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -27662,7 +27833,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1013],
+                        evidence: &[evidence::E1045],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -27670,7 +27841,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1013],
+                        evidence: &[evidence::E1045],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -27678,7 +27849,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1027],
+                        evidence: &[evidence::E1059],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -27686,7 +27857,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1027],
+                        evidence: &[evidence::E1059],
                     },
                 ],
                 unmapped: &[], unread: &[],
@@ -27698,21 +27869,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
                     confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                    evidence: &[evidence::E1028],
+                    evidence: &[evidence::E1060],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1029],
+                        evidence: &[evidence::E1061],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E1030, evidence::E1031],
+                        evidence: &[evidence::E1062, evidence::E1063],
                     },
                 ],
                 mappings: &[
@@ -27720,13 +27891,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1032],
+                        evidence: &[evidence::E1064],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1012],
+                        evidence: &[evidence::E1044],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -27734,7 +27905,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1015],
+                        evidence: &[evidence::E1047],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -27742,7 +27913,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1015],
+                        evidence: &[evidence::E1047],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -27750,7 +27921,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1033, evidence::E92],
+                        evidence: &[evidence::E1065, evidence::E92],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -27758,7 +27929,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E1034, evidence::E1035],
+                        evidence: &[evidence::E1066, evidence::E1067],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -27766,7 +27937,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E1036, evidence::E1037],
+                        evidence: &[evidence::E1068, evidence::E1069],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -27774,7 +27945,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E1038, evidence::E1039],
+                        evidence: &[evidence::E1070, evidence::E1071],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -27782,7 +27953,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E1040, evidence::E1024],
+                        evidence: &[evidence::E1072, evidence::E1056],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -27793,7 +27964,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E1026],
+                        evidence: &[evidence::E1058],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -27801,7 +27972,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E1041, evidence::E1042],
+                        evidence: &[evidence::E1073, evidence::E1074],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -27809,13 +27980,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1043],
+                        evidence: &[evidence::E1075],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1044],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1076],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -27825,7 +27996,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1026],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1058],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -27833,7 +28004,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1045],
+                        evidence: &[evidence::E1077],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -27841,13 +28012,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1046],
+                        evidence: &[evidence::E1078],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1047],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1079],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -27855,27 +28026,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E1048, evidence::E1049],
+                        evidence: &[evidence::E1080, evidence::E1081],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E1050],
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E1082],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E1051],
+                        evidence: &[evidence::E1083],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E1052],
+                        evidence: &[evidence::E1084],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -27889,7 +28060,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1053, evidence::E1024],
+                        evidence: &[evidence::E1085, evidence::E1056],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -27903,7 +28074,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1054, evidence::E1024],
+                        evidence: &[evidence::E1086, evidence::E1056],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -27911,7 +28082,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E1055],
+                        evidence: &[evidence::E1087],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -27925,7 +28096,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E1056, evidence::E1057],
+                        evidence: &[evidence::E1088, evidence::E1089],
                     },
                 ],
                 unmapped: &[],
@@ -27944,7 +28115,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E1058],
+                    evidence: &[evidence::E1090],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -27955,13 +28126,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1059],
+                        evidence: &[evidence::E1091],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1060],
+                        evidence: &[evidence::E1092],
                     },
                 ],
                 mappings: &[
@@ -27969,13 +28140,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1061, evidence::E1062],
+                        evidence: &[evidence::E1093, evidence::E1094],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1012],
+                        evidence: &[evidence::E1044],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -27983,7 +28154,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1015],
+                        evidence: &[evidence::E1047],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -27991,7 +28162,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1015],
+                        evidence: &[evidence::E1047],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -27999,7 +28170,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1063],
+                        evidence: &[evidence::E1095],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -28013,7 +28184,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1025, evidence::E1024],
+                        evidence: &[evidence::E1057, evidence::E1056],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -28027,7 +28198,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1025, evidence::E1024],
+                        evidence: &[evidence::E1057, evidence::E1056],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -28035,7 +28206,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E1064],
+                        evidence: &[evidence::E1096],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -28043,7 +28214,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E1065],
+                        evidence: &[evidence::E1097],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -28054,7 +28225,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1066, evidence::E1026],
+                        evidence: &[evidence::E1098, evidence::E1058],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -28062,7 +28233,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E1067],
+                        evidence: &[evidence::E1099],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -28070,7 +28241,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1068],
+                        evidence: &[evidence::E1100],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -28078,7 +28249,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E1069],
+                        evidence: &[evidence::E1101],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -28088,7 +28259,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1026],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1058],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -28096,7 +28267,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E1070],
+                        evidence: &[evidence::E1102],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -28104,19 +28275,19 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1071],
+                        evidence: &[evidence::E1103],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1072],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1104],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1073],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1105],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -28124,7 +28295,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E1074],
+                        evidence: &[evidence::E1106],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -28138,7 +28309,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E1075, evidence::E1076],
+                        evidence: &[evidence::E1107, evidence::E1108],
                     },
                 ],
                 unmapped: &[],
@@ -28162,7 +28333,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E1077],
+                    evidence: &[evidence::E1109],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -28173,13 +28344,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1078],
+                        evidence: &[evidence::E1110],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1079],
+                        evidence: &[evidence::E1111],
                     },
                 ],
                 mappings: &[
@@ -28187,13 +28358,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1080, evidence::E1081],
+                        evidence: &[evidence::E1112, evidence::E1113],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1012],
+                        evidence: &[evidence::E1044],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -28201,7 +28372,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1015],
+                        evidence: &[evidence::E1047],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -28209,7 +28380,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1015],
+                        evidence: &[evidence::E1047],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -28217,7 +28388,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1082],
+                        evidence: &[evidence::E1114],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -28225,7 +28396,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E1083],
+                        evidence: &[evidence::E1115],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -28239,7 +28410,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E1084, evidence::E1085],
+                        evidence: &[evidence::E1116, evidence::E1117],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -28247,7 +28418,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E1039, evidence::E1086],
+                        evidence: &[evidence::E1071, evidence::E1118],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -28261,7 +28432,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E1087],
+                        evidence: &[evidence::E1119],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -28272,7 +28443,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1026],
+                        evidence: &[evidence::E1058],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -28280,7 +28451,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E1088],
+                        evidence: &[evidence::E1120],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -28288,7 +28459,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1089],
+                        evidence: &[evidence::E1121],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -28296,7 +28467,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E1090],
+                        evidence: &[evidence::E1122],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -28306,7 +28477,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1026],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1058],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -28320,7 +28491,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E1091],
+                        evidence: &[evidence::E1123],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -28328,14 +28499,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E1092],
+                        evidence: &[evidence::E1124],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E1093],
+                        evidence: &[evidence::E1125],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -28343,7 +28514,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E1094],
+                        evidence: &[evidence::E1126],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -28351,7 +28522,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E1095, evidence::E1096],
+                        evidence: &[evidence::E1127, evidence::E1128],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -28359,7 +28530,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E1097],
+                        evidence: &[evidence::E1129],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -28373,7 +28544,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E1098, evidence::E1099],
+                        evidence: &[evidence::E1130, evidence::E1131],
                     },
                 ],
                 unmapped: &[],

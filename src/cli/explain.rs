@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
 use dmaspec::json::PathStack;
-use dmaspec::runtime::meta::{Alternative, Codec, Evidence, FieldMeta, LeafMeta, Role};
+use dmaspec::runtime::meta::{Alternative, Codec, Evidence, FieldMeta, Gap, LeafMeta, Role};
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::stream::Leads;
-use dmaspec::words::{RECORDS, WORDS, enumerators, flag_bits};
+use dmaspec::words::{GAPS, RECORDS, WORDS, enumerators, flag_bits};
 
 use super::CliError;
 use super::decode::opcode_enumerator;
@@ -25,6 +25,11 @@ pub fn explain(query: &str) -> Result<String, CliError> {
         Some((w, f)) => (w, Some(f)),
         None => (query, None),
     };
+    if field_part.is_none()
+        && let Some(text) = gaps_text(word_part)
+    {
+        return Ok(text);
+    }
     if let Some(op) = opcode(word_part)
         && !WORDS.iter().any(|w| w.opcode == op)
     {
@@ -314,6 +319,7 @@ fn word_text(w: &WordMeta) -> String {
     let _ = writeln!(out, "{}\n", w.doc);
     out.push_str(&leaf_table(w.leaves));
     asserts_lines(rules_of(w), &mut out);
+    parts_not_specified(w.name, &mut out);
     out
 }
 
@@ -329,7 +335,76 @@ fn record_text(r: &RecordMeta) -> String {
     let _ = writeln!(out, "{}\n", r.doc);
     out.push_str(&leaf_table(r.leaves));
     asserts_lines(r.rules, &mut out);
+    parts_not_specified(r.name, &mut out);
     out
+}
+
+/// The gaps a query names when nothing the spec lays out does: an opcode no word has, or
+/// a gap's own name (`GENERATE`). `None` when the query is a word, a record or neither.
+fn gaps_text(q: &str) -> Option<String> {
+    let op = opcode(q);
+    let found: Vec<&Gap> = match op {
+        Some(op) if !WORDS.iter().any(|w| w.opcode == op) => GAPS
+            .iter()
+            .filter(|g| g.opcode.is_some_and(|(v, _)| v == op))
+            .collect(),
+        Some(_) => Vec::new(),
+        None if find_words(q).is_empty() && find_record(q).is_none() => GAPS
+            .iter()
+            .filter(|g| g.name.eq_ignore_ascii_case(q))
+            .collect(),
+        None => Vec::new(),
+    };
+    if found.is_empty() {
+        return None;
+    }
+    Some(
+        found
+            .iter()
+            .map(|g| gap_text(g))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// A gap: what it is, why the spec does not lay it out, and who says so.
+fn gap_text(g: &Gap) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — known but not specified", g.name);
+    if let Some((value, enumerator)) = g.opcode {
+        let _ = writeln!(
+            out,
+            "opcode {value:#04x} ({enumerator}{})",
+            opcode_aliases(enumerator)
+        );
+    }
+    if let Some(w) = g.word {
+        let _ = writeln!(out, "part of {w}");
+    }
+    let _ = writeln!(
+        out,
+        "confidence {} ({}, scale {})",
+        g.confidence.tag, g.confidence.level, g.confidence.scale
+    );
+    let _ = writeln!(out, "why: {}", g.reason);
+    let _ = writeln!(out, "evidence");
+    evidence_lines(g.evidence, &mut out);
+    out
+}
+
+/// The gaps that are part of the word or record `name`, one line each.
+fn parts_not_specified(name: &str, out: &mut String) {
+    let parts: Vec<&Gap> = GAPS.iter().filter(|g| g.word == Some(name)).collect();
+    if parts.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nknown but not specified (`dmaspec explain NAME` says why)"
+    );
+    for g in parts {
+        let _ = writeln!(out, "  {}", g.name);
+    }
 }
 
 /// One row per leaf: offset, path, type, confidence, notes.

@@ -88,6 +88,35 @@ pub struct Conflict {
     pub readings: &'static [Alternative],
 }
 
+/// Something the sources name but do not let the spec lay out (the spec's `[[gap]]`):
+/// a word with no byte table, or a part of a word a page leaves out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gap {
+    /// As the source spells it.
+    pub name: &'static str,
+    /// The opcode and its `OPCODE` enumerator, when it would be a word of its own.
+    pub opcode: Option<(u8, &'static str)>,
+    /// The word or record it is part of.
+    pub word: Option<&'static str>,
+    /// Why it cannot be specified.
+    pub reason: &'static str,
+    pub confidence: Confidence,
+    pub evidence: &'static [Evidence],
+}
+
+impl Gap {
+    /// The base the generated records fill in with `..Gap::DEFAULT`: no opcode, not part of
+    /// a word.
+    pub const DEFAULT: Gap = Gap {
+        name: "",
+        opcode: None,
+        word: None,
+        reason: "",
+        confidence: Confidence::UNSTATED,
+        evidence: &[],
+    };
+}
+
 /// A member of a struct, bitfield container or union arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldMeta {

@@ -3,7 +3,7 @@
 //! Top level (keys in this order):
 //!
 //! - `format`: `"dmaspec/2"`; bumped when the shape changes (2: a sub-word's
-//!   `opcode.sub_opcode`, `follows` a list of words, the `records` key).
+//!   `opcode.sub_opcode`, `follows` a list of words, the `records` and `gaps` keys).
 //! - `levels`, `scales`, `sources`, `archs`, `types`: the model as [`Model`] serializes it
 //!   (every type with its kind, members, evidence and alternatives; type references carry
 //!   `index` into `types`).
@@ -24,6 +24,10 @@
 //!   checks with their exact messages, routes, lets, the fork and its paths, stamps and
 //!   effects; conditions as written and as typed expressions), and the `offsets` and
 //!   `transposes` reference tables; every record with its confidence and evidence.
+//! - `conflicts`: the `[[conflict]]` records, every reading with its evidence.
+//! - `gaps`: what the sources name but do not lay out (`spec/gaps.toml`): each with its
+//!   `name`, `opcode` (`value`, `enumerator`) or null, the `word` it is part of or null,
+//!   `reason`, confidence, evidence and declaring `file`.
 
 use serde::Serialize;
 
@@ -44,6 +48,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         lowerings: &model.lowerings,
         klr: &model.klr,
         conflicts: &model.conflicts,
+        gaps: &model.gaps,
     };
     let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
     text.push('\n');
@@ -72,6 +77,8 @@ struct Doc<'m> {
     /// Disagreements no field's alternatives hold (`[[conflict]]`), every reading with
     /// its confidence and evidence.
     conflicts: &'m [Conflict],
+    /// What the sources name but do not lay out (`[[gap]]`), each with why and who says so.
+    gaps: &'m [crate::model::gaps::Gap],
 }
 
 #[derive(Serialize)]

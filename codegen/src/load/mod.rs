@@ -16,6 +16,7 @@ use crate::schema::*;
 mod cascade;
 mod conflicts;
 mod files;
+mod gaps;
 mod klr;
 mod klr_expr;
 mod klr_leaf;
@@ -283,6 +284,7 @@ impl Loader {
             klr: Default::default(),
             lowerings: Vec::new(),
             conflicts: Vec::new(),
+            gaps: Vec::new(),
         };
         self.check_words(&decls, &mut model);
         self.check_sub_opcodes(&decls, &mut model);
@@ -291,6 +293,7 @@ impl Loader {
         model.klr = self.klr(&raws, &scope, &model);
         model.lowerings = self.lowerings(&raws, &scope, &model);
         model.conflicts = self.conflicts(&raws, &scope, &model);
+        model.gaps = self.gaps(&raws, &scope, &model);
         model
     }
 

@@ -576,22 +576,12 @@ impl Loader {
                         );
                         continue;
                     };
-                    let Some(e) = values.iter().find(|e| {
-                        &e.name == op.get_ref() || e.aliases.iter().any(|a| &a.name == op.get_ref())
-                    }) else {
-                        let names = values.iter().flat_map(|e| {
-                            std::iter::once(&e.name).chain(e.aliases.iter().map(|a| &a.name))
-                        });
-                        self.err(
-                            *at,
-                            op.span(),
-                            format!(
-                                "`{}` is not an `OPCODE` enumerator{}",
-                                op.get_ref(),
-                                suggest(op.get_ref(), names.map(String::as_str))
-                            ),
-                        );
-                        continue;
+                    let e = match opcode_named(values, op.get_ref()) {
+                        Ok(e) => e,
+                        Err(message) => {
+                            self.err(*at, op.span(), message);
+                            continue;
+                        }
                     };
                     let value = e.value as u8;
                     let enumerator = e.name.clone();
@@ -706,4 +696,24 @@ fn bits_hint(s: &str) -> String {
         .into_iter()
         .find(|r| parse_bits(r).is_some())
         .map_or(String::new(), |r| format!("; did you mean `{r}`?"))
+}
+
+/// The `OPCODE` enumerator (of `values`) named `op` by its name or an alias; the error
+/// when none is.
+pub(super) fn opcode_named<'v>(
+    values: &'v [Enumerator],
+    op: &str,
+) -> Result<&'v Enumerator, String> {
+    let found = values
+        .iter()
+        .find(|e| e.name == op || e.aliases.iter().any(|a| a.name == op));
+    found.ok_or_else(|| {
+        let names = values
+            .iter()
+            .flat_map(|e| std::iter::once(&e.name).chain(e.aliases.iter().map(|a| &a.name)));
+        format!(
+            "`{op}` is not an `OPCODE` enumerator{}",
+            suggest(op, names.map(String::as_str))
+        )
+    })
 }

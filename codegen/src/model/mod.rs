@@ -4,6 +4,7 @@
 //! One file per sub-system: [`words`], [`rules`], [`lowering`] and [`klr`];
 //! [`provenance`] (sources, scales, confidence, evidence, architectures) is what they share.
 
+pub mod gaps;
 pub mod klr;
 pub mod klr_expr;
 pub mod lowering;
@@ -35,4 +36,6 @@ pub struct Model {
     pub lowerings: Vec<lowering::Lowering>,
     /// Recorded disagreements that no member's alternatives hold (`[[conflict]]`).
     pub conflicts: Vec<Conflict>,
+    /// What the sources name but do not lay out (`[[gap]]`).
+    pub gaps: Vec<gaps::Gap>,
 }

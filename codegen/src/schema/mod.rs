@@ -3,9 +3,10 @@
 //! [`crate::load`] for the checks and [`crate::model`] for the result.
 //!
 //! One file per sub-system: [`words`] (enums, flags, bitfields, structs, unions),
-//! [`rules`], [`lowering`] and [`klr`]; [`provenance`] (sources, scales, confidence,
+//! [`rules`], [`lowering`], [`klr`] and [`gaps`]; [`provenance`] (sources, scales, confidence,
 //! evidence, architectures, alternatives) is what they share.
 
+pub mod gaps;
 pub mod klr;
 pub mod lowering;
 pub mod provenance;
@@ -53,6 +54,9 @@ pub struct RawFile {
     /// Disagreements between sources that no member's `alternatives` can hold.
     #[serde(default)]
     pub conflict: Vec<RawConflict>,
+    /// What the sources name but do not lay out (see [`gaps`]).
+    #[serde(default)]
+    pub gap: Vec<gaps::RawGap>,
 }
 
 impl RawFile {
@@ -73,6 +77,7 @@ impl RawFile {
             klr,
             lowering,
             conflict,
+            gap,
         } = self;
         confidence.is_none()
             && klr.is_none()
@@ -88,5 +93,6 @@ impl RawFile {
             && table.is_empty()
             && lowering.is_empty()
             && conflict.is_empty()
+            && gap.is_empty()
     }
 }

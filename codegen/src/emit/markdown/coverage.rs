@@ -127,6 +127,7 @@ impl<'m> Pages<'m> {
             let _ = writeln!(out, "{line}");
         }
         out.push_str("```\n\n");
+        self.gaps_section(&mut out);
 
         out.push_str("## Confidence levels\n\n");
         out.push_str("The common ordering every source's tags map onto, strongest first.\n\n");
@@ -158,5 +159,52 @@ impl<'m> Pages<'m> {
             out.push('\n');
         }
         out
+    }
+
+    /// `## Known but not specified`: the `[[gap]]` records, one row each.
+    fn gaps_section(&self, out: &mut String) {
+        let m = self.model;
+        out.push_str("## Known but not specified\n\n");
+        out.push_str(
+            "What the sources name but do not let the spec lay out (`spec/gaps.toml`): no word, \
+             record or field above stands for it, and decoders show its bytes as an unknown \
+             opcode or as the unknown fields of the word it is part of.\n\n",
+        );
+        if m.gaps.is_empty() {
+            out.push_str("*None.*\n\n");
+            return;
+        }
+        self.table_head(
+            &[
+                "Name",
+                "Opcode",
+                "Part of",
+                "Reason",
+                "Confidence",
+                "Evidence",
+            ],
+            out,
+        );
+        for g in &m.gaps {
+            let opcode = g.opcode.as_ref().map_or("—".to_string(), |o| {
+                format!("`{:#04x}` {}", o.value, code(&o.enumerator, true))
+            });
+            let part_of = match g.word.as_deref().and_then(|w| m.type_by_name(w)) {
+                Some(t) => self.type_link(t, Loc::Top),
+                None => "—".to_string(),
+            };
+            self.row(
+                &[
+                    code(&g.name, true),
+                    opcode,
+                    part_of,
+                    prose(&g.reason, true),
+                    self.confidence_cell(&g.confidence),
+                    self.evidence_cell(&g.evidence),
+                ],
+                out,
+            );
+        }
+        out.push('\n');
     }
 }

@@ -65,6 +65,8 @@ impl<'m> Pages<'m> {
              one way, with each reading and its sources.\n\
              - [Coverage](coverage.md): how many bytes of each word are known, and how surely; \
              the confidence scales.\n\
+             - [Known but not specified](coverage.md#known-but-not-specified): what the \
+             sources name but do not lay out, each with why and who says so.\n\
              - [Validity rules](rules.md): the predicates the sources state for each word, and \
              which of them are not enforced.\n\
              - [Lowering](lowering.md): how the runtime turns the pseudo words into real ones, \

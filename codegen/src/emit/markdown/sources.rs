@@ -311,6 +311,14 @@ fn citations(cx: &Pages<'_>) -> Vec<Citation> {
         c.lowering(l);
     }
     c.klr(m);
+    for g in &m.gaps {
+        c.add(
+            &g.evidence,
+            "gap",
+            &g.name,
+            "coverage.md#known-but-not-specified",
+        );
+    }
     c.out
 }
 

@@ -27,6 +27,8 @@ mod klr_op;
 
 mod klr_ty;
 
+mod gaps;
+
 mod lowering;
 
 mod data;
@@ -203,7 +205,8 @@ impl Render<'_> {
                 let tables = tables::items(self.model);
                 let consts = rules::constants(self.model);
                 let conflicts = tables::conflicts(self);
-                quote!(#consts #tables #conflicts)
+                let gaps = gaps::items(self);
+                quote!(#consts #tables #conflicts #gaps)
             }
             Piece::Klr => klr::items(self, rt),
             Piece::Lowerings => lowering::items(self),

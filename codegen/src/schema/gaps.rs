@@ -1,0 +1,25 @@
+//! `[[gap]]`: something the sources name but do not let the spec lay out (a word with no
+//! byte table, a part of a word a page leaves out), with why and who says so.
+
+use serde::Deserialize;
+use serde_spanned::Spanned;
+
+use super::provenance::RawEvidence;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGap {
+    /// As the source spells it.
+    pub name: Spanned<String>,
+    /// The `OPCODE` enumerator it is bound to, when it is a word of its own.
+    pub opcode: Option<Spanned<String>>,
+    /// The word or record it is part of.
+    pub word: Option<Spanned<String>>,
+    /// Why it cannot be specified; required (an `Option` so its absence is reported with
+    /// what to do).
+    pub reason: Option<Spanned<String>>,
+    /// The tag of the claim that the sources leave it out, on its sources' scale.
+    pub confidence: Spanned<String>,
+    #[serde(default)]
+    pub evidence: Vec<RawEvidence>,
+}
