@@ -237,7 +237,11 @@ impl<'m> Pages<'m> {
                 leaf.offset,
                 lsb + width.max(1) - 1
             ),
-            None => format!("bytes +{}..+{}", leaf.offset, leaf.offset + leaf.size - 1),
+            None => format!(
+                "bytes +{}..+{}",
+                leaf.offset,
+                (leaf.offset + leaf.size).saturating_sub(1)
+            ),
         };
         let mut title = format!("{} — {at} — {} — {level}", leaf.path, leaf.type_name);
         if let Some(c) = leaf.confidence {
