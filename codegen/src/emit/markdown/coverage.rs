@@ -127,6 +127,7 @@ impl<'m> Pages<'m> {
             let _ = writeln!(out, "{line}");
         }
         out.push_str("```\n\n");
+        self.bit_maps_section(&mut out);
         self.gaps_section(&mut out);
 
         out.push_str("## Confidence levels\n\n");
@@ -159,6 +160,27 @@ impl<'m> Pages<'m> {
             out.push('\n');
         }
         out
+    }
+
+    /// `## Bit maps`: every word's and record's picture, each under a link to its page.
+    fn bit_maps_section(&self, out: &mut String) {
+        let m = self.model;
+        out.push_str("## Bit maps\n\n");
+        out.push_str(
+            "Each word and record drawn as a register diagram: a row per 32-bit little-endian \
+             word (bit 31 left, bit 0 right), a box per leaf spanning exactly its bits and \
+             coloured by the level it counts at above; a dashed box with a hatched corner has \
+             alternative readings. Open a picture on its own to hover a box for its full path, \
+             type and confidence.\n\n",
+        );
+        for w in m.words().chain(m.records()) {
+            let _ = writeln!(
+                out,
+                "{}\n\n{}\n",
+                self.type_link(w, Loc::Top),
+                super::svg::image(w, "")
+            );
+        }
     }
 
     /// `## Known but not specified`: the `[[gap]]` records, one row each.

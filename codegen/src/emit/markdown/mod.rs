@@ -6,7 +6,8 @@
 //!   row per leaf of [`Model::leaves`].
 //! - `docs/types.md`: every shared type (enums, flags, bitfields, nested structs, unions).
 //! - `docs/conflicts.md`: every member with alternative readings, and where words use it.
-//! - `docs/coverage.md`: bytes per common confidence level, per word.
+//! - `docs/coverage.md`: bytes per common confidence level, per word, and every bit map.
+//! - `docs/svg/<NAME>.svg`: a word's or record's bit map, a box per leaf coloured by level.
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
 //!
 //! Everything is derived from the model in its own order, so the same model renders to the
@@ -23,6 +24,7 @@ mod pages;
 mod rules;
 mod sources;
 mod sub_opcode;
+mod svg;
 mod types;
 mod util;
 mod words;
@@ -39,6 +41,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     out.push(("docs/types.md".to_string(), cx.types_page()));
     out.push(("docs/conflicts.md".to_string(), cx.conflicts_page()));
     out.push(("docs/coverage.md".to_string(), cx.coverage_page()));
+    out.extend(cx.bit_maps());
     out.push((rules::PAGE.to_string(), rules::page(&cx)));
     out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));

@@ -78,6 +78,18 @@ impl<'m> Walk<'m> {
             .iter()
             .filter(|n| !n.member.alternatives().is_empty())
     }
+
+    /// How many alternative readings the members at `path` or holding it have.
+    pub(super) fn alternatives_over(&self, path: &str) -> usize {
+        self.conflicted()
+            .filter(|n| {
+                path == n.path
+                    || path.starts_with(&format!("{}.", n.path))
+                    || path.starts_with(&format!("{}[", n.path))
+            })
+            .map(|n| n.member.alternatives().len())
+            .sum()
+    }
 }
 
 impl<'m> Pages<'m> {
@@ -175,6 +187,7 @@ impl<'m> Pages<'m> {
             "- **Coverage:** {} ([all words](../coverage.md))\n",
             self.coverage_summary(&cov)
         );
+        let _ = writeln!(out, "{}\n", super::svg::image(w, "../"));
 
         out.push_str("## Evidence\n\n");
         self.evidence_list(&w.evidence, &mut out);
@@ -205,15 +218,7 @@ impl<'m> Pages<'m> {
                 }
             }
             field.push_str(self.role_mark(leaf.role));
-            let alts: usize = conflicted
-                .iter()
-                .filter(|n| {
-                    leaf.path == n.path
-                        || leaf.path.starts_with(&format!("{}.", n.path))
-                        || leaf.path.starts_with(&format!("{}[", n.path))
-                })
-                .map(|n| n.member.alternatives().len())
-                .sum();
+            let alts = walk.alternatives_over(&leaf.path);
             if alts > 0 {
                 let _ = write!(
                     field,

@@ -1,0 +1,334 @@
+//! `docs/svg/<NAME>.svg`: a register-diagram bit map of each word and record, one row
+//! per 32-bit little-endian word, a box per leaf coloured by its confidence level.
+//!
+//! Every box carries `data-path`, `data-bit` (first bit it covers, counted from bit 0 of
+//! byte 0) and `data-width`, and the root carries the geometry (`data-bit-px`,
+//! `data-left`), so tests can read the picture back and check it against the model.
+
+use std::fmt::Write as _;
+
+use super::pages::*;
+use crate::model::*;
+
+/// Where the pictures go, relative to `generated/`.
+pub(super) const DIR: &str = "docs/svg";
+
+const ROW_BITS: usize = 32;
+/// Pixels per bit.
+const BIT_PX: usize = 24;
+/// Left margin, for the byte offset of each row.
+const LEFT: usize = 56;
+/// Title and bit ruler above the first row.
+const TOP: usize = 48;
+/// Height of one lane; a row holding union arms gets one lane per overlapping arm, and
+/// only the first lane's background counts bits no leaf covers as unknown.
+const LANE_PX: usize = 40;
+const ROW_GAP: usize = 6;
+/// Approximate advance of one character of the 11px monospace labels.
+const CHAR_PX: usize = 7;
+const LEGEND_PX: usize = 64;
+
+/// Paul Tol's "light" scheme (colour-blind safe, dark text readable on every fill): one
+/// fill per common level, strongest first; levels past the last share its colour.
+const DATA_FILLS: [&str; 4] = ["#44BB99", "#77AADD", "#EEDD88", "#EE8866"];
+const RESERVED_FILL: &str = "#DDDDDD";
+const UNKNOWN_FILL: &str = "#FFAABB";
+
+/// The Markdown image of `w`'s bit map, for a page `up` (`"../"` or `""`) below `docs/`.
+pub(super) fn image(w: &TypeDef, up: &str) -> String {
+    format!("![{0} bit map]({up}svg/{0}.svg)", w.name)
+}
+
+/// The colour key of the six classes, as the coverage page lists them.
+fn classes(m: &Model) -> Vec<(String, &'static str)> {
+    m.levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.name.clone(), data_fill(i)))
+        .chain([
+            ("reserved".to_string(), RESERVED_FILL),
+            ("unknown".to_string(), UNKNOWN_FILL),
+        ])
+        .collect()
+}
+
+fn data_fill(rank: usize) -> &'static str {
+    DATA_FILLS[rank.min(DATA_FILLS.len() - 1)]
+}
+
+/// A leaf's class: its level's name and fill.
+fn class<'a>(leaf: &'a Leaf) -> (&'a str, &'static str) {
+    match (leaf.role, leaf.confidence) {
+        (Role::Data, Some(c)) => (c.level.as_str(), data_fill(c.rank)),
+        (Role::Reserved, _) => ("reserved", RESERVED_FILL),
+        _ => ("unknown", UNKNOWN_FILL),
+    }
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `s`, cut with an ellipsis to at most `room` characters; empty when not even two fit.
+fn fit(s: &str, room: usize) -> String {
+    match s.chars().count() {
+        n if n <= room => s.to_string(),
+        _ if room < 2 => String::new(),
+        _ => s.chars().take(room - 1).chain(['…']).collect(),
+    }
+}
+
+/// One box: the part of a leaf inside one row.
+struct Piece<'l, 'm> {
+    leaf: &'l Leaf<'m>,
+    /// First bit, from bit 0 of byte 0.
+    bit: usize,
+    width: usize,
+    lane: usize,
+}
+
+/// The leaf's bits in the word, as `(first bit, width)`, clipped to the word.
+fn span(leaf: &Leaf, size: usize) -> (usize, usize) {
+    let (lsb, width) = match leaf.bits {
+        Some((lsb, width)) => (leaf.offset * 8 + lsb as usize, width as usize),
+        None => (leaf.offset * 8, leaf.size * 8),
+    };
+    let end = (lsb + width).min(size * 8);
+    (lsb.min(end), end - lsb.min(end))
+}
+
+/// Every leaf cut at row boundaries, each piece in the first lane of its row it does not
+/// overlap there.
+fn pieces<'l, 'm>(leaves: &'l [Leaf<'m>], size: usize) -> Vec<Vec<Piece<'l, 'm>>> {
+    let rows = size.div_ceil(4);
+    let mut out: Vec<Vec<Piece>> = (0..rows).map(|_| Vec::new()).collect();
+    for leaf in leaves {
+        let (mut bit, end) = {
+            let (b, w) = span(leaf, size);
+            (b, b + w)
+        };
+        while bit < end {
+            let row = bit / ROW_BITS;
+            let width = end.min((row + 1) * ROW_BITS) - bit;
+            let pieces = &mut out[row];
+            let lane = (0..)
+                .find(|&lane| {
+                    !pieces
+                        .iter()
+                        .any(|p| p.lane == lane && p.bit < bit + width && bit < p.bit + p.width)
+                })
+                .unwrap_or(0);
+            pieces.push(Piece {
+                leaf,
+                bit,
+                width,
+                lane,
+            });
+            bit += width;
+        }
+    }
+    out
+}
+
+/// x of the left edge of `bit`'s cell in its row (bit 31 leftmost).
+fn x_of(bit: usize) -> usize {
+    LEFT + (ROW_BITS - 1 - bit % ROW_BITS) * BIT_PX
+}
+
+impl<'m> Pages<'m> {
+    /// `(path, contents)` of every word's and record's bit map.
+    pub(super) fn bit_maps(&self) -> Vec<(String, String)> {
+        let m = self.model;
+        m.words()
+            .chain(m.records())
+            .map(|w| (format!("{DIR}/{}.svg", w.name), self.bit_map(w)))
+            .collect()
+    }
+
+    fn bit_map(&self, w: &TypeDef) -> String {
+        let m = self.model;
+        let walk = m.walk(w);
+        let rows = pieces(&walk.leaves, w.size);
+        let lanes: Vec<usize> = rows
+            .iter()
+            .map(|r| r.iter().map(|p| p.lane + 1).max().unwrap_or(1))
+            .collect();
+        let width = LEFT + ROW_BITS * BIT_PX + 8;
+        let body: usize = lanes.iter().map(|l| l * LANE_PX + ROW_GAP).sum();
+        let height = TOP + body + LEGEND_PX;
+        let mut out = String::from(BANNER);
+        let _ = writeln!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+             viewBox=\"0 0 {width} {height}\" font-family=\"monospace\" font-size=\"11\" \
+             data-bit-px=\"{BIT_PX}\" data-left=\"{LEFT}\" data-row-bits=\"{ROW_BITS}\">"
+        );
+        out.push_str(
+            "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" \
+             patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" \
+             stroke=\"#000\" stroke-width=\"2\"/></pattern></defs>\n",
+        );
+        let _ = writeln!(
+            out,
+            "<rect width=\"{width}\" height=\"{height}\" fill=\"#FFFFFF\"/>\n\
+             <text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"bold\">{} — {} bytes</text>",
+            xml(&w.name),
+            w.size
+        );
+        for b in 0..ROW_BITS {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\">{b}</text>",
+                x_of(b) + BIT_PX / 2,
+                TOP - 6
+            );
+        }
+        let mut y = TOP;
+        for (r, (pieces, lanes)) in rows.iter().zip(&lanes).enumerate() {
+            let bits = (w.size * 8 - r * ROW_BITS).min(ROW_BITS);
+            let x0 = x_of(r * ROW_BITS + bits - 1);
+            let _ = writeln!(
+                out,
+                "<text x=\"4\" y=\"{}\">+0x{:02X}</text>\n\
+                 <rect class=\"row\" data-row=\"{r}\" x=\"{x0}\" y=\"{y}\" width=\"{}\" \
+                 height=\"{}\" fill=\"{UNKNOWN_FILL}\" stroke=\"#000\"/>",
+                y + LANE_PX / 2 + 4,
+                r * 4,
+                bits * BIT_PX,
+                LANE_PX
+            );
+            for p in pieces {
+                self.piece(p, y, &walk, &mut out);
+            }
+            y += lanes * LANE_PX + ROW_GAP;
+        }
+        self.legend(y, &mut out);
+        out.push_str("</svg>\n");
+        out
+    }
+
+    /// One leaf's box in its row, whose top is at `y`.
+    fn piece(&self, p: &Piece, y: usize, walk: &crate::model::path::Walk, out: &mut String) {
+        let leaf = p.leaf;
+        let (level, fill) = class(leaf);
+        let x = x_of(p.bit + p.width - 1);
+        let y = y + p.lane * LANE_PX;
+        let w = p.width * BIT_PX;
+        let alts = walk.alternatives_over(&leaf.path);
+        // The member's own name; in a union arm, with the arm's name before it.
+        let name = leaf
+            .variant
+            .as_deref()
+            .and_then(|v| v.rsplit_once('.'))
+            .and_then(|(union, _)| leaf.path.strip_prefix(&format!("{union}.")))
+            .unwrap_or_else(|| leaf.path.rsplit('.').next().unwrap_or(&leaf.path));
+        let (lo, hi) = (p.bit % ROW_BITS, (p.bit + p.width - 1) % ROW_BITS);
+        let range = if lo == hi {
+            format!("[{lo}]")
+        } else {
+            format!("[{hi}:{lo}]")
+        };
+        let at = match leaf.bits {
+            Some((lsb, width)) => format!(
+                "byte +{}, bits {lsb}..{}",
+                leaf.offset,
+                lsb + width.max(1) - 1
+            ),
+            None => format!(
+                "bytes +{}..+{}",
+                leaf.offset,
+                (leaf.offset + leaf.size).saturating_sub(1)
+            ),
+        };
+        let mut title = format!("{} — {at} — {} — {level}", leaf.path, leaf.type_name);
+        if let Some(c) = leaf.confidence {
+            let _ = write!(title, " ({})", c.tag);
+        }
+        if let Some(v) = &leaf.variant {
+            let _ = write!(title, " — arm {v}");
+        }
+        if alts > 0 {
+            let _ = write!(title, " — {alts} alternative reading(s)");
+        }
+        let dash = if alts > 0 {
+            " stroke-dasharray=\"5 3\" stroke-width=\"2\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "<g><title>{}</title><rect class=\"field\" data-path=\"{}\" data-bit=\"{}\" \
+             data-width=\"{}\" data-level=\"{level}\" data-alternatives=\"{alts}\" x=\"{x}\" \
+             y=\"{y}\" width=\"{w}\" height=\"{LANE_PX}\" fill=\"{fill}\" stroke=\"#000\"{dash}/>",
+            xml(&title),
+            xml(&leaf.path),
+            p.bit,
+            p.width,
+        );
+        if alts > 0 {
+            let _ = writeln!(
+                out,
+                "<path d=\"M{} {y}h-10l10 10z\" fill=\"url(#hatch)\" stroke=\"#000\"/>",
+                x + w
+            );
+        }
+        let room = w.saturating_sub(4) / CHAR_PX;
+        let cx = x + w / 2;
+        // The bit range is shown whole or not at all (the tooltip has it).
+        let range = if range.len() <= room {
+            range
+        } else {
+            String::new()
+        };
+        for (text, dy) in [(fit(name, room), 17), (range, 32)] {
+            if !text.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                    y + dy,
+                    xml(&text)
+                );
+            }
+        }
+        out.push_str("</g>\n");
+    }
+
+    /// The colour key and how to read a row, below the last row.
+    fn legend(&self, y: usize, out: &mut String) {
+        let mut x = 4;
+        let y = y + 8;
+        for (name, fill) in classes(self.model) {
+            let _ = writeln!(
+                out,
+                "<rect class=\"legend\" data-level=\"{}\" x=\"{x}\" y=\"{y}\" width=\"14\" \
+                 height=\"14\" fill=\"{fill}\" stroke=\"#000\"/><text x=\"{}\" y=\"{}\">{}</text>",
+                xml(&name),
+                x + 18,
+                y + 11,
+                xml(&name)
+            );
+            x += 18 + name.len() * CHAR_PX + 16;
+        }
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"14\" height=\"14\" fill=\"#FFFFFF\" stroke=\"#000\" \
+             stroke-dasharray=\"5 3\" stroke-width=\"2\"/><path d=\"M{} {y}h-10l10 10z\" \
+             fill=\"url(#hatch)\" stroke=\"#000\"/><text x=\"{}\" y=\"{}\">alternative \
+             readings</text>",
+            x + 14,
+            x + 18,
+            y + 11
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"4\" y=\"{}\">Each row is the little-endian 32-bit word at the byte offset \
+             on its left, MSB left: bit 31 leftmost, bit 0 rightmost.</text>\n<text x=\"4\" \
+             y=\"{}\">Hover a box for its full path, bytes, type and confidence.</text>",
+            y + 34,
+            y + 50
+        );
+    }
+}
