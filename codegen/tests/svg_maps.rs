@@ -236,3 +236,40 @@ fn word_pages_and_the_coverage_page_show_the_bit_maps() {
         assert!(coverage.contains(&format!("![{0} bit map](svg/{0}.svg)", w.name)));
     }
 }
+
+/// The labels of the pieces of a field cut by rows, in row order.
+fn labels(svg: &str, path: &str) -> Vec<Vec<String>> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("g"))
+        .filter(|g| {
+            g.children()
+                .any(|c| c.has_tag_name("rect") && c.attribute("data-path") == Some(path))
+        })
+        .map(|g| {
+            g.children()
+                .filter(|c| c.has_tag_name("text"))
+                .filter_map(|t| t.text().map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_field_cut_by_rows_says_which_part_each_row_holds() {
+    let m = model();
+    let docs = docs(&m);
+    // Table 1.0 "| 8 | 8 | buf_ptr | u64 |": rows +0x08 and +0x0C hold its low and high halves.
+    assert_eq!(
+        labels(svg_of(&docs, "SDMA_CME_BD_DESC"), "buf_ptr"),
+        [["buf_ptr", "[31:0]"], ["buf_ptr", "[63:32]"]]
+    );
+    // supp-field-tables Table 4.1: src_step_elem is int32[2] at +0x18, one element per row.
+    assert_eq!(
+        labels(svg_of(&docs, "DMA_DIRECT2D"), "src_step_elem"),
+        [
+            ["src_step_elem[0]", "[31:0]"],
+            ["src_step_elem[1]", "[31:0]"]
+        ]
+    );
+}

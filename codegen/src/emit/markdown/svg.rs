@@ -225,12 +225,7 @@ impl<'m> Pages<'m> {
             .and_then(|v| v.rsplit_once('.'))
             .and_then(|(union, _)| leaf.path.strip_prefix(&format!("{union}.")))
             .unwrap_or_else(|| leaf.path.rsplit('.').next().unwrap_or(&leaf.path));
-        let (lo, hi) = (p.bit % ROW_BITS, (p.bit + p.width - 1) % ROW_BITS);
-        let range = if lo == hi {
-            format!("[{lo}]")
-        } else {
-            format!("[{hi}:{lo}]")
-        };
+        let (name, range) = label(leaf, p, name);
         let at = match leaf.bits {
             Some((lsb, width)) => format!(
                 "byte +{}, bits {lsb}..{}",
@@ -283,7 +278,7 @@ impl<'m> Pages<'m> {
         } else {
             String::new()
         };
-        for (text, dy) in [(fit(name, room), 17), (range, 32)] {
+        for (text, dy) in [(fit(&name, room), 17), (range, 32)] {
             if !text.is_empty() {
                 let _ = writeln!(
                     out,
@@ -330,5 +325,46 @@ impl<'m> Pages<'m> {
             y + 34,
             y + 50
         );
+    }
+}
+
+/// The name and bit range a piece is labelled with. A piece of an array names the elements
+/// it holds (`src_step_elem[1]`); a piece of a scalar wider than its row gives the scalar's
+/// own bits (`buf_ptr [63:32]`); any other piece, its bits in the row, as the ruler numbers them.
+fn label(leaf: &Leaf, p: &Piece, name: &str) -> (String, String) {
+    let range = |lo: usize, hi: usize| {
+        if lo == hi {
+            format!("[{lo}]")
+        } else {
+            format!("[{hi}:{lo}]")
+        }
+    };
+    let row = range(p.bit % ROW_BITS, (p.bit + p.width - 1) % ROW_BITS);
+    let (start, leaf_bits) = match leaf.bits {
+        Some((lsb, width)) => (leaf.offset * 8 + lsb as usize, width as usize),
+        None => (leaf.offset * 8, leaf.size * 8),
+    };
+    if p.width >= leaf_bits || p.bit < start {
+        return (name.to_string(), row);
+    }
+    let rel = p.bit - start;
+    let elements = leaf
+        .type_name
+        .strip_suffix(']')
+        .and_then(|t| t.rsplit_once('['))
+        .and_then(|(_, n)| n.parse::<usize>().ok())
+        .filter(|&n| n > 0 && leaf.bits.is_none() && leaf_bits % n == 0);
+    match elements {
+        Some(n) => {
+            let elem = leaf_bits / n;
+            let (first, last) = (rel / elem, (rel + p.width - 1) / elem);
+            let index = if first == last {
+                format!("[{first}]")
+            } else {
+                format!("[{first}..{last}]")
+            };
+            (format!("{name}{index}"), row)
+        }
+        None => (name.to_string(), range(rel, rel + p.width - 1)),
     }
 }
