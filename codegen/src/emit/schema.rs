@@ -19,12 +19,13 @@ pub const PATH: &str = "schema/dmaspec-spec.schema.json";
 
 /// The schema file, as (relative path, contents).
 pub fn render() -> (String, String) {
-    let mut schema = SchemaSettings::draft07()
+    let schema = SchemaSettings::draft07()
         .with_transform(RecursiveTransform(without_null))
         .into_generator()
         .into_root_schema_for::<RawFile>();
-    schema.insert("title".to_string(), "dmaspec spec file".into());
-    schema.insert(
+    // The stamp comes first: it is how gen knows the file for its own without a manifest.
+    let mut doc = serde_json::Map::new();
+    doc.insert(
         "$comment".to_string(),
         format!(
             "{} from codegen/src/schema/*.rs: do not edit, run `dmaspec gen`",
@@ -32,7 +33,17 @@ pub fn render() -> (String, String) {
         )
         .into(),
     );
-    let mut text = serde_json::to_string_pretty(&schema).expect("a schema serializes");
+    let body = schema.as_object().cloned().unwrap_or_default();
+    // What a reader looks for first, then the rest as schemars built it (a key already
+    // placed keeps its place).
+    for key in ["$schema", "title", "description"] {
+        if let Some(value) = body.get(key) {
+            doc.insert(key.to_string(), value.clone());
+        }
+    }
+    doc.extend(body);
+    doc.insert("title".to_string(), "dmaspec spec file".into());
+    let mut text = serde_json::to_string_pretty(&doc).expect("a schema serializes");
     text.push('\n');
     (PATH.to_string(), text)
 }
