@@ -116,6 +116,7 @@ pub fn generate(model: &Model) -> Vec<Artifact> {
             let mut files = emit::c::render(model);
             files.extend(emit::markdown::render(model));
             files.extend(emit::json::render(model));
+            files.push(emit::schema::render());
             files
         });
         let rust = emit::rust::render(model, "crate::runtime");

@@ -5,6 +5,7 @@ pub mod c;
 pub mod json;
 pub mod markdown;
 pub mod rust;
+pub mod schema;
 
 pub use crate::naming::plural;
 

@@ -40,23 +40,29 @@
 //! that every mapping has evidence; `emit::rust::lowering` generates `LOWERINGS` (consts a
 //! generic engine in the runtime applies) and `emit::markdown::lowering` the docs page.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_spanned::Spanned;
 
 use super::provenance::RawEvidence;
 
 /// One pseudo word and the real words a runtime lowers it to.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawLowering {
+    #[schemars(with = "String")]
     pub name: Spanned<String>,
     /// The pseudo word (a word name).
+    #[schemars(with = "String")]
     pub from: Spanned<String>,
     /// The pseudo's leaf whose value picks the kind (an enum leaf).
+    #[schemars(with = "String")]
     pub selector: Spanned<String>,
     /// The positional extension word mappings may read as `ext.<path>`.
+    #[schemars(with = "Option<String>")]
     pub extension: Option<Spanned<String>>,
     pub doc: String,
+    #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,
@@ -70,10 +76,12 @@ pub struct RawLowering {
 }
 
 /// An error the runtime reports, with where the sources show it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawMessage {
+    #[schemars(with = "String")]
     pub message: Spanned<String>,
+    #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,
@@ -81,15 +89,17 @@ pub struct RawMessage {
 }
 
 /// A dispatcher version (`translate_one_pseudo_dge_instr_v3`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAbi {
+    #[schemars(with = "String")]
     pub name: Spanned<String>,
     /// The dispatcher function.
     pub entry: String,
     pub doc: String,
     #[serde(default)]
     pub default: bool,
+    #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,
@@ -97,14 +107,17 @@ pub struct RawAbi {
 }
 
 /// One selector value: the word it lowers to and how each field is filled.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawKind {
     /// An enumerator of the selector's enum.
+    #[schemars(with = "String")]
     pub value: Spanned<String>,
     /// The real word (a word name).
+    #[schemars(with = "String")]
     pub to: Spanned<String>,
     /// `required` or `ignored`.
+    #[schemars(with = "String")]
     pub extension: Spanned<String>,
     pub doc: String,
     /// The error when a required extension is missing.
@@ -116,12 +129,14 @@ pub struct RawKind {
     pub map: Vec<RawMapping>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawRoute {
+    #[schemars(with = "String")]
     pub abi: Spanned<String>,
     /// The functions in call order, dispatcher first.
     pub via: Vec<String>,
+    #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,
@@ -129,17 +144,22 @@ pub struct RawRoute {
 }
 
 /// One field of the real word: where its value comes from.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawMapping {
     /// A path in the target word (`dma_configs.priority_class`, `src_step_elem[0]`).
+    #[schemars(with = "String")]
     pub to: Spanned<String>,
     /// A path in the pseudo, or `ext.<path>` in the extension.
+    #[schemars(with = "Option<String>")]
     pub from: Option<Spanned<String>>,
     /// A constant instead of `from`.
+    #[schemars(with = "Option<u64>")]
     pub value: Option<Spanned<u64>>,
     /// A transform (`copy` when absent): `resolve_addr`, `narrow`.
+    #[schemars(with = "Option<String>")]
     pub via: Option<Spanned<String>>,
+    #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,

@@ -13,13 +13,14 @@ pub mod provenance;
 pub mod rules;
 pub mod words;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 pub use provenance::*;
 pub use words::*;
 
 /// One `spec/**/*.toml` file. Any file may hold any kind of declaration.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFile {
     /// The common confidence ordering every scale maps onto (declared once).

@@ -46,73 +46,91 @@
 //! alternative satisfies is not a violation). A rule limited to some architectures
 //! (`arch = [...]`) holds trivially on the others.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_spanned::Spanned;
 
 use super::provenance::RawEvidence;
 
 /// `[[struct.rule]]` / `[[bitfield.rule]]`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawRule {
     /// The shipped predicate's name (or, for an unnamed clause, a descriptive one).
+    #[schemars(with = "String")]
     pub name: Spanned<String>,
     /// Unique within the struct; defaults to `name`. Needed when one predicate is applied
     /// at several call sites (`has_valid_bound_check_reg` on src and dst).
+    #[schemars(with = "Option<String>")]
     pub id: Option<Spanned<String>>,
     /// The call's arguments as the source writes them (`"src_bound_reg, marker"`).
     pub args: Option<String>,
+    #[schemars(with = "Option<String>")]
     pub expr: Option<Spanned<String>>,
+    #[schemars(with = "Option<Vec<String>>")]
     pub all: Option<Vec<Spanned<String>>>,
+    #[schemars(with = "Option<Vec<String>>")]
     pub any: Option<Vec<Spanned<String>>>,
     /// `false` for a predicate whose body the sources do not give.
+    #[schemars(with = "Option<bool>")]
     pub enforced: Option<Spanned<bool>>,
     /// Architectures the rule applies to; all when absent.
+    #[schemars(with = "Option<Vec<String>>")]
     pub arch: Option<Vec<Spanned<String>>>,
     /// The assert string or what the violation means.
     pub message: String,
     pub doc: Option<String>,
     /// The fields the rule reads; derived from `expr`, and checked against it if given.
+    #[schemars(with = "Option<Vec<String>>")]
     pub fields: Option<Vec<Spanned<String>>>,
     /// `true` when the sources give this clause no predicate name of its own.
     #[serde(default)]
     pub clause: bool,
     /// `"header"` (the default) or `"compiler"`: who forbids a value that breaks the rule.
+    #[schemars(with = "Option<String>")]
     pub authority: Option<Spanned<String>>,
+    #[schemars(with = "Option<String>")]
     pub confidence: Option<Spanned<String>>,
     pub evidence: Vec<RawEvidence>,
 }
 
 /// `[[constant]]`: a named value the sources give (`POOLING_NUM_CHANNELS == 128U`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawConstant {
+    #[schemars(with = "String")]
     pub name: Spanned<String>,
+    #[schemars(with = "i64")]
     pub value: Spanned<i64>,
     pub doc: String,
+    #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     pub evidence: Vec<RawEvidence>,
 }
 
 /// `[[table]]`: a function of an enum value, called like a helper (`dtype_size(x)`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTable {
+    #[schemars(with = "String")]
     pub name: Spanned<String>,
     /// The enum the argument must be.
+    #[schemars(with = "String")]
     pub over: Spanned<String>,
     /// Groups of enumerators sharing a value.
     pub values: Vec<RawTableGroup>,
     /// The value of every other argument.
     pub default: i64,
     pub doc: String,
+    #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     pub evidence: Vec<RawEvidence>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTableGroup {
+    #[schemars(with = "Vec<String>")]
     pub keys: Vec<Spanned<String>>,
     pub value: i64,
 }
