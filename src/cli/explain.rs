@@ -317,9 +317,7 @@ fn word_text(w: &WordMeta) -> String {
         );
     }
     let _ = writeln!(out, "{}\n", w.doc);
-    out.push_str(&leaf_table(w.leaves));
-    asserts_lines(rules_of(w), &mut out);
-    parts_not_specified(w.name, &mut out);
+    layout_lines(&Item::word(w), &mut out);
     out
 }
 
@@ -333,10 +331,16 @@ fn record_text(r: &RecordMeta) -> String {
         r.size, r.name
     );
     let _ = writeln!(out, "{}\n", r.doc);
-    out.push_str(&leaf_table(r.leaves));
-    asserts_lines(r.rules, &mut out);
-    parts_not_specified(r.name, &mut out);
+    layout_lines(&Item::record(r), &mut out);
     out
+}
+
+/// The part of `explain` a word and a record share: the leaf table, the asserts and the
+/// gaps that are part of it.
+fn layout_lines(item: &Item, out: &mut String) {
+    out.push_str(&leaf_table(item.leaves));
+    asserts_lines(item.rules, out);
+    parts_not_specified(item.name, out);
 }
 
 /// The gaps a query names when nothing the spec lays out does: an opcode no word has, or
