@@ -90,12 +90,17 @@ struct Piece<'l, 'm> {
     lane: usize,
 }
 
-/// The leaf's bits in the word, as `(first bit, width)`, clipped to the word.
-fn span(leaf: &Leaf, size: usize) -> (usize, usize) {
-    let (lsb, width) = match leaf.bits {
+/// The leaf's bits, as `(first bit from bit 0 of byte 0, width)`.
+fn bits_of(leaf: &Leaf) -> (usize, usize) {
+    match leaf.bits {
         Some((lsb, width)) => (leaf.offset * 8 + lsb as usize, width as usize),
         None => (leaf.offset * 8, leaf.size * 8),
-    };
+    }
+}
+
+/// The leaf's bits in the word, as `(first bit, width)`, clipped to the word.
+fn span(leaf: &Leaf, size: usize) -> (usize, usize) {
+    let (lsb, width) = bits_of(leaf);
     let end = (lsb + width).min(size * 8);
     (lsb.min(end), end - lsb.min(end))
 }
@@ -340,10 +345,7 @@ fn label(leaf: &Leaf, p: &Piece, name: &str) -> (String, String) {
         }
     };
     let row = range(p.bit % ROW_BITS, (p.bit + p.width - 1) % ROW_BITS);
-    let (start, leaf_bits) = match leaf.bits {
-        Some((lsb, width)) => (leaf.offset * 8 + lsb as usize, width as usize),
-        None => (leaf.offset * 8, leaf.size * 8),
-    };
+    let (start, leaf_bits) = bits_of(leaf);
     if p.width >= leaf_bits || p.bit < start {
         return (name.to_string(), row);
     }
