@@ -162,7 +162,8 @@ impl<'m> Pages<'m> {
         out
     }
 
-    /// `## Bit maps`: every word's and record's picture, each under a link to its page.
+    /// `## Bit maps`: every struct's picture (words and records, then nested structs), each
+    /// under a link to its page or section.
     fn bit_maps_section(&self, out: &mut String) {
         let m = self.model;
         out.push_str("## Bit maps\n\n");
@@ -171,9 +172,10 @@ impl<'m> Pages<'m> {
              word (bit 31 left, bit 0 right), a box per leaf spanning exactly its bits and \
              coloured by the level it counts at above; a dashed box with a hatched corner has \
              alternative readings. Open a picture on its own to hover a box for its full path, \
-             type and confidence.\n\n",
+             type and confidence. The nested structs the words are built from follow the \
+             words and records.\n\n",
         );
-        for w in m.words().chain(m.records()) {
+        for w in super::svg::pictured(m) {
             let _ = writeln!(
                 out,
                 "{}\n\n{}\n",

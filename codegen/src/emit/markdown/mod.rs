@@ -7,7 +7,8 @@
 //! - `docs/types.md`: every shared type (enums, flags, bitfields, nested structs, unions).
 //! - `docs/conflicts.md`: every member with alternative readings, and where words use it.
 //! - `docs/coverage.md`: bytes per common confidence level, per word, and every bit map.
-//! - `docs/svg/<NAME>.svg`: a word's or record's bit map, a box per leaf coloured by level.
+//! - `docs/svg/<NAME>.svg`: a struct's bit map (word, record or nested), a box per leaf
+//!   coloured by level.
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
 //!
 //! Everything is derived from the model in its own order, so the same model renders to the

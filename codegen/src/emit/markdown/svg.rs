@@ -1,5 +1,6 @@
-//! `docs/svg/<NAME>.svg`: a register-diagram bit map of each word and record, one row
-//! per 32-bit little-endian word, a box per leaf coloured by its confidence level.
+//! `docs/svg/<NAME>.svg`: a register-diagram bit map of each struct (word, record or
+//! nested struct), one row per 32-bit little-endian word, a box per leaf coloured by its
+//! confidence level.
 //!
 //! Every box carries `data-path`, `data-bit` (first bit it covers, counted from bit 0 of
 //! byte 0) and `data-width`, and the root carries the geometry (`data-bit-px`,
@@ -37,6 +38,16 @@ const UNKNOWN_FILL: &str = "#FFAABB";
 /// The Markdown image of `w`'s bit map, for a page `up` (`"../"` or `""`) below `docs/`.
 pub(super) fn image(w: &TypeDef, up: &str) -> String {
     format!("![{0} bit map]({up}svg/{0}.svg)", w.name)
+}
+
+/// Every struct that gets a picture: the words, the records, then the nested structs, each
+/// group in spec order.
+pub(super) fn pictured(m: &Model) -> impl Iterator<Item = &TypeDef> {
+    let nested = m
+        .types
+        .iter()
+        .filter(|t| matches!(t.kind, TypeKind::Struct { .. }) && !t.is_top_level());
+    m.words().chain(m.records()).chain(nested)
 }
 
 /// The colour key of the six classes, as the coverage page lists them.
@@ -144,11 +155,9 @@ fn x_of(bit: usize) -> usize {
 }
 
 impl<'m> Pages<'m> {
-    /// `(path, contents)` of every word's and record's bit map.
+    /// `(path, contents)` of every struct's bit map.
     pub(super) fn bit_maps(&self) -> Vec<(String, String)> {
-        let m = self.model;
-        m.words()
-            .chain(m.records())
+        pictured(self.model)
             .map(|w| (format!("{DIR}/{}.svg", w.name), self.bit_map(w)))
             .collect()
     }

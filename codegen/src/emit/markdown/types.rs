@@ -245,6 +245,7 @@ impl<'m> Pages<'m> {
                 if !aliases.is_empty() {
                     let _ = writeln!(out, "- **Also named:** {}\n", self.aliases(aliases, false));
                 }
+                let _ = writeln!(out, "{}\n", super::svg::image(t, ""));
                 let rows: Vec<(&Field, Option<&str>)> = fields.iter().map(|f| (f, None)).collect();
                 self.fields_table(t, None, &rows, out);
             }
