@@ -373,3 +373,68 @@ fn a_spec_linked_into_itself_is_read_once() {
     let model = dmaspec_codegen::load::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(model.types.len(), common::model().types.len());
 }
+
+/// Incremental outputs: after a `touch` of every spec file (same bytes, new mtime), gen
+/// writes nothing and every output keeps its mtime; after a real edit it writes only the
+/// outputs that edit changes.
+#[test]
+fn gen_after_a_touch_writes_nothing_and_after_an_edit_only_what_changed() {
+    let s = Scratch::new("touch");
+    let spec = s.spec_copy("spec");
+    let dir = s.path("g");
+    assert_success(&run_gen(&dir, Some(&spec)));
+    let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    let files: Vec<PathBuf> = tree(&dir)
+        .into_iter()
+        .map(|(rel, _)| dir.join(rel))
+        .collect();
+    let set_mtime = |path: &Path, when: SystemTime| {
+        fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(when)
+            .unwrap()
+    };
+    for f in &files {
+        set_mtime(f, past);
+    }
+    for (rel, _) in tree(&spec) {
+        set_mtime(&spec.join(rel), SystemTime::now());
+    }
+    let out = run_gen(&dir, Some(&spec));
+    assert_success(&out);
+    assert!(
+        stderr(&out).contains("(0 written, 0 removed)"),
+        "{}",
+        stderr(&out)
+    );
+    for f in &files {
+        assert_eq!(fs::metadata(f).unwrap().modified().unwrap(), past, "{f:?}");
+    }
+
+    // One word's doc line: its Rust, C, page and the dictionary change; nothing else does.
+    let word = spec.join("words/dma_direct2d.toml");
+    let text = fs::read_to_string(&word).unwrap();
+    let edited = text.replacen("doc = \"", "doc = \"Edited. ", 1);
+    assert_ne!(edited, text);
+    fs::write(&word, edited).unwrap();
+    let out = run_gen(&dir, Some(&spec));
+    assert_success(&out);
+    let rewritten: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| fs::metadata(f).unwrap().modified().unwrap() != past)
+        .collect();
+    assert!(!rewritten.is_empty());
+    assert!(
+        rewritten.len() < files.len() / 4,
+        "an edit of one word rewrote {} of {} outputs: {rewritten:?}",
+        rewritten.len(),
+        files.len()
+    );
+    assert!(
+        stderr(&out).contains(&format!("({} written, 0 removed)", rewritten.len())),
+        "{}",
+        stderr(&out)
+    );
+}
