@@ -14,8 +14,11 @@ use crate::model::Model;
 /// `generated/`.
 const BUILD_DIR: &str = "../../target/book";
 
-/// The book's parts: a heading, and which pages (by path under `docs/`) it holds.
-const PARTS: [(&str, fn(&str, &Model) -> bool); 4] = [
+/// Whether a page (by path under `docs/`) belongs in a part.
+type Holds = fn(&str, &Model) -> bool;
+
+/// The book's parts: a heading, and which pages it holds.
+const PARTS: [(&str, Holds); 4] = [
     ("Words", |p, m| word_page(p, m, false)),
     ("Records", |p, m| word_page(p, m, true)),
     ("Reference", |p, _| {
