@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::diagnostics::SpecError;
+use crate::diagnostics::{SpecError, SpecErrors};
 use crate::model::{Confidence, Evidence, Model};
 
 /// The common confidence levels a gate can name (spec/confidence.toml's, strongest
@@ -57,14 +57,14 @@ pub struct Gate {
 impl Gate {
     /// The gate at `level` for `model`. Fails when the spec declares a level [`Level`]
     /// lacks (the gate could not say where it falls) or lacks `level`.
-    pub fn resolve(model: &Model, level: Level) -> Result<Gate, SpecError> {
+    pub fn resolve(model: &Model, level: Level) -> Result<Gate, SpecErrors> {
         let file = std::path::Path::new("confidence.toml");
         if let Some(odd) = model
             .levels
             .iter()
             .find(|l| Level::from_name(&l.name).is_none())
         {
-            return Err(SpecError::whole_file(
+            return Err(SpecErrors(vec![SpecError::whole_file(
                 file,
                 format!(
                     "confidence gating: the spec declares level `{}`, which is none of the gate's \
@@ -72,20 +72,20 @@ impl Gate {
                     odd.name,
                     Level::ALL.map(Level::name).join(", ")
                 ),
-            ));
+            )]));
         }
         let rank = model
             .levels
             .iter()
             .position(|l| l.name == level.name())
             .ok_or_else(|| {
-                SpecError::whole_file(
+                SpecErrors(vec![SpecError::whole_file(
                     file,
                     format!(
                         "confidence gating: min_confidence({level}) names a level the spec does \
                          not declare"
                     ),
-                )
+                )])
             })?;
         Ok(Gate { rank, level })
     }

@@ -117,8 +117,7 @@ impl Builder {
         let gate = self
             .min_confidence
             .map(|level| Gate::resolve(&model, level))
-            .transpose()
-            .map_err(|e| SpecErrors(vec![e]))?;
+            .transpose()?;
         let code = emit::rust::render_gated(&model, &self.runtime, gate.as_ref());
         output::write_stamped(&out_dir, &self.file_name, &code).map_err(output_errors)?;
         Ok(model)

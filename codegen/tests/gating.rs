@@ -210,7 +210,7 @@ fn a_level_the_gate_lacks_is_an_error() {
         .unwrap_or_else(|e| panic!("{}", e.render()));
     let e = Gate::resolve(&m, Level::Confirmed).unwrap_err();
     assert_eq!(
-        e.message,
+        e.0[0].message,
         "confidence gating: the spec declares level `probable`, which is none of the gate's \
          levels (confirmed, strong, inferred, speculative); rename it or gate without \
          min_confidence"
@@ -219,7 +219,7 @@ fn a_level_the_gate_lacks_is_an_error() {
     let m = Fixture::new("").prelude().unwrap();
     let e = Gate::resolve(&m, Level::Strong).unwrap_err();
     assert_eq!(
-        e.message,
+        e.0[0].message,
         "confidence gating: min_confidence(strong) names a level the spec does not declare"
     );
 }
