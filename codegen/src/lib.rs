@@ -16,6 +16,7 @@
 
 pub mod diagnostics;
 pub mod emit;
+pub mod lint;
 pub mod load;
 pub mod model;
 pub mod naming;

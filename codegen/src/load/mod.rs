@@ -37,6 +37,7 @@ mod words;
 use cascade::Cause;
 pub(crate) use files::{SpecFiles, discover, read};
 use nesting::Room;
+pub(crate) use provenance::resolve_section;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
@@ -46,6 +47,12 @@ pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
 /// Loads the files [`files::read`] found below `dir`.
 pub(crate) fn load_read(dir: &Path, read: SpecFiles) -> Result<Model, SpecErrors> {
     load(dir, read.files, read.errors)
+}
+
+/// A spec file's declarations as written, for the lints (`None` when it does not parse;
+/// the loader reports why).
+pub(crate) fn parse_raw(text: &str) -> Option<RawFile> {
+    parse::parse(text).raw
 }
 
 /// Loads spec files given as (path, text); `root` is what paths in the model are relative to.
