@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use dmaspec_codegen::lint::check_files;
 use dmaspec_codegen::load::load_files;
 use dmaspec_codegen::{Model, SpecError, SpecErrors};
 
@@ -62,6 +63,11 @@ impl Fixture {
     /// Loads the prelude and `bad` (as `bad.toml`).
     pub fn load(&self, bad: &str) -> Result<Model, SpecErrors> {
         load_files(&root(), vec![self.file(), (bad_path(), bad.to_string())])
+    }
+
+    /// What `dmaspec check` reports on the prelude and `bad`: errors and lint warnings.
+    pub fn check(&self, bad: &str) -> SpecErrors {
+        check_files(&root(), vec![self.file(), (bad_path(), bad.to_string())])
     }
 
     /// The errors of `bad`, which must not load.

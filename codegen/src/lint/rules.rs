@@ -161,10 +161,14 @@ fn constant(ctx: &Ctx, set: &RuleSet, rule: &Rule, expr: &Expr, reads: &[Access]
     let mut bounds = Vec::new();
     expr.boundaries(&model.rules, &mut bounds);
     let values: Vec<Vec<i64>> = reads.iter().map(|a| samples(a, &bounds)).collect();
-    let ncs: Vec<i64> = (model.archs.iter())
+    let mut ncs: Vec<i64> = (model.archs.iter())
         .filter(|a| rule.arch.is_empty() || rule.arch.contains(&a.name))
         .map(|a| i64::from(a.nc))
         .collect();
+    if ncs.is_empty() {
+        // A spec without architectures: `nc` has no value to take but its default.
+        ncs.push(0);
+    }
     let size = model.types[set.owner].size;
     let total = values
         .iter()
