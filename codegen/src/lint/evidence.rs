@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use serde_spanned::Spanned;
 
-use super::{Ctx, Finding, Spec};
-use crate::load::resolve_section;
+use super::context::{Ctx, Finding, Spec};
+use crate::load::provenance::resolve_section;
 use crate::model::{section_key, source_id};
 use crate::schema::{RawAllow, RawEvidence};
 

@@ -3,7 +3,7 @@
 //! reserved bytes overlapping a named member of the same arm cannot load: members tile
 //! their owner exactly, and the loader reports the overlap.)
 
-use super::{Ctx, Finding};
+use super::context::{Ctx, Finding};
 
 pub(super) const UNKNOWN_EXPLAINED: &str = "unknown_explained";
 

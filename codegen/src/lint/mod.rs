@@ -6,18 +6,18 @@
 //! The model keeps no source positions per member, so the lints read each file's
 //! declarations again as written ([`crate::schema`], spans on every value) and point there.
 
+mod context;
 mod evidence;
 mod layout;
 mod rules;
 
 use std::collections::HashSet;
-use std::ops::Range;
 use std::path::Path;
 
 use crate::diagnostics::{SourceFile, SpecError, SpecErrors};
 use crate::load;
-use crate::model::Model;
 use crate::schema::{RawAllow, RawFile};
+use context::{Ctx, Finding, Spec};
 
 /// Every lint, by its stable name, with what it finds.
 pub const LINTS: &[(&str, &str)] = &[
@@ -108,40 +108,6 @@ fn check(
     };
     out.sort_by_key(order);
     SpecErrors(out)
-}
-
-/// One spec file: its text and what it declares.
-pub(crate) struct Spec {
-    file: SourceFile,
-    raw: Option<RawFile>,
-}
-
-/// What the model-level lints read.
-pub(crate) struct Ctx<'a> {
-    root: &'a Path,
-    specs: &'a [Spec],
-    model: &'a Model,
-}
-
-impl<'a> Ctx<'a> {
-    /// The spec file `relative` (as `TypeDef::file` and `Rule::file` give it): its index and
-    /// declarations.
-    fn spec(&self, relative: &str) -> Option<(usize, &'a RawFile)> {
-        let i = (self.specs.iter()).position(|s| s.file.relative(self.root) == relative)?;
-        Some((i, self.specs[i].raw.as_ref()?))
-    }
-}
-
-/// A lint's finding, before allows are applied.
-pub(crate) struct Finding<'a> {
-    /// Index into the specs.
-    file: usize,
-    span: Range<usize>,
-    lint: &'static str,
-    message: String,
-    notes: Vec<String>,
-    /// The allows of the item it is about.
-    allow: Option<&'a RawAllow>,
 }
 
 /// Drops the findings an item allows, with a reason, and reports every allow that

@@ -10,7 +10,7 @@
 //! on every architecture it applies to. A rule that comes out the same on all of them is
 //! reported; the sample may miss a rare value, so it is a warning, with an allow.
 
-use super::{Ctx, Finding};
+use super::context::{Ctx, Finding};
 use crate::model::rules::{Access, Expr, Rule, RuleKind, RuleSet};
 use crate::model::{Confidence, Role, TypeDef, TypeKind};
 use crate::schema::RawFile;

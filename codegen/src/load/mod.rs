@@ -25,7 +25,7 @@ mod members;
 mod names;
 mod nesting;
 mod parse;
-mod provenance;
+pub(crate) mod provenance;
 pub mod rule_depth;
 mod rule_expr;
 mod rule_place;
@@ -37,7 +37,6 @@ mod words;
 use cascade::Cause;
 pub(crate) use files::{SpecFiles, discover, read};
 use nesting::Room;
-pub(crate) use provenance::resolve_section;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
 pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {

@@ -31,5 +31,5 @@ pub struct RawGap {
     /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    pub allow: crate::schema::RawAllow,
+    pub allow: super::provenance::RawAllow,
 }

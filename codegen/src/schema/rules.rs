@@ -95,7 +95,7 @@ pub struct RawRule {
     /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    pub allow: crate::schema::RawAllow,
+    pub allow: super::provenance::RawAllow,
 }
 
 /// `[[constant]]`: a named value the sources give (`POOLING_NUM_CHANNELS == 128U`).

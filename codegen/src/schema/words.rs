@@ -43,7 +43,7 @@ pub struct RawField {
     /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    pub allow: crate::schema::RawAllow,
+    pub allow: super::provenance::RawAllow,
 }
 
 /// Value codecs for fields whose stored value is not the logical value.
@@ -99,7 +99,7 @@ pub struct RawBits {
     /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    pub allow: crate::schema::RawAllow,
+    pub allow: super::provenance::RawAllow,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -245,7 +245,7 @@ pub struct RawStruct {
     /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
     #[serde(default)]
     #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    pub allow: crate::schema::RawAllow,
+    pub allow: super::provenance::RawAllow,
 }
 
 /// `follows = "A"` or `follows = ["A", "B"]`.
