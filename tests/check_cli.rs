@@ -6,7 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{dmaspec, stderr, stdout};
-use dmaspec_testkit::spec::PROVENANCE;
+use dmaspec_testkit::spec::{PROVENANCE, one_byte_struct};
 
 /// A spec directory holding the test prelude and `own` (as `own.toml`).
 fn spec_dir(name: &str, own: &str) -> PathBuf {
@@ -19,17 +19,7 @@ fn spec_dir(name: &str, own: &str) -> PathBuf {
 
 /// A one-field struct whose field's evidence is `evidence`.
 fn one_field(evidence: &str) -> String {
-    format!(
-        r#"[[struct]]
-name = "X"
-c_name = "X_T"
-size = 1
-doc = "X."
-confidence = "HIGH"
-evidence = [{{ source = "src §1" }}]
-field = [{{ off = 0, name = "x", type = "u8", doc = "X.", {evidence} }}]
-"#
-    )
+    one_byte_struct("src §1", evidence)
 }
 
 /// Cites the whole document: an `evidence_without_section` warning, nothing else.

@@ -5,7 +5,7 @@
 use dmaspec_codegen::diagnostics::Severity;
 use dmaspec_codegen::lint::LINTS;
 use dmaspec_codegen::{SpecError, SpecErrors};
-use dmaspec_testkit::spec::Fixture;
+use dmaspec_testkit::spec::{Fixture, one_byte_struct};
 
 /// A source with two numbered sections, both cited by `BASE`, and a second scale.
 const BASE: Fixture = Fixture::new(
@@ -76,19 +76,7 @@ fn fires(lint: &str, bad: &str, good: &str) -> String {
 
 /// A one-field struct `X` (u8 `x`, declared `attrs`) with `rule` as its rule, if any.
 fn one_field(attrs: &str, rule: &str) -> String {
-    format!(
-        r#"
-[[struct]]
-name = "X"
-c_name = "X_T"
-size = 1
-doc = "X."
-confidence = "HIGH"
-evidence = [{{ source = "page §1" }}]
-field = [{{ off = 0, name = "x", type = "u8", doc = "X.", {attrs} }}]
-{rule}
-"#
-    )
+    format!("\n{}{rule}\n", one_byte_struct("page §1", attrs))
 }
 
 fn rule(expr: &str, extra: &str) -> String {

@@ -121,6 +121,22 @@ impl Fixture {
     }
 }
 
+/// A one-byte struct `X` citing `cite`, with one `u8` field `x` whose declaration ends
+/// with `attrs` (its evidence, `unknown = true`, an `allow`, …).
+pub fn one_byte_struct(cite: &str, attrs: &str) -> String {
+    format!(
+        r#"[[struct]]
+name = "X"
+c_name = "X_T"
+size = 1
+doc = "X."
+confidence = "HIGH"
+evidence = [{{ source = "{cite}" }}]
+field = [{{ off = 0, name = "x", type = "u8", doc = "X.", {attrs} }}]
+"#
+    )
+}
+
 /// 1-based (line, column) of the first `token` after the first `after` in `text`.
 #[track_caller]
 pub fn position(text: &str, after: &str, token: &str) -> (usize, usize) {
