@@ -137,6 +137,19 @@ enum Command {
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
+    /// Load and lint the spec: every load error and lint warning, with file:line:col, the
+    /// line and what to do; exit 1 on an error (or a warning, with --deny-warnings).
+    Check {
+        /// Spec directory.
+        #[arg(default_value = "spec")]
+        spec: PathBuf,
+        /// Exit 1 on warnings too (CI).
+        #[arg(long)]
+        deny_warnings: bool,
+        /// `text` (as the loader renders errors) or `json` (one list, for editors and bots).
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::check::Format,
+    },
 }
 
 fn parse_arch(s: &str) -> Result<Arch, String> {
@@ -208,6 +221,15 @@ fn main() -> ExitCode {
             hex,
             input,
             record,
+        }),
+        Command::Check {
+            spec,
+            deny_warnings,
+            format,
+        } => cli::check::run(&cli::check::CheckArgs {
+            spec,
+            deny_warnings,
+            format,
         }),
     };
     match result {

@@ -17,6 +17,7 @@
 pub mod diagnostics;
 pub mod emit;
 pub mod gate;
+pub mod lint;
 pub mod load;
 pub mod model;
 pub mod naming;

@@ -316,7 +316,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, reserved) == 12, 
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT16B
  * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B). Spec:
- * types/access_pattern.toml:330.
+ * types/access_pattern.toml:332.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT16B {
     /**
@@ -354,7 +354,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT16B, inert) == 10, "NEURON
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT20B
  * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B); supp-gather-scatter
- * §7.1. Spec: types/access_pattern.toml:401.
+ * §7.1. Spec: types/access_pattern.toml:403.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT20B {
     /**
@@ -392,7 +392,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT20B, inert) == 10, "NEURON
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §MXINDIRECT16B
  * Algorithm; supp-indirect-descriptors §CoreV2 / CoreV4 and arch-universality; supp-quick-reference
- * §The MX / indirect descriptors (16/20 B). Spec: types/access_pattern.toml:470.
+ * §The MX / indirect descriptors (16/20 B). Spec: types/access_pattern.toml:472.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_MXINDIRECT16B {
     /**
@@ -2932,7 +2932,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:234.
+ * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:236.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR : uint8_t {
