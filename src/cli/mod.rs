@@ -1,6 +1,7 @@
 //! The `dmaspec` command line.
 
 pub mod decode;
+pub mod diff;
 pub mod encode;
 pub mod explain;
 pub mod generate;
