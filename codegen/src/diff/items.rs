@@ -31,7 +31,7 @@ pub(super) fn opcodes(old: &Model, new: &Model) -> Vec<Change> {
     let has = |map: &[(String, &str)], key: &str| map.iter().any(|(k, _)| k == key);
     let mut out = Vec::new();
     for (key, word) in nm.iter().filter(|(k, _)| !has(&om, k)) {
-        let detail = format!("{key} decodes as {word}; it decoded as no word");
+        let detail = format!("decodes as {word}; it decoded as no word");
         out.push(item.change(
             Some(key),
             Kind::OpcodeAdded,
@@ -41,7 +41,7 @@ pub(super) fn opcodes(old: &Model, new: &Model) -> Vec<Change> {
         ));
     }
     for (key, word) in om.iter().filter(|(k, _)| !has(&nm, k)) {
-        let detail = format!("{key} decoded as {word}; it decodes as no word");
+        let detail = format!("decoded as {word}; it decodes as no word");
         out.push(item.change(
             Some(key),
             Kind::OpcodeRemoved,
@@ -69,6 +69,29 @@ fn body(set: &RuleSet, r: &Rule) -> String {
         RuleKind::Any { parts } => format!("any of [{}]", ids(parts)),
         RuleKind::NotEnforced => "(not enforced)".to_string(),
     }
+}
+
+/// Whether two rules test the same bytes the same way: their lowered expressions agree
+/// but for the spelling of field paths (a renamed field).
+fn same_meaning(a: &Rule, b: &Rule) -> bool {
+    fn unnamed(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.remove("path");
+                map.values_mut().for_each(unnamed);
+            }
+            serde_json::Value::Array(list) => list.iter_mut().for_each(unnamed),
+            _ => {}
+        }
+    }
+    let lowered = |r: &Rule| match &r.kind {
+        RuleKind::Expr { expr, .. } => serde_json::to_value(expr).ok().map(|mut v| {
+            unnamed(&mut v);
+            v
+        }),
+        _ => None,
+    };
+    lowered(a).is_some() && lowered(a) == lowered(b)
 }
 
 fn arch(r: &Rule) -> String {
@@ -137,7 +160,12 @@ pub(super) fn rules(cx: &Cx, old: &Model, new: &Model) -> Vec<Change> {
                     out.push(Change { why, ..c });
                 }
             };
-            changed("expression", body(&os, o), body(&ns, n), Impact::Minor);
+            let meaning = if same_meaning(o, n) {
+                Impact::Patch
+            } else {
+                Impact::Minor
+            };
+            changed("expression", body(&os, o), body(&ns, n), meaning);
             changed("arch", arch(o), arch(n), Impact::Minor);
             changed(
                 "message",
@@ -222,7 +250,16 @@ pub(super) fn gaps(old: &Model, new: &Model) -> Vec<Change> {
             name: &g.name,
             kind: "gap",
         };
-        let now = match new.type_by_name(&g.name) {
+        // Laid out under its own name, or as the word bound to its opcode enumerator.
+        let enumerator = g
+            .opcode
+            .as_ref()
+            .map_or(g.name.as_str(), |o| o.enumerator.as_str());
+        let laid_out = new.type_by_name(&g.name).or_else(|| {
+            new.words()
+                .find(|w| w.opcode().is_some_and(|o| o.enumerator == enumerator))
+        });
+        let now = match laid_out {
             Some(t) => format!("now laid out as {} `{}`", kind_of(t), t.name),
             None => "no longer listed".to_string(),
         };

@@ -194,6 +194,7 @@ pub(super) fn compare(
                     )
                 };
                 out.push(change);
+                out.extend(matched(cx, item, class, o, n));
                 continue;
             }
             let ty = if n.ty.is_empty() {

@@ -136,7 +136,8 @@ pub struct Diff {
 
 impl Diff {
     /// The changes of `item`, in report order.
-    pub fn of<'d>(&'d self, item: &'d str) -> impl Iterator<Item = &'d Change> {
+    pub fn of<'d>(&'d self, item: &str) -> impl Iterator<Item = &'d Change> + use<'d> {
+        let item = item.to_string();
         self.changes.iter().filter(move |c| c.item == item)
     }
 
