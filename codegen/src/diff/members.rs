@@ -105,12 +105,12 @@ impl Item<'_> {
         cites: (&[String], &[String]),
     ) -> Vec<Change> {
         let mut out = Vec::new();
-        if let (Some(old), Some(new)) = confidence {
-            if let Some((kind, detail, gates)) = cx.confidence(old, new) {
-                let mut c = self.change(member, kind, detail, Impact::Patch, Impact::Patch);
-                c.gates = gates;
-                out.push(c);
-            }
+        if let (Some(old), Some(new)) = confidence
+            && let Some((kind, detail, gates)) = cx.confidence(old, new)
+        {
+            let mut c = self.change(member, kind, detail, Impact::Patch, Impact::Patch);
+            c.gates = gates;
+            out.push(c);
         }
         for (kind, a, b) in [
             (Kind::EvidenceAdded, cites.1, cites.0),
