@@ -166,9 +166,9 @@ pub(super) fn compare(
     for n in new {
         let Some(o) = old.iter().find(|o| o.name == n.name) else {
             // Same place and type under another name, or the old name kept as an alias.
-            let renamed = gone
-                .iter()
-                .position(|o| n.aliases.contains(&o.name) || (o.place == n.place && o.ty == n.ty));
+            let renamed = gone.iter().position(|o| {
+                n.aliases.contains(&o.name) || (o.place == n.place && cx.spelled_now(&o.ty) == n.ty)
+            });
             if let Some(i) = renamed {
                 let o = gone.remove(i);
                 let detail = format!(
@@ -242,7 +242,7 @@ fn matched(cx: &Cx, item: &Item, class: Class, o: &Member, n: &Member) -> Vec<Ch
         ));
     }
     if o.place.1 != n.place.1 {
-        let types = if o.ty != n.ty {
+        let types = if cx.spelled_now(&o.ty) != n.ty {
             format!(" ({} -> {})", o.ty, n.ty)
         } else {
             String::new()
@@ -255,7 +255,7 @@ fn matched(cx: &Cx, item: &Item, class: Class, o: &Member, n: &Member) -> Vec<Ch
                 class.place(n.place)
             ),
         ));
-    } else if o.ty != n.ty {
+    } else if cx.spelled_now(&o.ty) != n.ty {
         out.push(major(Kind::Retyped, format!("{} -> {}", o.ty, n.ty)));
     }
     out.extend(item.provenance(cx, name, (o.confidence, n.confidence), (&o.cites, &n.cites)));

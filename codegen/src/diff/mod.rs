@@ -14,7 +14,7 @@ mod types;
 
 use serde::Serialize;
 
-use crate::model::{Confidence, Evidence, Model};
+use crate::model::{Confidence, Evidence, Model, TypeDef};
 
 pub use report::{Format, render};
 
@@ -149,7 +149,10 @@ impl Diff {
 
 /// Compares `old` with `new`; `old_name` and `new_name` label them in reports.
 pub fn diff(old: &Model, new: &Model, old_name: &str, new_name: &str) -> Diff {
-    let cx = Cx { new };
+    let cx = Cx {
+        new,
+        renames: types::renames(old, new),
+    };
     let mut changes = types::types(&cx, old, new);
     changes.extend(items::opcodes(old, new));
     changes.extend(items::rules(&cx, old, new));
@@ -165,12 +168,25 @@ pub fn diff(old: &Model, new: &Model, old_name: &str, new_name: &str) -> Diff {
     }
 }
 
-/// What the comparisons share: the new spec's confidence levels, for the gates.
+/// What the comparisons share: the new spec's confidence levels, for the gates, and the
+/// renamed types.
 struct Cx<'m> {
     new: &'m Model,
+    /// (old, new) of each renamed type.
+    renames: Vec<(&'m TypeDef, &'m TypeDef)>,
 }
 
 impl Cx<'_> {
+    /// An old type spelling (`PAIR`, `PAIR[3]`) in the new spec's names: a member whose
+    /// type was only renamed is not retyped (the rename is reported once, on the type).
+    fn spelled_now(&self, ty: &str) -> String {
+        let (base, rest) = ty.split_at(ty.find('[').unwrap_or(ty.len()));
+        match self.renames.iter().find(|(o, _)| o.name == base) {
+            Some((_, n)) => format!("{}{rest}", n.name),
+            None => ty.to_string(),
+        }
+    }
+
     /// The confidence changes from `old` to `new` (raised or lowered, with the gates it
     /// crosses), or `None` when the level is the same. A tag change on the same level is
     /// reported as neither.

@@ -3,7 +3,7 @@
 
 use super::members::{Class, Item, Member, compare};
 use super::{Change, Cx, Impact, Kind, cites};
-use crate::model::{BitsType, Field, TypeDef, TypeKind};
+use crate::model::{BitsType, Field, Model, TypeDef, TypeKind};
 use crate::naming::plural;
 
 /// What the report calls a type.
@@ -127,40 +127,54 @@ fn same_shape(a: &TypeDef, b: &TypeDef) -> bool {
             .all(|(x, y)| x.name == y.name && x.place == y.place)
 }
 
-/// Every type change: the new spec's types in order, then the removed ones.
-pub(super) fn types(cx: &Cx, old: &crate::Model, new: &crate::Model) -> Vec<Change> {
-    let mut out = Vec::new();
+/// The types that vanished from `old` and reappear in `new` under another name, with the
+/// same shape or with the old name as an alias: (old, new).
+pub(super) fn renames<'m>(old: &'m Model, new: &'m Model) -> Vec<(&'m TypeDef, &'m TypeDef)> {
     let mut gone: Vec<&TypeDef> = old
         .types
         .iter()
-        .filter(|o| new.types.iter().all(|n| n.name != o.name))
+        .filter(|o| new.type_by_name(&o.name).is_none())
         .collect();
+    let mut out = Vec::new();
+    for n in new
+        .types
+        .iter()
+        .filter(|n| old.type_by_name(&n.name).is_none())
+    {
+        let kept = |o: &&TypeDef| aliases_of(n).contains(&o.name.as_str()) || same_shape(o, n);
+        if let Some(i) = gone.iter().position(kept) {
+            out.push((gone.remove(i), n));
+        }
+    }
+    out
+}
+
+/// Every type change: the new spec's types in order, then the removed ones.
+pub(super) fn types(cx: &Cx, old: &Model, new: &Model) -> Vec<Change> {
+    let mut out = Vec::new();
     for n in &new.types {
         let item = Item {
             name: &n.name,
             kind: kind_of(n),
         };
-        let o = match old.types.iter().find(|o| o.name == n.name) {
+        let o = match old.type_by_name(&n.name) {
             Some(o) => o,
-            None => {
-                let renamed = gone
-                    .iter()
-                    .position(|o| aliases_of(n).contains(&o.name.as_str()) || same_shape(o, n));
-                match renamed {
-                    Some(i) => {
-                        let o = gone.remove(i);
-                        out.push(renamed_type(&item, o, n));
-                        o
-                    }
-                    None => {
-                        out.push(added_type(&item, n));
-                        continue;
-                    }
+            None => match cx.renames.iter().find(|(_, r)| r.name == n.name) {
+                Some((o, _)) => {
+                    out.push(renamed_type(&item, o, n));
+                    o
                 }
-            }
+                None => {
+                    out.push(added_type(&item, n));
+                    continue;
+                }
+            },
         };
         out.extend(matched(cx, &item, o, n));
     }
+    let gone = old.types.iter().filter(|o| {
+        new.type_by_name(&o.name).is_none() && cx.renames.iter().all(|(r, _)| r.name != o.name)
+    });
     for o in gone {
         let item = Item {
             name: &o.name,
