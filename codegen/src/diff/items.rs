@@ -1,9 +1,9 @@
 //! The changes that are not about one type's layout: the opcode map, the rules, the
 //! recorded conflicts and the gaps.
 
+use super::change::{Change, Cx, Impact, Kind, cites};
 use super::members::Item;
 use super::types::kind_of;
-use super::{Change, Cx, Impact, Kind, cites};
 use crate::model::Model;
 use crate::model::rules::{Rule, RuleKind, RuleSet};
 

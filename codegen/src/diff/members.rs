@@ -1,7 +1,7 @@
 //! The members of one item compared by name, with renames found by place and type: struct
 //! fields, bitfield sub-fields, enumerators and flag bits all go through [`compare`].
 
-use super::{Change, Cx, Impact, Kind, missing};
+use super::change::{Change, Cx, Impact, Kind, missing};
 use crate::model::Confidence;
 use crate::naming::plural;
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Change, Diff, Impact};
+use super::change::{Change, Diff, Impact};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {

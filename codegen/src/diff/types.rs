@@ -1,8 +1,8 @@
 //! Types compared by name (a type that vanished and one that appeared with the same shape,
 //! or with the old name as an alias, is a rename), then their members.
 
+use super::change::{Change, Cx, Impact, Kind, cites};
 use super::members::{Class, Item, Member, compare};
-use super::{Change, Cx, Impact, Kind, cites};
 use crate::model::{BitsType, Field, Model, TypeDef, TypeKind};
 use crate::naming::plural;
 
