@@ -150,6 +150,43 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: cli::check::Format,
     },
+    /// What changed between two specs (directories, or revisions with --git), and what
+    /// each change does to the generated Rust API and C headers as a semver bump.
+    Diff {
+        /// The old spec directory (with --git: revision).
+        old: String,
+        /// The new spec directory (with --git: revision).
+        new: String,
+        /// OLD and NEW are git revisions of the repository in the current directory.
+        #[arg(long)]
+        git: bool,
+        /// With --git: the spec directory in the repository.
+        #[arg(long, default_value = "spec")]
+        spec_dir: PathBuf,
+        /// text, markdown (for a pull-request comment) or json.
+        #[arg(long, default_value = "text", value_parser = parse_format)]
+        format: dmaspec_codegen::diff::Format,
+        /// Exit 1 when either target's bump is at least this: major, minor or patch.
+        #[arg(long, value_parser = parse_impact)]
+        fail_on: Option<dmaspec_codegen::diff::Impact>,
+    },
+}
+
+fn parse_format(s: &str) -> Result<dmaspec_codegen::diff::Format, String> {
+    let names = dmaspec_codegen::diff::Format::NAMES;
+    names
+        .iter()
+        .find(|(n, _)| *n == s)
+        .map(|(_, f)| *f)
+        .ok_or_else(|| {
+            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!("unknown format `{s}` (one of: {})", all.join(", "))
+        })
+}
+
+fn parse_impact(s: &str) -> Result<dmaspec_codegen::diff::Impact, String> {
+    dmaspec_codegen::diff::Impact::parse(s)
+        .ok_or_else(|| format!("unknown bump `{s}` (one of: major, minor, patch)"))
 }
 
 fn parse_arch(s: &str) -> Result<Arch, String> {
@@ -230,6 +267,21 @@ fn main() -> ExitCode {
             spec,
             deny_warnings,
             format,
+        }),
+        Command::Diff {
+            old,
+            new,
+            git,
+            spec_dir,
+            format,
+            fail_on,
+        } => cli::diff::run(&cli::diff::DiffArgs {
+            old,
+            new,
+            git,
+            spec_dir,
+            format,
+            fail_on,
         }),
     };
     match result {

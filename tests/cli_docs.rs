@@ -40,6 +40,7 @@ fn every_flag_of_every_verb_is_in_its_readme_synopsis() {
         &["lower"],
         &["klr", "lower"],
         &["check"],
+        &["diff"],
     ] {
         let head = format!("dmaspec {} ", verb.join(" "));
         let synopsis = cli

@@ -15,6 +15,7 @@
 //! and in the crate: `include!(concat!(env!("OUT_DIR"), "/dmaspec.rs"));`
 
 pub mod diagnostics;
+pub mod diff;
 pub mod emit;
 pub mod gate;
 pub mod lint;

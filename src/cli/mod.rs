@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod decode;
+pub mod diff;
 pub mod encode;
 pub mod explain;
 pub mod generate;
