@@ -137,6 +137,23 @@ enum Command {
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
+    /// Audit the byte-map tables of Markdown source pages against the spec: per page and
+    /// section, the rows it holds exactly, differently or not at all.
+    Audit {
+        /// Spec directory.
+        #[arg(long, default_value = "spec")]
+        spec: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::audit::Format,
+        /// Exit 1 and print the changed rows when the counts differ from this file.
+        #[arg(long, value_name = "FILE")]
+        check_counts: Option<PathBuf>,
+        /// Write the counts and row verdicts to this file.
+        #[arg(long, value_name = "FILE")]
+        write_counts: Option<PathBuf>,
+        #[arg(required = true)]
+        pages: Vec<PathBuf>,
+    },
 }
 
 fn parse_arch(s: &str) -> Result<Arch, String> {
@@ -208,6 +225,19 @@ fn main() -> ExitCode {
             hex,
             input,
             record,
+        }),
+        Command::Audit {
+            spec,
+            format,
+            check_counts,
+            write_counts,
+            pages,
+        } => cli::audit::run(&cli::audit::AuditArgs {
+            spec,
+            format,
+            check_counts,
+            write_counts,
+            pages,
         }),
     };
     match result {

@@ -1,5 +1,6 @@
 //! The `dmaspec` command line.
 
+pub mod audit;
 pub mod decode;
 pub mod encode;
 pub mod explain;
