@@ -275,6 +275,7 @@ fn judge<'m>(
         .iter()
         .find(|p| named(p) && at(p) && wide(p))
         .or_else(|| places.iter().find(|p| at(p) && alternative(p).is_some()))
+        .or_else(|| places.iter().find(|p| at(p) && named(p)))
         .or_else(|| places.iter().find(|p| at(p) && wide(p)))
         .or_else(|| {
             places
