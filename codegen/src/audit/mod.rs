@@ -13,7 +13,7 @@ mod places;
 
 use serde::Serialize;
 
-use crate::model::Model;
+use crate::model::{Alternative, Evidence, Model, TypeDef, TypeKind};
 use markdown::{CAPTION, Heading, Table};
 use places::Place;
 
@@ -209,7 +209,7 @@ fn audit_table(
         }
         let places = places::places(model, t);
         rows.iter()
-            .map(|r| judge(model, source, &t.name, &places, r, g))
+            .map(|r| judge(model, source, t, &places, r, g))
             .collect()
     });
     let (item, rows) = match chosen {
@@ -246,7 +246,7 @@ fn generic(name: &str) -> bool {
 fn judge<'m>(
     model: &Model,
     source: Option<&str>,
-    item: &str,
+    item: &TypeDef,
     places: &[Place<'m>],
     row: &Row<'_>,
     g: &columns::Group,
@@ -264,7 +264,7 @@ fn judge<'m>(
                     .is_some_and(|rest| rest.starts_with('.'))
         })
     };
-    let alternative = |p: &Place<'m>| -> Option<&'m crate::model::Alternative> {
+    let alternative = |p: &Place<'m>| -> Option<&'m Alternative> {
         p.alternatives
             .iter()
             .find(|a| row.names.contains(&a.name.to_ascii_lowercase()))
@@ -294,6 +294,18 @@ fn judge<'m>(
         differs: Vec::new(),
         explained_by: None,
     };
+    // Nothing at that offset or by that name: the row is missing unless it overlaps a
+    // member whose page reading the spec records (a field's or the item's alternative).
+    let overlaps = |p: &&Place<'_>| {
+        let end = row.span.start + row.span.width.unwrap_or(1);
+        p.start < end && row.span.start < p.start + p.width
+    };
+    let found = found.or_else(|| {
+        places
+            .iter()
+            .filter(overlaps)
+            .find(|p| explanation(model, source, item, p, None).is_some())
+    });
     let Some(p) = found else {
         return report;
     };
@@ -337,15 +349,23 @@ fn judge<'m>(
 fn explanation(
     model: &Model,
     source: Option<&str>,
-    item: &str,
+    item: &TypeDef,
     p: &Place<'_>,
-    named: Option<&crate::model::Alternative>,
+    named: Option<&Alternative>,
 ) -> Option<String> {
-    let from_page =
-        |e: &[crate::model::Evidence]| e.iter().any(|e| Some(e.source.as_str()) == source);
+    let from_page = |e: &[Evidence]| e.iter().any(|e| Some(e.source.as_str()) == source);
     if let Some(a) = named.or_else(|| p.alternatives.iter().find(|a| from_page(&a.evidence))) {
-        return Some(format!("alternative `{}` of {item}.{}", a.name, p.path));
+        return Some(format!(
+            "alternative `{}` of {}.{}",
+            a.name, item.name, p.path
+        ));
     }
+    if let TypeKind::Struct { alternatives, .. } = &item.kind
+        && let Some(a) = alternatives.iter().find(|a| from_page(&a.evidence))
+    {
+        return Some(format!("alternative `{}` of {}", a.name, item.name));
+    }
+    let item = item.name.as_str();
     let ty = p.type_name.split('[').next().unwrap_or("");
     model
         .conflicts
