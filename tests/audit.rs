@@ -278,8 +278,8 @@ fn real_pages_rows() {
         (Verdict::Explained, "src_bound_reg")
     );
     // §7.1 `| 40 | 2 | dst_buffer_size |`: the spec's src_buffer_size spans 38..42 (the
-    // DVE page's width); the page's own S4D4_IC layout is INDIRECT_COPY's recorded
-    // alternative (README conflict #8).
+    // DVE page's width); its recorded alternative src_buffer_size_u16 is this page's
+    // reading, u16 at 38 then dst_buffer_size at 40 (README conflict #8).
     let gather = audit_file(&reference_dir().join("supp-gather-scatter-descriptors.md"));
     let dst_size = row(&gather, 540);
     assert_eq!(dst_size.verdict, Verdict::Explained);
@@ -288,7 +288,7 @@ fn real_pages_rows() {
             .explained_by
             .as_deref()
             .unwrap_or("")
-            .contains("s4d4_ic_header_layout")
+            .contains("`src_buffer_size_u16` of INDIRECT_COPY.src_buffer_size")
     );
 
     // The DGE arm's `(_DWORD)v104+3` is byte 12 of the 0xDA extension.
