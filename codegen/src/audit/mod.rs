@@ -304,7 +304,7 @@ fn judge<'m>(
         places
             .iter()
             .filter(overlaps)
-            .find(|p| explanation(model, source, item, p, None).is_some())
+            .find(|p| explanation(model, source, item, p, row, None).is_some())
     });
     let Some(p) = found else {
         return report;
@@ -335,7 +335,7 @@ fn judge<'m>(
         report.verdict = Verdict::Exact;
         return report;
     }
-    report.explained_by = explanation(model, source, item, p, alternative(p));
+    report.explained_by = explanation(model, source, item, p, row, alternative(p));
     report.verdict = match report.explained_by {
         Some(_) => Verdict::Explained,
         None => Verdict::Unexplained,
@@ -351,6 +351,7 @@ fn explanation(
     source: Option<&str>,
     item: &TypeDef,
     p: &Place<'_>,
+    row: &Row<'_>,
     named: Option<&Alternative>,
 ) -> Option<String> {
     let from_page = |e: &[Evidence]| e.iter().any(|e| Some(e.source.as_str()) == source);
@@ -360,8 +361,12 @@ fn explanation(
             a.name, item.name, p.path
         ));
     }
+    // Of the item's readings from the page, the one that names the row, if any.
+    let names_row = |a: &&Alternative| row.names.iter().any(|n| a.doc.contains(n.as_str()));
     if let TypeKind::Struct { alternatives, .. } = &item.kind
-        && let Some(a) = alternatives.iter().find(|a| from_page(&a.evidence))
+        && let Some(a) = (alternatives.iter().filter(|a| from_page(&a.evidence)))
+            .find(names_row)
+            .or_else(|| alternatives.iter().find(|a| from_page(&a.evidence)))
     {
         return Some(format!("alternative `{}` of {}", a.name, item.name));
     }
