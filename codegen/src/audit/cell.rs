@@ -74,7 +74,7 @@ pub fn offset(cell: &str) -> Option<Span> {
         } else {
             end
         };
-        Some(last.checked_sub(byte)?.checked_add(1)?.checked_mul(8)?)
+        last.checked_sub(byte)?.checked_add(1)?.checked_mul(8)
     });
     Some(Span { start, width })
 }

@@ -60,7 +60,7 @@ pub fn tables(text: &str) -> Vec<Table> {
             // A caption names only a table that follows it closely.
             let headings = open
                 .iter()
-                .filter(|h| h.level < CAPTION || h.line + CAPTION_REACH >= i + 1)
+                .filter(|h| h.level < CAPTION || h.line + CAPTION_REACH > i)
                 .cloned()
                 .collect();
             let mut table = Table {
