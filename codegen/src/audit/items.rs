@@ -4,7 +4,6 @@
 //! match best wins.
 
 use super::markdown::{CAPTION, Heading};
-use super::{RowReport, Verdict};
 use crate::model::{Evidence, Model, TypeDef, TypeKind, section_key};
 
 /// `NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT` and `dma_direct2d` both as `DMA_DIRECT2D`.
@@ -84,15 +83,15 @@ fn laid_out(t: &TypeDef) -> bool {
 }
 
 /// The item the table describes and its judged rows: at the nearest level (the column
-/// title, the caption, then each heading outwards) whose candidates match some row
-/// exactly, the candidate with the most exact rows, then the most rows matched at all.
-pub fn choose<'m>(
+/// title, the caption, then each heading outwards) with a candidate `judge` accepts, the
+/// one it scores highest.
+pub fn choose<'m, S: Ord, R>(
     model: &'m Model,
     source: Option<&str>,
     headings: &[Heading],
     title: Option<&str>,
-    judge: impl Fn(&'m TypeDef) -> Vec<RowReport>,
-) -> Option<(&'m TypeDef, Vec<RowReport>)> {
+    judge: impl Fn(&'m TypeDef) -> Option<(S, R)>,
+) -> Option<(&'m TypeDef, R)> {
     let keyed: Vec<(&TypeDef, Vec<String>)> = model
         .types
         .iter()
@@ -104,19 +103,11 @@ pub fn choose<'m>(
         level: CAPTION + 1,
         text: format!("`{t}`"),
     });
-    let levels = title.iter().chain(super::innermost_first(headings));
-    let score = |rows: &[RowReport]| {
-        let exact = rows.iter().filter(|r| r.verdict == Verdict::Exact).count();
-        let held = rows
-            .iter()
-            .filter(|r| r.verdict != Verdict::Missing)
-            .count();
-        (exact, held)
-    };
+    let levels = title.iter().chain(headings.iter().rev());
     for h in levels {
         let (names, opcodes) = heading_tokens(&h.text);
         let section = (h.level < CAPTION).then(|| section_key(&h.text));
-        let mut best: Option<((usize, usize), &TypeDef, Vec<RowReport>)> = None;
+        let mut best: Option<(S, &TypeDef, R)> = None;
         for (t, keys) in &keyed {
             let by_name = names.iter().any(|n| keys.contains(n));
             let by_opcode = t
@@ -129,9 +120,9 @@ pub fn choose<'m>(
             if !(by_name || by_opcode || by_cite) {
                 continue;
             }
-            let rows = judge(t);
-            let s = score(&rows);
-            if s.0 > 0 && best.as_ref().is_none_or(|(b, ..)| s > *b) {
+            if let Some((s, rows)) = judge(t)
+                && best.as_ref().is_none_or(|(b, ..)| s > *b)
+            {
                 best = Some((s, t, rows));
             }
         }

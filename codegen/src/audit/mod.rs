@@ -14,7 +14,7 @@ mod places;
 use serde::Serialize;
 
 use crate::model::{Alternative, Evidence, Model, TypeDef, TypeKind};
-use markdown::{CAPTION, Heading, Table};
+use markdown::{CAPTION, Table};
 use places::Place;
 
 /// What the audit found on one page.
@@ -205,12 +205,23 @@ fn audit_table(
     let chosen = items::choose(model, source, &table.headings, g.title.as_deref(), |t| {
         // A row past the item's end says the table lays out something larger.
         if rows.iter().any(|r| r.span.start >= t.size as u64 * 8) {
-            return Vec::new();
+            return None;
         }
         let places = places::places(model, t);
-        rows.iter()
+        let judged: Vec<RowReport> = rows
+            .iter()
             .map(|r| judge(model, source, t, &places, r, g))
-            .collect()
+            .collect();
+        // The most exact rows, then the most held at all; none exact is no match.
+        let exact = judged
+            .iter()
+            .filter(|r| r.verdict == Verdict::Exact)
+            .count();
+        let held = judged
+            .iter()
+            .filter(|r| r.verdict != Verdict::Missing)
+            .count();
+        (exact > 0).then_some(((exact, held), judged))
     });
     let (item, rows) = match chosen {
         Some((t, judged)) => (Some(t.name.clone()), judged),
@@ -380,9 +391,4 @@ fn explanation(
                 && c.readings.iter().any(|r| from_page(&r.evidence))
         })
         .map(|c| format!("conflict `{}`", c.name))
-}
-
-/// The headings a table sits under, innermost first (used by [`items`]).
-fn innermost_first(headings: &[Heading]) -> impl Iterator<Item = &Heading> {
-    headings.iter().rev()
 }
