@@ -170,6 +170,23 @@ enum Command {
         #[arg(long, value_parser = parse_impact)]
         fail_on: Option<dmaspec_codegen::diff::Impact>,
     },
+    /// Audit the byte-map tables of Markdown source pages against the spec: per page and
+    /// section, the rows it holds exactly, differently or not at all.
+    Audit {
+        /// Spec directory.
+        #[arg(long, default_value = "spec")]
+        spec: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::audit::Format,
+        /// Exit 1 and print the changed rows when the counts differ from this file.
+        #[arg(long, value_name = "FILE")]
+        check_counts: Option<PathBuf>,
+        /// Write the counts and row verdicts to this file.
+        #[arg(long, value_name = "FILE")]
+        write_counts: Option<PathBuf>,
+        #[arg(required = true)]
+        pages: Vec<PathBuf>,
+    },
 }
 
 fn parse_format(s: &str) -> Result<dmaspec_codegen::diff::Format, String> {
@@ -282,6 +299,19 @@ fn main() -> ExitCode {
             spec_dir,
             format,
             fail_on,
+        }),
+        Command::Audit {
+            spec,
+            format,
+            check_counts,
+            write_counts,
+            pages,
+        } => cli::audit::run(&cli::audit::AuditArgs {
+            spec,
+            format,
+            check_counts,
+            write_counts,
+            pages,
         }),
     };
     match result {

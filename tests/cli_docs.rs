@@ -41,6 +41,7 @@ fn every_flag_of_every_verb_is_in_its_readme_synopsis() {
         &["klr", "lower"],
         &["check"],
         &["diff"],
+        &["audit"],
     ] {
         let head = format!("dmaspec {} ", verb.join(" "));
         let synopsis = cli

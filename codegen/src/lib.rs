@@ -14,6 +14,7 @@
 //!
 //! and in the crate: `include!(concat!(env!("OUT_DIR"), "/dmaspec.rs"));`
 
+pub mod audit;
 pub mod diagnostics;
 pub mod diff;
 pub mod emit;

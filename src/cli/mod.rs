@@ -1,5 +1,6 @@
 //! The `dmaspec` command line.
 
+pub mod audit;
 pub mod check;
 pub mod decode;
 pub mod diff;
