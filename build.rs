@@ -1,12 +1,24 @@
 // Generates the word types from spec/ into OUT_DIR (see dmaspec-codegen's Builder).
+use dmaspec_codegen::Level;
+
 fn main() {
     let report = |errors: dmaspec_codegen::SpecErrors| -> ! {
         eprintln!("{}", errors.render());
         panic!("spec/ has {} error(s); see above", errors.0.len());
     };
-    dmaspec_codegen::Builder::new()
+    let builder = dmaspec_codegen::Builder::new()
         .spec_dir("spec")
-        .runtime("crate::runtime")
-        .compile()
-        .unwrap_or_else(|e| report(e));
+        .runtime("crate::runtime");
+    // The `min-confidence-*` features; the strictest (strongest level) wins.
+    let gate = [Level::Confirmed, Level::Strong, Level::Inferred]
+        .into_iter()
+        .find(|l| {
+            let feature = format!("CARGO_FEATURE_MIN_CONFIDENCE_{}", l.name().to_uppercase());
+            std::env::var_os(feature).is_some()
+        });
+    let builder = match gate {
+        Some(level) => builder.min_confidence(level),
+        None => builder,
+    };
+    builder.compile().unwrap_or_else(|e| report(e));
 }

@@ -39,6 +39,9 @@ fn every_flag_of_every_verb_is_in_its_readme_synopsis() {
         &["explain"],
         &["lower"],
         &["klr", "lower"],
+        &["check"],
+        &["diff"],
+        &["audit"],
     ] {
         let head = format!("dmaspec {} ", verb.join(" "));
         let synopsis = cli

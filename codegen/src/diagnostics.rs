@@ -5,13 +5,25 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::diagnostic::{Diagnostic, Label, Severity as CodespanSeverity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, Config};
+
+/// How bad a problem is: an error stops the spec from loading; a warning is a lint
+/// (`dmaspec check`) the spec loads despite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
 
 /// One problem in one spec file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpecError {
+    pub severity: Severity,
+    /// The lint that found it (`uncited_section`); `None` for the loader's own errors.
+    pub lint: Option<&'static str>,
     pub file: PathBuf,
     /// 1-based.
     pub line: usize,
@@ -29,14 +41,11 @@ pub struct SpecError {
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file.display(),
-            self.line,
-            self.column,
-            self.message
-        )
+        write!(f, "{}:{}:{}: ", self.file.display(), self.line, self.column)?;
+        if let Some(lint) = self.lint {
+            write!(f, "warning[{lint}]: ")?;
+        }
+        write!(f, "{}", self.message)
     }
 }
 
@@ -60,17 +69,25 @@ impl fmt::Display for SpecErrors {
 impl std::error::Error for SpecErrors {}
 
 impl SpecErrors {
-    /// `3 errors in 2 files`.
+    /// `3 errors in 2 files`; with warnings, `1 error and 2 warnings in 2 files`.
     pub fn summary(&self) -> String {
         let mut files: Vec<&Path> = self.0.iter().map(|e| e.file.as_path()).collect();
         files.sort();
         files.dedup();
         let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-        format!(
-            "{} in {}",
-            plural(self.0.len(), "error"),
-            plural(files.len(), "file")
-        )
+        let warnings = self.count(Severity::Warning);
+        let errors = plural(self.0.len() - warnings, "error");
+        let found = match warnings {
+            0 => errors,
+            _ if warnings == self.0.len() => plural(warnings, "warning"),
+            _ => format!("{errors} and {}", plural(warnings, "warning")),
+        };
+        format!("{found} in {}", plural(files.len(), "file"))
+    }
+
+    /// How many of the problems are of `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.0.iter().filter(|e| e.severity == severity).count()
     }
 
     /// The errors with the source lines they point at, as a compiler prints them, and
@@ -81,6 +98,10 @@ impl SpecErrors {
         let config = Config::default();
         for e in &self.0 {
             let file = e.file.display().to_string();
+            let severity = match e.severity {
+                Severity::Error => CodespanSeverity::Error,
+                Severity::Warning => CodespanSeverity::Warning,
+            };
             let diag = if e.source_line.is_empty() && e.span.is_empty() {
                 // About the file as a whole: there is no line to show.
                 let message = if e.message.contains(&file) {
@@ -88,15 +109,19 @@ impl SpecErrors {
                 } else {
                     format!("{file}: {}", e.message)
                 };
-                Diagnostic::error().with_message(message)
+                Diagnostic::new(severity).with_message(message)
             } else {
                 let (text, span) = e.excerpt();
                 let id = files.add(file, text);
-                Diagnostic::error()
+                Diagnostic::new(severity)
                     .with_message(&e.message)
                     .with_labels(vec![Label::primary(id, span)])
             }
             .with_notes(e.notes.clone());
+            let diag = match e.lint {
+                Some(lint) => diag.with_code(lint),
+                None => diag,
+            };
             // Rendering into a Vec cannot fail; fall back to the plain line if it does.
             if term::emit_to_write_style(&mut out, &config, &files, &diag).is_err() {
                 return self.to_string();
@@ -112,6 +137,8 @@ impl SpecError {
     /// An error about `file` as a whole (missing, unreadable, empty).
     pub fn whole_file(file: &Path, message: impl Into<String>) -> SpecError {
         SpecError {
+            severity: Severity::Error,
+            lint: None,
             file: file.to_path_buf(),
             line: 1,
             column: 1,
@@ -120,6 +147,18 @@ impl SpecError {
             source_line: String::new(),
             notes: Vec::new(),
         }
+    }
+
+    /// The 1-based column just past the span, on its line (a span running on past its
+    /// line ends there).
+    pub fn end_column(&self) -> usize {
+        let (_, span) = self.excerpt();
+        let start = span.start - (self.line.max(1) - 1);
+        self.column
+            + self
+                .source_line
+                .get(start..start + span.len())
+                .map_or(0, |s| s.chars().count())
     }
 
     /// A stand-in for the file that has the offending line at its place (earlier lines
@@ -156,6 +195,8 @@ impl SourceFile {
             .unwrap_or_default()
             .to_string();
         SpecError {
+            severity: Severity::Error,
+            lint: None,
             file: self.path.clone(),
             line,
             column,
@@ -163,6 +204,22 @@ impl SourceFile {
             span,
             source_line,
             notes: Vec::new(),
+        }
+    }
+
+    /// A warning of `lint` at `span`, with `notes` saying what to do.
+    pub fn warning(
+        &self,
+        lint: &'static str,
+        span: Range<usize>,
+        message: impl Into<String>,
+        notes: Vec<String>,
+    ) -> SpecError {
+        SpecError {
+            severity: Severity::Warning,
+            lint: Some(lint),
+            notes,
+            ..self.error(span, message)
         }
     }
 

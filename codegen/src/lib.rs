@@ -14,8 +14,12 @@
 //!
 //! and in the crate: `include!(concat!(env!("OUT_DIR"), "/dmaspec.rs"));`
 
+pub mod audit;
 pub mod diagnostics;
+pub mod diff;
 pub mod emit;
+pub mod gate;
+pub mod lint;
 pub mod load;
 pub mod model;
 pub mod naming;
@@ -25,6 +29,7 @@ pub mod schema;
 use std::path::{Path, PathBuf};
 
 pub use diagnostics::{SpecError, SpecErrors};
+pub use gate::{Gate, Level};
 pub use model::Model;
 pub use output::{Artifact, OutputError, Staleness, Survey, survey, write_artifacts};
 
@@ -35,6 +40,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     file_name: String,
     runtime: String,
+    min_confidence: Option<Level>,
 }
 
 impl Default for Builder {
@@ -50,6 +56,7 @@ impl Builder {
             out_dir: None,
             file_name: "dmaspec.rs".into(),
             runtime: "::dmaspec::runtime".into(),
+            min_confidence: None,
         }
     }
 
@@ -78,6 +85,18 @@ impl Builder {
         self
     }
 
+    /// Gates the generated code at `level` (default: no gate): every struct field, union
+    /// arm, accessor and constant whose confidence is below `level` on the common ordering
+    /// is marked `#[deprecated(note = "INFERRED: <tag> (<level>, below <gate>); <cites>")]`,
+    /// so a build sees at compile time where it relies on inference, and `rule_truth`,
+    /// `check_rules` and `validate` leave out rules below `level` (they hold). The spec's
+    /// levels map onto [`Level`] by name; a spec declaring another level fails to compile
+    /// with this option.
+    pub fn min_confidence(mut self, level: Level) -> Self {
+        self.min_confidence = Some(level);
+        self
+    }
+
     /// Loads the spec, writes the Rust file, and prints `cargo:rerun-if-changed` for the
     /// spec directory and every spec file. Returns the model for further use.
     ///
@@ -98,7 +117,11 @@ impl Builder {
             .map_err(output_errors)?;
         output::check_separate(&self.spec_dir, &out_dir).map_err(output_errors)?;
         let model = load::load_read(&self.spec_dir, read?)?;
-        let code = emit::rust::render(&model, &self.runtime);
+        let gate = self
+            .min_confidence
+            .map(|level| Gate::resolve(&model, level))
+            .transpose()?;
+        let code = emit::rust::render_gated(&model, &self.runtime, gate.as_ref());
         output::write_stamped(&out_dir, &self.file_name, &code).map_err(output_errors)?;
         Ok(model)
     }

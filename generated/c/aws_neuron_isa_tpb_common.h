@@ -20,6 +20,40 @@
 #endif
 #endif
 
+/* Confidence gating: the common levels' ranks, strongest first. Define
+ * DMASPEC_MIN_CONFIDENCE as one of them before including a header, and every member
+ * below that level is deprecated (GCC and Clang warn at each use, naming its tag and
+ * cites); the layout stays the same. */
+#define DMASPEC_CONFIDENCE_CONFIRMED 0
+#define DMASPEC_CONFIDENCE_STRONG 1
+#define DMASPEC_CONFIDENCE_INFERRED 2
+#define DMASPEC_CONFIDENCE_SPECULATIVE 3
+/* The headers' own uses of what a gate marks (layout checks, rule predicates) do not
+ * warn: each header's body is bracketed by these. */
+#if defined(DMASPEC_MIN_CONFIDENCE) && (defined(__GNUC__) || defined(__clang__))
+#define DMASPEC_OWN_USES_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")
+#define DMASPEC_OWN_USES_END _Pragma("GCC diagnostic pop")
+#else
+#define DMASPEC_OWN_USES_BEGIN
+#define DMASPEC_OWN_USES_END
+#endif
+#if defined(DMASPEC_MIN_CONFIDENCE) && DMASPEC_MIN_CONFIDENCE < DMASPEC_CONFIDENCE_STRONG && (defined(__GNUC__) || defined(__clang__))
+#define DMASPEC_GATED_STRONG(note) __attribute__((deprecated(note)))
+#else
+#define DMASPEC_GATED_STRONG(note)
+#endif
+#if defined(DMASPEC_MIN_CONFIDENCE) && DMASPEC_MIN_CONFIDENCE < DMASPEC_CONFIDENCE_INFERRED && (defined(__GNUC__) || defined(__clang__))
+#define DMASPEC_GATED_INFERRED(note) __attribute__((deprecated(note)))
+#else
+#define DMASPEC_GATED_INFERRED(note)
+#endif
+#if defined(DMASPEC_MIN_CONFIDENCE) && DMASPEC_MIN_CONFIDENCE < DMASPEC_CONFIDENCE_SPECULATIVE && (defined(__GNUC__) || defined(__clang__))
+#define DMASPEC_GATED_SPECULATIVE(note) __attribute__((deprecated(note)))
+#else
+#define DMASPEC_GATED_SPECULATIVE(note)
+#endif
+DMASPEC_OWN_USES_BEGIN
+
 /**
  * ADDR4 (4 bytes): 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of
  * an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31.
@@ -69,7 +103,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR4 {
      * Alternative reading `shape_reg` (u1): ADDR4 marker 0x40 = SHAPE_REG (shape from register);
      * with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10). [HIGH/OBSERVED]
      */
-    unsigned int active : 1;
+    unsigned int active : 1 DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-addr4 §The mode nibble");
     /**
      * Bit 31. Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that
      * supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits. Confidence:
@@ -282,7 +316,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MXMEM_PATTERN1D, reserved) == 12, 
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT16B
  * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B). Spec:
- * types/access_pattern.toml:330.
+ * types/access_pattern.toml:332.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT16B {
     /**
@@ -320,7 +354,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT16B, inert) == 10, "NEURON
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §INDIRECT20B
  * Algorithm; supp-quick-reference §The MX / indirect descriptors (16/20 B); supp-gather-scatter
- * §7.1. Spec: types/access_pattern.toml:401.
+ * §7.1. Spec: types/access_pattern.toml:403.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INDIRECT20B {
     /**
@@ -358,7 +392,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_INDIRECT20B, inert) == 10, "NEURON
  *
  * Evidence: supp-indirect-descriptors §The byte map; supp-indirect-descriptors §MXINDIRECT16B
  * Algorithm; supp-indirect-descriptors §CoreV2 / CoreV4 and arch-universality; supp-quick-reference
- * §The MX / indirect descriptors (16/20 B). Spec: types/access_pattern.toml:470.
+ * §The MX / indirect descriptors (16/20 B). Spec: types/access_pattern.toml:472.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_MXINDIRECT16B {
     /**
@@ -384,7 +418,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_MXINDIRECT16B {
      * Offset 14, 1 byte. Reserved. The spare high half of the count word, by the page's inference
      * from the u16 store (no store or read of its own). Confidence: INFERRED (inferred).
      */
-    uint8_t num_elem_spare;
+    uint8_t num_elem_spare DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-indirect-descriptors §The byte map");
     /**
      * Offset 15, 1 byte. The scale's base partition modulo PE_count. Confidence: CERTAIN
      * (confirmed).
@@ -609,13 +643,13 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR8_addr_tbl_offs {
      * and a table arm carries no variable id for the runtime to resolve, so it reaches the real
      * word as written. Confidence: INFERRED (inferred).
      */
-    uint32_t offset;
+    uint32_t offset DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr; seed-004 §8; seed-004 §5.1; supp-dge-microop §2.2; supp-consolidated §2.1");
     /**
      * Offset 4, 2 bytes. DGE table-entry id. dmaspec's inference, as for offset:
      * PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word. Confidence:
      * INFERRED (inferred).
      */
-    uint16_t dge_table_entry_id;
+    uint16_t dge_table_entry_id DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr; seed-004 §8; supp-consolidated §2.1");
     /**
      * Offset 6, 1 byte. Unknown: no source gives a meaning; kept raw. Not written by the table arm
      * of assign64bitAddr; no source names it. Confidence: HIGH/OBSERVED (confirmed).
@@ -643,19 +677,19 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR8_addr_immediate {
      * the compiler's immediate is (so an alignment check reads them here). Confidence: INFERRED
      * (inferred).
      */
-    uint32_t address_lo;
+    uint32_t address_lo DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr; seed-004 §8; seed-004 §5.1; supp-dge-microop §2.2; supp-consolidated §7");
     /**
      * Offset 4, 2 bytes. Absolute address, bits 32..47. dmaspec's inference: ADDR8 reaches the full
      * SoC space (wider than 32 bits), and the only bytes below the marker the address can continue
      * into are those that held the variable id the runtime resolves; no source gives the address's
      * width. Confidence: INFERRED (inferred).
      */
-    uint16_t address_mid;
+    uint16_t address_mid DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-descriptor-model §2; seed-000 §assign64bitAddr; supp-consolidated §7");
     /**
      * Offset 6, 1 byte. Absolute address, bits 48..55. dmaspec's inference, as for address_mid.
      * Confidence: INFERRED (inferred).
      */
-    uint8_t address_hi;
+    uint8_t address_hi DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-descriptor-model §2; seed-000 §assign64bitAddr; supp-consolidated §7");
     /** Offset 7, 1 byte. Addressing form. Confidence: HIGH/OBSERVED (confirmed). */
     NEURON_ISA_TPB_ADDR8_MARKER marker;
 } NEURON_ISA_TPB_ADDR8_addr_immediate;
@@ -1199,15 +1233,15 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DESC_FLAGS) == 1, "NEURON_ISA_TPB_DE
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_ADDR_STRUCT {
     /** Offset 0, 1 byte. Base register. Confidence: INFERRED (inferred). */
-    uint8_t base_reg;
+    uint8_t base_reg DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dge-microop §6.3");
     /** Offset 1, 1 byte. Offset register. Confidence: INFERRED (inferred). */
-    uint8_t offset_reg;
+    uint8_t offset_reg DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dge-microop §6.3");
     /** Offset 2, 1 byte. Increment register. Confidence: INFERRED (inferred). */
-    uint8_t inc_reg;
+    uint8_t inc_reg DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dge-microop §6.3");
     /** Offset 3, 1 byte. Reserved. reserved[1]. Confidence: INFERRED (inferred). */
-    uint8_t reserved[1];
+    uint8_t reserved[1] DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dge-microop §6.3");
     /** Offset 4, 4 bytes. Immediate offset. Confidence: INFERRED (inferred). */
-    uint32_t offset_imm;
+    uint32_t offset_imm DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dge-microop §6.3");
 } NEURON_ISA_TPB_DMA_ADDR_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ADDR_STRUCT) == 8, "NEURON_ISA_TPB_DMA_ADDR_STRUCT is 8 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_ADDR_STRUCT, base_reg) == 0, "NEURON_ISA_TPB_DMA_ADDR_STRUCT.base_reg is at offset 0");
@@ -1254,12 +1288,12 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE {
      * Bits 0..3. Holds a `NEURON_ISA_TPB_DTYPE`. The dtype tag (and 0xf). Confidence: HIGH
      * (strong).
      */
-    unsigned int dtype : 4;
+    unsigned int dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §RangeSelect");
     /**
      * Bits 4..7. Unknown: no source gives a meaning; kept raw. The page's "2nd 4-bit field" (shl 4;
      * or): written, not named. Confidence: HIGH (strong).
      */
-    unsigned int unknown_4 : 4;
+    unsigned int unknown_4 : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
 } NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE) == 1, "NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE is 1 byte");
 
@@ -1389,16 +1423,16 @@ typedef struct __attribute__((packed)) GSControl {
      * Bits 0..3. Holds a `GS_OPERATION`. The SuperGather operation (1..6). Confidence: HIGH/CARRIED
      * (strong).
      */
-    unsigned int operation_fld : 4;
+    unsigned int operation_fld : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-gather-scatter §3.1");
     /** Bits 4..5. Offset size (the source gives no encoding). Confidence: HIGH/CARRIED (strong). */
-    unsigned int offst_sz_fld : 2;
+    unsigned int offst_sz_fld : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-gather-scatter §3.1");
     /**
      * Bits 6..7. Element size: 0, 1, 2 → byte scale 1, 2, 4 (matched at the host). Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int elem_sz_fld : 2;
+    unsigned int elem_sz_fld : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-gather-scatter §3.1");
     /** Bits 8..15. Reserved. 8'd0: zero. Confidence: HIGH/CARRIED (strong). */
-    unsigned int reserved : 8;
+    unsigned int reserved : 8 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-gather-scatter §3.1");
 } GSControl;
 DMASPEC_STATIC_ASSERT(sizeof(GSControl) == 2, "GSControl is 2 bytes");
 
@@ -2302,20 +2336,20 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var {
      * holds an immediate next to a variable id, the two parts seed 004 gives addr_var. Confidence:
      * INFERRED (inferred).
      */
-    uint32_t immediate;
+    uint32_t immediate DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr; seed-004 §8; seed-004 §5.1");
     /**
      * Offset 4, 2 bytes. Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16).
      * With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10
      * (CONFIRMED); that they are addr_var's "neff variable id" is dmaspec's inference, as for
      * immediate. Confidence: INFERRED (inferred).
      */
-    uint16_t var_id_lo;
+    uint16_t var_id_lo DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr; seed-004 §8");
     /**
      * Offset 6, 1 byte. Physical variable id, bits 16..23. The byte is what assign64bitAddr writes
      * under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate.
      * Confidence: INFERRED (inferred).
      */
-    uint8_t var_id_hi;
+    uint8_t var_id_hi DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr");
     /**
      * Offset 7, 1 byte. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
      *
@@ -2375,14 +2409,14 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs
      * addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects
      * the table arm, and carry a DGE table-entry id. Confidence: INFERRED (inferred).
      */
-    uint32_t offset;
+    uint32_t offset DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr; seed-004 §5.1; supp-gather-scatter §1.2");
     /**
      * Offset 4, 2 bytes. DGE table-entry id (*(memloc+142)); "DGE table entry ID too large" when it
      * does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED);
      * their place in addr_tbl_offs is dmaspec's inference, as for offset. Confidence: INFERRED
      * (inferred).
      */
-    uint16_t dge_table_entry_id;
+    uint16_t dge_table_entry_id DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr");
     /**
      * Offset 6, 1 byte. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of
      * assign64bitAddr (zero from the bundle's blanket zeroing); no source names it. Confidence:
@@ -2636,43 +2670,43 @@ typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
      * zero-means codec applies to byte-placed fields, not bit ranges, so the rule is stated here.
      * Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int length_meta : 16;
+    unsigned int length_meta : 16 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /** Bit 16. Byte 2 bit 0; the page gives the name only. Confidence: HIGH/CARRIED (strong). */
-    unsigned int md : 1;
+    unsigned int md : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bit 17. Reserved. Byte 2 bit 1, named rsvd_dummy (reserved). Confidence: HIGH/CARRIED
      * (strong).
      */
-    unsigned int rsvd_dummy : 1;
+    unsigned int rsvd_dummy : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bits 18..23. Network-tag meta, byte 2 bits 2..7. Table 1.1 names the whole byte 2 netag0_meta
      * (b8); the descriptor model names the 6-bit field netag0_meta:6, the name used here.
      * Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int netag0_meta : 6;
+    unsigned int netag0_meta : 6 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1; supp-descriptor-model §3");
     /**
      * Bit 24. Byte 3 bit 0 (DWARF name). The firmware writes bit 0 of its generation tag here.
      * Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int concatenate : 1;
+    unsigned int concatenate : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bit 25. Byte 3 bit 1 (DWARF name). The firmware writes bit 1 of its generation tag here.
      * Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int dmb : 1;
+    unsigned int dmb : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /** Bit 26. Byte 3 bit 2. Confidence: HIGH/CARRIED (strong). */
-    unsigned int no_snoop : 1;
+    unsigned int no_snoop : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /** Bit 27. Byte 3 bit 3: interrupt enable. Confidence: HIGH/CARRIED (strong). */
-    unsigned int int_en : 1;
+    unsigned int int_en : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /** Bit 28. Byte 3 bit 4: last BD of a transfer. Confidence: HIGH/CARRIED (strong). */
-    unsigned int last : 1;
+    unsigned int last : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /** Bit 29. Byte 3 bit 5: first BD of a transfer. Confidence: HIGH/CARRIED (strong). */
-    unsigned int first : 1;
+    unsigned int first : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bits 30..31. Byte 3 bits 6..7: the ring id (DWARF); the firmware does not write it.
      * Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int ringid : 2;
+    unsigned int ringid : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
 } SDMA_DESC_WORD0;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes");
 
@@ -2689,22 +2723,22 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes"
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     /** Bits 0..15. Transfer length in bytes. Confidence: MED/CARRIED (inferred). */
-    unsigned int length : 16;
+    unsigned int length : 16 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bits 16..23. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
      * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
      */
-    unsigned int kept_16_23 : 8;
+    unsigned int kept_16_23 : 8 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
     /**
      * Bits 24..25. The 2-bit generation/ring tag; the completion busy-poll matches the same two
      * bits (comp_BD.byte3 & 0x3). Confidence: MED/CARRIED (inferred).
      */
-    unsigned int gen_tag : 2;
+    unsigned int gen_tag : 2 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bits 26..31. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
      * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
      */
-    unsigned int kept_26_31 : 6;
+    unsigned int kept_26_31 : 6 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
 } SDMA_DESC_WORD0_FW;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 bytes");
 
@@ -2720,37 +2754,37 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 
  */
 typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
     /** Bits 0..4. Reserved. Reserved network-tag bits. Confidence: HIGH/CARRIED (strong). */
-    unsigned int netag0_rsvd : 5;
+    unsigned int netag0_rsvd : 5 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 5. Order this BD's write before the next. Confidence: HIGH/CARRIED (strong). */
-    unsigned int write_barrier : 1;
+    unsigned int write_barrier : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /**
      * Bits 6..8. Holds a `SDMAOP`. The engine operation (Table 1.3b). Confidence: HIGH/CARRIED
      * (strong).
      */
-    unsigned int op : 3;
+    unsigned int op : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /**
      * Bits 9..11. Holds a `SDMA_CMETYPE`. The CME operation type (Table 1.3a). Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int optype : 3;
+    unsigned int optype : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 12. Also copy the source payload (CRC + copy). Confidence: HIGH/CARRIED (strong). */
-    unsigned int copy_src_data : 1;
+    unsigned int copy_src_data : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 13. Store the source-side CRC. Confidence: HIGH/CARRIED (strong). */
-    unsigned int store_source_crc : 1;
+    unsigned int store_source_crc : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 14. Write the CRC result back. Confidence: HIGH/CARRIED (strong). */
-    unsigned int store_crc_result : 1;
+    unsigned int store_crc_result : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 15. Append the computed CRC to the stream. Confidence: HIGH/CARRIED (strong). */
-    unsigned int send_crc : 1;
+    unsigned int send_crc : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 16. Seed the CRC from the cached IV. Confidence: HIGH/CARRIED (strong). */
-    unsigned int use_stored_crc_iv : 1;
+    unsigned int use_stored_crc_iv : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 17. Verify the incoming CRC. Confidence: HIGH/CARRIED (strong). */
-    unsigned int validate_crc : 1;
+    unsigned int validate_crc : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bits 18..25. Endianness selector. Confidence: HIGH/CARRIED (strong). */
-    unsigned int endian_type : 8;
+    unsigned int endian_type : 8 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bits 26..28. CRC IV cache slot, 0..7. Confidence: HIGH/CARRIED (strong). */
-    unsigned int cached_crc_iv_index : 3;
+    unsigned int cached_crc_iv_index : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bits 29..31. Block attribute. Confidence: HIGH/CARRIED (strong). */
-    unsigned int block_attr : 3;
+    unsigned int block_attr : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
 } SDMA_CME_DESC_WORD1;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 4 bytes");
 
@@ -2770,14 +2804,14 @@ typedef struct __attribute__((packed)) SDMA_CCE_W0 {
      * Bits 0..22. Unknown: no source gives a meaning; kept raw. Control bits, write_barrier among
      * them; the page does not place them. Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int ctrl : 23;
+    unsigned int ctrl : 23 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
     /**
      * Bit 23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int has_meta_ctrl : 1;
+    unsigned int has_meta_ctrl : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0; supp-consolidated §1.3");
     /** Bits 24..31. The meta index (meta_idx << 24). Confidence: HIGH/CARRIED (strong). */
-    unsigned int meta_idx : 8;
+    unsigned int meta_idx : 8 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
 } SDMA_CCE_W0;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W0) == 4, "SDMA_CCE_W0 is 4 bytes");
 
@@ -2797,59 +2831,59 @@ typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
      * Bits 0..3. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int unnamed_0_3 : 4;
+    unsigned int unnamed_0_3 : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
     /** Bit 4. Use the min/max const operand. Confidence: HIGH/CARRIED (strong). */
-    unsigned int use_const : 1;
+    unsigned int use_const : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bit 5. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int unnamed_5 : 1;
+    unsigned int unnamed_5 : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
     /**
      * Bit 6. Write barrier (Table 7.1 [6]; the plain WORD1 has write_barrier at [5], conflict
      * sdma_cce_w1_overlay). Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int write_barrier : 1;
+    unsigned int write_barrier : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bit 7. Last / notify: marks the final source of a multi-source reduce, which flushes the
      * accumulator to S2M. Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int last : 1;
+    unsigned int last : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bits 8..11. The input / intermediate dtype nibble (encoding not given). Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int in_dtype : 4;
+    unsigned int in_dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bits 12..15. The scale / output dtype nibble (encoding not given). Confidence: HIGH/CARRIED
      * (strong).
      */
-    unsigned int out_dtype : 4;
+    unsigned int out_dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bits 16..19. The accumulation dtype nibble: mixed precision reads in, accumulates wider,
      * writes out (encoding not given). Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int acc_dtype : 4;
+    unsigned int acc_dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bits 20..22. The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000,
      * bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD / MIN / MAX leave 0. Confidence: HIGH/CARRIED
      * (strong).
      */
-    unsigned int op_selector : 3;
+    unsigned int op_selector : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bits 23..24. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int unnamed_23_24 : 2;
+    unsigned int unnamed_23_24 : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
     /**
      * Bit 25. CCE meta-ctrl VALID: 1 = this is a CCE descriptor. Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int valid : 1;
+    unsigned int valid : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
     /**
      * Bits 26..31. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int unnamed_26_31 : 6;
+    unsigned int unnamed_26_31 : 6 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
 } SDMA_CCE_META_CTRL;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 bytes");
 
@@ -2867,27 +2901,27 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 
  */
 typedef struct __attribute__((packed)) SDMA_CCE_W2 {
     /** Bits 0..23. Semaphore / length (&0xFFFFFF). Confidence: HIGH/CARRIED (strong). */
-    unsigned int sema_length : 24;
+    unsigned int sema_length : 24 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
     /**
      * Bits 24..25. Holds a `al_sdma_m2s_fma_operand`. FMA operand A; default 1 (input). Confidence:
      * HIGH/CARRIED (strong).
      */
-    unsigned int a_sel : 2;
+    unsigned int a_sel : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.3");
     /**
      * Bits 26..27. Holds a `al_sdma_m2s_fma_operand`. FMA operand B; default 2 (scale), so acc' =
      * input * scale + acc. Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int b_sel : 2;
+    unsigned int b_sel : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.3");
     /**
      * Bits 28..29. Holds a `al_sdma_m2s_fma_operand`. FMA operand C; default 0 (stored).
      * Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int c_sel : 2;
+    unsigned int c_sel : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.3");
     /**
      * Bits 30..31. Unknown: no source gives a meaning; kept raw. Not placed by the page (the
      * op-high nibble may fall here or overlap the selectors). Confidence: HIGH/CARRIED (strong).
      */
-    unsigned int op_high : 2;
+    unsigned int op_high : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
 } SDMA_CCE_W2;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
 
@@ -2898,7 +2932,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:234.
+ * Evidence: supp-gather-scatter §7.2. Spec: words/gather.toml:236.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR : uint8_t {
@@ -4515,4 +4549,5 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  * Evidence: supp-field-tables §7 Table 7.0.
  */
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_COMMON_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte 0):
@@ -313,4 +314,5 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid(const NEURON_ISA_T
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_H */

@@ -9,6 +9,7 @@
 
 #include "aws_neuron_isa_tpb_common.h"
 #include "aws_neuron_isa_tpb_sdma_cme_bd_desc.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE`.
@@ -199,4 +200,5 @@ static inline bool NEURON_ISA_TPB_DMA_IMMEDIATE_is_valid(const NEURON_ISA_TPB_DM
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_DMA_IMMEDIATE_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Opcode of NEURON_ISA_TPB_EXTENDED_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_EXTENDED_INST`. */
 #define NEURON_ISA_TPB_EXTENDED_OPCODE 0xf0
@@ -140,4 +141,5 @@ static inline bool NEURON_ISA_TPB_EXTENDED_is_valid(const NEURON_ISA_TPB_EXTENDE
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_EXTENDED_H */

@@ -9,6 +9,7 @@
 
 #include "aws_neuron_isa_tpb_common.h"
 #include "aws_neuron_isa_tpb_extended.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT (byte 0):
@@ -63,61 +64,61 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STR
      * when the local gpsimd has triggered the DMA, releasing the source buffer. Confidence:
      * HIGH/CARRIED (strong).
      */
-    uint8_t local_sem;
+    uint8_t local_sem DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 15, 1 byte. Remote (data-ready) semaphore index: incremented by the number of DMA
      * engines when all bytes have arrived at the remote core. Confidence: HIGH/CARRIED (strong).
      */
-    uint8_t remote_sem;
+    uint8_t remote_sem DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 16, 4 bytes. Physical id of the peer core (an immediate,
      * NEURON_ISA_TPB_IMM_VAL_INST_FIELD). Confidence: HIGH/CARRIED (strong).
      */
-    uint32_t remote_core_id;
+    uint32_t remote_core_id DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 20, 4 bytes. Routing id of the peer core, folded into the SoC high bits of the
      * destination (CAYMAN_ID / EXIT_DIE). Confidence: HIGH/CARRIED (strong).
      */
-    uint32_t remote_routing_id;
+    uint32_t remote_routing_id DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 24, 4 bytes. Which DMA engines take part; their number is a power of two (1, 2, 4, 8
      * or 16). Whether the value is that number or a bitmap of the engines is the conflict
      * rdma_dma_engine_mask_meaning. Confidence: HIGH/CARRIED (strong).
      */
-    uint32_t dma_engine_mask;
+    uint32_t dma_engine_mask DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 28, 4 bytes. Local SBUF partition offset of the source. Confidence: HIGH/CARRIED
      * (strong).
      *
      * Here no member of `NEURON_ISA_TPB_ADDR4` is surer than HIGH/CARRIED, whatever its own tag.
      */
-    NEURON_ISA_TPB_ADDR4 src_addr;
+    NEURON_ISA_TPB_ADDR4 src_addr DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 32, 4 bytes. The peer's local SBUF partition offset, rewritten to the routed SoC
      * address. Confidence: HIGH/CARRIED (strong).
      *
      * Here no member of `NEURON_ISA_TPB_ADDR4` is surer than HIGH/CARRIED, whatever its own tag.
      */
-    NEURON_ISA_TPB_ADDR4 dst_addr;
+    NEURON_ISA_TPB_ADDR4 dst_addr DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 36, 4 bytes. Bytes per partition copied, across all 128 SBUF partitions; 0 means
      * semaphores only. Confidence: HIGH/CARRIED (strong).
      */
-    uint32_t free_dim_bytes;
+    uint32_t free_dim_bytes DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 40, 1 byte. 1 = a bidirectional leg (two-peer send); the header says it is not yet
      * supported. Confidence: HIGH/CARRIED (strong).
      */
-    uint8_t is_bidirectional;
+    uint8_t is_bidirectional DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 41, 1 byte. The previous neighbour's remote semaphore index (chained barrier,
      * bidirectional mode). Confidence: HIGH/CARRIED (strong).
      */
-    uint8_t remote_sem_prev;
+    uint8_t remote_sem_prev DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /** Offset 42, 2 bytes. Reserved. Pad. Confidence: HIGH/CARRIED (strong). */
-    uint8_t reserved0[2];
+    uint8_t reserved0[2] DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /** Offset 44, 20 bytes. Reserved. Pad. Confidence: HIGH/CARRIED (strong). */
-    uint8_t reserved1[20];
+    uint8_t reserved1[20] DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
 } NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT) == 64, "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT, header) == 0, "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT.header is at offset 0");
@@ -259,4 +260,5 @@ static inline bool NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_is_valid(const NEURON_I
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_H */

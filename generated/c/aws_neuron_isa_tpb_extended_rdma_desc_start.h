@@ -11,6 +11,7 @@
 
 #include "aws_neuron_isa_tpb_common.h"
 #include "aws_neuron_isa_tpb_extended.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT (byte 0):
@@ -55,12 +56,12 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_S
      */
     NEURON_ISA_TPB_EXT_COMPLETION_INFO completion_info;
     /** Offset 14, 2 bytes. Reserved. Pad (no operands). Confidence: HIGH/CARRIED (strong). */
-    uint8_t reserved0[2];
+    uint8_t reserved0[2] DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.6; supp-descriptor-model §2.6; wiki-rdma-desc §2.2");
     /**
      * Offset 16, 48 bytes. Reserved. Pad: RDMA_DESC_START carries no operands of its own; it
      * consumes the ring RDMA_DESC_GEN built. Confidence: HIGH/CARRIED (strong).
      */
-    uint8_t reserved1[48];
+    uint8_t reserved1[48] DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.6; supp-descriptor-model §2.6; wiki-rdma-desc §2.2");
 } NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT) == 64, "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT, header) == 0, "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT.header is at offset 0");
@@ -168,4 +169,5 @@ static inline bool NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_is_valid(const NEURON
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Opcode of NEURON_ISA_TPB_MOVE_SHAPE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE`. */
 #define NEURON_ISA_TPB_MOVE_SHAPE_OPCODE 0xb2
@@ -36,20 +37,20 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_MOVE_SHAPE_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_HEADER` is surer than STRONG, whatever its own tag.
      */
-    NEURON_ISA_TPB_HEADER header;
+    NEURON_ISA_TPB_HEADER header DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §At a glance");
     /**
      * Offset 4, 8 bytes. Wait/update semaphore gate, as in every bundle of the family; no
      * 0xB2-specific row. Confidence: INFERRED (inferred).
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than INFERRED, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §The bundle lifecycle (shared by all ten)");
     /**
      * Offset 12, 52 bytes. Unknown: no source gives a meaning; kept raw. The 4-D shape descriptor
      * (step / num pairs against the shape register); seed 000 gives no offsets. Confidence: STRONG
      * (strong).
      */
-    uint8_t body[52];
+    uint8_t body[52] DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
 } NEURON_ISA_TPB_MOVE_SHAPE_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_MOVE_SHAPE_STRUCT) == 64, "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MOVE_SHAPE_STRUCT, header) == 0, "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT.header is at offset 0");
@@ -57,4 +58,5 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MOVE_SHAPE_STRUCT, events) == 4, "
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MOVE_SHAPE_STRUCT, body) == 12, "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT.body is at offset 12");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_MOVE_SHAPE_OPCODE == NEURON_ISA_TPB_OPCODE_MOVE_SHAPE, "NEURON_ISA_TPB_MOVE_SHAPE_OPCODE is NEURON_ISA_TPB_OPCODE_MOVE_SHAPE");
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_MOVE_SHAPE_H */

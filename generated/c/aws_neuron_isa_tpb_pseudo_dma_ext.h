@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT (byte 0):
@@ -292,4 +293,5 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid(const NEURON_ISA_TPB_P
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_EXT_H */

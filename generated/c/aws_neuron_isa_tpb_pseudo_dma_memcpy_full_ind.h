@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT (byte 0):
@@ -45,7 +46,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than STRONG, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §Form B — main indirect gather/scatter; seed-004 §5.5");
     /**
      * Offset 12, 4 bytes. Start of the indirect leg: the index access pattern (one address per
      * partition). Confidence: HIGH/OBSERVED (confirmed).
@@ -248,4 +249,5 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_is_valid(const NEUR
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_H */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT (byte 0):
@@ -156,4 +157,5 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_is_valid(const NEURO
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_H */

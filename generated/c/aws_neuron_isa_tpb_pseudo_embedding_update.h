@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT (byte 0):
@@ -43,7 +44,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_ST
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than STRONG, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §IndirectSaveAccumulate");
     /**
      * Offset 12, 1 byte. Wire tag of the index list's dtype. Confidence: CONFIRMED (confirmed).
      *
@@ -217,4 +218,5 @@ static inline bool NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_is_valid(const NEURON_
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT (byte 0):
@@ -44,7 +45,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than INFERRED, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §The bundle lifecycle (shared by all ten)");
     /**
      * Offset 12, 12 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
      * +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges). Confidence:
@@ -55,7 +56,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
      * Offset 24, 4 bytes. Register that receives the bound-check result. Confidence: STRONG
      * (strong).
      */
-    uint32_t bound_result_reg;
+    uint32_t bound_result_reg DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §Form A — Pool bound-check indirect");
     /**
      * Offset 28, 4 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
      * +0x1C..+0x1F. Confidence: CONFIRMED (confirmed).
@@ -81,7 +82,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
      * Offset 46, 1 byte. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name
      * it further. Confidence: STRONG (strong).
      */
-    uint8_t idx_ap_meta;
+    uint8_t idx_ap_meta DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §Form A — Pool bound-check indirect");
     /**
      * Offset 47, 1 byte. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
      * +0x2F. Confidence: CONFIRMED (confirmed).
@@ -213,4 +214,5 @@ static inline bool NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_is_valid(const NEURON_ISA_T
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Opcode of NEURON_ISA_TPB_S2D2_RS_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_RangeSelect`. */
 #define NEURON_ISA_TPB_S2D2_RS_OPCODE 0xbc
@@ -46,7 +47,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six)");
     /**
      * Offset 12, 1 byte. Unknown: no source gives a meaning; kept raw. No source gives +0x0C a
      * meaning; the validator reads it. Confidence: CERTAIN (confirmed).
@@ -56,7 +57,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
      * Offset 13, 1 byte. The dtype tag (low nibble) and a second, unnamed 4-bit field (high
      * nibble), packed into one byte. Confidence: HIGH (strong).
      */
-    NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE dtype_mode;
+    NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE dtype_mode DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §RangeSelect");
     /**
      * Offset 14, 1 byte. Unknown: no source gives a meaning; kept raw. The page's "(mode flag)":
      * written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no
@@ -281,4 +282,5 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid(const NEURON_ISA_TPB_S2D2_RS_
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S2D2_RS_H */

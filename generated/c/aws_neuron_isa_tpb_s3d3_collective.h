@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT (byte 0):
@@ -485,4 +486,5 @@ static inline bool NEURON_ISA_TPB_S3D3_COLLECTIVE_is_valid(const NEURON_ISA_TPB_
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S3D3_COLLECTIVE_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Opcode of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_Dropout`. */
 #define NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE 0x7f
@@ -41,7 +42,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §Dropout; supp-dve-datamove §The bundle lifecycle (shared by all six)");
     /**
      * Offset 12, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
      * +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an
@@ -71,7 +72,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
      * may be an immediate or a register); the f32 threshold itself lives in the bank, not in the
      * bundle. Confidence: HIGH (strong).
      */
-    uint8_t threshold_imm_ptr;
+    uint8_t threshold_imm_ptr DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §Dropout");
     /**
      * Offset 36, 1 byte. The dtype of the threshold operand (checked by
      * d3_dropout_threshold_dtype_check). Confidence: CERTAIN (confirmed).
@@ -88,7 +89,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
      * reading. It is not a seed. The name is the page's Field column ("rng_mode /
      * dropout_variant"); it gives no pybind member name. Confidence: MEDIUM (inferred).
      */
-    uint8_t rng_mode;
+    uint8_t rng_mode DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §Dropout; supp-dve-datamove §Gaps and confidence");
     /**
      * Offset 44, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
      * +0x2C..+0x2F a meaning for this word. Confidence: CERTAIN (confirmed).
@@ -260,4 +261,5 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_is_valid(const NEURON_ISA_TPB_S3D
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S3D3_DROPOUT_H */

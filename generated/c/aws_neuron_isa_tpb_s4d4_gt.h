@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Opcode of NEURON_ISA_TPB_S4D4_GT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_GATHER`. */
 #define NEURON_ISA_TPB_S4D4_GT_OPCODE 0x68
@@ -42,7 +43,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_GT_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six); supp-gather-scatter §7.2");
     /**
      * Offset 12, 20 bytes. The index stream: a plain strided TENSOR4D access pattern. Confidence:
      * HIGH/OBSERVED (confirmed).
@@ -345,4 +346,5 @@ static inline bool NEURON_ISA_TPB_S4D4_GT_is_valid(const NEURON_ISA_TPB_S4D4_GT_
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S4D4_GT_H */

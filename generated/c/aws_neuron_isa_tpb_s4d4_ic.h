@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Opcode of NEURON_ISA_TPB_S4D4_IC_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY`. */
 #define NEURON_ISA_TPB_S4D4_IC_OPCODE 0xe7
@@ -45,7 +46,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six); supp-gather-scatter §7.1");
     /**
      * Offset 12, 4 bytes. The index vector's ADDR4 (resolved by the TensorIndirect address
      * resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode
@@ -275,4 +276,5 @@ static inline bool NEURON_ISA_TPB_S4D4_IC_is_valid(const NEURON_ISA_TPB_S4D4_IC_
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S4D4_IC_H */

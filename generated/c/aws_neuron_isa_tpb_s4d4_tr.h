@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Opcode of NEURON_ISA_TPB_S4D4_TR_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_StreamTranspose`. */
 #define NEURON_ISA_TPB_S4D4_TR_OPCODE 0x6b
@@ -42,7 +43,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six)");
     /**
      * Offset 12, 20 bytes. The source: a 4-D access pattern. Its num_elem[3] (+0x1E) must be 1
      * (Guard B). Confidence: CERTAIN (confirmed).
@@ -63,7 +64,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_STRUCT {
      * the only byte that tells it from the shuffle-internal 0x6A half, which leaves it 0.
      * Confidence: HIGH (strong).
      */
-    uint8_t transpose_ch;
+    uint8_t transpose_ch DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §`0x6B` stream_transpose half");
     /**
      * Offset 39, 5 bytes. Unknown: no source gives a meaning; kept raw. No source gives
      * +0x27..+0x2B a meaning (the encoder zeroes the bundle first). Confidence: CERTAIN
@@ -272,4 +273,5 @@ static inline bool NEURON_ISA_TPB_S4D4_TR_is_valid(const NEURON_ISA_TPB_S4D4_TR_
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S4D4_TR_H */

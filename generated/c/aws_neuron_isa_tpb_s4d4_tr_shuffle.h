@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_StreamShuffle`.
@@ -45,7 +46,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six)");
     /** Offset 12, 20 bytes. The source: a 4-D access pattern. Confidence: CERTAIN (confirmed). */
     NEURON_ISA_TPB_TENSOR4D src_mem_pattern;
     /**
@@ -185,4 +186,5 @@ static inline bool NEURON_ISA_TPB_S4D4_TR_SHUFFLE_is_valid(const NEURON_ISA_TPB_
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S4D4_TR_SHUFFLE_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Size of SDMA_CCE_DESC in bytes. */
 #define SDMA_CCE_DESC_SIZE 16
@@ -31,23 +32,23 @@
  */
 typedef struct __attribute__((packed)) SDMA_CCE_DESC {
     /** Offset 0, 4 bytes. Control and meta index. Confidence: HIGH/CARRIED (strong). */
-    SDMA_CCE_W0 w0;
+    SDMA_CCE_W0 w0 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
     /**
      * Offset 4, 4 bytes. The per-op META-CTRL word (Table 7.1), the WORD1 analogue. Confidence:
      * HIGH/CARRIED (strong).
      */
-    SDMA_CCE_META_CTRL meta_ctrl;
+    SDMA_CCE_META_CTRL meta_ctrl DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
     /**
      * Offset 8, 4 bytes. Semaphore/length and the FMA operand selectors. Confidence: HIGH/CARRIED
      * (strong).
      */
-    SDMA_CCE_W2 w2;
+    SDMA_CCE_W2 w2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
     /**
      * Offset 12, 4 bytes. The op payload: an FMA's per-source FP32 scale, as its IEEE-754 bits (the
      * spec has no float type); 0 for ADD / MIN / MAX. The scale's dtype must be FP32, one per
      * per-source descriptor (per rank, not per element). Confidence: HIGH/CARRIED (strong).
      */
-    uint32_t scale;
+    uint32_t scale DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0; supp-field-tables §7 Table 7.3");
 } SDMA_CCE_DESC;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_DESC) == 16, "SDMA_CCE_DESC is 16 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(SDMA_CCE_DESC, w0) == 0, "SDMA_CCE_DESC.w0 is at offset 0");
@@ -129,4 +130,5 @@ static inline bool SDMA_CCE_DESC_is_valid(const SDMA_CCE_DESC *i, unsigned nc) {
 #pragma GCC diagnostic pop
 #endif
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_SDMA_CCE_DESC_H */

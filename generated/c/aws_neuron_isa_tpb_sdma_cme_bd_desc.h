@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /** Size of SDMA_CME_BD_DESC in bytes. */
 #define SDMA_CME_BD_DESC_SIZE 16
@@ -32,18 +33,19 @@ typedef struct __attribute__((packed)) SDMA_CME_BD_DESC {
      * the DWARF concatenate and dmb positions, not the DWARF ringid at bits 30..31; build mask
      * &0xFCFF0000, and the completion poll matches the same two bits (byte3 & 0x3). [MED/CARRIED]
      */
-    SDMA_DESC_WORD0 word0;
+    SDMA_DESC_WORD0 word0 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.0; supp-descriptor-model §3");
     /** Offset 4, 4 bytes. The CME command and CRC controls. Confidence: HIGH/CARRIED (strong). */
-    SDMA_CME_DESC_WORD1 word1;
+    SDMA_CME_DESC_WORD1 word1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.0; supp-descriptor-model §3");
     /**
      * Offset 8, 8 bytes. The SoC address the engine reads (TX/M2S) or writes (RX/S2M). Confidence:
      * HIGH/CARRIED (strong).
      */
-    uint64_t buf_ptr;
+    uint64_t buf_ptr DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.0; supp-descriptor-model §3");
 } SDMA_CME_BD_DESC;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_BD_DESC) == 16, "SDMA_CME_BD_DESC is 16 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word0) == 0, "SDMA_CME_BD_DESC.word0 is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word1) == 4, "SDMA_CME_BD_DESC.word1 is at offset 4");
 DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, buf_ptr) == 8, "SDMA_CME_BD_DESC.buf_ptr is at offset 8");
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_SDMA_CME_BD_DESC_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "aws_neuron_isa_tpb_common.h"
+DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT (byte 0):
@@ -52,7 +53,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT {
      *
      * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
      */
-    NEURON_ISA_TPB_EVENTS events;
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six)");
     /**
      * Offset 12, 20 bytes. The source: a 4-D access pattern. The validator reads its num_elem[0]
      * and num_elem[1] (+0x18, +0x1A). Confidence: CERTAIN (confirmed).
@@ -73,4 +74,5 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, src_mem_pat
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, immediate) == 32, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.immediate is at offset 32");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_STREAM_SHUFFLE_OPCODE == NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69, "NEURON_ISA_TPB_STREAM_SHUFFLE_OPCODE is NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69");
 
+DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_STREAM_SHUFFLE_H */

@@ -1,6 +1,9 @@
 //! The `dmaspec` command line.
 
+pub mod audit;
+pub mod check;
 pub mod decode;
+pub mod diff;
 pub mod encode;
 pub mod explain;
 pub mod generate;

@@ -3,7 +3,7 @@
 //! one target directory, so `dmaspec` and the generator compile there once for all of them.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::root;
 
@@ -32,16 +32,7 @@ pub fn manifest(krate: &Path, name: &str, extra: &str) {
 /// Runs `cargo <args>` in `krate` in the shared target directory; panics with its output
 /// unless it succeeds.
 pub fn cargo(krate: &Path, args: &[&str]) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args(args)
-        .arg("--offline")
-        .current_dir(krate)
-        .env("CARGO_TARGET_DIR", dir().join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .env_remove("RUSTDOCFLAGS")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo: {e}"));
+    let out = cargo_output(krate, args);
     assert!(
         out.status.success(),
         "cargo {} in {} failed:\n{}{}",
@@ -50,4 +41,19 @@ pub fn cargo(krate: &Path, args: &[&str]) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Runs `cargo <args>` in `krate` as [`cargo`] does, and returns what it did.
+pub fn cargo_output(krate: &Path, args: &[&str]) -> Output {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // `--offline` before the subcommand: `cargo rustc` passes what follows `--` to rustc.
+    Command::new(cargo)
+        .arg("--offline")
+        .args(args)
+        .current_dir(krate)
+        .env("CARGO_TARGET_DIR", dir().join("target"))
+        .env("RUSTFLAGS", "-D warnings")
+        .env_remove("RUSTDOCFLAGS")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo: {e}"))
 }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use dmaspec_codegen::lint::check_files;
 use dmaspec_codegen::load::load_files;
 use dmaspec_codegen::{Model, SpecError, SpecErrors};
 
@@ -64,6 +65,11 @@ impl Fixture {
         load_files(&root(), vec![self.file(), (bad_path(), bad.to_string())])
     }
 
+    /// What `dmaspec check` reports on the prelude and `bad`: errors and lint warnings.
+    pub fn check(&self, bad: &str) -> SpecErrors {
+        check_files(&root(), vec![self.file(), (bad_path(), bad.to_string())])
+    }
+
     /// The errors of `bad`, which must not load.
     #[track_caller]
     pub fn errors(&self, bad: &str) -> Vec<SpecError> {
@@ -113,6 +119,22 @@ impl Fixture {
             SpecErrors(errs)
         );
     }
+}
+
+/// A one-byte struct `X` citing `cite`, with one `u8` field `x` whose declaration ends
+/// with `attrs` (its evidence, `unknown = true`, an `allow`, …).
+pub fn one_byte_struct(cite: &str, attrs: &str) -> String {
+    format!(
+        r#"[[struct]]
+name = "X"
+c_name = "X_T"
+size = 1
+doc = "X."
+confidence = "HIGH"
+evidence = [{{ source = "{cite}" }}]
+field = [{{ off = 0, name = "x", type = "u8", doc = "X.", {attrs} }}]
+"#
+    )
 }
 
 /// 1-based (line, column) of the first `token` after the first `after` in `text`.

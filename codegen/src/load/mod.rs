@@ -25,7 +25,7 @@ mod members;
 mod names;
 mod nesting;
 mod parse;
-mod provenance;
+pub(crate) mod provenance;
 pub mod rule_depth;
 mod rule_expr;
 mod rule_place;
@@ -46,6 +46,12 @@ pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
 /// Loads the files [`files::read`] found below `dir`.
 pub(crate) fn load_read(dir: &Path, read: SpecFiles) -> Result<Model, SpecErrors> {
     load(dir, read.files, read.errors)
+}
+
+/// A spec file's declarations as written, for the lints (`None` when it does not parse;
+/// the loader reports why).
+pub(crate) fn parse_raw(text: &str) -> Option<RawFile> {
+    parse::parse(text).raw
 }
 
 /// Loads spec files given as (path, text); `root` is what paths in the model are relative to.

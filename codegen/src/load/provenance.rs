@@ -428,7 +428,11 @@ fn undeclared_confidence(tag: &str) -> Confidence {
 /// key and then a place inside that section (`§4 Table 4.4a`, `§Static arm
 /// (CORRECTION)`), the longest key winning; the opening words of a heading up to ` — `
 /// or ` (` (`§Form A — Pool bound-check indirect`). Backticks are ignored throughout.
-fn resolve_section(id: &str, sections: &[String], cited: &str) -> Result<Option<String>, String> {
+pub(crate) fn resolve_section(
+    id: &str,
+    sections: &[String],
+    cited: &str,
+) -> Result<Option<String>, String> {
     if cited.is_empty() {
         return Ok(None);
     }

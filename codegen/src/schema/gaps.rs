@@ -28,4 +28,8 @@ pub struct RawGap {
     pub confidence: Spanned<String>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
 }

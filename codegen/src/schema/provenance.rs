@@ -1,6 +1,8 @@
 //! What every sub-schema shares: the common confidence ordering, the sources' scales,
 //! the sources, architectures, evidence records and alternative readings.
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_spanned::Spanned;
@@ -54,6 +56,11 @@ pub struct RawSource {
     /// sections its citations may name. Absent: citations of it are not checked.
     #[schemars(with = "Option<Vec<String>>")]
     pub sections: Option<Vec<Spanned<String>>>,
+    /// Lints this source is a deliberate exception to (`uncited_section` for a page whose
+    /// remaining sections are prose only), each with why.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub allow: RawAllow,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -117,3 +124,7 @@ pub struct RawAlternative {
     pub confidence: Spanned<String>,
     pub evidence: Vec<RawEvidence>,
 }
+
+/// `allow = { <lint> = "<reason>" }`: lints of `dmaspec check` that this item is a
+/// deliberate exception to, each with why. An allow that suppresses nothing is a warning.
+pub type RawAllow = BTreeMap<String, Spanned<String>>;

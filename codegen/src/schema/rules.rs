@@ -92,6 +92,10 @@ pub struct RawRule {
     #[schemars(with = "Option<String>")]
     pub confidence: Option<Spanned<String>>,
     pub evidence: Vec<RawEvidence>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
 }
 
 /// `[[constant]]`: a named value the sources give (`POOLING_NUM_CHANNELS == 128U`).

@@ -40,6 +40,10 @@ pub struct RawField {
     pub constant: Option<Spanned<u64>>,
     /// How the stored value maps to the logical one.
     pub codec: Option<RawCodec>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
 }
 
 /// Value codecs for fields whose stored value is not the logical value.
@@ -92,6 +96,10 @@ pub struct RawBits {
     #[serde(rename = "const")]
     #[schemars(with = "Option<u64>")]
     pub constant: Option<Spanned<u64>>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -234,6 +242,10 @@ pub struct RawStruct {
     /// Validity rules over the fields (`[[struct.rule]]`).
     #[serde(default)]
     pub rule: Vec<crate::schema::rules::RawRule>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
 }
 
 /// `follows = "A"` or `follows = ["A", "B"]`.

@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 use super::plural;
 use crate::model::*;
 
+mod gate;
 mod rules;
 mod sub_opcode;
 mod util;
@@ -208,13 +209,15 @@ impl Headers<'_> {
              #define DMASPEC_STATIC_ASSERT(cond, msg) static_assert(cond, msg)\n#else\n\
              #define DMASPEC_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)\n#endif\n#endif\n"
         );
+        out.push_str(&gate::prelude(self.model));
+        let _ = writeln!(out, "{}", gate::OWN_USES_BEGIN);
         for i in self.common_order() {
             out.push('\n');
             self.type_def(&mut out, self.model.ty(i));
         }
         out.push_str(&rules::common(self.model));
         out.push_str(&rules::conflicts(self.model));
-        let _ = writeln!(out, "\n#endif /* {g} */");
+        let _ = writeln!(out, "\n{}\n#endif /* {g} */", gate::OWN_USES_END);
         out
     }
 
@@ -251,6 +254,7 @@ impl Headers<'_> {
         for inc in includes {
             let _ = writeln!(out, "#include \"{inc}\"");
         }
+        let _ = writeln!(out, "{}", gate::OWN_USES_BEGIN);
         let s = stem(w);
         out.push('\n');
         if let Some(op) = w.opcode() {
@@ -276,7 +280,7 @@ impl Headers<'_> {
         }
         out.push_str(&sub_opcode::checks(self.model, w));
         out.push_str(&rules::word(self.model, w));
-        let _ = writeln!(out, "\n#endif /* {g} */");
+        let _ = writeln!(out, "\n{}\n#endif /* {g} */", gate::OWN_USES_END);
         out
     }
 
@@ -497,7 +501,8 @@ impl Headers<'_> {
             } else {
                 "__extension__ unsigned long long"
             };
-            let _ = writeln!(out, "    {decl} {} : {};", member(&b.name), b.width);
+            let gated = gate::member_suffix(&b.confidence, &b.evidence);
+            let _ = writeln!(out, "    {decl} {} : {}{gated};", member(&b.name), b.width);
         }
         let _ = writeln!(out, "}} {c};");
         static_assert(
@@ -546,7 +551,8 @@ impl Headers<'_> {
             }
             paras.extend(self.alternatives(&f.alternatives, &format!("{base}{dims}")));
             doc(out, "    ", &paras);
-            let _ = writeln!(out, "    {base} {}{dims};", member(&f.name));
+            let gated = gate::member_suffix(&f.confidence, &f.evidence);
+            let _ = writeln!(out, "    {base} {}{dims}{gated};", member(&f.name));
             cursor = cursor.max(f.offset + f.size);
         }
         if size > cursor {

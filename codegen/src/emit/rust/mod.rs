@@ -7,6 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::gate::Gate;
 use crate::model::Model;
 
 mod view;
@@ -58,12 +59,19 @@ use render::Render;
 /// does not depend on who printed what); the evidence records they cite are numbered
 /// afterwards, in the order the module cites them.
 pub fn render(model: &Model, runtime: &str) -> String {
+    render_gated(model, runtime, None)
+}
+
+/// [`render`] with a confidence gate: what lies below it is marked `#[deprecated]` and
+/// left out of validation, and every top-level item allows `deprecated` so that the
+/// module's own uses of what it marks do not warn.
+pub fn render_gated(model: &Model, runtime: &str, gate: Option<&Gate>) -> String {
     let pieces = Piece::all(model);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(pieces.len()));
     let done: Vec<Rendered> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| render_pieces(model, runtime, &pieces, &next)))
+            .map(|_| s.spawn(|| render_pieces(model, runtime, gate, &pieces, &next)))
             .collect();
         workers
             .into_iter()
@@ -140,12 +148,14 @@ struct Rendered {
 fn render_pieces(
     model: &Model,
     runtime: &str,
+    gate: Option<&Gate>,
     pieces: &[Piece],
     next: &std::sync::atomic::AtomicUsize,
 ) -> Rendered {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
     let render = Render {
         model,
+        gate,
         lits: Lits::default(),
     };
     let mut texts = Vec::new();
@@ -156,13 +166,22 @@ fn render_pieces(
             _ => break,
         };
         let text = if let Piece::Views = pieces[i] {
-            render.views()
+            let views = render.views();
+            match gate {
+                Some(_) => format!("#[allow(deprecated)]\n{views}"),
+                None => views,
+            }
         } else {
             let items = render.piece(pieces[i], &rt);
             if items.is_empty() {
                 String::new()
             } else {
-                let file: syn::File = syn::parse2(items).expect("generated Rust parses");
+                let mut file: syn::File = syn::parse2(items).expect("generated Rust parses");
+                if gate.is_some() {
+                    for item in &mut file.items {
+                        allow_deprecated(item);
+                    }
+                }
                 render.lits.splice(&prettyplease::unparse(&file))
             }
         };
@@ -172,6 +191,25 @@ fn render_pieces(
         texts,
         evidence: render.lits.into_evidence(),
     }
+}
+
+/// Adds `#[allow(deprecated)]` to a top-level item (one without attributes, such as a
+/// `use`, is left alone: it refers to nothing gated).
+fn allow_deprecated(item: &mut syn::Item) {
+    let attrs = match item {
+        syn::Item::Const(i) => &mut i.attrs,
+        syn::Item::Enum(i) => &mut i.attrs,
+        syn::Item::Fn(i) => &mut i.attrs,
+        syn::Item::Impl(i) => &mut i.attrs,
+        syn::Item::Mod(i) => &mut i.attrs,
+        syn::Item::Static(i) => &mut i.attrs,
+        syn::Item::Struct(i) => &mut i.attrs,
+        syn::Item::Trait(i) => &mut i.attrs,
+        syn::Item::Type(i) => &mut i.attrs,
+        syn::Item::Union(i) => &mut i.attrs,
+        _ => return,
+    };
+    attrs.push(syn::parse_quote!(#[allow(deprecated)]));
 }
 
 impl Render<'_> {
@@ -203,7 +241,7 @@ impl Render<'_> {
             }
             Piece::Tables => {
                 let tables = tables::items(self.model);
-                let consts = rules::constants(self.model);
+                let consts = rules::constants(self);
                 let conflicts = tables::conflicts(self);
                 let gaps = gaps::items(self);
                 quote!(#consts #tables #conflicts #gaps)

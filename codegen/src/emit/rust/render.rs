@@ -7,11 +7,14 @@ use quote::{format_ident, quote};
 
 use super::data::Lits;
 use super::util::{ident, int_ty, n};
+use crate::gate::Gate;
 use crate::model::*;
 
 /// One thread's rendering: the model and the metadata literals placed so far.
 pub(super) struct Render<'m> {
     pub(super) model: &'m Model,
+    /// The confidence gate, if any: what falls below it is marked `#[deprecated]`.
+    pub(super) gate: Option<&'m Gate>,
     /// The metadata literals standing in the tokens as placeholders.
     pub(super) lits: Lits,
 }
@@ -53,6 +56,20 @@ pub(super) fn rust_ty_from(t: &TypeRef, prefix: &str) -> String {
 }
 
 impl Render<'_> {
+    /// The note of a fact below the gate (`None` ungated or at or above it).
+    pub(super) fn gated(&self, c: &Confidence, evidence: &[Evidence]) -> Option<String> {
+        let gate = self.gate.filter(|g| g.below(c))?;
+        Some(gate.note(c, evidence))
+    }
+
+    /// `#[deprecated(note = …)]` for a fact below the gate; nothing otherwise.
+    pub(super) fn gate_attr(&self, c: &Confidence, evidence: &[Evidence]) -> TokenStream {
+        match self.gated(c, evidence) {
+            Some(note) => quote!(#[deprecated(note = #note)]),
+            None => TokenStream::new(),
+        }
+    }
+
     pub(super) fn arch(&self) -> TokenStream {
         let names: Vec<_> = self.model.archs.iter().map(|a| ident(&a.name)).collect();
         let strs: Vec<_> = self.model.archs.iter().map(|a| a.name.as_str()).collect();

@@ -31,12 +31,13 @@ fn lit(v: i64) -> TokenStream {
 }
 
 /// The `[[constant]]`s, as `pub const NAME: i64`.
-pub(super) fn constants(model: &Model) -> TokenStream {
-    let consts = model.rules.constants.iter().map(|c| {
+pub(super) fn constants(cx: &Render<'_>) -> TokenStream {
+    let consts = cx.model.rules.constants.iter().map(|c| {
         let id = ident(&c.name);
         let v = lit(c.value);
         let doc = doc_attr(&c.doc, &c.confidence);
-        quote!(#doc pub const #id: i64 = #v;)
+        let gated = cx.gate_attr(&c.confidence, &c.evidence);
+        quote!(#doc #gated pub const #id: i64 = #v;)
     });
     quote!(#(#consts)*)
 }
@@ -262,7 +263,10 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     for i in set.post_order() {
         let r = &set.rules[i];
         let var = quote::format_ident!("r{}", i);
+        // Under a confidence gate a rule below it is left out: it holds whatever the bytes.
+        let left_out = cx.gated(&r.confidence, &r.evidence).is_some();
         let body = match &r.kind {
+            _ if left_out => None,
             RuleKind::Expr { expr: e, .. } => Some(expr(&reads, e, size)),
             RuleKind::NotEnforced => None,
             RuleKind::All { parts } => {
@@ -314,6 +318,14 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
          `RULES[i]` holds (rules limited to other architectures hold)."
     );
+    let doc_truth = match cx.gate {
+        Some(g) => format!(
+            "{doc_truth} Built with the `{}` confidence gate: rules below it are left out \
+             (they hold).",
+            g.level
+        ),
+        None => doc_truth,
+    };
     let doc_validate = format!(
         " Checks every rule of `{owner_name}` for `arch`; the error lists every violated rule."
     );

@@ -13,7 +13,8 @@ use super::util::{
 use crate::model::*;
 
 /// Getter and setter of a joined value: part `k` holds the bits above the parts before it.
-pub(super) fn join_fns(j: &Join) -> TokenStream {
+/// `gated` is the deprecation both carry under a confidence gate (or nothing).
+pub(super) fn join_fns(j: &Join, gated: &TokenStream) -> TokenStream {
     let get = ident(&j.name);
     let set = format_ident!("set_{}", j.name);
     let mut shift = 0u32;
@@ -48,8 +49,10 @@ pub(super) fn join_fns(j: &Join) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
+        #gated
         pub const fn #get(&self) -> u64 { #joined }
         /// Splits `value` into its parts (bits above the parts' total are dropped).
+        #gated
         pub fn #set(&mut self, value: u64) { #(#sets)* }
     }
 }
@@ -295,6 +298,8 @@ impl Render<'_> {
                 &format!("Bits {}..={}. {}", b.lsb, b.lsb + b.width - 1, b.doc),
                 &b.confidence,
             );
+            let gated = self.gate_attr(&b.confidence, &b.evidence);
+            let fdoc = quote!(#fdoc #gated);
             let mask = hex(b.mask());
             let raw = code(&shifted_down("raw", b.lsb, &mask));
             match &b.ty {
@@ -383,7 +388,8 @@ impl Render<'_> {
                 ),
                 &f.confidence,
             );
-            quote!(#fdoc pub #fid: #fty,)
+            let gated = self.gate_attr(&f.confidence, &f.evidence);
+            quote!(#fdoc #gated pub #fid: #fty,)
         });
         let reads = fields.iter().map(|f| {
             let fid = ident(&f.name);
@@ -431,14 +437,19 @@ impl Render<'_> {
                 ],
             ))
         });
-        let join_fns = joins.iter().map(join_fns);
+        let join_fns = joins.iter().map(|j| {
+            let gated = self.gate_attr(&j.confidence, &j.evidence);
+            join_fns(j, &gated)
+        });
         let codec_fns = fields.iter().filter_map(|f| {
             let Some(Codec::ZeroMeans(v)) = f.codec else { return None };
             let fid = ident(&f.name);
             let get = format_ident!("{}_value", f.name);
             let doc = format!(" `{}` as a value: stored 0 means {v}.", f.name);
+            let gated = self.gate_attr(&f.confidence, &f.evidence);
             Some(quote! {
                 #[doc = #doc]
+                #gated
                 pub const fn #get(&self) -> u64 { meta::Codec::ZeroMeans(#v).decode(self.#fid as u64) }
             })
         });
@@ -523,7 +534,8 @@ impl Render<'_> {
             };
             arm_types.push(self.struct_def(&arm_name, &arm_t, &fields, None, Some(&disc.name)));
             let vdoc = doc_attr(&v.doc, &v.confidence);
-            arms.push(quote!(#vdoc #vid(#arm_id),));
+            let gated = self.gate_attr(&v.confidence, &v.evidence);
+            arms.push(quote!(#vdoc #gated #vid(#arm_id),));
             match (v.mask, v.value) {
                 (Some(m), Some(val)) => {
                     let i = n(i);

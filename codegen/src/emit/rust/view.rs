@@ -64,6 +64,15 @@ fn method(out: &mut String, doc: &str, sig: &str, body: &[String]) {
     let _ = writeln!(out, "{IN}}}");
 }
 
+/// [`method`] for a member's accessor, first marked `#[deprecated]` with `gate`'s note
+/// when the member falls below a confidence gate.
+fn member_method(out: &mut String, gate: Option<&str>, doc: &str, sig: &str, body: &[String]) {
+    if let Some(note) = gate {
+        let _ = writeln!(out, "{IN}#[deprecated(note = {note:?})]");
+    }
+    method(out, doc, sig, body);
+}
+
 /// `items` in brackets after `open` (`"["`, `"super::X {"`), on one line if short, else
 /// one item a line.
 fn list(open: &str, items: &[String], sep: &str, close: &str) -> String {
@@ -210,6 +219,7 @@ impl Render<'_> {
         let (off, fsize) = (f.offset, f.size);
         let mut m = Member {
             doc,
+            gate: self.gated(&f.confidence, &f.evidence),
             get: get.clone(),
             getter: String::new(),
             ty: String::new(),
@@ -311,7 +321,8 @@ impl Render<'_> {
             // The read-only view hands out what it borrows for `'a`.
             let ty = m.ty.replace("'_", "'a").replacen('&', "&'a ", 1);
             let sig = format!("pub fn {}(&self) -> {ty}", m.get);
-            method(out, &m.doc, &sig, std::slice::from_ref(&m.getter));
+            let getter = std::slice::from_ref(&m.getter);
+            member_method(out, m.gate.as_deref(), &m.doc, &sig, getter);
         }
         extra(out, false);
         let _ = write!(
@@ -354,7 +365,8 @@ impl Render<'_> {
         );
         for m in members {
             let sig = format!("pub fn {}(&self) -> {}", m.get, m.ty);
-            method(out, &m.doc, &sig, &[format!("self.as_view().{}()", m.get)]);
+            let getter = [format!("self.as_view().{}()", m.get)];
+            member_method(out, m.gate.as_deref(), &m.doc, &sig, &getter);
         }
         for m in members {
             for (i, (sig, body)) in m.setters.iter().enumerate() {
@@ -363,7 +375,7 @@ impl Render<'_> {
                     (1, true) => "The bytes, writable in place.",
                     _ => &m.doc,
                 };
-                method(out, doc, sig, body);
+                member_method(out, m.gate.as_deref(), doc, sig, body);
             }
         }
         extra(out, true);
@@ -496,6 +508,7 @@ impl Render<'_> {
                 let put = shifted_up(to, b.lsb, &mask);
                 Member {
                     doc: member_doc(&t.name, &b.name, &bits),
+                    gate: self.gated(&b.confidence, &b.evidence),
                     get: get.clone(),
                     getter: from,
                     setters: vec![(
@@ -831,6 +844,8 @@ fn member_doc(owner: &str, member: &str, place: &str) -> String {
 /// One member of a view, as text.
 struct Member {
     doc: String,
+    /// The deprecation note when the member falls below a confidence gate.
+    gate: Option<String>,
     /// The accessor's name.
     get: String,
     /// The accessor's body on the read-only view.

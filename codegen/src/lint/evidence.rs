@@ -1,0 +1,178 @@
+//! What the fields cite: a section, and evidence of their own; and the declared source
+//! sections nothing cites. (A field with no evidence at all, and an evidence tag off its
+//! source's scale, are the loader's errors; `check` reports them as such.)
+
+use std::collections::HashSet;
+
+use serde_spanned::Spanned;
+
+use super::context::{Ctx, Finding, Spec};
+use crate::load::provenance::resolve_section;
+use crate::model::{section_key, source_id};
+use crate::schema::{RawAllow, RawEvidence};
+
+pub(super) const WITHOUT_SECTION: &str = "evidence_without_section";
+pub(super) const WITHOUT_OWN: &str = "field_without_evidence";
+pub(super) const UNCITED_SECTION: &str = "uncited_section";
+
+/// A data member as written: where its name is, what it cites, what it allows.
+struct Member<'a> {
+    name: &'a Spanned<String>,
+    evidence: &'a [RawEvidence],
+    allow: &'a RawAllow,
+    data: bool,
+}
+
+/// The field lints, on every file that parses (they need no model).
+pub(super) fn fields<'a>(specs: &'a [Spec], out: &mut Vec<Finding<'a>>) {
+    for (file, spec) in specs.iter().enumerate() {
+        let Some(raw) = &spec.raw else { continue };
+        let mut members: Vec<Member> = Vec::new();
+        let field = |f: &'a crate::schema::RawField| Member {
+            name: &f.name,
+            evidence: &f.evidence,
+            allow: &f.allow,
+            data: !f.reserved && !f.unknown,
+        };
+        for s in &raw.structs {
+            members.extend(s.field.iter().map(field));
+        }
+        for u in &raw.union {
+            members.push(field(&u.discriminator));
+            members.extend(u.variant.iter().flat_map(|v| &v.field).map(field));
+        }
+        for b in &raw.bitfield {
+            for f in &b.fields {
+                let m = Member {
+                    name: &f.name,
+                    evidence: &f.evidence,
+                    allow: &f.allow,
+                    data: !f.reserved && !f.unknown,
+                };
+                if m.data && m.evidence.is_empty() {
+                    out.push(Finding {
+                        file,
+                        span: f.name.span(),
+                        lint: WITHOUT_OWN,
+                        message: format!(
+                            "sub-field `{}` of `{}` has no evidence of its own",
+                            f.name.get_ref(),
+                            b.name.get_ref()
+                        ),
+                        notes: vec![format!(
+                            "only `{}`'s evidence stands for it: cite the row or assert that \
+                             names this sub-field",
+                            b.name.get_ref()
+                        )],
+                        allow: Some(&f.allow),
+                    });
+                }
+                members.push(m);
+            }
+        }
+        for m in members.into_iter().filter(|m| m.data) {
+            let whole = |e: &RawEvidence| {
+                let cite = e.source.get_ref().trim();
+                cite[source_id(cite).len()..].trim().is_empty()
+            };
+            if !m.evidence.is_empty() && m.evidence.iter().all(whole) {
+                out.push(Finding {
+                    file,
+                    span: m.evidence[0].source.span(),
+                    lint: WITHOUT_SECTION,
+                    message: format!(
+                        "every evidence record of field `{}` cites a whole document",
+                        m.name.get_ref()
+                    ),
+                    notes: vec![
+                        "name the section that states it (`seed-004 §2`, `page §Static arm`) \
+                         so a reader can find the row"
+                            .to_string(),
+                    ],
+                    allow: Some(m.allow),
+                });
+            }
+        }
+    }
+}
+
+/// Declared sections (`sections = [...]` of a `[[source]]`) that no citation names.
+pub(super) fn sections<'a>(ctx: &Ctx<'a>, out: &mut Vec<Finding<'a>>) {
+    let mut cites = Vec::new();
+    // Every citation in the model, wherever it sits (evidence `cite`, alias `source`).
+    let tree = serde_json::to_value(ctx.model).unwrap_or_default();
+    collect_cites(&tree, &mut cites);
+    let mut cited: HashSet<(String, String)> = HashSet::new();
+    for source in &ctx.model.sources {
+        let Some(sections) = &source.sections else {
+            continue;
+        };
+        for cite in &cites {
+            let cite = cite.trim();
+            if source_id(cite) != source.id {
+                continue;
+            }
+            let rest = cite[source.id.len()..].trim();
+            if let Ok(Some(h)) = resolve_section(&source.id, sections, rest) {
+                cited.insert((source.id.clone(), h));
+            }
+        }
+    }
+    for (file, spec) in ctx.specs.iter().enumerate() {
+        let Some(raw) = &spec.raw else { continue };
+        for s in &raw.source {
+            for h in s.sections.iter().flatten() {
+                if covered(&cited, s.id.get_ref(), h.get_ref()) {
+                    continue;
+                }
+                out.push(Finding {
+                    file,
+                    span: h.span(),
+                    lint: UNCITED_SECTION,
+                    message: format!(
+                        "nothing cites section `{}` of `{}`",
+                        h.get_ref(),
+                        s.id.get_ref()
+                    ),
+                    notes: vec![format!(
+                        "add the facts it states to the spec, citing it; or, if it is prose \
+                         only, say so on the source: `allow = {{ {UNCITED_SECTION} = \"<why>\" }}`"
+                    )],
+                    allow: Some(&s.allow),
+                });
+            }
+        }
+    }
+}
+
+/// Whether heading `h` of source `id` is cited, or a numbered section above or below it
+/// is (`§4.2` covers `4. …`, and `§4` covers `4.2 …`): the page's numbering is the only
+/// nesting the declared headings show.
+fn covered(cited: &HashSet<(String, String)>, id: &str, h: &str) -> bool {
+    let key = section_key(h);
+    let numbered = |k: &str| k.starts_with(|c: char| c.is_ascii_digit());
+    cited.iter().filter(|(s, _)| s == id).any(|(_, c)| {
+        let other = section_key(c);
+        c == h
+            || (numbered(&key)
+                && numbered(&other)
+                && (other.starts_with(&format!("{key}.")) || key.starts_with(&format!("{other}."))))
+    })
+}
+
+fn collect_cites(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                match v {
+                    serde_json::Value::String(s) if k == "cite" || k == "source" => {
+                        out.push(s.clone())
+                    }
+                    _ => collect_cites(v, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| collect_cites(i, out)),
+        _ => {}
+    }
+}

@@ -1,0 +1,99 @@
+//! `dmaspec diff OLD NEW` and `dmaspec diff --git REV_A REV_B`: what a spec change does to
+//! the generated Rust API and C headers (see `dmaspec_codegen::diff`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use dmaspec_codegen::diff::{self, Format, Impact};
+use dmaspec_codegen::load::{load_dir, load_files};
+use dmaspec_codegen::{Model, SpecErrors};
+
+use super::CliError;
+
+pub struct DiffArgs {
+    /// Two spec directories, or (with `git`) two revisions.
+    pub old: String,
+    pub new: String,
+    pub git: bool,
+    /// The spec directory inside the repository, for `--git`.
+    pub spec_dir: PathBuf,
+    pub format: Format,
+    pub fail_on: Option<Impact>,
+}
+
+pub fn run(args: &DiffArgs) -> Result<(), CliError> {
+    let load = |side: &str| {
+        if args.git {
+            load_revision(side, &args.spec_dir)
+        } else {
+            load_dir(Path::new(side)).map_err(|e| not_loaded(side, &e))
+        }
+    };
+    let (old, new) = (load(&args.old)?, load(&args.new)?);
+    let d = diff::diff(&old, &new, &args.old, &args.new);
+    print!("{}", diff::render(&d, args.format));
+    match (args.fail_on, d.bump()) {
+        (Some(limit), Some(bump)) if bump >= limit => Err(CliError::Invalid(format!(
+            "the change is {} (Rust API {}, C headers {}); --fail-on {}",
+            bump.name(),
+            d.rust.map_or("none", Impact::name),
+            d.c.map_or("none", Impact::name),
+            limit.name()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn not_loaded(side: &str, e: &SpecErrors) -> CliError {
+    CliError::BadFile(format!("{side}: the spec does not load:\n{}", e.render()))
+}
+
+/// Runs `git args` in the current directory; its stdout, or why it failed.
+fn git(args: &[&str]) -> Result<Vec<u8>, String> {
+    let out = Command::new("git")
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+/// The spec at revision `rev`: its `*.toml` files under `spec_dir`, read with `git
+/// ls-tree` and `git show` (no checkout), loaded as if they were `spec_dir`.
+fn load_revision(rev: &str, spec_dir: &Path) -> Result<Model, CliError> {
+    if rev.starts_with('-') {
+        return Err(CliError::Usage(format!("`{rev}` is not a revision")));
+    }
+    let bad = |why: String| CliError::BadFile(format!("{rev}: {why}"));
+    let dir = spec_dir.to_string_lossy();
+    let listing = git(&["ls-tree", "-r", "-z", "--name-only", rev, "--", &dir]).map_err(bad)?;
+    let mut paths: Vec<PathBuf> = listing
+        .split(|&b| b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| PathBuf::from(String::from_utf8_lossy(p).into_owned()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(bad(format!(
+            "no spec: no *.toml under {dir}/ at this revision"
+        )));
+    }
+    let mut files = Vec::new();
+    for p in paths {
+        let spec = format!("{rev}:./{}", p.to_string_lossy());
+        let text = git(&["show", &spec]).map_err(bad)?;
+        let text =
+            String::from_utf8(text).map_err(|_| bad(format!("{} is not UTF-8", p.display())))?;
+        files.push((p, text));
+    }
+    load_files(spec_dir, files).map_err(|e| {
+        CliError::BadFile(format!(
+            "{rev}: the spec at this revision does not load with today's loader:\n{}",
+            e.render()
+        ))
+    })
+}

@@ -1,0 +1,300 @@
+//! `dmaspec audit`: the hand-written fixture pages in tests/audit/ (an exact row, a
+//! difference a recorded alternative explains, an unexplained one, a missing one, a table
+//! that matches nothing), garbage and huge pages, the JSON shape, the counts check, and rows
+//! of the real reference pages (README "Auditing against the source pages").
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{assert_success, dmaspec, model, root, stderr, stdout};
+use dmaspec_codegen::audit::counts::CountsFile;
+use dmaspec_codegen::audit::{Aspect, PageReport, RowReport, Verdict, audit_page};
+
+const FIXTURE: &str = "tests/audit/fixture_words.md";
+
+fn audit_file(path: &Path) -> PageReport {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    audit_page(&model(), &path.display().to_string(), &text)
+}
+
+/// The row of `report` at page line `line`.
+#[track_caller]
+fn row(report: &PageReport, line: usize) -> &RowReport {
+    report
+        .tables
+        .iter()
+        .flat_map(|t| &t.rows)
+        .find(|r| r.line == line)
+        .unwrap_or_else(|| panic!("no row at line {line} of {}", report.page))
+}
+
+/// The item of the table whose header row is at `line` (the first group of a side-by-side
+/// table).
+fn item(report: &PageReport, line: usize) -> Option<&str> {
+    let t = report.tables.iter().find(|t| t.line == line);
+    t.unwrap_or_else(|| panic!("no table at line {line}"))
+        .item
+        .as_deref()
+}
+
+fn spec_path(r: &RowReport) -> &str {
+    r.spec.as_ref().map_or("", |p| p.path.as_str())
+}
+
+#[test]
+fn fixture_rows_are_judged_one_by_one() {
+    let r = audit_file(&root().join(FIXTURE));
+    // The seed-004 §2 heading names DMA_DIRECT2D_STRUCT and 0xb8.
+    assert_eq!(item(&r, 8), Some("DMA_DIRECT2D"));
+    // `| 0 | 4 | header | NEURON_ISA_TPB_HEADER |`: offset, width, name and type held.
+    let header = row(&r, 10);
+    assert_eq!(
+        (header.verdict, spec_path(header)),
+        (Verdict::Exact, "header")
+    );
+    // `| 14 | 1 | completion_step |`: the spec's byte 14 is sem_increment.
+    let renamed = row(&r, 13);
+    assert_eq!(renamed.verdict, Verdict::Unexplained);
+    assert_eq!(
+        (renamed.differs.as_slice(), spec_path(renamed)),
+        (&[Aspect::Name][..], "sem_increment")
+    );
+    // `| 36 | 2 | src_elem_size | uint32_t |`: the spec has u16.
+    assert_eq!(row(&r, 14).differs, [Aspect::Type]);
+    // `| 40 | 4 | dst_start_addr |`: the spec's is the 8-byte ADDR8.
+    assert_eq!(
+        (row(&r, 15).differs.as_slice(), spec_path(row(&r, 15))),
+        (&[Aspect::Width][..], "dst_start_addr")
+    );
+    // `+0x0D[7:4]`: nothing of the spec starts at bit 4 of byte 13, nothing is so named.
+    let missing = row(&r, 16);
+    assert_eq!(
+        (missing.verdict, missing.spec.is_none()),
+        (Verdict::Missing, true)
+    );
+    // Seed 000's `sync_command_byte` at +0x0F of the 0xD4 record is PSEUDO_DMA_DIRECT2D's
+    // recorded alternative of dge_op (README conflict #1).
+    assert_eq!(item(&r, 20), Some("PSEUDO_DMA_DIRECT2D"));
+    let alt = row(&r, 23);
+    assert_eq!(
+        (alt.verdict, spec_path(alt)),
+        (Verdict::Explained, "dge_op")
+    );
+    assert!(
+        alt.explained_by
+            .as_deref()
+            .unwrap_or("")
+            .contains("sync_command_byte")
+    );
+    // `instr.src_step_elem[0]` at +0x18, 4 bytes: the array's first element.
+    assert_eq!(spec_path(row(&r, 24)), "src_step_elem[0]");
+    assert_eq!(item(&r, 28), None);
+    let c = r.counts;
+    assert_eq!(
+        (
+            c.exact,
+            c.explained,
+            c.unexplained,
+            c.missing,
+            c.unmatched_tables
+        ),
+        (5, 1, 3, 1, 1)
+    );
+}
+
+#[test]
+fn text_report_of_the_fixture() {
+    let out = dmaspec(&["audit", FIXTURE], b"");
+    assert_success(&out);
+    insta::assert_snapshot!(stdout(&out));
+}
+
+#[test]
+fn json_report_shape() {
+    let out = dmaspec(&["audit", "--format", "json", FIXTURE], b"");
+    assert_success(&out);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let page = &doc["pages"][0];
+    assert_eq!(page["page"], FIXTURE);
+    assert_eq!(page["source"], serde_json::Value::Null);
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        v.as_object().expect("an object").keys().cloned().collect()
+    };
+    assert_eq!(keys(page), ["page", "source", "counts", "tables"]);
+    let counts = [
+        "exact",
+        "explained",
+        "unexplained",
+        "missing",
+        "unmatched_tables",
+    ];
+    assert_eq!(keys(&page["counts"]), counts);
+    assert_eq!(keys(&doc["totals"]), counts);
+    let table = &page["tables"][0];
+    assert_eq!(
+        keys(table),
+        ["line", "section", "caption", "item", "counts", "rows"]
+    );
+    let renamed = &table["rows"][3];
+    assert_eq!(
+        keys(renamed),
+        [
+            "line",
+            "offset",
+            "width",
+            "name",
+            "verdict",
+            "spec",
+            "differs",
+            "explained_by"
+        ]
+    );
+    assert_eq!(renamed["verdict"], "unexplained");
+    assert_eq!(renamed["differs"], serde_json::json!(["name"]));
+    assert_eq!(
+        renamed["spec"],
+        serde_json::json!({ "path": "sem_increment", "bit_offset": 112, "bits": 8, "type_name": "u8" })
+    );
+}
+
+#[test]
+fn garbage_truncated_and_huge_pages_do_not_panic() {
+    for page in ["tests/audit/garbage.md", "tests/audit/truncated.md"] {
+        let out = dmaspec(&["audit", page], b"");
+        assert_success(&out);
+    }
+    let m = model();
+    // Bytes that are not UTF-8 are read lossily; odd pipes and fences anywhere.
+    let noise: String = (0..4000u32)
+        .map(|i| {
+            [
+                '|', '`', '-', '[', ']', '+', '0', 'x', '\n', ':', '.', ')', '*', '#',
+            ][(i * 7 % 14) as usize]
+        })
+        .collect();
+    audit_page(&m, "noise.md", &noise);
+    let mut huge = String::from("## `DMA_DIRECT2D_STRUCT`\n\n| off | w | field |\n|---|---|---|\n");
+    for i in 0..20_000u64 {
+        match i % 2 {
+            0 => huge.push_str("| 13 | 1 | `semaphore` |\n"),
+            _ => huge.push_str(&format!("| {} | {} | `f{i}` |\n", i % 64, i % 9)),
+        }
+    }
+    let r = audit_page(&m, "huge.md", &huge);
+    assert_eq!(r.tables.len(), 1);
+    assert_eq!(r.tables[0].rows.len(), 20_000);
+}
+
+#[test]
+fn check_counts_fails_when_a_row_is_lost() {
+    let dir = root().join("target/tmp/audit-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("counts.json");
+    let file_arg = file.display().to_string();
+    let out = dmaspec(&["audit", "--write-counts", &file_arg, FIXTURE], b"");
+    assert_success(&out);
+    assert_success(&dmaspec(
+        &["audit", "--check-counts", &file_arg, FIXTURE],
+        b"",
+    ));
+    // As if the spec had held the missing row before: now it is lost, and CI must fail.
+    let mut old = CountsFile::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let page = old.pages.get_mut("fixture_words.md").unwrap();
+    page.rows
+        .insert("L0016".into(), "exact DMA_DIRECT2D.sem_hi_nibble".into());
+    page.counts.exact += 1;
+    page.counts.missing -= 1;
+    std::fs::write(&file, old.render()).unwrap();
+    let out = dmaspec(&["audit", "--check-counts", &file_arg, FIXTURE], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("fixture_words.md:16: exact DMA_DIRECT2D.sem_hi_nibble -> missing"),
+        "{err}"
+    );
+    assert!(
+        err.contains("6 exact, 1 explained, 3 unexplained, 0 missing"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("--write-counts {file_arg}")), "{err}");
+}
+
+/// The reference pages, found as CI finds them: $DMASPEC_REFERENCE, else
+/// ../shared/reference beside the repository, else beside its origin.
+fn reference_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("DMASPEC_REFERENCE") {
+        return PathBuf::from(dir);
+    }
+    let beside = root().join("../shared/reference");
+    if beside.is_dir() {
+        return beside;
+    }
+    let origin = std::process::Command::new("git")
+        .args(["remote", "get-url", "origin"])
+        .current_dir(root())
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let origin = origin.strip_prefix("file://").unwrap_or(&origin);
+    let dir = Path::new(origin).join("../shared/reference");
+    assert!(
+        dir.is_dir(),
+        "the reference pages are not beside the repository or its origin; set DMASPEC_REFERENCE"
+    );
+    dir
+}
+
+#[test]
+fn real_pages_rows() {
+    let tables = audit_file(&reference_dir().join("supp-descriptor-ring-field-tables.md"));
+    // §4 Table 4.1 `| 0 | 1 | opcode (Table 4.0) |` is HEADER.opcode, which DMA_DIRECT2D
+    // holds as header.opcode; §2.1's `| 0 | 4 | header |` is DMA_DIRECT2D.header.
+    assert_eq!(item(&tables, 397), Some("HEADER"));
+    let opcode = row(&tables, 399);
+    assert_eq!(
+        (opcode.verdict, spec_path(opcode)),
+        (Verdict::Exact, "opcode")
+    );
+    let spec = opcode.spec.as_ref().unwrap();
+    assert_eq!((spec.bit_offset, spec.bits), (0, 8));
+    assert_eq!(item(&tables, 137), Some("DMA_DIRECT2D"));
+    assert_eq!(
+        (row(&tables, 139).verdict, spec_path(row(&tables, 139))),
+        (Verdict::Exact, "header")
+    );
+    // Table 1.1 `| [15:0] | b16 | length_meta |`: a bit row of SDMA_DESC_WORD0.
+    assert_eq!(spec_path(row(&tables, 83)), "length_meta");
+    assert_eq!(row(&tables, 83).verdict, Verdict::Exact);
+
+    let seed000 = audit_file(&reference_dir().join("seed-000-dma-family-encoding.md"));
+    // Static arm `| +0x26 | 1 | src offset-reg id + flags |`: PSEUDO_DMA_DIRECT2D's
+    // src_bound_reg, whose recorded alternative is seed 000's reading (conflict #4).
+    assert_eq!(item(&seed000, 96), Some("PSEUDO_DMA_DIRECT2D"));
+    let offset_reg = row(&seed000, 116);
+    assert_eq!(
+        (offset_reg.verdict, spec_path(offset_reg)),
+        (Verdict::Explained, "src_bound_reg")
+    );
+    // §7.1 `| 40 | 2 | dst_buffer_size |`: the spec's src_buffer_size spans 38..42 (the
+    // DVE page's width); its recorded alternative src_buffer_size_u16 is this page's
+    // reading, u16 at 38 then dst_buffer_size at 40 (README conflict #8).
+    let gather = audit_file(&reference_dir().join("supp-gather-scatter-descriptors.md"));
+    let dst_size = row(&gather, 540);
+    assert_eq!(dst_size.verdict, Verdict::Explained);
+    assert!(
+        dst_size
+            .explained_by
+            .as_deref()
+            .unwrap_or("")
+            .contains("`src_buffer_size_u16` of INDIRECT_COPY.src_buffer_size")
+    );
+
+    // The DGE arm's `(_DWORD)v104+3` is byte 12 of the 0xDA extension.
+    let bound = row(&seed000, 148);
+    assert_eq!(
+        (bound.verdict, spec_path(bound)),
+        (Verdict::Exact, "src_bound_size_bytes")
+    );
+}
