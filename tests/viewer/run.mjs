@@ -3,7 +3,9 @@
 // page's own controls, then decodes random words of every kind per architecture; every
 // word's object must equal `dmaspec decode --json`'s byte for byte (the same JSON text).
 // A screenshot goes to target/viewer/viewer.png (with --readme, also to assets/viewer.png).
-// Usage: node tests/viewer/run.mjs [--readme] [--words N]
+// Usage: node tests/viewer/run.mjs [--readme] [--words N] [--node]
+// (--node: the same comparison with decode.js run by Node, no browser: quicker, for work
+// on the interpreter; CI runs the browser.)
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -125,7 +127,36 @@ function compare(what, page, expected) {
   if (bad) throw new Error(`${what}: ${bad} of ${page.length} words differ from decode --json`);
 }
 
+// The random streams of every architecture against the CLI; `decode` gives the page's
+// (or Node's) JSON text per word.
+async function randomStreams(decode) {
+  let total = 0;
+  for (const arch of spec.archs.map((a) => a.name)) {
+    const file = path.join(out, `random-${arch}.hex`);
+    const hex = toHex(stream(arch, count));
+    fs.writeFileSync(file, hex);
+    const t = Date.now();
+    const expected = cli(file, arch);
+    const tc = Date.now() - t;
+    const got = await decode(hex, arch);
+    compare(`${count} random words, ${arch}`, got, expected);
+    const kinds = new Set(expected.map((l) => JSON.parse(l).struct));
+    console.log(`${arch}: ${got.length} words of ${kinds.size - 1} kinds (and undecoded ones) ` +
+      `equal decode --json's (CLI ${tc} ms, viewer ${Date.now() - t - tc} ms)`);
+    total += got.length;
+  }
+  return total;
+}
+
 const t0 = Date.now();
+if (args.includes("--node")) {
+  const { parseHex, stringify } = require(path.join(viewer, "decode.js"));
+  const total = await randomStreams((hex, arch) =>
+    dict.decodeStream(parseHex(hex), arch).map(stringify));
+  console.log(`viewer (node): ${total} random words equal decode --json (seed ${seed}), ` +
+    `${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
 const browser = await chromium.launch({
   executablePath: chromiumPath,
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -152,25 +183,16 @@ try {
   if (boxes < sampleWords.length * 10) throw new Error(`only ${boxes} boxes drawn`);
   await page.screenshot({ path: path.join(out, "viewer.png"), fullPage: false });
   if (args.includes("--readme")) {
-    await page.setViewportSize({ width: 1300, height: 760 });
-    await page.hover("#w0 .box >> nth=40");
+    await page.setViewportSize({ width: 1240, height: 720 });
+    await page.hover(`#w0 .box[data-path="src_start_addr.marker"]`);
     await page.screenshot({ path: path.join(root, "assets/viewer.png") });
   }
 
-  // Random words of every kind, per architecture.
-  let total = 0;
-  for (const arch of spec.archs.map((a) => a.name)) {
-    const file = path.join(out, `random-${arch}.hex`);
-    const hex = toHex(stream(arch, count));
-    fs.writeFileSync(file, hex);
-    const expected = cli(file, arch);
+  // Random words of every kind, per architecture, through the page.
+  const total = await randomStreams(async (hex, arch) => {
     await page.selectOption("#arch", arch);
-    const got = await page.evaluate((h) => window.viewer.decodeHex(h).map(window.viewer.stringify), hex);
-    compare(`${count} random words, ${arch}`, got, expected);
-    const kinds = new Set(expected.map((l) => JSON.parse(l).struct));
-    console.log(`${arch}: ${got.length} words, ${kinds.size - 1} kinds and undecoded ones, all equal`);
-    total += got.length;
-  }
+    return page.evaluate((h) => window.viewer.decodeHex(h).map(window.viewer.stringify), hex);
+  });
   if (errors.length) throw new Error(`errors in the page: ${errors.join("; ")}`);
   console.log(`viewer: ${total} random words + the sample equal decode --json (seed ${seed}), ` +
     `${((Date.now() - t0) / 1000).toFixed(1)} s; screenshot ${path.join(out, "viewer.png")}`);

@@ -370,9 +370,98 @@
     return out;
   };
 
-  // Placeholder replaced by the rules interpreter (rules.js) when it is loaded.
-  Dictionary.prototype.verdict = function (obj, w, word, arch) {
-    if (root.DmaspecRules) root.DmaspecRules.verdict(this, obj, w, word, arch);
+  // One expression of a rule (the dictionary's lowered form), over the owner's bytes:
+  // integers as BigInt (the CLI's i64, which the loader proved never overflows), booleans.
+  Dictionary.prototype.evaluate = function (e, bytes, nc) {
+    const ev = (x) => this.evaluate(x, bytes, nc);
+    switch (e.op) {
+      case "int": return BigInt(e.value);
+      case "bool": return e.value;
+      case "const": return BigInt(this.spec.rules.constants[e.index].value);
+      case "nc": return BigInt(nc);
+      case "not": return !ev(e.arg);
+      case "neg": return -ev(e.arg);
+      case "if": return ev(e.cond) ? ev(e.then) : ev(e.other);
+      case "chain": return e.bin === "and" ? e.parts.every(ev) : e.parts.some(ev);
+      case "read": {
+        const a = e.access;
+        const raw = le(bytes, a.offset, a.size);
+        if (a.bits) return BigInt.asIntN(64, bitsOf(raw, a.bits[0], a.bits[1]));
+        return a.signed ? BigInt.asIntN(a.size * 8, raw) : BigInt.asIntN(64, raw);
+      }
+      case "table": {
+        const t = this.spec.rules.tables[e.index];
+        const k = ev(e.arg);
+        const hit = t.entries.find((x) => BigInt(x[0]) === k);
+        return BigInt(hit ? hit[2] : t.default);
+      }
+      case "bin": {
+        if (e.bin === "and") return ev(e.lhs) && ev(e.rhs);
+        if (e.bin === "or") return ev(e.lhs) || ev(e.rhs);
+        const [a, b] = [ev(e.lhs), ev(e.rhs)];
+        switch (e.bin) {
+          case "add": return a + b;
+          case "sub": return a - b;
+          case "mul": return a * b;
+          case "div": return a / b;
+          case "rem": return a % b;
+          case "bit_and": return a & b;
+          case "eq": return a === b;
+          case "ne": return a !== b;
+          case "lt": return a < b;
+          case "le": return a <= b;
+          case "gt": return a > b;
+          case "ge": return a >= b;
+        }
+      }
+    }
+    throw new Error("dmaspec.json: unknown rule expression " + JSON.stringify(e.op));
+  };
+
+  // Whether each rule of `set` holds on `bytes` in `arch`: a rule limited to other
+  // architectures holds, one the sources give no body for holds, a composite is its parts.
+  Dictionary.prototype.truth = function (set, bytes, arch) {
+    const nc = this.spec.archs.find((a) => a.name === arch).nc;
+    const memo = new Map();
+    const holds = (i) => {
+      if (memo.has(i)) return memo.get(i);
+      const r = set.rules[i];
+      let v;
+      if (r.arch.length && !r.arch.includes(arch)) v = true;
+      else if (r.kind.kind === "expr") v = Boolean(this.evaluate(r.kind.expr, bytes, nc));
+      else if (r.kind.kind === "all") v = r.kind.parts.every(holds);
+      else if (r.kind.kind === "any") v = r.kind.parts.some(holds);
+      else v = true;
+      memo.set(i, v);
+      return v;
+    };
+    return set.rules.map((_, i) => holds(i));
+  };
+
+  // `violations` and, when a compiler rule fails, `compiler_findings`: the failed leaf
+  // checks (a composite is explained by its parts) whose every parent failed too.
+  Dictionary.prototype.verdict = function (obj, w, bytes, arch) {
+    const set = this.ruleSets.get(w.name);
+    const rules = set ? set.rules : [];
+    const truth = set ? this.truth(set, bytes, arch) : [];
+    const violated = (i) => !truth[i] && (rules[i].parent === null || violated(rules[i].parent));
+    const failed = rules.map((r, i) => violated(i));
+    const shown = (r) => {
+      const o = {
+        rule: r.id, message: r.message, fields: r.fields,
+        source: r.evidence.length ? r.evidence[0].cite : "",
+        predicate: r.name, confidence: r.confidence.tag,
+      };
+      const chain = [];
+      for (let p = r.parent; p !== null; p = rules[p].parent) chain.unshift(rules[p].id);
+      if (chain.length) o.in = chain.join(" > ");
+      return o;
+    };
+    const leaf = (r) => r.kind.kind === "expr" || r.kind.kind === "not_enforced";
+    const by = (authority) => rules.filter((r, i) => failed[i] && r.authority === authority);
+    obj.violations = by("header").filter(leaf).map(shown);
+    const compiler = by("compiler");
+    if (compiler.length) obj.compiler_findings = compiler.filter(leaf).map(shown);
   };
 
   // JSON text with BigInts as plain integers (serde_json's compact form).

@@ -168,6 +168,8 @@
       }
     }
     d.append(el("strong", {}, "evidence"), ev);
+    const recorded = conflictsAbout(leaf.type);
+    if (recorded.length) d.append(el("strong", {}, "recorded conflicts about " + leaf.type), conflictList(recorded));
     if (leaf.alternatives.length) {
       const al = el("ul");
       for (const a of leaf.alternatives) {
@@ -175,6 +177,18 @@
       }
       d.append(el("strong", {}, "other readings"), al);
     }
+  }
+
+  // The recorded disagreements (`conflicts`) about a type, word or table named `name`.
+  const conflictsAbout = (name) => (window.DMASPEC.conflicts || []).filter((c) => c.about.includes(name));
+
+  function conflictList(list) {
+    const ul = el("ul", { class: "conflicts" });
+    for (const c of list) {
+      ul.append(el("li", {}, `CONFLICT ${c.name}: ${c.doc} Readings: ` +
+        c.readings.map((r) => `${r.name} (${r.confidence.tag})`).join("; ")));
+    }
+    return ul;
   }
 
   function violations(obj) {
@@ -210,7 +224,8 @@
         h.append(el("span", { class: "pair" }, `extended by #${next.index} ${next.struct}`));
       }
       out.append(el("div", { class: "word", id: "w" + obj.index }, h,
-        bitmap(obj.boxes, obj.struct, obj), table(obj.boxes, obj.struct, obj), violations(obj)));
+        bitmap(obj.boxes, obj.struct, obj), table(obj.boxes, obj.struct, obj), violations(obj),
+        conflictList(conflictsAbout(obj.struct))));
     }
     const rest = bytes.length % WORD_SIZE;
     const drawn = decoded.length > DRAWN ? ` (the first ${DRAWN} drawn)` : "";
