@@ -147,7 +147,9 @@
 
   // A leaf the bit map draws: its place, stored bits and decoded value.
   Walk.prototype.box = function (path, offset, size, bits, field, value, raw) {
-    this.boxes.push({ path, offset, size, bits, role: field.role, value, raw, variant: null });
+    this.boxes.push({
+      path, offset, size, bits, role: field.role, codec: field.codec || null, value, raw, variant: null,
+    });
   };
 
   // One field of a struct (or arm) at absolute `offset`; `into` receives its value.
@@ -283,8 +285,8 @@
     return { walk: w, fields };
   };
 
-  // `confidence`, `fields`, `alternatives`, `joined` and `constant_mismatches`.
-  Dictionary.prototype.body = function (obj, item, bytes, arch) {
+  // `confidence`, `fields`, `alternatives`, `joined` and (for a word) `constant_mismatches`.
+  Dictionary.prototype.body = function (obj, item, bytes, arch, constants) {
     const { walk, fields } = this.walk(this.byName.get(item.name), bytes, arch);
     const leaves = this.leafConfidence.get(item.name);
     const confidence = {};
@@ -295,6 +297,7 @@
     obj.fields = fields;
     if (Object.keys(walk.alternatives).length) obj.alternatives = walk.alternatives;
     if (Object.keys(walk.joined).length) obj.joined = walk.joined;
+    if (!constants) return walk;
     const mismatches = leaves
       .filter((l) => l.constant !== null && l.constant !== undefined)
       .map((l) => ({ l, found: leafRaw(bytes, l) }))
@@ -359,11 +362,26 @@
       } else {
         obj.struct = w.name;
         if (w.follows.length) obj.extension_of = last.index;
-        const walk = this.body(obj, w, word, arch);
+        const walk = this.body(obj, w, word, arch, true);
         this.verdict(obj, w, word, arch);
         Object.defineProperty(obj, "boxes", { value: walk.boxes, enumerable: false });
         prev = { index, name: w.name };
       }
+      out.push(obj);
+    }
+    return out;
+  };
+
+  // A stream of records of `name`, as `decode --struct NAME --json` prints its `records`.
+  Dictionary.prototype.decodeRecords = function (bytes, name, arch) {
+    const r = this.records.find((x) => x.name === name);
+    const out = [];
+    for (let offset = 0; offset + r.size <= bytes.length; offset += r.size) {
+      const rec = bytes.subarray(offset, offset + r.size);
+      const obj = { index: out.length, offset, struct: name };
+      const walk = this.body(obj, r, rec, arch, false);
+      this.verdict(obj, r, rec, arch);
+      Object.defineProperty(obj, "boxes", { value: walk.boxes, enumerable: false });
       out.push(obj);
     }
     return out;

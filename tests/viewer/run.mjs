@@ -1,7 +1,8 @@
 // The viewer's test, in a real browser: headless Chromium (Playwright) opens
 // generated/docs/viewer/index.html from file://, decodes samples/dge_stream.hex through the
-// page's own controls, then decodes random words of every kind per architecture; every
-// word's object must equal `dmaspec decode --json`'s byte for byte (the same JSON text).
+// page's own controls, then decodes random words of every kind per architecture (and
+// random records of every record kind); every word's (record's) object must equal
+// `dmaspec decode --json`'s (`--struct NAME`) byte for byte (the same JSON text).
 // A screenshot goes to target/viewer/viewer.png (with --readme, also to assets/viewer.png).
 // Usage: node tests/viewer/run.mjs [--readme] [--words N] [--node]
 // (--node: the same comparison with decode.js run by Node, no browser: quicker, for work
@@ -88,9 +89,10 @@ function stream(arch, n) {
 const toHex = (words) =>
   words.map((b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")).join("\n") + "\n";
 
-// decode --json's instruction objects, one JSON text per word.
-function cli(file, arch) {
-  const text = execFileSync(bin, ["decode", "--hex", "--json", "--arch", arch, file], {
+// decode --json's instruction (or, with --struct, record) objects, one JSON text each.
+function cli(file, arch, record) {
+  const as = record ? ["--struct", record] : [];
+  const text = execFileSync(bin, ["decode", "--hex", "--json", "--arch", arch, ...as, file], {
     maxBuffer: 1 << 30,
     encoding: "utf8",
   });
@@ -148,12 +150,36 @@ async function randomStreams(decode) {
   return total;
 }
 
+// Random records of every record kind (decode --struct), a quarter as many per kind and
+// architecture; `decode` gives the JSON text per record.
+async function randomRecords(decode) {
+  let total = 0;
+  const n = Math.ceil(count / 4);
+  for (const arch of spec.archs.map((a) => a.name)) {
+    for (const r of spec.records) {
+      const recs = [];
+      for (let i = 0; i < n; i++) {
+        const sparse = rand() % 2 === 0;
+        recs.push(Uint8Array.from({ length: r.size }, () => (sparse && rand() % 2 ? 0 : rand() & 0xff)));
+      }
+      const file = path.join(out, `random-${r.name}-${arch}.hex`);
+      const hex = toHex(recs);
+      fs.writeFileSync(file, hex);
+      compare(`${n} random ${r.name} records, ${arch}`, await decode(hex, arch, r.name), cli(file, arch, r.name));
+      total += n;
+    }
+  }
+  console.log(`records: ${total} random records of ${spec.records.length} kinds equal decode --struct --json's`);
+  return total;
+}
+
 const t0 = Date.now();
 if (args.includes("--node")) {
   const { parseHex, stringify } = require(path.join(viewer, "decode.js"));
   const total = await randomStreams((hex, arch) =>
     dict.decodeStream(parseHex(hex), arch).map(stringify));
-  console.log(`viewer (node): ${total} random words equal decode --json (seed ${seed}), ` +
+  const records = await randomRecords((hex, arch, r) => dict.decodeRecords(parseHex(hex), r, arch).map(stringify));
+  console.log(`viewer (node): ${total} random words and ${records} records equal decode --json's (seed ${seed}), ` +
     `${((Date.now() - t0) / 1000).toFixed(1)} s`);
   process.exit(0);
 }
@@ -193,8 +219,15 @@ try {
     await page.selectOption("#arch", arch);
     return page.evaluate((h) => window.viewer.decodeHex(h).map(window.viewer.stringify), hex);
   });
+  const records = await randomRecords(async (hex, arch, record) => {
+    await page.selectOption("#arch", arch);
+    await page.selectOption("#as", record);
+    return page.evaluate((h) => window.viewer.decodeHex(h).map(window.viewer.stringify), hex);
+  });
+  await page.selectOption("#as", "");
   if (errors.length) throw new Error(`errors in the page: ${errors.join("; ")}`);
-  console.log(`viewer: ${total} random words + the sample equal decode --json (seed ${seed}), ` +
+  console.log(`viewer: ${total} random words, ${records} random records and the sample equal ` +
+    `decode --json's (seed ${seed}), ` +
     `${((Date.now() - t0) / 1000).toFixed(1)} s; screenshot ${path.join(out, "viewer.png")}`);
 } catch (e) {
   failed = e;

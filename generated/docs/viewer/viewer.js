@@ -9,8 +9,7 @@
   const params = new URLSearchParams(location.search);
   // Where each word's docs page is: ../words/NAME.md here, NAME.html in the mdBook site.
   const DOCS = params.get("docs") || "../words/";
-  const DOCS_EXT = params.get("ext") || (location.pathname.endsWith(".html") &&
-    document.querySelector("meta[name=mdbook]") ? ".html" : ".md");
+  const DOCS_EXT = params.get("ext") || ".md";
 
   const DRAWN = Number(params.get("drawn")) || 100;
 
@@ -28,6 +27,8 @@
 
   for (const a of dict.archs) $("arch").append(el("option", { value: a }, a));
   $("arch").value = params.get("arch") || "cayman";
+  // Read the input as 64-byte words, or as records of one top-level struct (--struct).
+  for (const r of dict.records) $("as").append(el("option", { value: r.name }, `${r.name} records (${r.size} B)`));
 
   const legend = [["confirmed", "confirmed"], ["strong", "strong"], ["inferred", "inferred"],
     ["speculative", "speculative"], ["reserved", "reserved"], ["unknown", "unknown"]];
@@ -38,6 +39,11 @@
   let bytes = new Uint8Array(0);
   // The decoded stream, for tests and the console.
   window.viewer = { decoded: [], stringify, decodeHex, decodeBytes };
+  // The bytes per item being read: a word's, or the chosen record's.
+  const itemSize = () => {
+    const r = dict.records.find((x) => x.name === $("as").value);
+    return r ? r.size : WORD_SIZE;
+  };
 
   function status(text, bad) {
     $("status").textContent = text;
@@ -85,18 +91,18 @@
     return [lo, lo + (b.bits ? b.bits.width : b.size * 8)];
   }
 
-  function bitmap(boxes, w, obj) {
+  function bitmap(boxes, w, obj, size) {
     const grid = el("div", { class: "bitmap" });
     grid.append(el("span", { class: "off", style: "grid-row:1" }, "byte"));
     for (let bit = 31; bit >= 0; bit -= 1) {
       grid.append(el("span", { class: "bit", style: `grid-row:1;grid-column:${33 - bit}` },
         bit % 8 === 7 || bit === 0 ? String(bit) : ""));
     }
-    const rows = WORD_SIZE / 4;
+    const rows = size / 4;
     for (let r = 0; r < rows; r++) {
       grid.append(el("span", { class: "off", style: `grid-row:${r + 2}` }, "+" + r * 4));
     }
-    const covered = new Uint8Array(WORD_SIZE * 8);
+    const covered = new Uint8Array(size * 8);
     const draw = (b, lo, hi, cls, title, label) => {
       for (let row = Math.floor(lo / 32); row * 32 < hi; row++) {
         const a = Math.max(lo, row * 32) - row * 32;
@@ -132,6 +138,10 @@
     return grid;
   }
 
+  // A stored value the field's codec reads otherwise (`zero_means`: 0 is 65536).
+  const zeroMeans = (b) => (b.codec && b.codec.zero_means !== undefined && b.raw === 0n
+    ? ` (means ${b.codec.zero_means})` : "");
+
   function table(boxes, w, obj) {
     const t = el("table", { class: "fields" });
     t.append(el("tr", {}, el("th", {}, ""), el("th", {}, "field"), el("th", {}, "offset"),
@@ -143,7 +153,8 @@
       const tr = el("tr", { "data-path": b.path },
         el("td", { class: "sw class-" + classOf(b, leaf) }, ""), el("td", {}, b.path),
         el("td", {}, "+" + b.offset), el("td", {}, bits), el("td", {}, raw),
-        el("td", {}, shown(b.value) + (obj.alternatives && obj.alternatives[b.path] ? " ⚠" : "")));
+        el("td", {}, shown(b.value) + zeroMeans(b) +
+          (obj.alternatives && obj.alternatives[b.path] ? " ⚠" : "")));
       tr.addEventListener("mouseenter", () => detail(w, b, obj));
       t.append(tr);
     }
@@ -153,6 +164,12 @@
   // Evidence and other readings of one leaf, in the side panel.
   function detail(w, b, obj) {
     const leaf = leafOf(w, b.path);
+    // The leaf's boxes and row, outlined together.
+    for (const e of document.querySelectorAll(".hover")) e.classList.remove("hover");
+    const card = $("w" + obj.index);
+    if (card) {
+      for (const e of card.querySelectorAll(`[data-path="${CSS.escape(b.path)}"]`)) e.classList.add("hover");
+    }
     const d = $("detail");
     d.hidden = false;
     d.replaceChildren(el("h3", {}, `${w}.${b.path} = ${shown(b.value)}`));
@@ -201,20 +218,23 @@
 
   function render() {
     const arch = $("arch").value;
-    const decoded = dict.decodeStream(bytes, arch);
+    const size = itemSize();
+    const record = size === WORD_SIZE ? null : $("as").value;
+    const decoded = record ? dict.decodeRecords(bytes, record, arch) : dict.decodeStream(bytes, arch);
     window.viewer.decoded = decoded;
     const out = $("words");
     out.replaceChildren();
     // A long dump draws its first words only; all of them are decoded.
     for (const obj of decoded.slice(0, DRAWN)) {
-      const head = `#${obj.index}  offset ${obj.offset}  opcode 0x${obj.opcode.toString(16).padStart(2, "0")}  `;
+      const head = `#${obj.index}  offset ${obj.offset}  ` +
+        (record ? "" : `opcode 0x${obj.opcode.toString(16).padStart(2, "0")}  `);
       if (!obj.struct) {
         out.append(el("div", { class: "word bad" }, el("h2", {}, head, obj.error)));
         continue;
       }
       const w = dict.wordByName.get(obj.struct);
       const h = el("h2", {}, head, el("a", { href: DOCS + obj.struct + DOCS_EXT }, obj.struct));
-      if (obj.extension_of !== undefined) {
+      if (w && obj.extension_of !== undefined) {
         const lead = decoded[obj.extension_of];
         h.append(el("span", { class: "pair" },
           `extends #${lead.index} ${lead.struct} (follows ${w.follows.join(" or ")})`));
@@ -224,21 +244,23 @@
         h.append(el("span", { class: "pair" }, `extended by #${next.index} ${next.struct}`));
       }
       out.append(el("div", { class: "word", id: "w" + obj.index }, h,
-        bitmap(obj.boxes, obj.struct, obj), table(obj.boxes, obj.struct, obj), violations(obj),
+        bitmap(obj.boxes, obj.struct, obj, size), table(obj.boxes, obj.struct, obj), violations(obj),
         conflictList(conflictsAbout(obj.struct))));
     }
-    const rest = bytes.length % WORD_SIZE;
+    const rest = bytes.length % size;
+    const what = record || "word";
     const drawn = decoded.length > DRAWN ? ` (the first ${DRAWN} drawn)` : "";
     if (rest) {
-      status(`incomplete word at byte offset ${bytes.length - rest}: ${rest} of ${WORD_SIZE} bytes`, true);
+      status(`incomplete ${what} at byte offset ${bytes.length - rest}: ${rest} of ${size} bytes`, true);
     } else {
-      status(`${decoded.length} words${drawn}`, false);
+      status(`${decoded.length} ${record ? "records" : "words"}${drawn}`, false);
     }
     return decoded;
   }
 
   $("decode").addEventListener("click", () => decodeHex($("hex").value));
   $("arch").addEventListener("change", render);
+  $("as").addEventListener("change", render);
   const readFile = (f) => f.arrayBuffer().then((buf) => {
     const b = new Uint8Array(buf);
     // A text file of hex digits reads as hex; anything else as the raw words.
