@@ -621,15 +621,15 @@ fn tables_are_well_formed_and_output_is_stable() {
 fn json_model() {
     let m = model();
     let files = json::render(&m);
-    assert_eq!(files.len(), 1);
+    assert_eq!(files.len(), 2, "dmaspec.json and the viewer's dmaspec.js");
     let (path, text) = &files[0];
     assert_eq!(path, "dmaspec.json");
     assert!(text.ends_with("}\n"));
     let v: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
-    assert_eq!(v["format"], "dmaspec/2");
+    assert_eq!(v["format"], "dmaspec/3");
     assert!(
         text.trim_start()
-            .starts_with("{\n  \"format\": \"dmaspec/2\"")
+            .starts_with("{\n  \"format\": \"dmaspec/3\"")
     );
     assert_eq!(v["types"].as_array().unwrap().len(), m.types.len());
     assert_eq!(v["levels"][0]["name"], m.levels[0].name);

@@ -28,7 +28,7 @@ mod pages;
 mod rules;
 mod sources;
 mod sub_opcode;
-mod svg;
+pub(crate) mod svg;
 mod types;
 mod util;
 mod words;
