@@ -150,6 +150,34 @@ fn decode_json(arch: &str) -> Vec<Value> {
     doc["instructions"].as_array().unwrap().clone()
 }
 
+/// `alternatives` keys an array element's readings by its own index: §3.1's
+/// `descriptor_imm[3]` has three elements, each a §1 SDMA_CME_BD_DESC whose `word0` has
+/// another reading, so the keys are `descriptor_imm[0]`, `descriptor_imm[0].word0`, …
+/// `descriptor_imm[2].word0` (decode once wrote `[1].word0` for element 0 and reached
+/// `[5].word0`).
+#[test]
+fn decode_json_keys_array_elements_alternatives_by_their_index() {
+    let all = decode_json("maverick");
+    let alts = all[1]["alternatives"].as_object().expect("alternatives");
+    let keys: Vec<&str> = alts
+        .keys()
+        .map(String::as_str)
+        .filter(|k| k.starts_with("descriptor_imm"))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "descriptor_imm",
+            "descriptor_imm[0]",
+            "descriptor_imm[0].word0",
+            "descriptor_imm[1]",
+            "descriptor_imm[1].word0",
+            "descriptor_imm[2]",
+            "descriptor_imm[2].word0",
+        ]
+    );
+}
+
 #[test]
 fn decode_on_maverick_names_the_v5_fields() {
     let all = decode_json("maverick");

@@ -140,6 +140,7 @@ pub fn generate(model: &Model) -> Vec<Artifact> {
             files.extend(emit::markdown::render(model));
             files.extend(emit::json::render(model));
             files.push(emit::schema::render());
+            files.extend(emit::viewer::render(model));
             files
         });
         let rust = emit::rust::render(model, "crate::runtime");

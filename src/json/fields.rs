@@ -113,11 +113,12 @@ fn le_value(bytes: &[u8], offset: usize, size: usize) -> u64 {
 
 impl Visitor for JsonFields<'_> {
     fn enter(&mut self, field: &'static FieldMeta, offset: usize, group: Group) {
+        // The group's own path (`descriptor_imm[1]`): entering takes its array index once.
+        self.path.enter(field.name, group);
         if !field.alternatives.is_empty() {
-            let path = self.path.leaf(field.name);
+            let path = self.path.current();
             self.alternatives_of(path, field, le_value(self.bytes, offset, field.size));
         }
-        self.path.enter(field.name, group);
         let container = match group {
             Group::Array => Json::Array(Vec::new()),
             _ => Json::Object(Map::new()),

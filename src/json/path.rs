@@ -37,7 +37,7 @@ impl PathStack {
     /// Full path of a leaf named `name` at the current position (advances array indices).
     pub fn leaf(&mut self, name: &str) -> String {
         let seg = self.segment(name);
-        let mut out = self.prefix();
+        let mut out = self.current();
         if !out.is_empty() && !seg.starts_with('[') {
             out.push('.');
         }
@@ -45,7 +45,8 @@ impl PathStack {
         out
     }
 
-    fn prefix(&self) -> String {
+    /// Full path of the innermost open group (`descriptor_imm[1].word0`).
+    pub fn current(&self) -> String {
         let mut out = String::new();
         for (seg, _, _) in &self.frames {
             if !out.is_empty() && !seg.starts_with('[') {

@@ -2,15 +2,16 @@
 //!
 //! Top level (keys in this order):
 //!
-//! - `format`: `"dmaspec/2"`; bumped when the shape changes (2: a sub-word's
-//!   `opcode.sub_opcode`, `follows` a list of words, the `records` and `gaps` keys).
+//! - `format`: `"dmaspec/3"`; bumped when the shape changes (2: a sub-word's
+//!   `opcode.sub_opcode`, `follows` a list of words, the `records` and `gaps` keys;
+//!   3: each word and record leaf's `constant`, which the viewer checks as decode does).
 //! - `levels`, `scales`, `sources`, `archs`, `types`: the model as [`Model`] serializes it
 //!   (every type with its kind, members, evidence and alternatives; type references carry
 //!   `index` into `types`).
 //! - `words`: a convenience view, one object per word in spec order, with its opcode, the
 //!   architectures that ship it and its leaves flattened as the byte tables show them
-//!   (`path`, `offset`, `size`, `bits`, `type`, `role`, `confidence`, `evidence`,
-//!   `alternatives`), so a consumer can decode a word without walking `types`.
+//!   (`path`, `offset`, `size`, `bits`, `type`, `role`, `constant`, `confidence`,
+//!   `evidence`, `alternatives`), so a consumer can decode a word without walking `types`.
 //! - `records`: the same view of each record (a struct declared `top_level`, decoded on
 //!   its own: a 16-byte ring descriptor), with its size and no opcode.
 //! - `rules`: the validity rules — `constants`, `tables`, and `sets` (one per struct with
@@ -33,10 +34,15 @@ use serde::Serialize;
 
 use crate::model::*;
 
-/// Files under `generated/` for this target, as (relative path, contents).
+/// The dictionary's format version, the first key of `dmaspec.json`.
+pub const FORMAT: &str = "dmaspec/3";
+
+/// Files under `generated/` for this target, as (relative path, contents): `dmaspec.json`
+/// and the same dictionary as a script for the viewer (`docs/viewer/dmaspec.js`, compact:
+/// a page opened from file:// cannot fetch a JSON file, but it can load a script).
 pub fn render(model: &Model) -> Vec<(String, String)> {
     let doc = Doc {
-        format: "dmaspec/2",
+        format: FORMAT,
         levels: &model.levels,
         scales: &model.scales,
         sources: &model.sources,
@@ -52,7 +58,14 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     };
     let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
     text.push('\n');
-    vec![("dmaspec.json".to_string(), text)]
+    let compact = serde_json::to_string(&doc).expect("the model serializes");
+    vec![
+        ("dmaspec.json".to_string(), text),
+        (
+            super::viewer::DICTIONARY.to_string(),
+            super::viewer::dictionary_script(&compact),
+        ),
+    ]
 }
 
 #[derive(Serialize)]
@@ -137,6 +150,8 @@ struct WordLeaf<'m> {
     #[serde(rename = "type")]
     type_name: String,
     role: Role,
+    /// The value the encoder always writes here (decode reports a word where it differs).
+    constant: Option<u64>,
     doc: &'m str,
     /// The union arm (`src_start_addr.addr_reg`) the leaf belongs to.
     variant: Option<String>,
@@ -243,6 +258,7 @@ fn leaves<'m>(model: &'m Model, t: &'m TypeDef) -> Vec<WordLeaf<'m>> {
             size: l.size,
             type_name: l.type_name,
             role: l.role,
+            constant: l.constant,
             doc: l.doc,
             variant: l.variant,
             confidence: l.confidence,

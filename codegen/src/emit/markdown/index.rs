@@ -73,7 +73,12 @@ impl<'m> Pages<'m> {
              field by field, with the mappings the sources do not state marked INFERRED.\n\
              - [Sources, section by section](sources.md): for every section of every source, \
              the facts that cite it; a section nothing cites is marked.\n\
-             - [`dmaspec.json`](../dmaspec.json): the whole model for tools in other languages.\n\n",
+             - [The viewer](viewer/index.html?ext=.html): paste a hex dump or drop a file and \
+             see each word as a bit map beside its decoded fields, decoded in the page from the \
+             dictionary (open `viewer/index.html` from a clone: its word links then go to the \
+             `.md` pages).\n\
+             - `generated/dmaspec.json`, beside these pages in the repository: the whole model \
+             for tools in other languages.\n\n",
         );
         out.push_str(&super::klr::index_section(m));
 

@@ -10,12 +10,15 @@
 //! - `docs/svg/<NAME>.svg`: a struct's bit map (word, record or nested), a box per leaf
 //!   coloured by level.
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
+//! - `docs/SUMMARY.md`, `docs/book.toml`: the pages as an mdBook (`mdbook build
+//!   generated/docs`).
 //!
 //! Everything is derived from the model in its own order, so the same model renders to the
 //! same bytes.
 
 use crate::model::Model;
 
+mod book;
 mod conflicts;
 mod coverage;
 mod index;
@@ -25,7 +28,7 @@ mod pages;
 mod rules;
 mod sources;
 mod sub_opcode;
-mod svg;
+pub(crate) mod svg;
 mod types;
 mod util;
 mod words;
@@ -47,5 +50,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));
     out.push((sources::PAGE.to_string(), sources::page(&cx)));
+    let book = book::files(model, &out);
+    out.extend(book);
     out
 }

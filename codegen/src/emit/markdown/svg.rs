@@ -50,8 +50,8 @@ pub(super) fn pictured(m: &Model) -> impl Iterator<Item = &TypeDef> {
     m.words().chain(m.records()).chain(nested)
 }
 
-/// The colour key of the six classes, as the coverage page lists them.
-fn classes(m: &Model) -> Vec<(String, &'static str)> {
+/// The colour key of the six classes, as the coverage page lists them (the viewer's too).
+pub(crate) fn classes(m: &Model) -> Vec<(String, &'static str)> {
     m.levels
         .iter()
         .enumerate()
