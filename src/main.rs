@@ -139,71 +139,13 @@ enum Command {
     },
     /// Load and lint the spec: every load error and lint warning, with file:line:col, the
     /// line and what to do; exit 1 on an error (or a warning, with --deny-warnings).
-    Check {
-        /// Spec directory.
-        #[arg(default_value = "spec")]
-        spec: PathBuf,
-        /// Exit 1 on warnings too (CI).
-        #[arg(long)]
-        deny_warnings: bool,
-        /// `text` (as the loader renders errors) or `json` (one list, for editors and bots).
-        #[arg(long, value_enum, default_value = "text")]
-        format: cli::check::Format,
-    },
+    Check(cli::check::CheckArgs),
     /// What changed between two specs (directories, or revisions with --git), and what
     /// each change does to the generated Rust API and C headers as a semver bump.
-    Diff {
-        /// The old spec directory (with --git: revision).
-        old: String,
-        /// The new spec directory (with --git: revision).
-        new: String,
-        /// OLD and NEW are git revisions of the repository in the current directory.
-        #[arg(long)]
-        git: bool,
-        /// With --git: the spec directory in the repository.
-        #[arg(long, default_value = "spec")]
-        spec_dir: PathBuf,
-        /// text, markdown (for a pull-request comment) or json.
-        #[arg(long, default_value = "text", value_parser = parse_format)]
-        format: dmaspec_codegen::diff::Format,
-        /// Exit 1 when either target's bump is at least this: major, minor or patch.
-        #[arg(long, value_parser = parse_impact)]
-        fail_on: Option<dmaspec_codegen::diff::Impact>,
-    },
+    Diff(cli::diff::DiffArgs),
     /// Audit the byte-map tables of Markdown source pages against the spec: per page and
     /// section, the rows it holds exactly, differently or not at all.
-    Audit {
-        /// Spec directory.
-        #[arg(long, default_value = "spec")]
-        spec: PathBuf,
-        #[arg(long, value_enum, default_value = "text")]
-        format: cli::audit::Format,
-        /// Exit 1 and print the changed rows when the counts differ from this file.
-        #[arg(long, value_name = "FILE")]
-        check_counts: Option<PathBuf>,
-        /// Write the counts and row verdicts to this file.
-        #[arg(long, value_name = "FILE")]
-        write_counts: Option<PathBuf>,
-        #[arg(required = true)]
-        pages: Vec<PathBuf>,
-    },
-}
-
-fn parse_format(s: &str) -> Result<dmaspec_codegen::diff::Format, String> {
-    let names = dmaspec_codegen::diff::Format::NAMES;
-    names
-        .iter()
-        .find(|(n, _)| *n == s)
-        .map(|(_, f)| *f)
-        .ok_or_else(|| {
-            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-            format!("unknown format `{s}` (one of: {})", all.join(", "))
-        })
-}
-
-fn parse_impact(s: &str) -> Result<dmaspec_codegen::diff::Impact, String> {
-    dmaspec_codegen::diff::Impact::parse(s)
-        .ok_or_else(|| format!("unknown bump `{s}` (one of: major, minor, patch)"))
+    Audit(cli::audit::AuditArgs),
 }
 
 fn parse_arch(s: &str) -> Result<Arch, String> {
@@ -276,43 +218,9 @@ fn main() -> ExitCode {
             input,
             record,
         }),
-        Command::Check {
-            spec,
-            deny_warnings,
-            format,
-        } => cli::check::run(&cli::check::CheckArgs {
-            spec,
-            deny_warnings,
-            format,
-        }),
-        Command::Diff {
-            old,
-            new,
-            git,
-            spec_dir,
-            format,
-            fail_on,
-        } => cli::diff::run(&cli::diff::DiffArgs {
-            old,
-            new,
-            git,
-            spec_dir,
-            format,
-            fail_on,
-        }),
-        Command::Audit {
-            spec,
-            format,
-            check_counts,
-            write_counts,
-            pages,
-        } => cli::audit::run(&cli::audit::AuditArgs {
-            spec,
-            format,
-            check_counts,
-            write_counts,
-            pages,
-        }),
+        Command::Check(args) => cli::check::run(&args),
+        Command::Diff(args) => cli::diff::run(&args),
+        Command::Audit(args) => cli::audit::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

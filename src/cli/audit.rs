@@ -18,11 +18,20 @@ pub enum Format {
     Json,
 }
 
+#[derive(clap::Args)]
 pub struct AuditArgs {
+    /// Spec directory.
+    #[arg(long, default_value = "spec")]
     pub spec: PathBuf,
+    #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Exit 1 and print the changed rows when the counts differ from this file.
+    #[arg(long, value_name = "FILE")]
     pub check_counts: Option<PathBuf>,
+    /// Write the counts and row verdicts to this file.
+    #[arg(long, value_name = "FILE")]
     pub write_counts: Option<PathBuf>,
+    #[arg(required = true)]
     pub pages: Vec<PathBuf>,
 }
 

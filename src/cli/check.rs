@@ -16,9 +16,16 @@ pub enum Format {
     Json,
 }
 
+#[derive(clap::Args)]
 pub struct CheckArgs {
+    /// Spec directory.
+    #[arg(default_value = "spec")]
     pub spec: PathBuf,
+    /// Exit 1 on warnings too (CI).
+    #[arg(long)]
     pub deny_warnings: bool,
+    /// `text` (as the loader renders errors) or `json` (one list, for editors and bots).
+    #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
 

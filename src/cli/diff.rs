@@ -10,14 +10,23 @@ use dmaspec_codegen::{Model, SpecErrors};
 
 use super::CliError;
 
+#[derive(clap::Args)]
 pub struct DiffArgs {
-    /// Two spec directories, or (with `git`) two revisions.
+    /// The old spec directory (with --git: revision).
     pub old: String,
+    /// The new spec directory (with --git: revision).
     pub new: String,
+    /// OLD and NEW are git revisions of the repository in the current directory.
+    #[arg(long)]
     pub git: bool,
-    /// The spec directory inside the repository, for `--git`.
+    /// With --git: the spec directory in the repository.
+    #[arg(long, default_value = "spec")]
     pub spec_dir: PathBuf,
+    /// text, markdown (for a pull-request comment) or json.
+    #[arg(long, default_value = "text", value_parser = parse_format)]
     pub format: Format,
+    /// Exit 1 when either target's bump is at least this: major, minor or patch.
+    #[arg(long, value_parser = parse_impact)]
     pub fail_on: Option<Impact>,
 }
 
@@ -96,4 +105,20 @@ fn load_revision(rev: &str, spec_dir: &Path) -> Result<Model, CliError> {
             e.render()
         ))
     })
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    let names = Format::NAMES;
+    names
+        .iter()
+        .find(|(n, _)| *n == s)
+        .map(|(_, f)| *f)
+        .ok_or_else(|| {
+            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!("unknown format `{s}` (one of: {})", all.join(", "))
+        })
+}
+
+fn parse_impact(s: &str) -> Result<Impact, String> {
+    Impact::parse(s).ok_or_else(|| format!("unknown bump `{s}` (one of: major, minor, patch)"))
 }
