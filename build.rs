@@ -20,5 +20,10 @@ fn main() {
         Some(level) => builder.min_confidence(level),
         None => builder,
     };
+    let builder = if std::env::var_os("CARGO_FEATURE_DICTIONARY").is_some() {
+        builder.dictionary_file("dmaspec.json")
+    } else {
+        builder
+    };
     builder.compile().unwrap_or_else(|e| report(e));
 }

@@ -6,7 +6,12 @@
 //! `generated/rust/dmaspec.rs`.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
+// The CLI's modules name the crate as its users do (`dmaspec::stream`).
+#[cfg(feature = "cli")]
+extern crate self as dmaspec;
 
+#[cfg(feature = "cli")]
+pub mod cli;
 // The DGE helpers encode the ADDR8 arms the sources only infer; a confidence gate marks
 // those for the crate's users, not for the crate's own use of them.
 #[allow(deprecated)]
@@ -23,6 +28,11 @@ pub mod views;
 pub mod words {
     include!(concat!(env!("OUT_DIR"), "/dmaspec.rs"));
 }
+
+/// The JSON dictionary of the spec the crate was built from: `generated/dmaspec.json`'s
+/// text (format `dmaspec/3`), rendered by build.rs, never a checked-in copy.
+#[cfg(feature = "dictionary")]
+pub const DICTIONARY: &str = include_str!(concat!(env!("OUT_DIR"), "/dmaspec.json"));
 
 pub use runtime::DecodeError;
 pub use words::{Arch, WORDS, Word, WordMeta};

@@ -1,12 +1,11 @@
 //! `dmaspec`: generate the artifacts from the spec, and decode instruction streams.
 
-mod cli;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use dmaspec::Arch;
+use dmaspec::cli;
 
 use cli::decode::DecodeArgs;
 use cli::generate::GenArgs;
@@ -41,7 +40,7 @@ enum Command {
     /// Decode a stream of 64-byte words (raw binary, or hex text with --hex).
     Decode {
         /// Architecture: sunda, cayman, mariana, maverick.
-        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        #[arg(long, default_value = "cayman", value_parser = cli::parse_arch)]
         arch: Arch,
         /// Input is hex text: runs of an even number of hex digits, whitespace and `#`
         /// comments.
@@ -71,7 +70,7 @@ enum Command {
         #[arg(long)]
         hex: bool,
         /// Architecture the words are validated for.
-        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        #[arg(long, default_value = "cayman", value_parser = cli::parse_arch)]
         arch: Arch,
         /// Write the words even if `validate` would reject them. Without it, faults the
         /// input already records (decode's `violations`, `constant_mismatches`,
@@ -95,7 +94,7 @@ enum Command {
     /// dge_op picks; every other word unchanged.
     Lower {
         /// Architecture: sunda, cayman, mariana, maverick.
-        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        #[arg(long, default_value = "cayman", value_parser = cli::parse_arch)]
         arch: Arch,
         /// Dispatcher version (`v2`, `v3`); the spec's default when absent.
         #[arg(long)]
@@ -125,7 +124,7 @@ enum Command {
     /// neuronx-cc guarantees, not what the ISA forbids) is a warning line.
     Validate {
         /// Architecture: sunda, cayman, mariana, maverick.
-        #[arg(long, default_value = "cayman", value_parser = parse_arch)]
+        #[arg(long, default_value = "cayman", value_parser = cli::parse_arch)]
         arch: Arch,
         /// Input is hex text: runs of an even number of hex digits, whitespace and `#`
         /// comments.
@@ -146,13 +145,6 @@ enum Command {
     /// Audit the byte-map tables of Markdown source pages against the spec: per page and
     /// section, the rows it holds exactly, differently or not at all.
     Audit(cli::audit::AuditArgs),
-}
-
-fn parse_arch(s: &str) -> Result<Arch, String> {
-    Arch::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = Arch::ALL.iter().map(|a| a.name()).collect();
-        format!("unknown architecture `{s}` (one of: {})", names.join(", "))
-    })
 }
 
 fn main() -> ExitCode {

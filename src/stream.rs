@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::words::{Arch, Word};
+use crate::words::{Arch, Word, WordMeta};
 
 /// The size of every instruction word.
 pub const WORD_SIZE: usize = 64;
@@ -95,24 +95,40 @@ impl Decoder {
 
     /// Decodes the next word of the stream.
     pub fn push(&mut self, bytes: &[u8; WORD_SIZE]) -> Decoded {
-        let index = self.index;
-        self.index += 1;
-        let prev = self.prev.take();
         let Some(word) = Word::decode(bytes, self.arch) else {
+            let _ = self.place(None);
             return Decoded::UnknownOpcode;
         };
         let meta = word.meta();
-        let extends = match extension_of(meta.follows, prev) {
-            Ok(extends) => extends,
-            Err(follows) => {
-                return Decoded::Orphan {
-                    name: meta.name,
-                    follows,
-                };
-            }
+        match self.place(Some(meta)) {
+            Ok(extends) => Decoded::Word { word, extends },
+            Err(follows) => Decoded::Orphan {
+                name: meta.name,
+                follows,
+            },
+        }
+    }
+
+    /// Which word the next one of the stream is, by the rules of [`push`](Self::push) but
+    /// without reading its fields: `None` for a word `push` does not decode (an unknown
+    /// opcode, an orphan). For a reader of one kind of word that skips the others cheaply.
+    pub fn push_meta(&mut self, bytes: &[u8; WORD_SIZE]) -> Option<&'static WordMeta> {
+        let meta = Word::identify(bytes, self.arch);
+        self.place(meta).ok().and(meta)
+    }
+
+    /// Steps past a word that is `meta` (`None`: no word) and applies the positional rule
+    /// to it: the index of the word it extends, or the words it should have followed.
+    fn place(&mut self, meta: Option<&'static WordMeta>) -> Result<Option<usize>, Leads> {
+        let index = self.index;
+        self.index += 1;
+        let prev = self.prev.take();
+        let Some(meta) = meta else {
+            return Ok(None);
         };
+        let extends = extension_of(meta.follows, prev)?;
         self.prev = Some((index, meta.name));
-        Decoded::Word { word, extends }
+        Ok(extends)
     }
 }
 

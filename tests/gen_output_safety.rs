@@ -357,6 +357,32 @@ fn builder_rewrites_only_a_changed_file() {
     assert_eq!(fs::metadata(&file).unwrap().modified().unwrap(), past);
 }
 
+/// `dictionary_file` writes the JSON dictionary beside the Rust file, the very text of
+/// `generated/dmaspec.json` (the Python package embeds it from there).
+#[test]
+fn builder_writes_the_dictionary_it_is_asked_for() {
+    let s = Scratch::new("builder-dictionary");
+    let dir = s.path("out");
+    fs::create_dir_all(&dir).unwrap();
+    builder(&dir).compile().unwrap();
+    assert!(!dir.join("dmaspec.json").exists(), "only when asked");
+    builder(&dir)
+        .dictionary_file("dmaspec.json")
+        .compile()
+        .unwrap();
+    let written = fs::read_to_string(dir.join("dmaspec.json")).unwrap();
+    let checked_in = fs::read_to_string(root().join("generated/dmaspec.json")).unwrap();
+    assert!(
+        written.starts_with("{\n  \"format\": \"dmaspec/3\""),
+        "{}",
+        &written[..40]
+    );
+    assert!(
+        written == checked_in,
+        "the dictionary differs from generated/dmaspec.json"
+    );
+}
+
 /// A link inside the spec directory back up to it is read once, not followed until the
 /// path is too long: the spec loads as the same model and names each file once.
 #[cfg(unix)]

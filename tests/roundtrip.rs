@@ -9,6 +9,7 @@ mod common;
 use common::{dispatch_to, selects};
 use dmaspec::runtime::meta::FieldMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
+use dmaspec::stream::{Decoded, Decoder};
 use dmaspec::{Arch, WORDS, Word, WordMeta};
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -146,6 +147,30 @@ fn decoding_arbitrary_bytes_follows_the_opcode_table() {
         .unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// `Decoder::push_meta` names the word `push` decodes, and nothing where `push` decodes
+/// none (an unknown opcode, an extension that does not follow its word), on streams that
+/// mix every word with their extensions.
+#[test]
+fn push_meta_names_what_push_decodes() {
+    let mut runner = runner();
+    let stream = proptest::collection::vec(any_bytes(), 0..24);
+    runner
+        .run(&(stream, select(Arch::ALL)), |(words, arch)| {
+            let (mut full, mut kind) = (Decoder::new(arch), Decoder::new(arch));
+            for (i, b) in words.iter().enumerate() {
+                let want = match full.push(b) {
+                    Decoded::Word { word, .. } => Some(word.meta().name),
+                    _ => None,
+                };
+                let got = kind.push_meta(b).map(|w| w.name);
+                prop_assert_eq!(got, want, "word {} (opcode {:#04x}) in {:?}", i, b[0], arch);
+                prop_assert_eq!(kind.index(), full.index());
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// All 256 opcodes in every architecture, with a few fixed bodies.
 #[test]
 fn decode_dispatches_exactly_by_opcode_and_architecture() {
@@ -164,6 +189,11 @@ fn decode_dispatches_exactly_by_opcode_and_architecture() {
                     got.map(|w| w.meta().name),
                     want.map(|w| w.name),
                     "opcode {opcode:#04x} in {arch:?}"
+                );
+                assert_eq!(
+                    Word::identify(&b, arch).map(|w| w.name),
+                    want.map(|w| w.name),
+                    "identify, opcode {opcode:#04x} in {arch:?}"
                 );
                 if let Some(word) = got {
                     assert_eq!(word.encode(), b, "opcode {opcode:#04x} in {arch:?}");

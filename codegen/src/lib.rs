@@ -41,6 +41,7 @@ pub struct Builder {
     file_name: String,
     runtime: String,
     min_confidence: Option<Level>,
+    dictionary_file: Option<String>,
 }
 
 impl Default for Builder {
@@ -57,6 +58,7 @@ impl Builder {
             file_name: "dmaspec.rs".into(),
             runtime: "::dmaspec::runtime".into(),
             min_confidence: None,
+            dictionary_file: None,
         }
     }
 
@@ -97,6 +99,15 @@ impl Builder {
         self
     }
 
+    /// Also writes the JSON dictionary (what `generated/dmaspec.json` holds) beside the
+    /// Rust file under `name`, as prost-build's `file_descriptor_set_path` writes the
+    /// descriptors: for a crate that embeds the dictionary (`include_str!`) and must not
+    /// read a checked-in copy that may be stale.
+    pub fn dictionary_file(mut self, name: impl Into<String>) -> Self {
+        self.dictionary_file = Some(name.into());
+        self
+    }
+
     /// Loads the spec, writes the Rust file, and prints `cargo:rerun-if-changed` for the
     /// spec directory and every spec file. Returns the model for further use.
     ///
@@ -123,6 +134,10 @@ impl Builder {
             .transpose()?;
         let code = emit::rust::render_gated(&model, &self.runtime, gate.as_ref());
         output::write_stamped(&out_dir, &self.file_name, &code).map_err(output_errors)?;
+        if let Some(name) = &self.dictionary_file {
+            let json = emit::json::dictionary(&model);
+            output::write_stamped(&out_dir, name, &json).map_err(output_errors)?;
+        }
         Ok(model)
     }
 }

@@ -28770,6 +28770,89 @@ impl Word {
             _ => None,
         }
     }
+    /// Which word `decode` would make of `b`, without reading its fields.
+    pub fn identify(b: &[u8; 64], arch: Arch) -> Option<&'static WordMeta> {
+        match b[0] {
+            240u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) && b[12..13] == [8] => Some(&EXTENDED_RDMA_DESC_GEN::META),
+            240u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) && b[12..13] == [9] => Some(&EXTENDED_RDMA_DESC_START::META),
+            184u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&DMA_DIRECT2D::META),
+            189u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+                Some(&DMA_DIRECT2D_XPOSE::META)
+            }
+            241u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+                Some(&DMA_GATHER_XPOSE::META)
+            }
+            186u8 if matches!(arch, Arch::maverick) => Some(&DMA_IMMEDIATE::META),
+            187u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&DMA_INDIRECT1D::META),
+            185u8 if matches!(arch, Arch::maverick) => Some(&DMA_COPY2D::META),
+            127u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(&DROPOUT::META)
+            }
+            103u8 if matches!(arch, Arch::sunda | Arch::cayman) => {
+                Some(&POOL_BUFFER_LOAD::META)
+            }
+            188u8 if matches!(arch, Arch::cayman | Arch::mariana) => {
+                Some(&RANGE_SELECT::META)
+            }
+            105u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(&STREAM_SHUFFLE::META)
+            }
+            106u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(&STREAM_SHUFFLE_TRANSPOSE::META)
+            }
+            107u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+                Some(&STREAM_TRANSPOSE::META)
+            }
+            240u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&EXTENDED::META),
+            104u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&GATHER::META),
+            231u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&INDIRECT_COPY::META),
+            178u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&MOVE_SHAPE::META),
+            212u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_DMA_DIRECT2D::META),
+            218u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_DMA_EXT::META),
+            194u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_DMA_REARM::META),
+            207u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_DMA_SWAP_QUEUE_SET::META),
+            193u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_DMA_TRIGGER::META),
+            196u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_DMAMEMCPY_FULL_IND::META),
+            202u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_EMBEDDING_UPDATE::META),
+            214u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&PSEUDO_RANGE_CHECK::META),
+            191u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+                Some(&S3D3_COLLECTIVE::META)
+            }
+            _ => None,
+        }
+    }
     pub fn encode(&self) -> [u8; 64] {
         match self {
             Word::DMA_DIRECT2D(w) => w.encode(),

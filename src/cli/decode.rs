@@ -199,31 +199,42 @@ fn table_text(
     }
 }
 
+/// Calls `f` with the index, byte offset, bytes and decoding of each whole word of the
+/// stream, in order. A read error (a trailing partial word among them) stops the stream
+/// after the whole words before it and is returned as an input error; an error of `f`
+/// stops it at once.
+pub fn each_word(
+    words: &mut WordReader,
+    arch: Arch,
+    mut f: impl FnMut(usize, usize, &[u8; WORD_SIZE], &Decoded) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut decoder = Decoder::new(arch);
+    loop {
+        let offset = words.offset();
+        match words.next_word() {
+            Ok(Some(bytes)) => {
+                let index = decoder.index();
+                let d = decoder.push(&bytes);
+                f(index, offset, &bytes, &d)?;
+            }
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(CliError::Input(e)),
+        }
+    }
+}
+
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
     if let Some(name) = &args.record {
         return super::records::decode(args, name);
     }
     let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
     let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let mut decoder = Decoder::new(args.arch);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if args.json {
         out.write_all(b"{\"instructions\":[")?;
     }
-    let mut result = Ok(());
-    loop {
-        let offset = words.offset();
-        let bytes = match words.next_word() {
-            Ok(Some(b)) => b,
-            Ok(None) => break,
-            Err(e) => {
-                result = Err(CliError::Input(e));
-                break;
-            }
-        };
-        let index = decoder.index();
-        let d = decoder.push(&bytes);
+    let result = each_word(&mut words, args.arch, |index, offset, bytes, d| {
         if args.json {
             if index > 0 {
                 out.write_all(b",")?;
@@ -231,16 +242,17 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
             out.write_all(b"\n")?;
             serde_json::to_writer(
                 &mut out,
-                &instruction_json(index, offset, &bytes, &d, args.arch),
+                &instruction_json(index, offset, bytes, d, args.arch),
             )
             .map_err(io::Error::from)?;
         } else {
             if index > 0 {
                 out.write_all(b"\n")?;
             }
-            out.write_all(table_text(index, offset, &bytes, &d, args.arch).as_bytes())?;
+            out.write_all(table_text(index, offset, bytes, d, args.arch).as_bytes())?;
         }
-    }
+        Ok(())
+    });
     if args.json {
         out.write_all(b"\n]}\n")?;
     }

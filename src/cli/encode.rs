@@ -98,25 +98,60 @@ pub fn check(list: &[Json], words: &[[u8; 64]], arch: dmaspec::Arch) -> Checked 
     c
 }
 
-/// The `encode` command: all errors in one pass, nothing written on error. Unless
-/// `validate` is off, the words must pass `validate` in `arch`, but for the faults the
-/// input itself declares (decode's output of an invalid word): those are warnings.
+/// The words of `list`, all errors in one pass. Unless `validate` is off, the words must
+/// pass `validate` in `arch`, but for the faults the input itself declares (decode's output
+/// of an invalid word): those, and words breaking a compiler rule, are the warnings
+/// returned with the words (`encode` prints them after `dmaspec: warning: `).
+pub fn encode_list(
+    list: &[Json],
+    arch: dmaspec::Arch,
+    validate: bool,
+) -> Result<(Vec<[u8; 64]>, Vec<String>), CliError> {
+    let words = encode_all(list).map_err(|errors| CliError::Encode {
+        errors: errors.iter().map(ToString::to_string).collect(),
+        hint: None,
+    })?;
+    if !validate {
+        return Ok((words, Vec::new()));
+    }
+    let c = check(list, &words, arch);
+    if !c.errors.is_empty() {
+        return Err(CliError::Encode {
+            errors: c.errors,
+            hint: Some(format!(
+                "(`dmaspec validate --arch {}` would reject these words; \
+                 --no-validate writes them anyway)",
+                arch.name()
+            )),
+        });
+    }
+    let mut warnings = Vec::new();
+    if c.compiler_words > 0 {
+        warnings.push(format!(
+            "{} word(s) written that break a compiler rule (words neuronx-cc does not write, \
+             valid all the same); `dmaspec validate --arch {}` lists them",
+            c.compiler_words,
+            arch.name()
+        ));
+    }
+    if c.declared > 0 {
+        warnings.push(format!(
+            "{} word(s) written with {} fault(s) their input already records \
+             (`violations`, `constant_mismatches`, `\"struct\": null`); \
+             `dmaspec validate --arch {}` lists them",
+            c.declared_words,
+            c.declared,
+            arch.name()
+        ));
+    }
+    Ok((words, warnings))
+}
+
+/// The `encode` command: nothing is written when the input has an error.
 pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Result<(), CliError> {
     use std::io::Write as _;
     let list = read_instructions(input)?;
-    let words = encode_all(&list).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        CliError::Encode(lines.join("\n"))
-    })?;
-    let checked = validate.then(|| check(&list, &words, arch));
-    if let Some(c) = checked.as_ref().filter(|c| !c.errors.is_empty()) {
-        return Err(CliError::Encode(format!(
-            "{}\n(`dmaspec validate --arch {}` would reject these words; \
-             --no-validate writes them anyway)",
-            c.errors.join("\n"),
-            arch.name()
-        )));
-    }
+    let (words, warnings) = encode_list(&list, arch, validate)?;
     let mut out = std::io::stdout().lock();
     if hex {
         out.write_all(hex_lines(&words).as_bytes())?;
@@ -126,23 +161,8 @@ pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Resu
         }
     }
     out.flush()?;
-    if let Some(c) = checked.as_ref().filter(|c| c.compiler_words > 0) {
-        eprintln!(
-            "dmaspec: warning: {} word(s) written that break a compiler rule (words neuronx-cc \
-             does not write, valid all the same); `dmaspec validate --arch {}` lists them",
-            c.compiler_words,
-            arch.name()
-        );
-    }
-    if let Some(c) = checked.filter(|c| c.declared > 0) {
-        eprintln!(
-            "dmaspec: warning: {} word(s) written with {} fault(s) their input already records \
-             (`violations`, `constant_mismatches`, `\"struct\": null`); \
-             `dmaspec validate --arch {}` lists them",
-            c.declared_words,
-            c.declared,
-            arch.name()
-        );
+    for w in warnings {
+        eprintln!("dmaspec: warning: {w}");
     }
     Ok(())
 }

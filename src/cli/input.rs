@@ -135,8 +135,8 @@ pub fn read_text(path: &Path) -> Result<String, CliError> {
 }
 
 /// Yields whole words; the first error ends the stream.
-pub struct WordReader {
-    inner: Box<dyn BufRead>,
+pub struct WordReader<'a> {
+    inner: Box<dyn BufRead + 'a>,
     input: String,
     hex: Option<HexState>,
     offset: usize,
@@ -226,9 +226,9 @@ impl HexState {
     }
 }
 
-impl WordReader {
+impl<'a> WordReader<'a> {
     /// Words from `inner`, named `input` in errors.
-    pub fn new(inner: Box<dyn BufRead>, hex: bool, input: String) -> Self {
+    pub fn new(inner: Box<dyn BufRead + 'a>, hex: bool, input: String) -> Self {
         WordReader {
             inner,
             input,

@@ -296,6 +296,20 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
         Some(p) => read_vars(p)?,
         None => Vars::new(),
     };
+    let reader = input::open(args.input.as_deref())?;
+    let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let stdout = io::stdout();
+    lower_stream(args, &vars, &mut words, io::BufWriter::new(stdout.lock()))
+}
+
+/// Lowers the stream `words` as `args` says (its `vars` and `input` are not read: `vars`
+/// and `words` are), writing to `out` what the command prints on stdout.
+pub fn lower_stream(
+    args: &LowerArgs,
+    vars: &Vars,
+    words: &mut WordReader,
+    out: impl Write,
+) -> Result<(), CliError> {
     let lookup = |id: u64| vars.get(&id).copied();
     let mut lowerer = Lowerer::new(args.arch, args.abi.as_deref(), &lookup).map_err(|_| {
         let mut names: Vec<&str> = LOWERINGS
@@ -310,12 +324,9 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
             names.join(", ")
         ))
     })?;
-    let reader = input::open(args.input.as_deref())?;
-    let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let stdout = io::stdout();
     let mut sink = Sink {
         args,
-        out: io::BufWriter::new(stdout.lock()),
+        out,
         produced: Vec::new(),
         errors: Vec::new(),
         out_decoder: Decoder::new(args.arch),
@@ -352,7 +363,10 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     }
     if !sink.errors.is_empty() {
         sink.out.flush()?;
-        return Err(CliError::Lower(report(&sink.errors, streaming)));
+        return Err(CliError::Lower {
+            errors: sink.errors,
+            written: streaming,
+        });
     }
     if !streaming {
         if args.hex {
@@ -366,15 +380,6 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     }
     sink.out.flush()?;
     Ok(())
-}
-
-fn report(errors: &[String], streaming: bool) -> String {
-    let head = if streaming {
-        format!("{} problem(s):", errors.len())
-    } else {
-        format!("nothing written; {} problem(s):", errors.len())
-    };
-    format!("{head}\n{}", errors.join("\n"))
 }
 
 /// One output entry: decode's shape of the produced word plus `from`, or the error.

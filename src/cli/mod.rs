@@ -21,6 +21,14 @@ use std::path::Path;
 pub use dmaspec::json::hex_string;
 use dmaspec_codegen::{OutputError, SpecErrors};
 
+/// An `--arch` value: an architecture's name, or an error listing them.
+pub fn parse_arch(s: &str) -> Result<dmaspec::Arch, String> {
+    dmaspec::Arch::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = dmaspec::Arch::ALL.iter().map(|a| a.name()).collect();
+        format!("unknown architecture `{s}` (one of: {})", names.join(", "))
+    })
+}
+
 /// Why a command failed: bad input (exit 1) or, for `Usage`, a bad command line (exit 2).
 /// The table is in the README ("Exit codes").
 #[derive(Debug)]
@@ -44,12 +52,19 @@ pub enum CliError {
     Invalid(String),
     /// The command line names something that does not exist (exit 2).
     Usage(String),
-    /// `encode`: every problem in the input, one per line.
-    Encode(String),
+    /// `encode`: every problem in the input (one line each), and what to do about them.
+    Encode {
+        errors: Vec<String>,
+        hint: Option<String>,
+    },
     /// `klr lower`: every problem in the op list, one per line.
     Klr(String),
-    /// `lower`: every word that could not be lowered, one per line.
-    Lower(String),
+    /// `lower`: every word that could not be lowered (one line each); `written` when the
+    /// output went out word by word (JSON, `--explain`) before they were found.
+    Lower {
+        errors: Vec<String>,
+        written: bool,
+    },
 }
 
 impl fmt::Display for CliError {
@@ -65,9 +80,16 @@ impl fmt::Display for CliError {
             CliError::Output(e) => write!(f, "{e}"),
             CliError::Invalid(summary) => write!(f, "{summary}"),
             CliError::Usage(msg) => write!(f, "{msg}"),
-            CliError::Encode(list) => write!(f, "nothing written:\n{list}"),
+            CliError::Encode { errors, hint } => {
+                write!(f, "nothing written:\n{}", errors.join("\n"))?;
+                hint.iter().try_for_each(|h| write!(f, "\n{h}"))
+            }
             CliError::Klr(list) => write!(f, "bad op list:\n{list}"),
-            CliError::Lower(report) => write!(f, "{report}"),
+            CliError::Lower { errors, written } => {
+                let n = errors.len();
+                let head = if *written { "" } else { "nothing written; " };
+                write!(f, "{head}{n} problem(s):\n{}", errors.join("\n"))
+            }
             CliError::Stale(list) => write!(
                 f,
                 "generated files are stale; run `dmaspec gen` and commit them:\n{list}"

@@ -40,7 +40,7 @@ fn wanted(path: Option<&Path>, quiet: bool) -> Option<(&Path, u64)> {
 }
 
 /// Opens the input as [`input::open`] does, with a progress bar counting the bytes read
-/// when [`wanted`].
+/// when `wanted`.
 pub fn open(path: Option<&Path>, quiet: bool) -> Result<(Box<dyn BufRead>, Progress), CliError> {
     let Some((path, len)) = wanted(path, quiet) else {
         return Ok((input::open(path)?, Progress(None)));

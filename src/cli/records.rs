@@ -41,7 +41,7 @@ pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
 /// Calls `f` with the byte offset and bytes of each whole record of the stream. A read error
 /// (a trailing partial record among them) stops the stream after the whole records before it
 /// and is returned as an input error; an error of `f` stops it at once.
-fn each_record(
+pub fn each_record(
     records: &mut WordReader,
     meta: &RecordMeta,
     mut f: impl FnMut(usize, &[u8]) -> Result<(), CliError>,
@@ -55,6 +55,28 @@ fn each_record(
             Err(e) => return Err(CliError::Input(e)),
         }
     }
+}
+
+/// The record `buf` (of `meta.size` bytes).
+pub fn decode_one(meta: &RecordMeta, buf: &[u8]) -> Result<Record, CliError> {
+    match Record::decode(meta.name, buf) {
+        Some(Ok(r)) => Ok(r),
+        _ => Err(CliError::Usage(format!("`{}` does not decode", meta.name))),
+    }
+}
+
+/// [`each_record`] with each record's index and decoding.
+pub fn each_decoded(
+    records: &mut WordReader,
+    meta: &RecordMeta,
+    mut f: impl FnMut(usize, usize, &[u8], &Record) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut index = 0;
+    each_record(records, meta, |offset, buf| {
+        f(index, offset, buf, &decode_one(meta, buf)?)?;
+        index += 1;
+        Ok(())
+    })
 }
 
 /// One decoded record, in `decode --json`'s shape for a word (without the opcode).
@@ -90,26 +112,20 @@ pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
     if args.json {
         out.write_all(b"{\"records\":[")?;
     }
-    let mut index = 0;
-    let result = each_record(&mut records, meta, |offset, buf| {
-        let r = match Record::decode(meta.name, buf) {
-            Some(Ok(r)) => r,
-            _ => return Err(CliError::Usage(format!("`{}` does not decode", meta.name))),
-        };
+    let result = each_decoded(&mut records, meta, |index, offset, buf, r| {
         if args.json {
             if index > 0 {
                 out.write_all(b",")?;
             }
             out.write_all(b"\n")?;
-            serde_json::to_writer(&mut out, &record_json(index, offset, buf, &r, args.arch))
+            serde_json::to_writer(&mut out, &record_json(index, offset, buf, r, args.arch))
                 .map_err(io::Error::from)?;
         } else {
             if index > 0 {
                 out.write_all(b"\n")?;
             }
-            out.write_all(table_text(index, offset, &r, args.arch).as_bytes())?;
+            out.write_all(table_text(index, offset, r, args.arch).as_bytes())?;
         }
-        index += 1;
         Ok(())
     });
     if args.json {
@@ -133,30 +149,7 @@ pub fn encode(
 ) -> Result<(), CliError> {
     let meta = find(name)?;
     let list = super::encode::read_list(input, json::records)?;
-    let all = match json::encode_records(meta.name, &list) {
-        Some(Ok(all)) => all,
-        Some(Err(errors)) => {
-            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            return Err(CliError::Encode(lines.join("\n")));
-        }
-        None => return Err(CliError::Usage(format!("`{name}` is not a record"))),
-    };
-    if validate {
-        let mut errors = Vec::new();
-        for (i, (entry, bytes)) in list.iter().zip(&all).enumerate() {
-            for (id, text) in faults(meta, bytes, arch) {
-                if !super::encode::declared(entry, FaultKind::Rule(id)) {
-                    errors.push(format!("record {i}: {text}"));
-                }
-            }
-        }
-        if !errors.is_empty() {
-            return Err(CliError::Encode(format!(
-                "{}\n(--no-validate writes them anyway)",
-                errors.join("\n")
-            )));
-        }
-    }
+    let all = encode_list(meta, &list, arch, validate)?;
     let mut out = io::stdout().lock();
     for bytes in &all {
         if hex {
@@ -169,9 +162,45 @@ pub fn encode(
     Ok(())
 }
 
+/// The records of `list`, every error at once.
+pub fn encode_list(
+    meta: &RecordMeta,
+    list: &[Json],
+    arch: Arch,
+    validate: bool,
+) -> Result<Vec<Vec<u8>>, CliError> {
+    let all = match json::encode_records(meta.name, list) {
+        Some(Ok(all)) => all,
+        Some(Err(errors)) => {
+            return Err(CliError::Encode {
+                errors: errors.iter().map(ToString::to_string).collect(),
+                hint: None,
+            });
+        }
+        None => return Err(CliError::Usage(format!("`{}` is not a record", meta.name))),
+    };
+    if validate {
+        let mut errors = Vec::new();
+        for (i, (entry, bytes)) in list.iter().zip(&all).enumerate() {
+            for (id, text) in faults(meta, bytes, arch) {
+                if !super::encode::declared(entry, FaultKind::Rule(id)) {
+                    errors.push(format!("record {i}: {text}"));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(CliError::Encode {
+                errors,
+                hint: Some("(--no-validate writes them anyway)".into()),
+            });
+        }
+    }
+    Ok(all)
+}
+
 /// The failed checks of the record `bytes` in `arch`: (rule id, the line `validate` prints
 /// after the offset).
-fn faults(meta: &RecordMeta, bytes: &[u8], arch: Arch) -> Vec<(&'static str, String)> {
+pub fn faults(meta: &RecordMeta, bytes: &[u8], arch: Arch) -> Vec<(&'static str, String)> {
     let Some(Ok(r)) = Record::decode(meta.name, bytes) else {
         return Vec::new();
     };

@@ -3,13 +3,14 @@
 //! broken compiler rule, which never makes a word invalid), and the reports `dmaspec
 //! decode` adds to its tables and JSON.
 
+use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use dmaspec::Arch;
 use dmaspec::runtime::meta::constant_mismatches;
 use dmaspec::runtime::rules::{RuleAuthority, RuleMeta, Violations};
-use dmaspec::stream::{Decoded, Decoder, WORD_SIZE};
+use dmaspec::stream::{Decoded, WORD_SIZE};
 use serde_json::{Value as Json, json};
 
 use super::CliError;
@@ -77,7 +78,7 @@ fn rules_json<'v>(v: &'v Violations, rules: impl Iterator<Item = &'static RuleMe
 }
 
 /// One line per failed check: `id: message (in …; fields: …; source: …; confidence: …)`,
-/// with [`COMPILER_NOTE`] first for a compiler rule and the confidence only when the rule
+/// with `COMPILER_NOTE` first for a compiler rule and the confidence only when the rule
 /// is less than confirmed.
 pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
     let mut notes = Vec::new();
@@ -212,40 +213,65 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
     }
 }
 
+/// One line of `validate`'s report: a fault of the word at `offset`, or (`warning`) a
+/// compiler rule it breaks.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub index: usize,
+    pub offset: usize,
+    pub warning: bool,
+    pub text: String,
+}
+
+/// Every finding of every word of the stream, handed to `f` word by word (a word's list
+/// is empty when it is valid and breaks no compiler rule).
+pub fn each_finding(
+    words: &mut WordReader,
+    arch: Arch,
+    mut f: impl FnMut(&[Finding]) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    super::decode::each_word(words, arch, |index, offset, bytes, d| {
+        let found = |warning, text| Finding {
+            index,
+            offset,
+            warning,
+            text,
+        };
+        let errors = faults(d, bytes, arch)
+            .into_iter()
+            .map(|x| found(false, x.text));
+        let warnings = compiler_findings(d, arch)
+            .into_iter()
+            .map(|t| found(true, t));
+        f(&errors.chain(warnings).collect::<Vec<_>>())
+    })
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let label = if self.warning { "warning: " } else { "" };
+        write!(f, "offset {} {label}{}", self.offset, self.text)
+    }
+}
+
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     if let Some(name) = &args.record {
         return super::records::validate(args, name);
     }
     let reader = input::open(args.input.as_deref())?;
     let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let mut decoder = Decoder::new(args.arch);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let (mut total, mut invalid, mut flagged) = (0usize, 0usize, 0usize);
-    let mut result = Ok(());
-    loop {
-        let offset = words.offset();
-        let bytes = match words.next_word() {
-            Ok(Some(b)) => b,
-            Ok(None) => break,
-            Err(e) => {
-                result = Err(CliError::Input(e));
-                break;
-            }
-        };
+    let result = each_finding(&mut words, args.arch, |found| {
         total += 1;
-        let d = decoder.push(&bytes);
-        let found = faults(&d, &bytes, args.arch);
-        for f in &found {
-            writeln!(out, "offset {offset} {}", f.text)?;
+        for line in found {
+            writeln!(out, "{line}")?;
         }
-        let notes = compiler_findings(&d, args.arch);
-        for n in &notes {
-            writeln!(out, "offset {offset} warning: {n}")?;
-        }
-        invalid += usize::from(!found.is_empty());
-        flagged += usize::from(!notes.is_empty());
-    }
+        invalid += usize::from(found.iter().any(|x| !x.warning));
+        flagged += usize::from(found.iter().any(|x| x.warning));
+        Ok(())
+    });
     out.flush()?;
     result?;
     if flagged > 0 {

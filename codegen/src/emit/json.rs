@@ -41,7 +41,30 @@ pub const FORMAT: &str = "dmaspec/3";
 /// and the same dictionary as a script for the viewer (`docs/viewer/dmaspec.js`, compact:
 /// a page opened from file:// cannot fetch a JSON file, but it can load a script).
 pub fn render(model: &Model) -> Vec<(String, String)> {
-    let doc = Doc {
+    let doc = doc(model);
+    let compact = serde_json::to_string(&doc).expect("the model serializes");
+    vec![
+        ("dmaspec.json".to_string(), pretty(&doc)),
+        (
+            super::viewer::DICTIONARY.to_string(),
+            super::viewer::dictionary_script(&compact),
+        ),
+    ]
+}
+
+/// The text of `dmaspec.json`.
+pub fn dictionary(model: &Model) -> String {
+    pretty(&doc(model))
+}
+
+fn pretty(doc: &Doc<'_>) -> String {
+    let mut text = serde_json::to_string_pretty(doc).expect("the model serializes");
+    text.push('\n');
+    text
+}
+
+fn doc(model: &Model) -> Doc<'_> {
+    Doc {
         format: FORMAT,
         levels: &model.levels,
         scales: &model.scales,
@@ -55,17 +78,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         klr: &model.klr,
         conflicts: &model.conflicts,
         gaps: &model.gaps,
-    };
-    let mut text = serde_json::to_string_pretty(&doc).expect("the model serializes");
-    text.push('\n');
-    let compact = serde_json::to_string(&doc).expect("the model serializes");
-    vec![
-        ("dmaspec.json".to_string(), text),
-        (
-            super::viewer::DICTIONARY.to_string(),
-            super::viewer::dictionary_script(&compact),
-        ),
-    ]
+    }
 }
 
 #[derive(Serialize)]

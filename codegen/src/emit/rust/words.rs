@@ -140,20 +140,29 @@ impl Render<'_> {
         let words: Vec<&TypeDef> = self.model.words().collect();
         let unguarded = unguarded(self.model).map(code);
         let ids: Vec<_> = words.iter().map(|w| ident(&w.name)).collect();
-        let arms = dispatch_order(&words).into_iter().map(|i| {
-            let w = words[i];
-            let id = ident(&w.name);
-            let op = w.opcode().map_or(0, |o| o.value);
-            let archs = match &w.kind {
-                TypeKind::Struct { arch, .. } => in_archs(arch),
-                _ => in_archs(&[]),
-            };
-            let sub = w.opcode().and_then(|o| o.sub.as_ref()).map(|s| {
-                let guard = code(&s.rust_guard());
-                quote!(&& #guard)
-            });
-            quote!(#op if #archs #sub => Some(Word::#id(#id::read(b))),)
-        });
+        // One match arm per word, in dispatch order: its pattern and guard, and its type.
+        let patterns: Vec<(TokenStream, _)> = dispatch_order(&words)
+            .into_iter()
+            .map(|i| {
+                let w = words[i];
+                let op = w.opcode().map_or(0, |o| o.value);
+                let archs = match &w.kind {
+                    TypeKind::Struct { arch, .. } => in_archs(arch),
+                    _ => in_archs(&[]),
+                };
+                let sub = w.opcode().and_then(|o| o.sub.as_ref()).map(|s| {
+                    let guard = code(&s.rust_guard());
+                    quote!(&& #guard)
+                });
+                (quote!(#op if #archs #sub), ident(&w.name))
+            })
+            .collect();
+        let arms = patterns
+            .iter()
+            .map(|(p, id)| quote!(#p => Some(Word::#id(#id::read(b))),));
+        let identify_arms = patterns
+            .iter()
+            .map(|(p, id)| quote!(#p => Some(&#id::META),));
         quote! {
             /// What every generated word shares, for tools that work on any of them.
             #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,6 +216,11 @@ impl Render<'_> {
                 pub fn decode(b: &[u8; 64], arch: Arch) -> Option<Word> {
                     #unguarded
                     match b[0] { #(#arms)* _ => None }
+                }
+                /// Which word `decode` would make of `b`, without reading its fields.
+                pub fn identify(b: &[u8; 64], arch: Arch) -> Option<&'static WordMeta> {
+                    #unguarded
+                    match b[0] { #(#identify_arms)* _ => None }
                 }
                 pub fn encode(&self) -> [u8; 64] {
                     match self { #(Word::#ids(w) => w.encode(),)* }

@@ -1,0 +1,289 @@
+//! `column`: one field of every word of one struct across a stream, as a packed array,
+//! for trace analysis. The value is the one `decode --json` shows for the field (as stored:
+//! an enum's or a flag set's `raw`, a `*_elem_size` of 0 as 0).
+
+use dmaspec::cli::CliError;
+use dmaspec::cli::input::{InputError, Problem};
+use dmaspec::runtime::meta::{FieldMeta, LeafMeta};
+use dmaspec::runtime::visit::{Group, Value, Visitor};
+use dmaspec::stream::{Decoded, Decoder, WORD_SIZE, trailing_partial};
+use dmaspec::{Arch, WORDS};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::convert::{Data, arch};
+use crate::errors::raise;
+
+/// The field a column reads: a leaf of one word, or one element of an array leaf.
+struct Target {
+    word: &'static str,
+    leaf: &'static LeafMeta,
+    /// Absolute byte offset of the value (the element's, for an array).
+    offset: usize,
+    /// Bytes of the value as stored (of one element, for an array).
+    size: usize,
+    /// Bits of the value as stored.
+    width: u32,
+    /// An `iN` type: the values are two's complement.
+    signed: bool,
+}
+
+impl Target {
+    /// The value in `word` as the walk gives it, read straight from the bytes: for a leaf
+    /// outside union arms, which every word of its struct shows (the walk costs ~5x more,
+    /// most of it naming enumerators the column does not use).
+    fn read(&self, word: &[u8; 64]) -> u64 {
+        let stored = word[self.offset..self.offset + self.size]
+            .iter()
+            .rev()
+            .fold(0u64, |acc, b| acc << 8 | u64::from(*b));
+        let (value, bits) = match self.leaf.bits {
+            Some((lsb, w)) => ((stored >> lsb) & (u64::MAX >> (64 - w)), w),
+            None => (stored, self.size as u32 * 8),
+        };
+        if self.signed && bits < 64 {
+            // Sign-extend from the stored width.
+            let shift = 64 - bits;
+            ((value << shift) as i64 >> shift) as u64
+        } else {
+            value
+        }
+    }
+}
+
+/// `[n]` of an array type (`u16[2]`).
+fn array_len(type_name: &str) -> Option<usize> {
+    let (_, n) = type_name.strip_suffix(']')?.rsplit_once('[')?;
+    n.parse().ok()
+}
+
+fn target(path: &str) -> Result<Target, CliError> {
+    let usage = |m: String| Err(CliError::Usage(m));
+    let Some((word, field)) = path.split_once('.') else {
+        return usage(format!(
+            "`{path}`: a column is WORD.field, as rules and decode's JSON write it \
+             (`DMA_DIRECT2D.src_num_elem[0]`)"
+        ));
+    };
+    let Some(meta) = WORDS.iter().find(|w| w.name == word) else {
+        let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
+        return usage(format!(
+            "`{word}` is not a word (words: {})",
+            names.join(", ")
+        ));
+    };
+    let (base, index) = match field.strip_suffix(']').and_then(|f| f.rsplit_once('[')) {
+        Some((base, i)) => match i.parse::<usize>() {
+            Ok(i) => (base, Some(i)),
+            Err(_) => return usage(format!("`{path}`: `[{i}]` is not an element index")),
+        },
+        None => (field, None),
+    };
+    let Some(leaf) = meta.leaves.iter().find(|l| l.path == base) else {
+        let paths: Vec<&str> = meta.leaves.iter().map(|l| l.path).collect();
+        return usage(format!(
+            "{word} has no field `{base}` (fields: {})",
+            paths.join(", ")
+        ));
+    };
+    if leaf.type_name.starts_with("ascii") {
+        return usage(format!(
+            "{word}.{base} is text ({}), not a number",
+            leaf.type_name
+        ));
+    }
+    let (offset, size) = match (array_len(leaf.type_name), index) {
+        (Some(n), Some(i)) if i < n => (leaf.offset + i * (leaf.size / n), leaf.size / n),
+        (Some(n), Some(_)) => {
+            return usage(format!(
+                "{word}.{base} has {n} elements, [0] to [{}]",
+                n - 1
+            ));
+        }
+        (Some(_), None) => {
+            return usage(format!(
+                "{word}.{base} is an array ({}): name one element, `{path}[0]`",
+                leaf.type_name
+            ));
+        }
+        (None, Some(_)) => {
+            return usage(format!(
+                "{word}.{base} is a {}, not an array: `{word}.{base}` reads it",
+                leaf.type_name
+            ));
+        }
+        (None, None) => (leaf.offset, leaf.size),
+    };
+    if size > 8 && leaf.bits.is_none() {
+        return usage(format!(
+            "{word}.{base} is {size} bytes: wider than a 64-bit column"
+        ));
+    }
+    let width = leaf.bits.map_or(size as u32 * 8, |(_, w)| w);
+    let digits = leaf.type_name.strip_prefix('i').unwrap_or("");
+    Ok(Target {
+        word: meta.name,
+        leaf,
+        offset,
+        size,
+        width,
+        signed: digits.starts_with(|c: char| c.is_ascii_digit()),
+    })
+}
+
+/// Finds the target's value in one word's walk: the leaf's member at its offset, under
+/// the members (a union's chosen arm among them) its path names. Members are told apart by
+/// name: the generated metadata are constants, whose addresses are not unique.
+struct Probe<'t> {
+    target: &'t Target,
+    /// The leaf's path, split at the dots, without element indices.
+    path: Vec<&'static str>,
+    open: Vec<&'static str>,
+    found: Option<Value<'static>>,
+}
+
+impl Probe<'_> {
+    /// Whether the member `name` is the leaf: the open members and it spell its path. An
+    /// array and each of its elements are open under one name, and the path's element
+    /// indices are left out (the offset tells the elements apart).
+    fn is_leaf(&self, name: &'static str) -> bool {
+        let mut names = self.open.iter().copied().chain([name]);
+        let mut last = None;
+        let mut spelled = std::iter::from_fn(|| {
+            let next = names.find(|n| Some(*n) != last)?;
+            last = Some(next);
+            Some(next)
+        });
+        self.path.iter().all(|seg| spelled.next() == Some(*seg)) && spelled.next().is_none()
+    }
+}
+
+impl Visitor for Probe<'_> {
+    fn enter(&mut self, field: &'static FieldMeta, _offset: usize, _group: Group) {
+        self.open.push(field.name);
+    }
+
+    fn leave(&mut self, _group: Group) {
+        self.open.pop();
+    }
+
+    fn value(&mut self, field: &'static FieldMeta, offset: usize, value: Value<'_>) {
+        if offset != self.target.offset || !self.is_leaf(field.name) {
+            return;
+        }
+        self.found = match value {
+            Value::Unsigned(u) => Some(Value::Unsigned(u)),
+            Value::Signed(i) => Some(Value::Signed(i)),
+            Value::Enum { raw, .. } | Value::Flags { raw, .. } => Some(Value::Unsigned(raw)),
+            Value::Text(_) => None,
+        };
+    }
+}
+
+/// The column of the whole words `stream`: (word indices, values as u64 bit patterns).
+fn scan(stream: &[u8], arch: Arch, t: &Target) -> (Vec<u64>, Vec<u64>) {
+    let mut decoder = Decoder::new(arch);
+    let (mut indices, mut values) = (Vec::new(), Vec::new());
+    let mut probe = Probe {
+        target: t,
+        path: t
+            .leaf
+            .path
+            .split('.')
+            .map(|seg| seg.split_once('[').map_or(seg, |(name, _)| name))
+            .collect(),
+        open: Vec::new(),
+        found: None,
+    };
+    for (index, bytes) in stream.chunks_exact(WORD_SIZE).enumerate() {
+        let Ok(bytes) = <&[u8; WORD_SIZE]>::try_from(bytes) else {
+            continue;
+        };
+        let value = if t.leaf.variant.is_none() {
+            // Outside union arms: every word of the struct shows the leaf, so the word's
+            // kind is all that must be known (not its decoding, which costs ~4x as much).
+            if decoder.push_meta(bytes).is_none_or(|m| m.name != t.word) {
+                continue;
+            }
+            t.read(bytes)
+        } else {
+            let Decoded::Word { word, .. } = decoder.push(bytes) else {
+                continue;
+            };
+            if word.meta().name != t.word {
+                continue;
+            }
+            probe.found = None;
+            word.visit(&mut probe, arch);
+            match probe.found {
+                Some(Value::Signed(i)) => i as u64,
+                Some(Value::Unsigned(u)) => u,
+                _ => continue,
+            }
+        };
+        values.push(value);
+        indices.push(index as u64);
+    }
+    (indices, values)
+}
+
+/// The raw words of `data`: its bytes, or its hex text read; a trailing partial word is the
+/// CLI's input error.
+fn raw_words(data: &Data) -> Result<std::borrow::Cow<'_, [u8]>, CliError> {
+    let Data::Raw(bytes) = data else {
+        let mut words = data.words();
+        let mut all = Vec::new();
+        while let Some(w) = words.next_word().map_err(CliError::Input)? {
+            all.extend_from_slice(&w);
+        }
+        return Ok(all.into());
+    };
+    match trailing_partial(bytes.len()) {
+        None => Ok(bytes[..].into()),
+        Some(offset) => Err(CliError::Input(InputError {
+            input: "data".into(),
+            problem: Problem::Partial {
+                offset,
+                len: bytes.len() - offset,
+                size: WORD_SIZE,
+                what: "word",
+            },
+        })),
+    }
+}
+
+/// Little-endian values of `size` bytes each.
+fn pack(values: &[u64], size: usize) -> Vec<u8> {
+    values
+        .iter()
+        .flat_map(|v| v.to_le_bytes().into_iter().take(size))
+        .collect()
+}
+
+/// `column`'s native half: `(signed, item size in bytes, values, indices)`, packed
+/// little-endian (indices as 8-byte unsigned).
+#[pyfunction]
+#[pyo3(signature = (data, path, arch_name))]
+pub fn column<'py>(
+    py: Python<'py>,
+    data: Data,
+    path: &str,
+    arch_name: &str,
+) -> PyResult<(bool, usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let arch = arch(arch_name)?;
+    let t = target(path).map_err(|e| raise(py, e))?;
+    let stream = raw_words(&data).map_err(|e| raise(py, e))?;
+    let (indices, values) = py.detach(|| scan(&stream, arch, &t));
+    let size = match t.width {
+        0..=8 => 1,
+        9..=16 => 2,
+        17..=32 => 4,
+        _ => 8,
+    };
+    Ok((
+        t.signed,
+        size,
+        PyBytes::new(py, &pack(&values, size)),
+        PyBytes::new(py, &pack(&indices, 8)),
+    ))
+}

@@ -1,0 +1,40 @@
+//! The CLI's errors as the package's exceptions (python/dmaspec/errors.py), with the
+//! CLI's messages.
+
+use dmaspec::cli::CliError;
+use pyo3::prelude::*;
+
+/// The exception of `class` (a name in `dmaspec.errors`) with `message`, and the list of
+/// `errors` it carries when there is one.
+fn exception(py: Python<'_>, class: &str, message: String, errors: Option<&[String]>) -> PyErr {
+    let made = py
+        .import("dmaspec.errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| match errors {
+            Some(list) => c.call1((message, list.to_vec())),
+            None => c.call1((message,)),
+        });
+    match made {
+        Ok(e) => PyErr::from_value(e),
+        Err(e) => e,
+    }
+}
+
+/// `e` as the exception a Python caller catches.
+pub fn raise(py: Python<'_>, e: CliError) -> PyErr {
+    let message = e.to_string();
+    match &e {
+        CliError::Input(_) | CliError::Io { .. } | CliError::BadFile(_) => {
+            exception(py, "InputError", message, None)
+        }
+        CliError::Usage(_) => exception(py, "UsageError", message, None),
+        CliError::Encode { errors, .. } => exception(py, "EncodeError", message, Some(errors)),
+        CliError::Lower { errors, .. } => exception(py, "LowerError", message, Some(errors)),
+        _ => exception(py, "Error", message, None),
+    }
+}
+
+/// A bad name or query: `UsageError(message)`.
+pub fn usage(message: String) -> PyErr {
+    Python::attach(|py| exception(py, "UsageError", message, None))
+}

@@ -1,0 +1,171 @@
+//! `dmaspec._native`: the command line's verbs (`dmaspec::cli`) over Python objects, so
+//! the package gives what the CLI prints, built by the same code. The public API, its
+//! types and docs are the package around it (python/dmaspec/).
+
+mod column;
+mod convert;
+mod errors;
+mod items;
+mod reader;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+mod _native {
+    use dmaspec::cli::input::WordReader;
+    use dmaspec::cli::lower::{LowerArgs, Vars, lower_stream, read_vars};
+    use dmaspec::cli::{explain as cli_explain, records, validate as cli_validate};
+    use dmaspec::json;
+    use pyo3::prelude::*;
+    use pyo3::types::{PyBytes, PyDict, PyList};
+
+    use crate::convert::{Data, arch, to_py};
+    use crate::errors::raise;
+    use crate::items::Items;
+
+    #[pymodule_export]
+    use crate::items::DecodeStream;
+
+    #[pymodule_export]
+    use crate::column::column;
+
+    /// The architectures' names.
+    #[pyfunction]
+    fn archs() -> Vec<&'static str> {
+        dmaspec::Arch::ALL.iter().map(|a| a.name()).collect()
+    }
+
+    /// The JSON dictionary's text (`generated/dmaspec.json`).
+    #[pyfunction]
+    fn dictionary() -> &'static str {
+        dmaspec::DICTIONARY
+    }
+
+    /// `decode --json`'s `instructions` (or, with `record`, `records`).
+    #[pyfunction]
+    #[pyo3(signature = (data, arch_name, record=None))]
+    fn decode<'py>(
+        py: Python<'py>,
+        data: Data,
+        arch_name: &str,
+        record: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut items =
+            Items::new(data.words(), arch(arch_name)?, record).map_err(|e| raise(py, e))?;
+        let list = PyList::empty(py);
+        while let Some(v) = items.next_json().map_err(|e| raise(py, e))? {
+            list.append(to_py(py, &v)?)?;
+        }
+        Ok(list)
+    }
+
+    /// `validate`'s findings: `(index, offset, warning, text)`, in stream order.
+    #[pyfunction]
+    #[pyo3(signature = (data, arch_name, record=None))]
+    fn validate<'py>(
+        py: Python<'py>,
+        data: Data,
+        arch_name: &str,
+        record: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let arch = arch(arch_name)?;
+        let mut words = data.words();
+        let mut found = Vec::new();
+        let result = match record {
+            None => cli_validate::each_finding(&mut words, arch, |f| {
+                found.extend(
+                    f.iter()
+                        .map(|x| (x.index, x.offset, x.warning, x.text.clone())),
+                );
+                Ok(())
+            }),
+            Some(name) => records::find(name).and_then(|meta| {
+                let mut index = 0;
+                records::each_record(&mut words, meta, |offset, buf| {
+                    let faults = records::faults(meta, buf, arch);
+                    found.extend(faults.into_iter().map(|(_, t)| (index, offset, false, t)));
+                    index += 1;
+                    Ok(())
+                })
+            }),
+        };
+        result.map_err(|e| raise(py, e))?;
+        PyList::new(py, found)
+    }
+
+    /// `encode`'s words from the JSON text of an instruction list (or, with `record`, a
+    /// record list), and the warnings it prints.
+    #[pyfunction]
+    #[pyo3(signature = (text, arch_name, validate, record=None))]
+    fn encode<'py>(
+        py: Python<'py>,
+        text: &str,
+        arch_name: &str,
+        validate: bool,
+        record: Option<&str>,
+    ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+        let arch = arch(arch_name)?;
+        let bad = |e: &dyn std::fmt::Display| {
+            raise(
+                py,
+                dmaspec::cli::CliError::BadFile(format!("instructions: {e}")),
+            )
+        };
+        let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&e))?;
+        let (bytes, warnings) = match record {
+            None => {
+                let list = json::instructions(doc).map_err(|e| bad(&e))?;
+                let (words, warnings) = dmaspec::cli::encode::encode_list(&list, arch, validate)
+                    .map_err(|e| raise(py, e))?;
+                (words.concat(), warnings)
+            }
+            Some(name) => {
+                let list = json::records(doc).map_err(|e| bad(&e))?;
+                let all = records::find(name)
+                    .and_then(|meta| records::encode_list(meta, &list, arch, validate))
+                    .map_err(|e| raise(py, e))?;
+                (all.concat(), Vec::new())
+            }
+        };
+        Ok((PyBytes::new(py, &bytes), warnings))
+    }
+
+    /// `lower`'s output (binary words, or with `as_json` its JSON document's text).
+    #[pyfunction]
+    #[pyo3(signature = (data, arch_name, vars=None, abi=None, as_json=false))]
+    fn lower<'py>(
+        py: Python<'py>,
+        data: Data,
+        arch_name: &str,
+        vars: Option<&Bound<'py, PyAny>>,
+        abi: Option<String>,
+        as_json: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let vars: Vars = match vars {
+            None => Vars::new(),
+            Some(v) if v.is_instance_of::<PyDict>() => v.extract()?,
+            Some(path) => {
+                read_vars(&path.extract::<std::path::PathBuf>()?).map_err(|e| raise(py, e))?
+            }
+        };
+        let args = LowerArgs {
+            arch: arch(arch_name)?,
+            abi,
+            vars: None,
+            hex: false,
+            json: as_json,
+            explain: false,
+            input: None,
+        };
+        let mut out = Vec::new();
+        let mut words: WordReader = data.words();
+        lower_stream(&args, &vars, &mut words, &mut out).map_err(|e| raise(py, e))?;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// `explain WHAT`'s text.
+    #[pyfunction]
+    fn explain(py: Python<'_>, what: &str) -> PyResult<String> {
+        cli_explain::explain(what).map_err(|e| raise(py, e))
+    }
+}
