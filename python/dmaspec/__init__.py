@@ -61,6 +61,14 @@ def _data(data: Data) -> bytes | bytearray | str:
     return bytes(memoryview(data).cast("B"))
 
 
+def _dumps(value: Any, what: str) -> str:
+    """``value`` as the JSON text the CLI would read from a file."""
+    try:
+        return _json.dumps(value)
+    except (TypeError, ValueError) as e:
+        raise InputError(f"{what}: {e}") from e
+
+
 def decode(data: Data, arch: str = "cayman", *, struct: str | None = None) -> list[Instruction]:
     """Decode a stream of 64-byte words (or, with ``struct``, of records of that top-level
     struct): ``decode --json``'s ``instructions`` (``records``), with the alternatives,
@@ -103,10 +111,7 @@ def encode(
     warned of (:class:`DmaspecWarning`). Every problem is found at once and raised as one
     :class:`EncodeError` carrying them all in ``errors``.
     """
-    try:
-        text = _json.dumps(instructions)
-    except (TypeError, ValueError) as e:
-        raise InputError(f"instructions: {e}") from e
+    text = _dumps(instructions, "instructions")
     words, notes = _native.encode(text, arch, validate, struct)
     for note in notes:
         warnings.warn(note, DmaspecWarning, stacklevel=2)
@@ -164,17 +169,19 @@ def lower(
     real words, as bytes; with ``json=True``, ``lower --json``'s ``instructions`` (decode's
     objects plus ``from`` and ``lowered_by``).
 
-    ``vars`` gives VAR_ID addresses their base: a mapping of variable id to address, or the
-    path of a TOML or JSON file as ``--vars`` reads. ``abi`` picks the dispatcher version
+    ``vars`` gives VAR_ID addresses their base: a mapping of variable id to address (ints,
+    or decimal / ``0x`` strings as in a ``--vars`` file), or the path of a TOML or JSON
+    file as ``--vars`` reads. ``abi`` picks the dispatcher version
     (the spec's default when absent). Words that cannot be lowered raise one
     :class:`LowerError` listing each.
     """
-    table: Any = vars
-    if vars is not None and not isinstance(vars, Mapping):
-        table = os.fspath(vars)
-    elif vars is not None:
-        table = {int(k): int(v) for k, v in vars.items()}
-    out = _native.lower(_data(data), arch, table, abi, json)
+    if vars is None or isinstance(vars, Mapping):
+        # The CLI's own reading of a JSON table: ids and addresses as ints or as decimal /
+        # 0x strings, its messages for anything else.
+        text = None if vars is None else _dumps({str(k): v for k, v in vars.items()}, "vars")
+        out = _native.lower(_data(data), arch, text, None, abi, json)
+    else:
+        out = _native.lower(_data(data), arch, None, os.fspath(vars), abi, json)
     if json:
         return _json.loads(out)["instructions"]
     return out

@@ -1,5 +1,5 @@
 # Stubs of the Rust module (python/src/); the public API is dmaspec/__init__.py.
-from typing import IO, Any, Iterator, Mapping
+from typing import IO, Any, Iterator
 
 def archs() -> list[str]: ...
 def dictionary() -> str: ...
@@ -11,7 +11,8 @@ def encode(text: str, arch_name: str, validate: bool, record: str | None = None)
 def lower(
     data: bytes | bytearray | str,
     arch_name: str,
-    vars: Mapping[int, int] | str | None = None,
+    vars: str | None = None,
+    vars_file: str | None = None,
     abi: str | None = None,
     as_json: bool = False,
 ) -> bytes: ...

@@ -64,7 +64,8 @@ pub fn to_py<'py>(py: Python<'py>, v: &Json) -> PyResult<Bound<'py, PyAny>> {
         Json::Object(map) => {
             let dict = PyDict::new(py);
             for (k, x) in map {
-                dict.set_item(k, to_py(py, x)?)?;
+                // Keys repeat in every word: one shared string object each.
+                dict.set_item(PyString::intern(py, k), to_py(py, x)?)?;
             }
             dict.into_any()
         }

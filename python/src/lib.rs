@@ -13,11 +13,11 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _native {
     use dmaspec::cli::input::WordReader;
-    use dmaspec::cli::lower::{LowerArgs, Vars, lower_stream, read_vars};
+    use dmaspec::cli::lower::{LowerArgs, Vars, lower_stream, parse_vars, read_vars};
     use dmaspec::cli::{explain as cli_explain, records, validate as cli_validate};
     use dmaspec::json;
     use pyo3::prelude::*;
-    use pyo3::types::{PyBytes, PyDict, PyList};
+    use pyo3::types::{PyBytes, PyList};
 
     use crate::convert::{Data, arch, to_py};
     use crate::errors::raise;
@@ -130,24 +130,25 @@ mod _native {
         Ok((PyBytes::new(py, &bytes), warnings))
     }
 
-    /// `lower`'s output (binary words, or with `as_json` its JSON document's text).
+    /// `lower`'s output (binary words, or with `as_json` its JSON document's text). `vars`
+    /// is the JSON text of a variable table, or `vars_file` the path of one.
     #[pyfunction]
-    #[pyo3(signature = (data, arch_name, vars=None, abi=None, as_json=false))]
+    #[pyo3(signature = (data, arch_name, vars=None, vars_file=None, abi=None, as_json=false))]
     fn lower<'py>(
         py: Python<'py>,
         data: Data,
         arch_name: &str,
-        vars: Option<&Bound<'py, PyAny>>,
+        vars: Option<&str>,
+        vars_file: Option<std::path::PathBuf>,
         abi: Option<String>,
         as_json: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let vars: Vars = match vars {
-            None => Vars::new(),
-            Some(v) if v.is_instance_of::<PyDict>() => v.extract()?,
-            Some(path) => {
-                read_vars(&path.extract::<std::path::PathBuf>()?).map_err(|e| raise(py, e))?
-            }
-        };
+        let vars: Vars = match (vars, vars_file) {
+            (Some(text), _) => parse_vars(text, false, "vars"),
+            (None, Some(path)) => read_vars(&path),
+            (None, None) => Ok(Vars::new()),
+        }
+        .map_err(|e| raise(py, e))?;
         let args = LowerArgs {
             arch: arch(arch_name)?,
             abi,

@@ -115,11 +115,19 @@ pub(super) fn insert_verdict(obj: &mut Map<String, Json>, checked: &Violations) 
 /// The confidence tag of every leaf `fields` shows (of a union, the chosen arm's), keyed
 /// by leaf path; null for an unknown leaf, whose bytes claim no meaning.
 fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
+    // `fields` has the leaf when every segment of its path (`a.b[1]`: `a`, `b`, `1`) leads
+    // on: what `Value::pointer` finds, without building the pointer text per leaf.
     let shown = |l: &&LeafMeta| {
-        let pointer: String = l.path.split(['.', '[']).fold(String::new(), |p, seg| {
-            format!("{p}/{}", seg.trim_end_matches(']'))
-        });
-        fields.pointer(&pointer).is_some()
+        let mut at = Some(fields);
+        for seg in l.path.split(['.', '[']) {
+            let seg = seg.trim_end_matches(']');
+            at = match at {
+                Some(Json::Object(m)) => m.get(seg),
+                Some(Json::Array(a)) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+                _ => None,
+            };
+        }
+        at.is_some()
     };
     let map: Map<String, Json> = leaves
         .iter()
