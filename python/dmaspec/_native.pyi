@@ -1,5 +1,17 @@
 # Stubs of the Rust module (python/src/); the public API is dmaspec/__init__.py.
-from typing import IO, Any, Iterator
+from typing import IO, Any, Iterator, final
+
+__all__ = [
+    "DecodeStream",
+    "archs",
+    "column",
+    "decode",
+    "dictionary",
+    "encode",
+    "explain",
+    "lower",
+    "validate",
+]
 
 def archs() -> list[str]: ...
 def dictionary() -> str: ...
@@ -19,13 +31,14 @@ def lower(
 def explain(what: str) -> str: ...
 def column(data: bytes | bytearray | str, path: str, arch_name: str) -> tuple[bool, int, bytes, bytes]: ...
 
+@final
 class DecodeStream(Iterator[dict[str, Any]]):
-    def __init__(
-        self,
+    def __new__(
+        cls,
         fileobj: IO[bytes] | IO[str],
         arch_name: str,
         hex: bool | None = None,
         record: str | None = None,
-    ) -> None: ...
+    ) -> DecodeStream: ...
     def __iter__(self) -> DecodeStream: ...
     def __next__(self) -> dict[str, Any]: ...

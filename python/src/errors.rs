@@ -34,6 +34,13 @@ pub fn raise(py: Python<'_>, e: CliError) -> PyErr {
     }
 }
 
+/// An `encode` input that is no instruction list: an `EncodeError` with itself as its one
+/// error, so every failure of `encode` is caught as one exception.
+pub fn bad_list(py: Python<'_>, message: String) -> PyErr {
+    let errors = [message.clone()];
+    exception(py, "EncodeError", message, Some(&errors))
+}
+
 /// A bad name or query: `UsageError(message)`.
 pub fn usage(message: String) -> PyErr {
     Python::attach(|py| exception(py, "UsageError", message, None))

@@ -20,7 +20,7 @@ mod _native {
     use pyo3::types::{PyBytes, PyList};
 
     use crate::convert::{Data, arch, to_py};
-    use crate::errors::raise;
+    use crate::errors::{bad_list, raise};
     use crate::items::Items;
 
     #[pymodule_export]
@@ -55,6 +55,10 @@ mod _native {
         let list = PyList::empty(py);
         while let Some(v) = items.next_json().map_err(|e| raise(py, e))? {
             list.append(to_py(py, &v)?)?;
+            // A long decode stops at Ctrl-C (a few ms after it, at this interval).
+            if list.len() % 1024 == 0 {
+                py.check_signals()?;
+            }
         }
         Ok(list)
     }
@@ -105,12 +109,7 @@ mod _native {
         record: Option<&str>,
     ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
         let arch = arch(arch_name)?;
-        let bad = |e: &dyn std::fmt::Display| {
-            raise(
-                py,
-                dmaspec::cli::CliError::BadFile(format!("instructions: {e}")),
-            )
-        };
+        let bad = |e: &dyn std::fmt::Display| bad_list(py, format!("instructions: {e}"));
         let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&e))?;
         let (bytes, warnings) = match record {
             None => {
