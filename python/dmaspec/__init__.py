@@ -18,33 +18,11 @@ import warnings
 from importlib import metadata as _metadata
 from typing import IO, Any, Callable, Iterator, Literal, Mapping, Union, overload
 
-from . import _native
-from .errors import (
-    DmaspecWarning,
-    EncodeError,
-    Error,
-    InputError,
-    LowerError,
-    UsageError,
-)
+from . import _native, errors
+from .errors import DmaspecWarning, EncodeError, Error, InputError, LowerError, UsageError
 
-__all__ = [
-    "ARCHS",
-    "decode",
-    "iter_decode",
-    "encode",
-    "validate",
-    "lower",
-    "explain",
-    "spec",
-    "column",
-    "Error",
-    "InputError",
-    "UsageError",
-    "EncodeError",
-    "LowerError",
-    "DmaspecWarning",
-]
+__all__ = ["ARCHS", "decode", "iter_decode", "encode", "validate", "lower", "explain"]
+__all__ += ["spec", "column", *errors.__all__]
 
 #: The architectures' names, as ``--arch`` takes them.
 ARCHS: tuple[str, ...] = tuple(_native.archs())
