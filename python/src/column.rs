@@ -3,7 +3,6 @@
 //! an enum's or a flag set's `raw`, a `*_elem_size` of 0 as 0).
 
 use dmaspec::cli::CliError;
-use dmaspec::cli::input::{InputError, Problem};
 use dmaspec::runtime::meta::{FieldMeta, LeafMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE, trailing_partial};
@@ -227,29 +226,20 @@ fn scan(stream: &[u8], arch: Arch, t: &Target) -> (Vec<u64>, Vec<u64>) {
     (indices, values)
 }
 
-/// The raw words of `data`: its bytes, or its hex text read; a trailing partial word is the
-/// CLI's input error.
+/// The raw words of `data`: its bytes when they are whole words, else (hex text, or a
+/// trailing partial word and the CLI's error for it) what the word reader reads.
 fn raw_words(data: &Data) -> Result<std::borrow::Cow<'_, [u8]>, CliError> {
-    let Data::Raw(bytes) = data else {
-        let mut words = data.words();
-        let mut all = Vec::new();
-        while let Some(w) = words.next_word().map_err(CliError::Input)? {
-            all.extend_from_slice(&w);
-        }
-        return Ok(all.into());
-    };
-    match trailing_partial(bytes.len()) {
-        None => Ok(bytes[..].into()),
-        Some(offset) => Err(CliError::Input(InputError {
-            input: "data".into(),
-            problem: Problem::Partial {
-                offset,
-                len: bytes.len() - offset,
-                size: WORD_SIZE,
-                what: "word",
-            },
-        })),
+    if let Data::Raw(bytes) = data
+        && trailing_partial(bytes.len()).is_none()
+    {
+        return Ok(bytes[..].into());
     }
+    let mut words = data.words();
+    let mut all = Vec::new();
+    while let Some(w) = words.next_word().map_err(CliError::Input)? {
+        all.extend_from_slice(&w);
+    }
+    Ok(all.into())
 }
 
 /// Little-endian values of `size` bytes each.

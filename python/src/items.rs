@@ -6,11 +6,10 @@ use std::rc::Rc;
 
 use dmaspec::Arch;
 use dmaspec::cli::CliError;
-use dmaspec::cli::decode::instruction_json;
+use dmaspec::cli::decode::{Words, instruction_json};
 use dmaspec::cli::input::WordReader;
-use dmaspec::cli::records;
+use dmaspec::cli::records::{self, Records};
 use dmaspec::runtime::record::RecordMeta;
-use dmaspec::stream::Decoder;
 use pyo3::prelude::*;
 use serde_json::Value as Json;
 
@@ -18,70 +17,45 @@ use crate::convert::{arch, to_py};
 use crate::errors::raise;
 use crate::reader::PyReader;
 
-/// The items of one stream: words, or records of one struct.
+/// The items of one stream, as `decode --json` prints them: words, or records of one
+/// struct.
 pub struct Items<'a> {
-    words: WordReader<'a>,
     arch: Arch,
-    kind: Kind,
+    stream: Stream<'a>,
 }
 
-enum Kind {
-    Words(Decoder),
-    Records {
-        meta: &'static RecordMeta,
-        buf: Vec<u8>,
-        index: usize,
-    },
+enum Stream<'a> {
+    Words(Words<'a>),
+    Records(&'static RecordMeta, Records<'a>),
 }
 
 impl<'a> Items<'a> {
     /// Words of `arch`, or records of the struct `record`.
     pub fn new(words: WordReader<'a>, arch: Arch, record: Option<&str>) -> Result<Self, CliError> {
-        let kind = match record {
-            None => Kind::Words(Decoder::new(arch)),
+        let stream = match record {
+            None => Stream::Words(Words::new(words, arch)),
             Some(name) => {
                 let meta = records::find(name)?;
-                Kind::Records {
-                    meta,
-                    buf: vec![0; meta.size],
-                    index: 0,
-                }
+                Stream::Records(meta, Records::new(words, meta))
             }
         };
-        Ok(Items { words, arch, kind })
+        Ok(Items { arch, stream })
     }
 
     /// The next item's JSON object; `None` at the end of the stream.
     pub fn next_json(&mut self) -> Result<Option<Json>, CliError> {
-        let offset = self.words.offset();
-        match &mut self.kind {
-            Kind::Words(decoder) => {
-                let Some(bytes) = self.words.next_word().map_err(CliError::Input)? else {
-                    return Ok(None);
-                };
-                let index = decoder.index();
-                let d = decoder.push(&bytes);
-                Ok(Some(instruction_json(index, offset, &bytes, &d, self.arch)))
-            }
-            Kind::Records { meta, buf, index } => {
-                if !self
-                    .words
-                    .next_into(buf, meta.name)
-                    .map_err(CliError::Input)?
-                {
-                    return Ok(None);
+        Ok(match &mut self.stream {
+            Stream::Words(words) => words.next_word()?.map(|(index, offset, bytes, d)| {
+                instruction_json(index, offset, &bytes, &d, self.arch)
+            }),
+            Stream::Records(meta, records) => match records.next_record()? {
+                Some((index, offset, buf)) => {
+                    let r = records::decode_one(meta, buf)?;
+                    Some(records::record_json(index, offset, buf, &r, self.arch))
                 }
-                let r = records::decode_one(meta, buf)?;
-                *index += 1;
-                Ok(Some(records::record_json(
-                    *index - 1,
-                    offset,
-                    buf,
-                    &r,
-                    self.arch,
-                )))
-            }
-        }
+                None => None,
+            },
+        })
     }
 }
 

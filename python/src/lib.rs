@@ -73,10 +73,10 @@ mod _native {
         record: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
         let arch = arch(arch_name)?;
-        let mut words = data.words();
+        let words = data.words();
         let mut found = Vec::new();
         let result = match record {
-            None => cli_validate::each_finding(&mut words, arch, |f| {
+            None => cli_validate::each_finding(words, arch, |f| {
                 found.extend(
                     f.iter()
                         .map(|x| (x.index, x.offset, x.warning, x.text.clone())),
@@ -84,11 +84,9 @@ mod _native {
                 Ok(())
             }),
             Some(name) => records::find(name).and_then(|meta| {
-                let mut index = 0;
-                records::each_record(&mut words, meta, |offset, buf| {
+                records::each_record(words, meta, |index, offset, buf| {
                     let faults = records::faults(meta, buf, arch);
                     found.extend(faults.into_iter().map(|(_, t)| (index, offset, false, t)));
-                    index += 1;
                     Ok(())
                 })
             }),

@@ -207,28 +207,48 @@ fn table_text(
     }
 }
 
-/// Calls `f` with the index, byte offset, bytes and decoding of each whole word of the
-/// stream, in order. A read error (a trailing partial word among them) stops the stream
-/// after the whole words before it and is returned as an input error; an error of `f`
-/// stops it at once.
+/// The words of a stream decoded in order, pulled one at a time.
+pub struct Words<'a> {
+    reader: WordReader<'a>,
+    decoder: Decoder,
+}
+
+/// One word of a stream: its index, byte offset, bytes and decoding.
+pub type StreamWord = (usize, usize, [u8; WORD_SIZE], Decoded);
+
+impl<'a> Words<'a> {
+    pub fn new(reader: WordReader<'a>, arch: Arch) -> Self {
+        Words {
+            reader,
+            decoder: Decoder::new(arch),
+        }
+    }
+
+    /// The next whole word; `None` at the end. A read error (a trailing partial word among
+    /// them) is an input error.
+    pub fn next_word(&mut self) -> Result<Option<StreamWord>, CliError> {
+        let offset = self.reader.offset();
+        let Some(bytes) = self.reader.next_word().map_err(CliError::Input)? else {
+            return Ok(None);
+        };
+        let index = self.decoder.index();
+        let d = self.decoder.push(&bytes);
+        Ok(Some((index, offset, bytes, d)))
+    }
+}
+
+/// Calls `f` with each word of the stream ([`Words`]), in order. A read error stops the
+/// stream after the whole words before it; an error of `f` stops it at once.
 pub fn each_word(
-    words: &mut WordReader,
+    words: WordReader,
     arch: Arch,
     mut f: impl FnMut(usize, usize, &[u8; WORD_SIZE], &Decoded) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let mut decoder = Decoder::new(arch);
-    loop {
-        let offset = words.offset();
-        match words.next_word() {
-            Ok(Some(bytes)) => {
-                let index = decoder.index();
-                let d = decoder.push(&bytes);
-                f(index, offset, &bytes, &d)?;
-            }
-            Ok(None) => return Ok(()),
-            Err(e) => return Err(CliError::Input(e)),
-        }
+    let mut words = Words::new(words, arch);
+    while let Some((index, offset, bytes, d)) = words.next_word()? {
+        f(index, offset, &bytes, &d)?;
     }
+    Ok(())
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
@@ -236,13 +256,13 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
         return super::records::decode(args, name);
     }
     let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
-    let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if args.json {
         out.write_all(b"{\"instructions\":[")?;
     }
-    let result = each_word(&mut words, args.arch, |index, offset, bytes, d| {
+    let result = each_word(words, args.arch, |index, offset, bytes, d| {
         if args.json {
             if index > 0 {
                 out.write_all(b",")?;

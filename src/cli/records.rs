@@ -38,23 +38,57 @@ pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
     })
 }
 
-/// Calls `f` with the byte offset and bytes of each whole record of the stream. A read error
-/// (a trailing partial record among them) stops the stream after the whole records before it
-/// and is returned as an input error; an error of `f` stops it at once.
-pub fn each_record(
-    records: &mut WordReader,
-    meta: &RecordMeta,
-    mut f: impl FnMut(usize, &[u8]) -> Result<(), CliError>,
-) -> Result<(), CliError> {
-    let mut buf = vec![0u8; meta.size];
-    loop {
-        let offset = records.offset();
-        match records.next_into(&mut buf, meta.name) {
-            Ok(true) => f(offset, &buf)?,
-            Ok(false) => return Ok(()),
-            Err(e) => return Err(CliError::Input(e)),
+/// One record of a stream: its index, byte offset and bytes.
+pub type StreamRecord<'r> = (usize, usize, &'r [u8]);
+
+/// The records of one struct in a stream, pulled one at a time.
+pub struct Records<'a> {
+    reader: WordReader<'a>,
+    meta: &'static RecordMeta,
+    buf: Vec<u8>,
+    index: usize,
+}
+
+impl<'a> Records<'a> {
+    pub fn new(reader: WordReader<'a>, meta: &'static RecordMeta) -> Self {
+        Records {
+            reader,
+            meta,
+            buf: vec![0; meta.size],
+            index: 0,
         }
     }
+
+    /// The next whole record; `None` at the end. A read error (a trailing partial record
+    /// among them) is an input error.
+    pub fn next_record(&mut self) -> Result<Option<StreamRecord<'_>>, CliError> {
+        let offset = self.reader.offset();
+        let meta = self.meta;
+        if !self
+            .reader
+            .next_into(&mut self.buf, meta.name)
+            .map_err(CliError::Input)?
+        {
+            return Ok(None);
+        }
+        self.index += 1;
+        Ok(Some((self.index - 1, offset, &self.buf)))
+    }
+}
+
+/// Calls `f` with the index, byte offset and bytes of each whole record of the stream
+/// ([`Records`]). A read error stops the stream after the whole records before it; an
+/// error of `f` stops it at once.
+pub fn each_record(
+    records: WordReader,
+    meta: &'static RecordMeta,
+    mut f: impl FnMut(usize, usize, &[u8]) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut records = Records::new(records, meta);
+    while let Some((index, offset, buf)) = records.next_record()? {
+        f(index, offset, buf)?;
+    }
+    Ok(())
 }
 
 /// The record `buf` (of `meta.size` bytes).
@@ -63,20 +97,6 @@ pub fn decode_one(meta: &RecordMeta, buf: &[u8]) -> Result<Record, CliError> {
         Some(Ok(r)) => Ok(r),
         _ => Err(CliError::Usage(format!("`{}` does not decode", meta.name))),
     }
-}
-
-/// [`each_record`] with each record's index and decoding.
-pub fn each_decoded(
-    records: &mut WordReader,
-    meta: &RecordMeta,
-    mut f: impl FnMut(usize, usize, &[u8], &Record) -> Result<(), CliError>,
-) -> Result<(), CliError> {
-    let mut index = 0;
-    each_record(records, meta, |offset, buf| {
-        f(index, offset, buf, &decode_one(meta, buf)?)?;
-        index += 1;
-        Ok(())
-    })
 }
 
 /// One decoded record, in `decode --json`'s shape for a word (without the opcode).
@@ -106,13 +126,14 @@ fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String {
 pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
     let meta = find(name)?;
     let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
-    let mut records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if args.json {
         out.write_all(b"{\"records\":[")?;
     }
-    let result = each_decoded(&mut records, meta, |index, offset, buf, r| {
+    let result = each_record(records, meta, |index, offset, buf| {
+        let r = &decode_one(meta, buf)?;
         if args.json {
             if index > 0 {
                 out.write_all(b",")?;
@@ -218,10 +239,10 @@ pub fn faults(meta: &RecordMeta, bytes: &[u8], arch: Arch) -> Vec<(&'static str,
 pub fn validate(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
     let meta = find(name)?;
     let reader = input::open(args.input.as_deref())?;
-    let mut records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut out = io::BufWriter::new(io::stdout().lock());
     let (mut total, mut invalid) = (0usize, 0usize);
-    let result = each_record(&mut records, meta, |offset, buf| {
+    let result = each_record(records, meta, |_, offset, buf| {
         total += 1;
         let found = faults(meta, buf, args.arch);
         for (_, text) in &found {

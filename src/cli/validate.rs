@@ -226,7 +226,7 @@ pub struct Finding {
 /// Every finding of every word of the stream, handed to `f` word by word (a word's list
 /// is empty when it is valid and breaks no compiler rule).
 pub fn each_finding(
-    words: &mut WordReader,
+    words: WordReader,
     arch: Arch,
     mut f: impl FnMut(&[Finding]) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
@@ -259,11 +259,11 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
         return super::records::validate(args, name);
     }
     let reader = input::open(args.input.as_deref())?;
-    let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
+    let words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let (mut total, mut invalid, mut flagged) = (0usize, 0usize, 0usize);
-    let result = each_finding(&mut words, args.arch, |found| {
+    let result = each_finding(words, args.arch, |found| {
         total += 1;
         for line in found {
             writeln!(out, "{line}")?;
