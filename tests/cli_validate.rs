@@ -203,3 +203,53 @@ fn decode_table_shows_violations() {
         "{text}"
     );
 }
+
+/// The top-level `rules` that apply to `arch`, as (enforced header rules, rules named
+/// without a body).
+fn top_level_rules(rules: &[dmaspec::runtime::rules::RuleMeta], arch: &str) -> (usize, usize) {
+    let tops = rules
+        .iter()
+        .filter(|r| r.parent.is_none() && (r.arch.is_empty() || r.arch.contains(&arch)));
+    let checked = tops.clone().filter(|r| r.enforced).count();
+    (checked, tops.filter(|r| !r.enforced).count())
+}
+
+#[test]
+fn decode_counts_only_the_rules_it_checked() {
+    // seed-004 §4 names is_valid_pseudo_dma_direct2d's predicates, most without a body
+    // (`enforced = false` in the spec): the verdict must not count those as holding.
+    let (checked, unchecked) =
+        top_level_rules(dmaspec::words::PSEUDO_DMA_DIRECT2D::RULES, "cayman");
+    assert!(checked > 0 && unchecked > checked, "{checked} {unchecked}");
+    let text = stdout(&dmaspec(&["decode"], &vector("pseudo_dma_direct2d.hex")));
+    let verdict = text.lines().find(|l| l.contains("valid for")).unwrap();
+    assert!(
+        verdict.starts_with(&format!(
+            "  valid for cayman: {checked} checked header rules hold; {unchecked} rules the \
+             sources name without a body, not checked"
+        )),
+        "{verdict}"
+    );
+    assert!(!verdict.contains(&format!("{} top-level", checked + unchecked)));
+}
+
+#[test]
+fn decode_reports_a_constant_mismatch_and_does_not_call_the_word_valid() {
+    // supp-instruction-bundle: inst_word_len is 0x10 (16 dwords) in every 64-byte word.
+    let mut w = vector("dma_direct2d_xpose.hex");
+    w[1] = 0x11;
+    let text = stdout(&dmaspec(&["decode"], &w));
+    assert!(
+        text.contains("  CONSTANT header.inst_word_len: is 0x11, but the spec's constant is 0x10"),
+        "{text}"
+    );
+    assert!(!text.contains("valid for"), "{text}");
+    // validate reports the same fault, in the same words.
+    let out = dmaspec(&["validate"], &w);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("header.inst_word_len: is 0x11, but the spec's constant is 0x10"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -153,7 +153,8 @@ fn decode_reports_compiler_findings_apart() {
     let text = stdout(&dmaspec(&["decode"], &input));
     assert!(
         text.contains(
-            "  valid for cayman (3 of 4 top-level rules hold; the others are compiler rules)\n  \
+            "  valid for cayman: 2 checked header rules hold; 1 compiler rule checked, 1 broken; \
+             1 rule for other architectures\n  \
              COMPILER compute_op_none_or_add: the compiler writes only NONE or ADD here"
         ),
         "{text}"

@@ -373,3 +373,150 @@ fn a_composite_field_lists_the_evidence_of_both_levels() {
         "{explain}"
     );
 }
+
+/// Every unknown member of the model, as (the C name of the type that declares it, its
+/// name): struct fields, bitfield sub-fields and union arms' fields.
+fn unknown_members(m: &Model) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut fields = |owner: &str, fs: &[dmaspec_codegen::model::Field]| {
+        for f in fs.iter().filter(|f| f.role == Role::Unknown) {
+            out.push((owner.to_string(), f.name.clone()));
+        }
+    };
+    let mut bits = Vec::new();
+    for t in &m.types {
+        match &t.kind {
+            TypeKind::Struct { fields: fs, .. } => fields(&t.c_name, fs),
+            TypeKind::Union { variants, .. } => {
+                for v in variants {
+                    fields(&format!("{}_{}", t.c_name, v.name), &v.fields);
+                }
+            }
+            TypeKind::Bitfield { fields: fs, .. } => bits.extend(
+                fs.iter()
+                    .filter(|b| b.role == Role::Unknown)
+                    .map(|b| (t.c_name.clone(), b.name.clone())),
+            ),
+            _ => {}
+        }
+    }
+    out.extend(bits);
+    out
+}
+
+/// The comment block right above the declaration of `member` inside `typedef … owner { … }
+/// owner;` of the C header text `h`, if the header declares it there.
+fn c_member_comment(h: &str, owner: &str, member: &str) -> Option<String> {
+    let end = h.find(&format!("}} {owner};"))?;
+    let start = h[..end].rfind("typedef ")?;
+    let lines: Vec<&str> = h[start..end].lines().collect();
+    let decl = lines.iter().position(|l| {
+        let l = l.trim();
+        !l.starts_with('*')
+            && l.ends_with(';')
+            && l.split([' ', '[', ':', ';'])
+                .filter(|w| !w.is_empty())
+                .any(|w| w == member)
+    })?;
+    // The comment ends on the line above: `*/`, or a one-line `/** … */`.
+    let open = lines[..decl]
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("/**"))?;
+    (lines[decl - 1].trim_end().ends_with("*/")).then(|| lines[open..decl].join("\n"))
+}
+
+#[test]
+fn no_unknown_member_claims_a_confidence_in_any_output() {
+    let m = model();
+    let unknown = unknown_members(&m);
+    assert!(
+        unknown.len() > 10,
+        "the spec has unknown members: {unknown:?}"
+    );
+    // Rust: an unknown member's FieldMeta states no confidence, and its leaves none.
+    for w in WORDS {
+        let unknown = |l: &&LeafMeta| l.field.role == dmaspec::runtime::meta::Role::Unknown;
+        for l in w.leaves.iter().filter(unknown) {
+            assert_eq!(l.confidence, None, "{}.{}", w.name, l.path);
+            assert_eq!(
+                l.field.confidence,
+                dmaspec::runtime::meta::Confidence::UNSTATED,
+                "{}.{}",
+                w.name,
+                l.path
+            );
+        }
+    }
+    // The generated Rust source: no unknown field's doc comment names a confidence.
+    let rust = std::fs::read_to_string(root().join("generated/rust/dmaspec.rs")).unwrap();
+    for line in rust
+        .lines()
+        .filter(|l| l.contains("Unknown: no source gives a meaning"))
+    {
+        assert!(!line.contains("Confidence:"), "{line}");
+    }
+    // C: the comment above each unknown member names no confidence.
+    let headers: Vec<String> = std::fs::read_dir(root().join("generated/c"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let mut seen = 0;
+    for (owner, member) in &unknown {
+        for h in &headers {
+            if let Some(comment) = c_member_comment(h, owner, member) {
+                seen += 1;
+                assert!(
+                    !comment.contains("Confidence:"),
+                    "{owner}.{member}: {comment}"
+                );
+            }
+        }
+    }
+    assert!(
+        seen * 2 > unknown.len(),
+        "found {seen} of {} in C",
+        unknown.len()
+    );
+    // Markdown: every unknown row of the types page has a dash for its confidence.
+    let types = std::fs::read_to_string(root().join("generated/docs/types.md")).unwrap();
+    let rows: Vec<&str> = types
+        .lines()
+        .filter(|l| l.contains("<br>**unknown** |"))
+        .collect();
+    assert!(rows.len() > 5, "{rows:?}");
+    for row in rows {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        assert_eq!(cells[cells.len() - 2], "—", "{row}");
+    }
+    // JSON: the types' unknown members and the chains' last links are null.
+    let j = json_model();
+    for t in j["types"].as_array().unwrap() {
+        let mut members: Vec<&Json> = Vec::new();
+        if let Some(a) = t["fields"].as_array() {
+            members.extend(a);
+        }
+        if let Some(vs) = t["variants"].as_array() {
+            for v in vs {
+                members.extend(v["fields"].as_array().unwrap());
+            }
+        }
+        for f in members.iter().filter(|f| f["role"] == "unknown") {
+            assert_eq!(f["confidence"], Json::Null, "{} {}", t["name"], f["name"]);
+        }
+    }
+    for w in j["words"].as_array().unwrap() {
+        for l in w["leaves"].as_array().unwrap() {
+            if l["role"] == "unknown" {
+                assert_eq!(l["confidence"], Json::Null, "{} {}", w["name"], l["path"]);
+                let last = l["chain"].as_array().unwrap().last().unwrap();
+                assert_eq!(
+                    last["confidence"],
+                    Json::Null,
+                    "{} {}",
+                    w["name"],
+                    l["path"]
+                );
+            }
+        }
+    }
+}

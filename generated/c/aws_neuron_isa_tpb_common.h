@@ -620,7 +620,6 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR8_addr_reg {
      * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. addr_reg{reg_lo, reg_hi,
      * ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not
      * reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it).
-     * Confidence: HIGH/OBSERVED (confirmed).
      */
     uint8_t body[7];
     /** Offset 7, 1 byte. Addressing form. Confidence: HIGH/OBSERVED (confirmed). */
@@ -652,7 +651,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_ADDR8_addr_tbl_offs {
     uint16_t dge_table_entry_id DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr; seed-004 §8; supp-consolidated §2.1");
     /**
      * Offset 6, 1 byte. Unknown: no source gives a meaning; kept raw. Not written by the table arm
-     * of assign64bitAddr; no source names it. Confidence: HIGH/OBSERVED (confirmed).
+     * of assign64bitAddr; no source names it.
      */
     uint8_t unknown_6[1];
     /** Offset 7, 1 byte. Addressing form. Confidence: HIGH/OBSERVED (confirmed). */
@@ -1291,9 +1290,9 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE {
     unsigned int dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §RangeSelect");
     /**
      * Bits 4..7. Unknown: no source gives a meaning; kept raw. The page's "2nd 4-bit field" (shl 4;
-     * or): written, not named. Confidence: HIGH (strong).
+     * or): written, not named.
      */
-    unsigned int unknown_4 : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    unsigned int unknown_4 : 4;
 } NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE) == 1, "NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE is 1 byte");
 
@@ -2375,7 +2374,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_var, marker) == 
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_reg {
     /**
      * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. addr_reg: no byte layout in
-     * the sources. Confidence: HIGH/OBSERVED (confirmed).
+     * the sources.
      */
     uint8_t body[7];
     /**
@@ -2419,8 +2418,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs
     uint16_t dge_table_entry_id DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §assign64bitAddr");
     /**
      * Offset 6, 1 byte. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of
-     * assign64bitAddr (zero from the bundle's blanket zeroing); no source names it. Confidence:
-     * HIGH/OBSERVED (confirmed).
+     * assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
      */
     uint8_t unknown_6[1];
     /**
@@ -2449,7 +2447,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_ADDR8_addr_tbl_offs, marker
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_ADDR8_addr_immediate {
     /**
      * Offset 0, 7 bytes. Unknown: no source gives a meaning; kept raw. NeuronAddr: no byte layout
-     * in the sources. Confidence: HIGH/OBSERVED (confirmed).
+     * in the sources.
      */
     uint8_t body[7];
     /**
@@ -2726,9 +2724,9 @@ typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     unsigned int length : 16 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bits 16..23. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
-     * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+     * 0xFCFF0000); the firmware reading gives no meaning.
      */
-    unsigned int kept_16_23 : 8 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    unsigned int kept_16_23 : 8;
     /**
      * Bits 24..25. The 2-bit generation/ring tag; the completion busy-poll matches the same two
      * bits (comp_BD.byte3 & 0x3). Confidence: MED/CARRIED (inferred).
@@ -2736,9 +2734,9 @@ typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     unsigned int gen_tag : 2 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
      * Bits 26..31. Unknown: no source gives a meaning; kept raw. Kept from the word as it was (mask
-     * 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+     * 0xFCFF0000); the firmware reading gives no meaning.
      */
-    unsigned int kept_26_31 : 6 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    unsigned int kept_26_31 : 6;
 } SDMA_DESC_WORD0_FW;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 bytes");
 
@@ -2802,9 +2800,9 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 
 typedef struct __attribute__((packed)) SDMA_CCE_W0 {
     /**
      * Bits 0..22. Unknown: no source gives a meaning; kept raw. Control bits, write_barrier among
-     * them; the page does not place them. Confidence: HIGH/CARRIED (strong).
+     * them; the page does not place them.
      */
-    unsigned int ctrl : 23 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    unsigned int ctrl : 23;
     /**
      * Bit 23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. Confidence:
      * HIGH/CARRIED (strong).
@@ -2827,18 +2825,12 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W0) == 4, "SDMA_CCE_W0 is 4 bytes");
  * Evidence: supp-field-tables §7 Table 7.1. Spec: types/sdma.toml:256.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
-    /**
-     * Bits 0..3. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
-     * HIGH/CARRIED (strong).
-     */
-    unsigned int unnamed_0_3 : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    /** Bits 0..3. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
+    unsigned int unnamed_0_3 : 4;
     /** Bit 4. Use the min/max const operand. Confidence: HIGH/CARRIED (strong). */
     unsigned int use_const : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
-    /**
-     * Bit 5. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
-     * HIGH/CARRIED (strong).
-     */
-    unsigned int unnamed_5 : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    /** Bit 5. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
+    unsigned int unnamed_5 : 1;
     /**
      * Bit 6. Write barrier (Table 7.1 [6]; the plain WORD1 has write_barrier at [5], conflict
      * sdma_cce_w1_overlay). Confidence: HIGH/CARRIED (strong).
@@ -2870,20 +2862,14 @@ typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
      * (strong).
      */
     unsigned int op_selector : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
-    /**
-     * Bits 23..24. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
-     * HIGH/CARRIED (strong).
-     */
-    unsigned int unnamed_23_24 : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    /** Bits 23..24. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
+    unsigned int unnamed_23_24 : 2;
     /**
      * Bit 25. CCE meta-ctrl VALID: 1 = this is a CCE descriptor. Confidence: HIGH/CARRIED (strong).
      */
     unsigned int valid : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
-    /**
-     * Bits 26..31. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. Confidence:
-     * HIGH/CARRIED (strong).
-     */
-    unsigned int unnamed_26_31 : 6 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    /** Bits 26..31. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
+    unsigned int unnamed_26_31 : 6;
 } SDMA_CCE_META_CTRL;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 bytes");
 
@@ -2919,9 +2905,9 @@ typedef struct __attribute__((packed)) SDMA_CCE_W2 {
     unsigned int c_sel : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.3");
     /**
      * Bits 30..31. Unknown: no source gives a meaning; kept raw. Not placed by the page (the
-     * op-high nibble may fall here or overlap the selectors). Confidence: HIGH/CARRIED (strong).
+     * op-high nibble may fall here or overlap the selectors).
      */
-    unsigned int op_high : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    unsigned int op_high : 2;
 } SDMA_CCE_W2;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
 

@@ -47,10 +47,9 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_MOVE_SHAPE_STRUCT {
     NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §The bundle lifecycle (shared by all ten)");
     /**
      * Offset 12, 52 bytes. Unknown: no source gives a meaning; kept raw. The 4-D shape descriptor
-     * (step / num pairs against the shape register); seed 000 gives no offsets. Confidence: STRONG
-     * (strong).
+     * (step / num pairs against the shape register); seed 000 gives no offsets.
      */
-    uint8_t body[52] DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: no evidence cited");
+    uint8_t body[52];
 } NEURON_ISA_TPB_MOVE_SHAPE_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_MOVE_SHAPE_STRUCT) == 64, "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_MOVE_SHAPE_STRUCT, header) == 0, "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT.header is at offset 0");

@@ -109,7 +109,6 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND
     uint8_t indirection_mode;
     /**
      * Offset 61, 1 byte. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
-     * Confidence: HIGH/OBSERVED (confirmed).
      */
     uint8_t unknown_61[1];
     /**

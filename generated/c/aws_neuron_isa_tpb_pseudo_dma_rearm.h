@@ -53,7 +53,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT {
     /**
      * Offset 44, 20 bytes. Unknown: no source gives a meaning; kept raw. No source names
      * +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the
-     * bundle's blanket zeroing). Confidence: CONFIRMED (confirmed).
+     * bundle's blanket zeroing).
      */
     uint8_t unknown_44[20];
 } NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT;

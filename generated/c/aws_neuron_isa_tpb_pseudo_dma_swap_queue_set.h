@@ -56,7 +56,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_
     char dma_queue_name[32];
     /**
      * Offset 44, 15 bytes. Unknown: no source gives a meaning; kept raw. No source names
-     * +0x2C..+0x3A (zero from the bundle's blanket zeroing). Confidence: CONFIRMED (confirmed).
+     * +0x2C..+0x3A (zero from the bundle's blanket zeroing).
      */
     uint8_t unknown_44[15];
     /**

@@ -55,7 +55,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT 
     char dma_queue_name[32];
     /**
      * Offset 44, 4 bytes. Unknown: no source gives a meaning; kept raw. No source names
-     * +0x2C..+0x2F (zero from the bundle's blanket zeroing). Confidence: CONFIRMED (confirmed).
+     * +0x2C..+0x2F (zero from the bundle's blanket zeroing).
      */
     uint8_t unknown_44[4];
     /**
@@ -66,8 +66,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT 
     /**
      * Offset 52, 12 bytes. Unknown: no source gives a meaning; kept raw. No source names
      * +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by
-     * the same store from the rest of xmm0; what that holds is not given. Confidence: CONFIRMED
-     * (confirmed).
+     * the same store from the rest of xmm0; what that holds is not given.
      */
     uint8_t unknown_52[12];
 } NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT;

@@ -57,8 +57,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_ST
     NEURON_ISA_TPB_DTYPE index_dtype;
     /**
      * Offset 13, 31 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here). Confidence:
-     * CONFIRMED (confirmed).
+     * +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).
      */
     uint8_t unknown_13[31];
     /**
@@ -85,7 +84,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_ST
     uint16_t sequence_length;
     /**
      * Offset 54, 2 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x36..+0x37. Confidence: CONFIRMED (confirmed).
+     * +0x36..+0x37.
      */
     uint8_t unknown_54[2];
     /**
@@ -101,7 +100,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_ST
     uint16_t embed_entry_size_hi;
     /**
      * Offset 62, 2 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x3E..+0x3F. Confidence: CONFIRMED (confirmed).
+     * +0x3E..+0x3F.
      */
     uint8_t unknown_62[2];
 } NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT;

@@ -48,8 +48,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
     NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §The bundle lifecycle (shared by all ten)");
     /**
      * Offset 12, 12 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges). Confidence:
-     * CONFIRMED (confirmed).
+     * +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).
      */
     uint8_t unknown_12[12];
     /**
@@ -59,7 +58,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
     uint32_t bound_result_reg DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §Form A — Pool bound-check indirect");
     /**
      * Offset 28, 4 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x1C..+0x1F. Confidence: CONFIRMED (confirmed).
+     * +0x1C..+0x1F.
      */
     uint8_t unknown_28[4];
     /**
@@ -75,7 +74,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
     uint16_t const_one;
     /**
      * Offset 44, 2 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x2C..+0x2D. Confidence: CONFIRMED (confirmed).
+     * +0x2C..+0x2D.
      */
     uint8_t unknown_44[2];
     /**
@@ -85,7 +84,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
     uint8_t idx_ap_meta DMASPEC_GATED_STRONG("STRONG: tagged STRONG (strong), below DMASPEC_MIN_CONFIDENCE; cited: seed-000 §Form A — Pool bound-check indirect");
     /**
      * Offset 47, 1 byte. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x2F. Confidence: CONFIRMED (confirmed).
+     * +0x2F.
      */
     uint8_t unknown_47[1];
     /**
@@ -95,7 +94,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT 
     uint32_t branch_label_id;
     /**
      * Offset 52, 12 bytes. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers
-     * +0x34..+0x3F. Confidence: CONFIRMED (confirmed).
+     * +0x34..+0x3F.
      */
     uint8_t unknown_52[12];
 } NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT;

@@ -50,7 +50,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
     NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six)");
     /**
      * Offset 12, 1 byte. Unknown: no source gives a meaning; kept raw. No source gives +0x0C a
-     * meaning; the validator reads it. Confidence: CERTAIN (confirmed).
+     * meaning; the validator reads it.
      */
     uint8_t unknown_12[1];
     /**
@@ -61,7 +61,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
     /**
      * Offset 14, 1 byte. Unknown: no source gives a meaning; kept raw. The page's "(mode flag)":
      * written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no
-     * meaning given. Confidence: CERTAIN (confirmed).
+     * meaning given.
      */
     uint8_t unknown_14[1];
     /**
@@ -88,8 +88,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
     /**
      * Offset 36, 2 bytes. Unknown: no source gives a meaning; kept raw. The page's "(field a)" at
      * +0x24 (from inst+0x118) and "(field b)" at +0x25 (from inst+0x11c), both via sub_1343e40
-     * (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given. Confidence:
-     * CERTAIN (confirmed).
+     * (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given.
      */
     uint8_t unknown_36[2];
     /**
@@ -104,8 +103,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
     uint8_t bound_check_field_1;
     /**
      * Offset 40, 8 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x28..+0x2F a meaning (the encoder zeroes the bundle first). Confidence: CERTAIN
-     * (confirmed).
+     * +0x28..+0x2F a meaning (the encoder zeroes the bundle first).
      */
     uint8_t unknown_40[8];
     /**
@@ -116,7 +114,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
     /**
      * Offset 60, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
      * +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at
-     * +0x3B). Confidence: CERTAIN (confirmed).
+     * +0x3B).
      */
     uint8_t unknown_60[4];
 } NEURON_ISA_TPB_S2D2_RS_STRUCT;

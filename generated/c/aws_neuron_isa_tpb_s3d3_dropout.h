@@ -46,7 +46,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     /**
      * Offset 12, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
      * +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an
-     * encoder-written word has 0 here). Confidence: CERTAIN (confirmed).
+     * encoder-written word has 0 here).
      */
     uint8_t unknown_12[4];
     /**
@@ -80,7 +80,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     NEURON_ISA_TPB_DTYPE threshold_dtype;
     /**
      * Offset 37, 6 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x25..+0x2A a meaning for this word. Confidence: CERTAIN (confirmed).
+     * +0x25..+0x2A a meaning for this word.
      */
     uint8_t unknown_37[6];
     /**
@@ -92,7 +92,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     uint8_t rng_mode DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §Dropout; supp-dve-datamove §Gaps and confidence");
     /**
      * Offset 44, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x2C..+0x2F a meaning for this word. Confidence: CERTAIN (confirmed).
+     * +0x2C..+0x2F a meaning for this word.
      */
     uint8_t unknown_44[4];
     /**

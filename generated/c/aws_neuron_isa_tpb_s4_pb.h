@@ -46,7 +46,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4_PB_STRUCT {
     /**
      * Offset 4, 28 bytes. Unknown: no source gives a meaning; kept raw. Not mapped by any page in
      * the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without
-     * its width or type. Confidence: CERTAIN (confirmed).
+     * its width or type.
      */
     uint8_t unknown_4[28];
     /** Offset 32, 1 byte. The source dtype. Confidence: CERTAIN (confirmed). */
@@ -54,7 +54,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4_PB_STRUCT {
     /**
      * Offset 33, 31 bytes. Unknown: no source gives a meaning; kept raw. Not mapped by any page in
      * the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and
-     * the vector depth 0x1FF at +0x2C, without widths. Confidence: CERTAIN (confirmed).
+     * the vector depth 0x1FF at +0x2C, without widths.
      */
     uint8_t unknown_33[31];
 } NEURON_ISA_TPB_S4_PB_STRUCT;

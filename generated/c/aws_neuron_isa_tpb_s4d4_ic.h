@@ -67,7 +67,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
      * Offset 24, 8 bytes. Unknown: no source gives a meaning; kept raw. No source gives
      * +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte
      * source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect
-     * branch). Confidence: CERTAIN (confirmed).
+     * branch).
      */
     uint8_t unknown_24[8];
     /**

@@ -67,8 +67,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_STRUCT {
     uint8_t transpose_ch DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §`0x6B` stream_transpose half");
     /**
      * Offset 39, 5 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x27..+0x2B a meaning (the encoder zeroes the bundle first). Confidence: CERTAIN
-     * (confirmed).
+     * +0x27..+0x2B a meaning (the encoder zeroes the bundle first).
      */
     uint8_t unknown_39[5];
     /**

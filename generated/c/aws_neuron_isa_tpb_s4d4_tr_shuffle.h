@@ -68,7 +68,7 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT {
     /**
      * Offset 38, 6 bytes. Unknown: no source gives a meaning; kept raw. No source gives
      * +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B
-     * word's transpose_ch) zeroed. Confidence: CERTAIN (confirmed).
+     * word's transpose_ch) zeroed.
      */
     uint8_t unknown_38[6];
     /**

@@ -3532,7 +3532,7 @@ impl BOUND_CHECK_REG {
 /// The `addr_reg` arm of [`ADDR8`]. Address from a register (ADDR_REG, 0x80 / 0xC0). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ADDR8_addr_reg {
-    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it). Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it).
     pub body: [u8; 7],
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form. Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
@@ -3548,7 +3548,7 @@ impl ADDR8_addr_reg {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
         doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it).",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
@@ -3596,7 +3596,7 @@ pub struct ADDR8_addr_tbl_offs {
     pub offset: u32,
     /// Offset 4 (2 bytes), `u16`. DGE table-entry id. dmaspec's inference, as for offset: PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word. Confidence: INFERRED (inferred).
     pub dge_table_entry_id: u16,
-    /// Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the table arm of assign64bitAddr; no source names it. Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the table arm of assign64bitAddr; no source names it.
     pub unknown_6: [u8; 1],
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form. Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
@@ -3627,7 +3627,7 @@ impl ADDR8_addr_tbl_offs {
             name: "unknown_6", offset: 6, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown,
             doc: "Not written by the table arm of assign64bitAddr; no source names it.",
-            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
@@ -5780,7 +5780,7 @@ impl DESCRIPTOR_RAW {
 pub struct RANGE_SELECT_DTYPE_MODE {
     /// Bits 0..=3. The dtype tag (and 0xf). Confidence: HIGH (strong).
     pub dtype: DTYPE,
-    /// Bits 4..=7. The page's "2nd 4-bit field" (shl 4; or): written, not named. Confidence: HIGH (strong).
+    /// Bits 4..=7. The page's "2nd 4-bit field" (shl 4; or): written, not named.
     pub unknown_4: u8,
 }
 impl RANGE_SELECT_DTYPE_MODE {
@@ -5793,7 +5793,7 @@ impl RANGE_SELECT_DTYPE_MODE {
         name: "unknown_4", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
         role: meta::Role::Unknown,
         doc: "The page's \"2nd 4-bit field\" (shl 4; or): written, not named.",
-        confidence: confidence::certainty::HIGH, ..meta::FieldMeta::DEFAULT
+        ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -8363,7 +8363,7 @@ impl PSEUDO_ADDR8_addr_var {
 /// The `addr_reg` arm of [`PSEUDO_ADDR8`]. Address from a register (ADDR_REG, 0x80 / 0xC0). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PSEUDO_ADDR8_addr_reg {
-    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_reg: no byte layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. addr_reg: no byte layout in the sources.
     pub body: [u8; 7],
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
@@ -8378,8 +8378,7 @@ impl PSEUDO_ADDR8_addr_reg {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
-        doc: "addr_reg: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        doc: "addr_reg: no byte layout in the sources.", ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
@@ -8437,7 +8436,7 @@ pub struct PSEUDO_ADDR8_addr_tbl_offs {
     pub offset: u32,
     /// Offset 4 (2 bytes), `u16`. DGE table-entry id (*(memloc+142)); "DGE table entry ID too large" when it does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); their place in addr_tbl_offs is dmaspec's inference, as for offset. Confidence: INFERRED (inferred).
     pub dge_table_entry_id: u16,
-    /// Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it. Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 6 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.
     pub unknown_6: [u8; 1],
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
@@ -8467,7 +8466,7 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
             name: "unknown_6", offset: 6, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown,
             doc: "Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.",
-            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
@@ -8537,7 +8536,7 @@ impl PSEUDO_ADDR8_addr_tbl_offs {
 /// The `addr_immediate` arm of [`PSEUDO_ADDR8`]. Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PSEUDO_ADDR8_addr_immediate {
-    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. NeuronAddr: no byte layout in the sources. Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (7 bytes), `u8[7]`. Unknown: no source gives a meaning; kept raw. NeuronAddr: no byte layout in the sources.
     pub body: [u8; 7],
     /// Offset 7 (1 byte), `ADDR8_MARKER`. Addressing form (mask 0xFC). Confidence: HIGH/OBSERVED (confirmed).
     pub marker: ADDR8_MARKER,
@@ -8553,7 +8552,7 @@ impl PSEUDO_ADDR8_addr_immediate {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
         doc: "NeuronAddr: no byte layout in the sources.",
-        confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+        ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
         doc: "Addressing form (mask 0xFC).",
@@ -9484,11 +9483,11 @@ impl SDMA_DESC_WORD0 {
 pub struct SDMA_DESC_WORD0_FW {
     /// Bits 0..=15. Transfer length in bytes. Confidence: MED/CARRIED (inferred).
     pub length: u16,
-    /// Bits 16..=23. Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+    /// Bits 16..=23. Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.
     pub kept_16_23: u8,
     /// Bits 24..=25. The 2-bit generation/ring tag; the completion busy-poll matches the same two bits (comp_BD.byte3 & 0x3). Confidence: MED/CARRIED (inferred).
     pub gen_tag: u8,
-    /// Bits 26..=31. Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning. Confidence: MED/CARRIED (inferred).
+    /// Bits 26..=31. Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.
     pub kept_26_31: u8,
 }
 impl SDMA_DESC_WORD0_FW {
@@ -9503,7 +9502,7 @@ impl SDMA_DESC_WORD0_FW {
             name: "kept_16_23", offset: 0, size: 4, bits: Some((16, 8)), type_name: "u8",
             role: meta::Role::Unknown,
             doc: "Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.",
-            confidence: confidence::wiki::MED_CARRIED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "gen_tag", offset: 0, size: 4, bits: Some((24, 2)), type_name: "u2",
@@ -9515,7 +9514,7 @@ impl SDMA_DESC_WORD0_FW {
             name: "kept_26_31", offset: 0, size: 4, bits: Some((26, 6)), type_name: "u6",
             role: meta::Role::Unknown,
             doc: "Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.",
-            confidence: confidence::wiki::MED_CARRIED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -9767,7 +9766,7 @@ impl SDMA_CME_DESC_WORD1 {
 /// W0 of a CCE descriptor: write_barrier | 0x800000 (has meta-ctrl) | meta_idx \<\< 24. Table 7.0 ORs write_barrier in without saying at which bit, so bits 0..22 stay unknown. Confidence: HIGH/CARRIED (strong).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SDMA_CCE_W0 {
-    /// Bits 0..=22. Control bits, write_barrier among them; the page does not place them. Confidence: HIGH/CARRIED (strong).
+    /// Bits 0..=22. Control bits, write_barrier among them; the page does not place them.
     pub ctrl: u32,
     /// Bits 23..=23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. Confidence: HIGH/CARRIED (strong).
     pub has_meta_ctrl: u8,
@@ -9781,7 +9780,7 @@ impl SDMA_CCE_W0 {
             name: "ctrl", offset: 0, size: 4, bits: Some((0, 23)), type_name: "u23",
             role: meta::Role::Unknown,
             doc: "Control bits, write_barrier among them; the page does not place them.",
-            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "has_meta_ctrl", offset: 0, size: 4, bits: Some((23, 1)), type_name: "u1",
@@ -9840,11 +9839,11 @@ impl SDMA_CCE_W0 {
 /// The CCE META-CTRL word (W1, Table 7.1; al_sdma_m2s_build_*_meta_ctrl). The page gives no encoding of the three dtype nibbles. Bits it does not name stay unknown. Confidence: HIGH/CARRIED (strong).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SDMA_CCE_META_CTRL {
-    /// Bits 0..=3. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    /// Bits 0..=3. Not in Table 7.1.
     pub unnamed_0_3: u8,
     /// Bits 4..=4. Use the min/max const operand. Confidence: HIGH/CARRIED (strong).
     pub use_const: u8,
-    /// Bits 5..=5. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    /// Bits 5..=5. Not in Table 7.1.
     pub unnamed_5: u8,
     /// Bits 6..=6. Write barrier (Table 7.1 \[6\]; the plain WORD1 has write_barrier at \[5\], conflict sdma_cce_w1_overlay). Confidence: HIGH/CARRIED (strong).
     pub write_barrier: u8,
@@ -9858,11 +9857,11 @@ pub struct SDMA_CCE_META_CTRL {
     pub acc_dtype: u8,
     /// Bits 20..=22. The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000, bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD / MIN / MAX leave 0. Confidence: HIGH/CARRIED (strong).
     pub op_selector: u8,
-    /// Bits 23..=24. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    /// Bits 23..=24. Not in Table 7.1.
     pub unnamed_23_24: u8,
     /// Bits 25..=25. CCE meta-ctrl VALID: 1 = this is a CCE descriptor. Confidence: HIGH/CARRIED (strong).
     pub valid: u8,
-    /// Bits 26..=31. Not in Table 7.1. Confidence: HIGH/CARRIED (strong).
+    /// Bits 26..=31. Not in Table 7.1.
     pub unnamed_26_31: u8,
 }
 impl SDMA_CCE_META_CTRL {
@@ -9870,8 +9869,7 @@ impl SDMA_CCE_META_CTRL {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "unnamed_0_3", offset: 0, size: 4, bits: Some((0, 4)), type_name: "u4",
-            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
-            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.", ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "use_const", offset: 0, size: 4, bits: Some((4, 1)), type_name: "u1",
@@ -9881,8 +9879,7 @@ impl SDMA_CCE_META_CTRL {
         },
         meta::FieldMeta {
             name: "unnamed_5", offset: 0, size: 4, bits: Some((5, 1)), type_name: "u1",
-            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
-            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.", ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "write_barrier", offset: 0, size: 4, bits: Some((6, 1)), type_name: "u1",
@@ -9922,8 +9919,7 @@ impl SDMA_CCE_META_CTRL {
         },
         meta::FieldMeta {
             name: "unnamed_23_24", offset: 0, size: 4, bits: Some((23, 2)), type_name: "u2",
-            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
-            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.", ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "valid", offset: 0, size: 4, bits: Some((25, 1)), type_name: "u1",
@@ -9933,8 +9929,7 @@ impl SDMA_CCE_META_CTRL {
         },
         meta::FieldMeta {
             name: "unnamed_26_31", offset: 0, size: 4, bits: Some((26, 6)), type_name: "u6",
-            role: meta::Role::Unknown, doc: "Not in Table 7.1.",
-            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+            role: meta::Role::Unknown, doc: "Not in Table 7.1.", ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -10020,7 +10015,7 @@ pub struct SDMA_CCE_W2 {
     pub b_sel: SDMA_FMA_OPERAND,
     /// Bits 28..=29. FMA operand C; default 0 (stored). Confidence: HIGH/CARRIED (strong).
     pub c_sel: SDMA_FMA_OPERAND,
-    /// Bits 30..=31. Not placed by the page (the op-high nibble may fall here or overlap the selectors). Confidence: HIGH/CARRIED (strong).
+    /// Bits 30..=31. Not placed by the page (the op-high nibble may fall here or overlap the selectors).
     pub op_high: u8,
 }
 impl SDMA_CCE_W2 {
@@ -10055,7 +10050,7 @@ impl SDMA_CCE_W2 {
             name: "op_high", offset: 0, size: 4, bits: Some((30, 2)), type_name: "u2",
             role: meta::Role::Unknown,
             doc: "Not placed by the page (the op-high nibble may fall here or overlap the selectors).",
-            confidence: confidence::wiki::HIGH_CARRIED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     #[inline(always)]
@@ -15085,7 +15080,7 @@ pub struct DROPOUT {
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate: the encoder runs the setupSync thunks before it fills the control band. Confidence: MEDIUM (inferred).
     pub events: EVENTS,
-    /// Offset 12 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an encoder-written word has 0 here). Confidence: CERTAIN (confirmed).
+    /// Offset 12 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an encoder-written word has 0 here).
     pub unknown_12: [u8; 4],
     /// Offset 16 (16 bytes), `TENSOR3D`. The source: a 3-D access pattern (TENSOR3D, not 4-D). Confidence: CERTAIN (confirmed).
     pub src_mem_pattern: TENSOR3D,
@@ -15099,11 +15094,11 @@ pub struct DROPOUT {
     pub threshold_imm_ptr: u8,
     /// Offset 36 (1 byte), `DTYPE`. The dtype of the threshold operand (checked by d3_dropout_threshold_dtype_check). Confidence: CERTAIN (confirmed).
     pub threshold_dtype: DTYPE,
-    /// Offset 37 (6 bytes), `u8[6]`. Unknown: no source gives a meaning; kept raw. No source gives +0x25..+0x2A a meaning for this word. Confidence: CERTAIN (confirmed).
+    /// Offset 37 (6 bytes), `u8[6]`. Unknown: no source gives a meaning; kept raw. No source gives +0x25..+0x2A a meaning for this word.
     pub unknown_37: [u8; 6],
     /// Offset 43 (1 byte), `u8`. Which RNG mode / variant the dropout draws from (the generator's RNG-config byte). The store is CERTAIN; that it selects an RNG variant is the page's MEDIUM reading. It is not a seed. The name is the page's Field column ("rng_mode / dropout_variant"); it gives no pybind member name. Confidence: MEDIUM (inferred).
     pub rng_mode: u8,
-    /// Offset 44 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x2C..+0x2F a meaning for this word. Confidence: CERTAIN (confirmed).
+    /// Offset 44 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x2C..+0x2F a meaning for this word.
     pub unknown_44: [u8; 4],
     /// Offset 48 (16 bytes), `TENSOR3D`. The destination: a 3-D access pattern. Confidence: CERTAIN (confirmed).
     pub dst_mem_pattern: TENSOR3D,
@@ -15133,7 +15128,7 @@ impl DROPOUT {
             name: "unknown_12", offset: 12, size: 4, type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an encoder-written word has 0 here).",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
@@ -15175,7 +15170,7 @@ impl DROPOUT {
             name: "unknown_37", offset: 37, size: 6, type_name: "u8[6]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x25..+0x2A a meaning for this word.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "rng_mode", offset: 43, size: 1, type_name: "u8",
@@ -15187,7 +15182,7 @@ impl DROPOUT {
             name: "unknown_44", offset: 44, size: 4, type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x2C..+0x2F a meaning for this word.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
@@ -15522,11 +15517,11 @@ impl DROPOUT {
 pub struct POOL_BUFFER_LOAD {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0x67, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
     pub header: HEADER,
-    /// Offset 4 (28 bytes), `u8[28]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type. Confidence: CERTAIN (confirmed).
+    /// Offset 4 (28 bytes), `u8[28]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type.
     pub unknown_4: [u8; 28],
     /// Offset 32 (1 byte), `DTYPE`. The source dtype. Confidence: CERTAIN (confirmed).
     pub in_dtype: DTYPE,
-    /// Offset 33 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths. Confidence: CERTAIN (confirmed).
+    /// Offset 33 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths.
     pub unknown_33: [u8; 31],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -15548,7 +15543,7 @@ impl POOL_BUFFER_LOAD {
             name: "unknown_4", offset: 4, size: 28, type_name: "u8[28]",
             role: meta::Role::Unknown,
             doc: "Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
@@ -15559,7 +15554,7 @@ impl POOL_BUFFER_LOAD {
             name: "unknown_33", offset: 33, size: 31, type_name: "u8[31]",
             role: meta::Role::Unknown,
             doc: "Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -15697,11 +15692,11 @@ pub struct RANGE_SELECT {
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
     pub events: EVENTS,
-    /// Offset 12 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source gives +0x0C a meaning; the validator reads it. Confidence: CERTAIN (confirmed).
+    /// Offset 12 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source gives +0x0C a meaning; the validator reads it.
     pub unknown_12: [u8; 1],
     /// Offset 13 (1 byte), `RANGE_SELECT_DTYPE_MODE`. The dtype tag (low nibble) and a second, unnamed 4-bit field (high nibble), packed into one byte. Confidence: HIGH (strong).
     pub dtype_mode: RANGE_SELECT_DTYPE_MODE,
-    /// Offset 14 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. The page's "(mode flag)": written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no meaning given. Confidence: CERTAIN (confirmed).
+    /// Offset 14 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. The page's "(mode flag)": written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no meaning given.
     pub unknown_14: [u8; 1],
     /// Offset 15 (1 byte), `u8`. The op-variant flag: the encoder always writes 8. Confidence: CERTAIN (confirmed).
     pub op_variant_flag: u8,
@@ -15711,17 +15706,17 @@ pub struct RANGE_SELECT {
     pub upper_bound: u32,
     /// Offset 24 (12 bytes), `TENSOR2D`. The data source: a 2-D access pattern (core_v3::TENSOR2D). Confidence: CERTAIN (confirmed).
     pub src_mem_pattern: TENSOR2D,
-    /// Offset 36 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. The page's "(field a)" at +0x24 (from inst+0x118) and "(field b)" at +0x25 (from inst+0x11c), both via sub_1343e40 (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given. Confidence: CERTAIN (confirmed).
+    /// Offset 36 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. The page's "(field a)" at +0x24 (from inst+0x118) and "(field b)" at +0x25 (from inst+0x11c), both via sub_1343e40 (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given.
     pub unknown_36: [u8; 2],
     /// Offset 38 (1 byte), `u8`. The lower bound's check result (checkBoundRange(lower)), packed by the variant dispatcher; checked by valid_rs_comp_op. Confidence: CERTAIN (confirmed).
     pub bound_check_field_0: u8,
     /// Offset 39 (1 byte), `u8`. The upper bound's check result (checkBoundRange(upper)); checked by valid_rs_comp_op. Confidence: CERTAIN (confirmed).
     pub bound_check_field_1: u8,
-    /// Offset 40 (8 bytes), `u8[8]`. Unknown: no source gives a meaning; kept raw. No source gives +0x28..+0x2F a meaning (the encoder zeroes the bundle first). Confidence: CERTAIN (confirmed).
+    /// Offset 40 (8 bytes), `u8[8]`. Unknown: no source gives a meaning; kept raw. No source gives +0x28..+0x2F a meaning (the encoder zeroes the bundle first).
     pub unknown_40: [u8; 8],
     /// Offset 48 (12 bytes), `TENSOR2D`. The destination: a 2-D access pattern (core_v3::TENSOR2D). The validator reads +0x38, its num_elem\[0\]. Confidence: CERTAIN (confirmed).
     pub dst_mem_pattern: TENSOR2D,
-    /// Offset 60 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at +0x3B). Confidence: CERTAIN (confirmed).
+    /// Offset 60 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source gives +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at +0x3B).
     pub unknown_60: [u8; 4],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -15749,7 +15744,7 @@ impl RANGE_SELECT {
             name: "unknown_12", offset: 12, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x0C a meaning; the validator reads it.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dtype_mode", offset: 13, size: 1, type_name: "RANGE_SELECT_DTYPE_MODE",
@@ -15761,7 +15756,7 @@ impl RANGE_SELECT {
             name: "unknown_14", offset: 14, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown,
             doc: "The page's \"(mode flag)\": written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no meaning given.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "op_variant_flag", offset: 15, size: 1, type_name: "u8",
@@ -15791,7 +15786,7 @@ impl RANGE_SELECT {
             name: "unknown_36", offset: 36, size: 2, type_name: "u8[2]",
             role: meta::Role::Unknown,
             doc: "The page's \"(field a)\" at +0x24 (from inst+0x118) and \"(field b)\" at +0x25 (from inst+0x11c), both via sub_1343e40 (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "bound_check_field_0", offset: 38, size: 1, type_name: "u8",
@@ -15809,7 +15804,7 @@ impl RANGE_SELECT {
             name: "unknown_40", offset: 40, size: 8, type_name: "u8[8]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x28..+0x2F a meaning (the encoder zeroes the bundle first).",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 12, type_name: "TENSOR2D",
@@ -15821,7 +15816,7 @@ impl RANGE_SELECT {
             name: "unknown_60", offset: 60, size: 4, type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at +0x3B).",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -16432,7 +16427,7 @@ pub struct STREAM_SHUFFLE_TRANSPOSE {
     pub out_dtype: DTYPE,
     /// Offset 34 (4 bytes), `u32`. Active channels: the smaller of the source and destination sizes rounded up to a multiple of 32, (min(src.sz, dst.sz) + 0x1f) & ~0x1f. Confidence: CERTAIN (confirmed).
     pub num_active_channels: u32,
-    /// Offset 38 (6 bytes), `u8[6]`. Unknown: no source gives a meaning; kept raw. No source gives +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B word's transpose_ch) zeroed. Confidence: CERTAIN (confirmed).
+    /// Offset 38 (6 bytes), `u8[6]`. Unknown: no source gives a meaning; kept raw. No source gives +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B word's transpose_ch) zeroed.
     pub unknown_38: [u8; 6],
     /// Offset 44 (20 bytes), `TENSOR4D`. The destination: a 4-D access pattern. Confidence: CERTAIN (confirmed).
     pub dst_mem_pattern: TENSOR4D,
@@ -16486,7 +16481,7 @@ impl STREAM_SHUFFLE_TRANSPOSE {
             name: "unknown_38", offset: 38, size: 6, type_name: "u8[6]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B word's transpose_ch) zeroed.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
@@ -16793,7 +16788,7 @@ pub struct STREAM_TRANSPOSE {
     pub num_active_channels: u32,
     /// Offset 38 (1 byte), `u8`. Channel-transpose enable: always 1 on this word (a constant store), and the only byte that tells it from the shuffle-internal 0x6A half, which leaves it 0. Confidence: HIGH (strong).
     pub transpose_ch: u8,
-    /// Offset 39 (5 bytes), `u8[5]`. Unknown: no source gives a meaning; kept raw. No source gives +0x27..+0x2B a meaning (the encoder zeroes the bundle first). Confidence: CERTAIN (confirmed).
+    /// Offset 39 (5 bytes), `u8[5]`. Unknown: no source gives a meaning; kept raw. No source gives +0x27..+0x2B a meaning (the encoder zeroes the bundle first).
     pub unknown_39: [u8; 5],
     /// Offset 44 (20 bytes), `TENSOR4D`. The destination: a 4-D access pattern. Confidence: CERTAIN (confirmed).
     pub dst_mem_pattern: TENSOR4D,
@@ -16851,7 +16846,7 @@ impl STREAM_TRANSPOSE {
             name: "unknown_39", offset: 39, size: 5, type_name: "u8[5]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x27..+0x2B a meaning (the encoder zeroes the bundle first).",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
@@ -18117,7 +18112,7 @@ pub struct INDIRECT_COPY {
     pub data_addr: ADDR4,
     /// Offset 20 (4 bytes), `u32`. Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx. Confidence: CERTAIN (confirmed).
     pub num_elem: u32,
-    /// Offset 24 (8 bytes), `u8[8]`. Unknown: no source gives a meaning; kept raw. No source gives +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect branch). Confidence: CERTAIN (confirmed).
+    /// Offset 24 (8 bytes), `u8[8]`. Unknown: no source gives a meaning; kept raw. No source gives +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect branch).
     pub unknown_24: [u8; 8],
     /// Offset 32 (1 byte), `DTYPE`. Source dtype; must equal out_dtype (no cast). Confidence: CERTAIN (confirmed).
     pub in_dtype: DTYPE,
@@ -18188,7 +18183,7 @@ impl INDIRECT_COPY {
             name: "unknown_24", offset: 24, size: 8, type_name: "u8[8]",
             role: meta::Role::Unknown,
             doc: "No source gives +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect branch).",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
@@ -18633,7 +18628,7 @@ pub struct MOVE_SHAPE {
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row. Confidence: INFERRED (inferred).
     pub events: EVENTS,
-    /// Offset 12 (52 bytes), `u8[52]`. Unknown: no source gives a meaning; kept raw. The 4-D shape descriptor (step / num pairs against the shape register); seed 000 gives no offsets. Confidence: STRONG (strong).
+    /// Offset 12 (52 bytes), `u8[52]`. Unknown: no source gives a meaning; kept raw. The 4-D shape descriptor (step / num pairs against the shape register); seed 000 gives no offsets.
     pub body: [u8; 52],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -18661,7 +18656,7 @@ impl MOVE_SHAPE {
             name: "body", offset: 12, size: 52, type_name: "u8[52]",
             role: meta::Role::Unknown,
             doc: "The 4-D shape descriptor (step / num pairs against the shape register); seed 000 gives no offsets.",
-            confidence: confidence::seed000::STRONG, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -20155,7 +20150,7 @@ pub struct PSEUDO_DMA_REARM {
     pub events: EVENTS,
     /// Offset 12 (32 bytes), `ascii[32]`. The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen). Confidence: CONFIRMED (confirmed).
     pub dma_queue_name: text::AsciiZ<32>,
-    /// Offset 44 (20 bytes), `u8[20]`. Unknown: no source gives a meaning; kept raw. No source names +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the bundle's blanket zeroing). Confidence: CONFIRMED (confirmed).
+    /// Offset 44 (20 bytes), `u8[20]`. Unknown: no source gives a meaning; kept raw. No source names +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the bundle's blanket zeroing).
     pub unknown_44: [u8; 20],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -20195,7 +20190,7 @@ impl PSEUDO_DMA_REARM {
             name: "unknown_44", offset: 44, size: 20, type_name: "u8[20]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -20558,7 +20553,7 @@ pub struct PSEUDO_DMA_SWAP_QUEUE_SET {
     pub events: EVENTS,
     /// Offset 12 (32 bytes), `ascii[32]`. The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen). Confidence: CONFIRMED (confirmed).
     pub dma_queue_name: text::AsciiZ<32>,
-    /// Offset 44 (15 bytes), `u8[15]`. Unknown: no source gives a meaning; kept raw. No source names +0x2C..+0x3A (zero from the bundle's blanket zeroing). Confidence: CONFIRMED (confirmed).
+    /// Offset 44 (15 bytes), `u8[15]`. Unknown: no source gives a meaning; kept raw. No source names +0x2C..+0x3A (zero from the bundle's blanket zeroing).
     pub unknown_44: [u8; 15],
     /// Offset 59 (1 byte), `u8`. The queue instance to switch to, as the instruction carries it (*(I+0x100)). Confidence: CONFIRMED (confirmed).
     pub queue_instance_flag: u8,
@@ -20602,7 +20597,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             name: "unknown_44", offset: 44, size: 15, type_name: "u8[15]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x3A (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
@@ -20985,11 +20980,11 @@ pub struct PSEUDO_DMA_TRIGGER {
     pub events: EVENTS,
     /// Offset 12 (32 bytes), `ascii[32]`. The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() \< maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B. Confidence: CONFIRMED (confirmed).
     pub dma_queue_name: text::AsciiZ<32>,
-    /// Offset 44 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing). Confidence: CONFIRMED (confirmed).
+    /// Offset 44 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing).
     pub unknown_44: [u8; 4],
     /// Offset 48 (4 bytes), `u32`. Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block). Confidence: CONFIRMED (confirmed).
     pub dma_block_id: u32,
-    /// Offset 52 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given. Confidence: CONFIRMED (confirmed).
+    /// Offset 52 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given.
     pub unknown_52: [u8; 12],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -21029,7 +21024,7 @@ impl PSEUDO_DMA_TRIGGER {
             name: "unknown_44", offset: 44, size: 4, type_name: "u8[4]",
             role: meta::Role::Unknown,
             doc: "No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
@@ -21041,7 +21036,7 @@ impl PSEUDO_DMA_TRIGGER {
             name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
             role: meta::Role::Unknown,
             doc: "No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -21453,7 +21448,7 @@ pub struct PSEUDO_DMAMEMCPY_FULL_IND {
     pub semaphore_wait_value: u16,
     /// Offset 60 (1 byte), `u8`. Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter). Confidence: HIGH/OBSERVED (confirmed).
     pub indirection_mode: u8,
-    /// Offset 61 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D. Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 61 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No source names byte +0x3D.
     pub unknown_61: [u8; 1],
     /// Offset 62 (2 bytes), `u16`. High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature. Confidence: CONFIRMED (confirmed).
     pub semaphore_wait_value_hi: u16,
@@ -21564,7 +21559,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown, doc: "No source names byte +0x3D.",
-            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
@@ -21916,7 +21911,7 @@ pub struct PSEUDO_EMBEDDING_UPDATE {
     pub events: EVENTS,
     /// Offset 12 (1 byte), `DTYPE`. Wire tag of the index list's dtype. Confidence: CONFIRMED (confirmed).
     pub index_dtype: DTYPE,
-    /// Offset 13 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here). Confidence: CONFIRMED (confirmed).
+    /// Offset 13 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).
     pub unknown_13: [u8; 31],
     /// Offset 44 (4 bytes), `u32`. Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned. Confidence: CONFIRMED (confirmed).
     pub embedding_table_base_addr: u32,
@@ -21926,13 +21921,13 @@ pub struct PSEUDO_EMBEDDING_UPDATE {
     pub embed_entry_size_lo: u16,
     /// Offset 52 (2 bytes), `u16`. Number of indices. Confidence: CONFIRMED (confirmed).
     pub sequence_length: u16,
-    /// Offset 54 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x36..+0x37. Confidence: CONFIRMED (confirmed).
+    /// Offset 54 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x36..+0x37.
     pub unknown_54: [u8; 2],
     /// Offset 56 (4 bytes), `u32`. Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate). Confidence: CONFIRMED (confirmed).
     pub table_num_entries: u32,
     /// Offset 60 (2 bytes), `u16`. Entry byte size, high 16 bits (see embed_entry_size_bytes). Confidence: CONFIRMED (confirmed).
     pub embed_entry_size_hi: u16,
-    /// Offset 62 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x3E..+0x3F. Confidence: CONFIRMED (confirmed).
+    /// Offset 62 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x3E..+0x3F.
     pub unknown_62: [u8; 2],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -21971,7 +21966,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
             name: "unknown_13", offset: 13, size: 31, type_name: "u8[31]",
             role: meta::Role::Unknown,
             doc: "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
@@ -22006,7 +22001,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
             role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x36..+0x37.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
@@ -22023,7 +22018,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "unknown_62", offset: 62, size: 2, type_name: "u8[2]",
             role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x3E..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -22368,11 +22363,11 @@ pub struct PSEUDO_RANGE_CHECK {
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B. Confidence: INFERRED (inferred).
     pub events: EVENTS,
-    /// Offset 12 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges). Confidence: CONFIRMED (confirmed).
+    /// Offset 12 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).
     pub unknown_12: [u8; 12],
     /// Offset 24 (4 bytes), `u32`. Register that receives the bound-check result. Confidence: STRONG (strong).
     pub bound_result_reg: u32,
-    /// Offset 28 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x1C..+0x1F. Confidence: CONFIRMED (confirmed).
+    /// Offset 28 (4 bytes), `u8[4]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x1C..+0x1F.
     pub unknown_28: [u8; 4],
     /// Offset 32 (8 bytes), `u64`. The byte bound: the data AP's memory-location size product. Confidence: CONFIRMED (confirmed).
     pub bound_size_bytes: u64,
@@ -22382,15 +22377,15 @@ pub struct PSEUDO_RANGE_CHECK {
     pub src_dtype: PSEUDO_RANGE_CHECK_DTYPE,
     /// Offset 42 (2 bytes), `u16`. Always 1. Confidence: CONFIRMED (confirmed).
     pub const_one: u16,
-    /// Offset 44 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2C..+0x2D. Confidence: CONFIRMED (confirmed).
+    /// Offset 44 (2 bytes), `u8[2]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2C..+0x2D.
     pub unknown_44: [u8; 2],
     /// Offset 46 (1 byte), `u8`. A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further. Confidence: STRONG (strong).
     pub idx_ap_meta: u8,
-    /// Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F. Confidence: CONFIRMED (confirmed).
+    /// Offset 47 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x2F.
     pub unknown_47: [u8; 1],
     /// Offset 48 (4 bytes), `u32`. Id of the branch target (the Pool-engine bound-loop label emitted after this word). Confidence: CONFIRMED (confirmed).
     pub branch_label_id: u32,
-    /// Offset 52 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x34..+0x3F. Confidence: CONFIRMED (confirmed).
+    /// Offset 52 (12 bytes), `u8[12]`. Unknown: no source gives a meaning; kept raw. No row of seed 000 covers +0x34..+0x3F.
     pub unknown_52: [u8; 12],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -22417,7 +22412,7 @@ impl PSEUDO_RANGE_CHECK {
             name: "unknown_12", offset: 12, size: 12, type_name: "u8[12]",
             role: meta::Role::Unknown,
             doc: "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
@@ -22428,7 +22423,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "unknown_28", offset: 28, size: 4, type_name: "u8[4]",
             role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x1C..+0x1F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
@@ -22454,7 +22449,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "unknown_44", offset: 44, size: 2, type_name: "u8[2]",
             role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2C..+0x2D.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
@@ -22465,7 +22460,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "unknown_47", offset: 47, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
@@ -22476,7 +22471,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
             role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x34..+0x3F.",
-            confidence: confidence::seed000::CONFIRMED, ..meta::FieldMeta::DEFAULT
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.

@@ -191,7 +191,11 @@ fn table_text(
                 "{head}  {}{ext}\n{}{}",
                 word.meta().name,
                 table::render(&rows.rows),
-                super::validate::table_lines(&word.check(arch), arch)
+                super::validate::table_lines(
+                    &word.check(arch),
+                    arch,
+                    &super::validate::constant_lines(bytes, word.meta().leaves)
+                )
             )
         }
         Decoded::UnknownOpcode => format!(

@@ -562,7 +562,13 @@ fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
     } else {
         // Each member on the way states its own evidence about these bytes.
         for m in l.chain() {
-            let _ = writeln!(out, "  evidence of {} [{}]", m.name, m.confidence.tag);
+            // An unknown member states no tag (`Confidence::UNSTATED`).
+            let tag = if m.role == Role::Unknown {
+                "unknown"
+            } else {
+                m.confidence.tag
+            };
+            let _ = writeln!(out, "  evidence of {} [{tag}]", m.name);
             evidence_lines(m.evidence, &mut out);
         }
     }

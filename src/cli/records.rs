@@ -119,7 +119,7 @@ fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String {
         "#{index}  offset {offset} ({offset:#06x})  {}\n{}{}",
         r.meta().name,
         table::render(&rows.rows),
-        super::validate::table_lines(&r.check(arch), arch)
+        super::validate::table_lines(&r.check(arch), arch, &[])
     )
 }
 

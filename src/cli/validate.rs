@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use dmaspec::Arch;
-use dmaspec::runtime::meta::constant_mismatches;
+use dmaspec::runtime::meta::{LeafMeta, constant_mismatches};
 use dmaspec::runtime::rules::{RuleAuthority, RuleMeta, Violations};
 use dmaspec::stream::{Decoded, WORD_SIZE};
 use serde_json::{Value as Json, json};
@@ -108,32 +108,16 @@ pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
 }
 
 /// The lines `decode` prints under a word's table: its verdict (valid, or one `VIOLATION`
-/// per failed check), then one `COMPILER` line per compiler finding.
-pub fn table_lines(v: &Violations, arch: Arch) -> String {
-    if v.rules.is_empty() {
-        return String::new();
-    }
+/// per failed check and one `CONSTANT` per field that does not hold its constant), then one
+/// `COMPILER` line per compiler finding. The verdict counts only what was checked: a rule
+/// the sources name without a body, or one for other architectures, holds without a check.
+pub fn table_lines(v: &Violations, arch: Arch, constants: &[String]) -> String {
     let mut out = String::new();
-    if v.is_empty() {
-        let tops = || (0..v.rules.len()).filter(|&i| v.rules[i].parent.is_none());
-        let n = tops().count();
-        let held = tops().filter(|i| v.truth >> i & 1 == 1).count();
-        let of = if held == n {
-            String::new()
-        } else {
-            format!("{held} of ")
-        };
-        out = format!(
-            "  valid for {} ({of}{n} top-level rule{} {}{})\n",
-            arch.name(),
-            if n == 1 { "" } else { "s" },
-            if held == 1 { "holds" } else { "hold" },
-            if held == n {
-                ""
-            } else {
-                "; the others are compiler rules"
-            }
-        );
+    if v.is_empty() && constants.is_empty() && !v.rules.is_empty() {
+        out = format!("  valid for {}: {}\n", arch.name(), tally(v, arch));
+    }
+    for c in constants {
+        out.push_str(&format!("  CONSTANT {c}\n"));
     }
     for (label, r) in failed(v)
         .map(|r| ("VIOLATION", r))
@@ -142,6 +126,69 @@ pub fn table_lines(v: &Violations, arch: Arch) -> String {
         out.push_str(&format!("  {label} {}\n", violation_text(v, r)));
     }
     out
+}
+
+/// What a valid word's verdict rests on: its top-level rules, split into the header rules
+/// checked (all hold), the compiler rules checked, and those not checked.
+fn tally(v: &Violations, arch: Arch) -> String {
+    let (mut header, mut compiler, mut unenforced, mut elsewhere) = (0, 0, 0, 0);
+    for r in v.rules.iter().filter(|r| r.parent.is_none()) {
+        if !r.arch.is_empty() && !r.arch.contains(&arch.name()) {
+            elsewhere += 1;
+        } else if !r.enforced {
+            unenforced += 1;
+        } else if r.authority == RuleAuthority::Compiler {
+            compiler += 1;
+        } else {
+            header += 1;
+        }
+    }
+    let rules = |n: usize| if n == 1 { "rule" } else { "rules" };
+    let mut parts = vec![match header {
+        0 => "no header rule checks it".to_string(),
+        1 => "1 checked header rule holds".to_string(),
+        n => format!("{n} checked header rules hold"),
+    }];
+    if compiler > 0 {
+        let broken = v.compiler_findings().count();
+        parts.push(match broken {
+            0 => format!(
+                "{compiler} compiler {} checked, none broken",
+                rules(compiler)
+            ),
+            b => format!(
+                "{compiler} compiler {} checked, {b} broken",
+                rules(compiler)
+            ),
+        });
+    }
+    if unenforced > 0 {
+        parts.push(format!(
+            "{unenforced} {} the sources name without a body, not checked",
+            rules(unenforced)
+        ));
+    }
+    if elsewhere > 0 {
+        parts.push(format!(
+            "{elsewhere} {} for other architectures",
+            rules(elsewhere)
+        ));
+    }
+    parts.join("; ")
+}
+
+/// The `CONSTANT` lines of a word: each field that does not hold the spec's constant.
+pub fn constant_lines(bytes: &[u8; WORD_SIZE], leaves: &'static [LeafMeta]) -> Vec<String> {
+    constant_mismatches(bytes, leaves)
+        .map(|(leaf, expected, found)| constant_text(leaf, expected, found))
+        .collect()
+}
+
+fn constant_text(leaf: &LeafMeta, expected: u64, found: u64) -> String {
+    format!(
+        "{}: is {found:#x}, but the spec's constant is {expected:#x}",
+        leaf.path
+    )
 }
 
 /// The compiler findings of the word `d` in `arch`, one line each (`OWNER id: …`); none
@@ -190,10 +237,7 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
                 constant_mismatches(bytes, word.meta().leaves).map(|(leaf, expected, found)| {
                     Fault {
                         kind: FaultKind::Constant(leaf.path),
-                        text: format!(
-                            "{name} {}: is {found:#x}, but the spec's constant is {expected:#x}",
-                            leaf.path
-                        ),
+                        text: format!("{name} {}", constant_text(leaf, expected, found)),
                     }
                 });
             rules.chain(constants).collect()

@@ -129,6 +129,8 @@ pub struct FieldMeta {
     pub type_name: &'static str,
     pub role: Role,
     pub doc: &'static str,
+    /// The member's own tag; [`Confidence::UNSTATED`] for an unknown member, which claims
+    /// no meaning.
     pub confidence: Confidence,
     pub evidence: &'static [Evidence],
     pub alternatives: &'static [Alternative],

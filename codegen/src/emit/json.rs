@@ -179,7 +179,8 @@ struct WordLeaf<'m> {
 #[derive(Serialize)]
 struct ChainLink<'m> {
     path: String,
-    confidence: &'m Confidence,
+    /// Null for the unknown member an unknown leaf is: it claims no meaning.
+    confidence: Option<&'m Confidence>,
     evidence: &'m [Evidence],
 }
 
@@ -247,7 +248,8 @@ fn leaves<'m>(model: &'m Model, t: &'m TypeDef) -> Vec<WordLeaf<'m>> {
                 .chain()
                 .map(|c| ChainLink {
                     path: c.path.clone(),
-                    confidence: c.confidence,
+                    confidence: (l.role != Role::Unknown || !std::ptr::eq(c, &l.member))
+                        .then_some(c.confidence),
                     evidence: c.evidence,
                 })
                 .collect(),

@@ -448,6 +448,13 @@ impl<'m> Member<'m> {
             Member::Bits(b) => &b.confidence,
         }
     }
+    /// As [`Field::claimed`].
+    pub fn claimed(self) -> Option<&'m Confidence> {
+        match self {
+            Member::Field(f) => f.claimed(),
+            Member::Bits(b) => b.claimed(),
+        }
+    }
     pub fn evidence(self) -> &'m [Evidence] {
         match self {
             Member::Field(f) => &f.evidence,

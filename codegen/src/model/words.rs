@@ -2,6 +2,7 @@
 //! offsets, and the per-leaf and per-byte views the emitters walk.
 
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 use super::provenance::{Confidence, Evidence};
 
@@ -141,7 +142,8 @@ pub struct Conflict {
     pub file: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// Serialized with [`Field::claimed`] as its `confidence` (null for an unknown field).
+#[derive(Debug, Clone)]
 pub struct Field {
     pub name: String,
     /// Byte offset within the parent type.
@@ -156,6 +158,54 @@ pub struct Field {
     /// The value the encoder always writes here.
     pub constant: Option<u64>,
     pub codec: Option<Codec>,
+}
+
+impl Field {
+    /// The confidence the spec claims for this field's meaning: none for an unknown field,
+    /// whose bytes no source explains (its `confidence` is only the struct's default).
+    pub fn claimed(&self) -> Option<&Confidence> {
+        claimed(self.role, &self.confidence)
+    }
+}
+
+/// `c`, unless `role` says no source gives the bytes a meaning.
+fn claimed(role: Role, c: &Confidence) -> Option<&Confidence> {
+    (role != Role::Unknown).then_some(c)
+}
+
+impl Serialize for Field {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("Field", 11)?;
+        m.serialize_field("name", &self.name)?;
+        m.serialize_field("offset", &self.offset)?;
+        m.serialize_field("size", &self.size)?;
+        m.serialize_field("ty", &self.ty)?;
+        m.serialize_field("doc", &self.doc)?;
+        m.serialize_field("role", &self.role)?;
+        m.serialize_field("confidence", &self.claimed())?;
+        m.serialize_field("evidence", &self.evidence)?;
+        m.serialize_field("alternatives", &self.alternatives)?;
+        m.serialize_field("constant", &self.constant)?;
+        m.serialize_field("codec", &self.codec)?;
+        m.end()
+    }
+}
+
+impl Serialize for BitField {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("BitField", 10)?;
+        m.serialize_field("name", &self.name)?;
+        m.serialize_field("lsb", &self.lsb)?;
+        m.serialize_field("width", &self.width)?;
+        m.serialize_field("ty", &self.ty)?;
+        m.serialize_field("doc", &self.doc)?;
+        m.serialize_field("role", &self.role)?;
+        m.serialize_field("confidence", &self.claimed())?;
+        m.serialize_field("evidence", &self.evidence)?;
+        m.serialize_field("alternatives", &self.alternatives)?;
+        m.serialize_field("constant", &self.constant)?;
+        m.end()
+    }
 }
 
 /// Where a member's metadata lives among the generated types, so a leaf can point at it
@@ -208,7 +258,8 @@ pub enum BitsType {
     },
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// Serialized like [`Field`]: `confidence` is [`BitField::claimed`].
+#[derive(Debug, Clone)]
 pub struct BitField {
     pub name: String,
     pub lsb: u32,
@@ -223,6 +274,11 @@ pub struct BitField {
 }
 
 impl BitField {
+    /// As [`Field::claimed`].
+    pub fn claimed(&self) -> Option<&Confidence> {
+        claimed(self.role, &self.confidence)
+    }
+
     pub fn mask(&self) -> u64 {
         if self.width == 64 {
             u64::MAX

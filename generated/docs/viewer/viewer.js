@@ -208,12 +208,24 @@
     return ul;
   }
 
+  // The verdict as decode's table gives it: valid only when no rule is violated and every
+  // constant holds; compiler findings listed apart, never making a word invalid.
   function violations(obj) {
     if (obj.violations === undefined) return el("p", { class: "violations" }, "");
-    if (!obj.violations.length) return el("p", { class: "violations ok" }, `valid for ${$("arch").value}`);
-    const ul = el("ul", { class: "violations" });
-    for (const v of obj.violations) ul.append(el("li", {}, `VIOLATION ${v.rule}: ${v.message}`));
-    return ul;
+    const constants = obj.constant_mismatches || [];
+    const lines = obj.violations.map((v) => `VIOLATION ${v.rule}: ${v.message}`)
+      .concat(constants.map((c) => `CONSTANT ${c.field}: is 0x${c.found.toString(16)}, ` +
+        `but the spec's constant is 0x${c.expected.toString(16)}`))
+      .concat((obj.compiler_findings || []).map((v) => `COMPILER ${v.rule}: ${v.message}`));
+    const valid = !obj.violations.length && !constants.length;
+    const box = el("div", { class: valid ? "violations ok" : "violations" });
+    if (valid) box.append(el("p", {}, `valid for ${$("arch").value}`));
+    if (lines.length) {
+      const ul = el("ul", {});
+      for (const l of lines) ul.append(el("li", {}, l));
+      box.append(ul);
+    }
+    return box;
   }
 
   function render() {

@@ -55,11 +55,12 @@ pub(super) fn prelude(model: &Model) -> String {
 }
 
 /// ` DMASPEC_GATED_INFERRED("INFERRED: …")` after a member of confidence `c`; nothing for
-/// a member of the strongest level, which no gate marks.
-pub(super) fn member_suffix(c: &Confidence, evidence: &[Evidence]) -> String {
-    if c.rank == 0 {
+/// a member of the strongest level, which no gate marks, or for an unknown member (`c`
+/// None), which claims nothing.
+pub(super) fn member_suffix(c: Option<&Confidence>, evidence: &[Evidence]) -> String {
+    let Some(c) = c.filter(|c| c.rank > 0) else {
         return String::new();
-    }
+    };
     let note = crate::gate::note(c, evidence, "DMASPEC_MIN_CONFIDENCE");
     let note = note.replace('\\', "\\\\").replace('"', "\\\"");
     format!(" {}(\"{note}\")", gated_macro(&c.level))

@@ -490,7 +490,7 @@ impl Headers<'_> {
             let mut paras = vec![member_doc(
                 &format!("{range}.{holds}{}", Self::role(b.role)),
                 &b.doc,
-                &b.confidence,
+                b.claimed(),
             )];
             paras.extend(self.alternatives(&b.alternatives, &format!("u{}", b.width)));
             doc(out, "    ", &paras);
@@ -501,7 +501,7 @@ impl Headers<'_> {
             } else {
                 "__extension__ unsigned long long"
             };
-            let gated = gate::member_suffix(&b.confidence, &b.evidence);
+            let gated = gate::member_suffix(b.claimed(), &b.evidence);
             let _ = writeln!(out, "    {decl} {} : {}{gated};", member(&b.name), b.width);
         }
         let _ = writeln!(out, "}} {c};");
@@ -542,7 +542,7 @@ impl Headers<'_> {
                 plural(f.size, "byte"),
                 Self::role(f.role)
             );
-            let mut paras = vec![member_doc(&place, &f.doc, &f.confidence)];
+            let mut paras = vec![member_doc(&place, &f.doc, f.claimed())];
             if capping.contains(&f.name) {
                 paras.push(format!(
                     "Here no member of `{base}` is surer than {}, whatever its own tag.",
@@ -551,7 +551,7 @@ impl Headers<'_> {
             }
             paras.extend(self.alternatives(&f.alternatives, &format!("{base}{dims}")));
             doc(out, "    ", &paras);
-            let gated = gate::member_suffix(&f.confidence, &f.evidence);
+            let gated = gate::member_suffix(f.claimed(), &f.evidence);
             let _ = writeln!(out, "    {base} {}{dims}{gated};", member(&f.name));
             cursor = cursor.max(f.offset + f.size);
         }
@@ -586,7 +586,7 @@ impl Headers<'_> {
             fields.push(disc.clone());
             let arm = arm_type(t, v);
             let intro = format!("The `{}` arm of {c}, selected when {}.", v.name, rule(v));
-            let paras = vec![member_doc(&intro, &v.doc, &v.confidence)];
+            let paras = vec![member_doc(&intro, &v.doc, Some(&v.confidence))];
             doc(out, "", &paras);
             self.struct_body(out, &arm, t.size, &fields, &[]);
             out.push('\n');

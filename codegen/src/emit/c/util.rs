@@ -49,15 +49,19 @@ pub(super) fn confidence(c: &Confidence) -> String {
     format!("Confidence: {} ({}).", c.tag, c.level)
 }
 
-/// One paragraph for a member: where it sits, its doc, its confidence.
-pub(super) fn member_doc(place: &str, doc: &str, c: &Confidence) -> String {
+/// One paragraph for a member: where it sits, its doc, its confidence (none for an unknown
+/// member, which claims no meaning).
+pub(super) fn member_doc(place: &str, doc: &str, c: Option<&Confidence>) -> String {
     let doc = doc.trim();
     let sep = if doc.is_empty() || doc.ends_with(['.', '!', '?']) {
         ""
     } else {
         "."
     };
-    format!("{place} {doc}{sep} {}", confidence(c))
+    match c {
+        Some(c) => format!("{place} {doc}{sep} {}", confidence(c)),
+        None => format!("{place} {doc}{sep}").trim_end().to_string(),
+    }
 }
 
 /// Text that can sit inside a `/* */` comment (no `*/` to end it early, no `/*` for

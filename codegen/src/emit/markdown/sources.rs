@@ -333,6 +333,18 @@ fn facts<'c>(cites: impl Iterator<Item = &'c Citation>) -> String {
     out.join("<br>")
 }
 
+/// Which reading of a byte leads when pages disagree (README "The spec language" says the
+/// same).
+const PRECEDENCE: &str = "The stronger reading is the primary field, and the weaker one stays \
+     in the spec as an alternative of that field or a `[[conflict]]`, with both sides cited: \
+     nothing a source says is deleted. From strongest: (1) a compile-checked shipped header or \
+     kernel source (`aws_neuron_isa_*.h` with its `ISA_STATIC_ASSERT`s and `is_valid_*` \
+     predicates, the kernel's and the userspace HAL's `union udma_desc`); (2) a reading of the \
+     compiler's encoder (the store sites of `libwalrus`'s `visitInst*`); (3) a DWARF dump or a \
+     reading of a firmware body. A validator the header gives comes in as the struct's rules \
+     with the header's authority. Before a word is taken in from one page, the page that reads \
+     its shipped header is looked for; where there is one, it leads.";
+
 pub(super) fn page(cx: &Pages<'_>) -> String {
     let m = cx.model;
     let all = citations(cx);
@@ -348,6 +360,8 @@ pub(super) fn page(cx: &Pages<'_>) -> String {
          names no declared section. A source without declared sections lists its citations as \
          written, unchecked.",
     ));
+    out.push_str("\n\n## When two sources disagree\n\n");
+    out.push_str(&para(PRECEDENCE));
     out.push_str("\n\n## Summary\n\n");
     cx.table_head(
         &[

@@ -246,6 +246,11 @@ impl<'m> Pages<'m> {
         format!("{}<br>*{}*", text(&c.tag), text(&c.level))
     }
 
+    /// A member's confidence cell; a dash for an unknown member, which claims no meaning.
+    pub(super) fn claimed_cell(&self, c: Option<&Confidence>) -> String {
+        c.map_or_else(|| "—".into(), |c| self.confidence_cell(c))
+    }
+
     pub(super) fn confidence_inline(&self, c: &Confidence) -> String {
         format!("{} (*{}*)", text(&c.tag), text(&c.level))
     }
@@ -368,7 +373,7 @@ impl<'m> Pages<'m> {
                 ),
                 self.type_cell(&primary, loc),
                 self.meaning(m.doc(), &primary),
-                self.confidence_cell(m.confidence()),
+                self.claimed_cell(m.claimed()),
                 self.evidence_cell(m.evidence()),
             ],
             out,

@@ -370,7 +370,7 @@ impl<'m> Pages<'m> {
     /// when that is not the leaf's own; a dash for an unknown leaf, which claims no meaning.
     fn leaf_confidence_cell(&self, leaf: &Leaf) -> String {
         let Some(c) = leaf.confidence else {
-            return "—".into();
+            return self.claimed_cell(None);
         };
         let mut cell = self.confidence_cell(c);
         if c.rank > leaf.member.confidence.rank

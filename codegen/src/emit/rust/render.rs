@@ -57,13 +57,24 @@ pub(super) fn rust_ty_from(t: &TypeRef, prefix: &str) -> String {
 
 impl Render<'_> {
     /// The note of a fact below the gate (`None` ungated or at or above it).
-    pub(super) fn gated(&self, c: &Confidence, evidence: &[Evidence]) -> Option<String> {
+    /// The deprecation note of a fact below the gate; none for one above it, or for an
+    /// unknown member (`c` None), which claims nothing to gate.
+    pub(super) fn gated<'c>(
+        &self,
+        c: impl Into<Option<&'c Confidence>>,
+        evidence: &[Evidence],
+    ) -> Option<String> {
+        let c = c.into()?;
         let gate = self.gate.filter(|g| g.below(c))?;
         Some(gate.note(c, evidence))
     }
 
     /// `#[deprecated(note = …)]` for a fact below the gate; nothing otherwise.
-    pub(super) fn gate_attr(&self, c: &Confidence, evidence: &[Evidence]) -> TokenStream {
+    pub(super) fn gate_attr<'c>(
+        &self,
+        c: impl Into<Option<&'c Confidence>>,
+        evidence: &[Evidence],
+    ) -> TokenStream {
         match self.gated(c, evidence) {
             Some(note) => quote!(#[deprecated(note = #note)]),
             None => TokenStream::new(),

@@ -296,9 +296,9 @@ impl Render<'_> {
             let id = ident(&b.name);
             let fdoc = doc_attr(
                 &format!("Bits {}..={}. {}", b.lsb, b.lsb + b.width - 1, b.doc),
-                &b.confidence,
+                b.claimed(),
             );
-            let gated = self.gate_attr(&b.confidence, &b.evidence);
+            let gated = self.gate_attr(b.claimed(), &b.evidence);
             let fdoc = quote!(#fdoc #gated);
             let mask = hex(b.mask());
             let raw = code(&shifted_down("raw", b.lsb, &mask));
@@ -386,9 +386,9 @@ impl Render<'_> {
                     f.ty.spelling(),
                     f.doc
                 ),
-                &f.confidence,
+                f.claimed(),
             );
-            let gated = self.gate_attr(&f.confidence, &f.evidence);
+            let gated = self.gate_attr(f.claimed(), &f.evidence);
             quote!(#fdoc #gated pub #fid: #fty,)
         });
         let reads = fields.iter().map(|f| {
@@ -446,7 +446,7 @@ impl Render<'_> {
             let fid = ident(&f.name);
             let get = format_ident!("{}_value", f.name);
             let doc = format!(" `{}` as a value: stored 0 means {v}.", f.name);
-            let gated = self.gate_attr(&f.confidence, &f.evidence);
+            let gated = self.gate_attr(f.claimed(), &f.evidence);
             Some(quote! {
                 #[doc = #doc]
                 #gated
@@ -554,7 +554,7 @@ impl Render<'_> {
                 type_name: &v.name,
                 role: Role::Data,
                 doc: &v.doc,
-                confidence: &v.confidence,
+                confidence: Some(&v.confidence),
                 evidence: &v.evidence,
                 alternatives: &[],
                 constant: None,

@@ -97,15 +97,21 @@ pub(super) fn lit(v: u64, i: Int) -> Literal {
     }
 }
 
-/// Doc text for an item: the spec's doc line, then its confidence in the same paragraph.
-pub(super) fn doc_text(doc: &str, c: &Confidence) -> String {
+/// Doc text for an item: the spec's doc line, then its confidence in the same paragraph
+/// (none for an unknown member, which claims no meaning).
+pub(super) fn doc_text<'c>(doc: &str, c: impl Into<Option<&'c Confidence>>) -> String {
     let doc = crate::emit::escape_doc(doc);
-    let sep = if doc.is_empty() { "" } else { " " };
-    format!(" {doc}{sep}Confidence: {} ({}).", c.tag, c.level)
+    match c.into() {
+        Some(c) => {
+            let sep = if doc.is_empty() { "" } else { " " };
+            format!(" {doc}{sep}Confidence: {} ({}).", c.tag, c.level)
+        }
+        None => format!(" {doc}"),
+    }
 }
 
 /// [`doc_text`] as an attribute.
-pub(super) fn doc_attr(doc: &str, c: &Confidence) -> TokenStream {
+pub(super) fn doc_attr<'c>(doc: &str, c: impl Into<Option<&'c Confidence>>) -> TokenStream {
     let text = doc_text(doc, c);
     quote!(#[doc = #text])
 }

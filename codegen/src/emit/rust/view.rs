@@ -219,7 +219,7 @@ impl Render<'_> {
         let (off, fsize) = (f.offset, f.size);
         let mut m = Member {
             doc,
-            gate: self.gated(&f.confidence, &f.evidence),
+            gate: self.gated(f.claimed(), &f.evidence),
             get: get.clone(),
             getter: String::new(),
             ty: String::new(),
@@ -508,7 +508,7 @@ impl Render<'_> {
                 let put = shifted_up(to, b.lsb, &mask);
                 Member {
                     doc: member_doc(&t.name, &b.name, &bits),
-                    gate: self.gated(&b.confidence, &b.evidence),
+                    gate: self.gated(b.claimed(), &b.evidence),
                     get: get.clone(),
                     getter: from,
                     setters: vec![(
