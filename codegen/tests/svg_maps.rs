@@ -223,18 +223,18 @@ fn boxes_sit_where_the_source_tables_put_the_fields() {
     assert_eq!(b.level, "confirmed");
     assert_eq!(b.fill, p.legend["confirmed"]);
 
-    // supp-field-tables §1 Table 1.2: SDMA_CME_BD_DESC word1 (byte offset 4, Table 1.0)
-    // `| [8:6] | b3 | op |`, HIGH/CARRIED (strong): row 1, cells 8..6.
+    // wiki-udma-desc §3 Overlay B: SDMA_CME_BD_DESC meta_ctrl (byte offset 4) `[25:23] op`,
+    // HIGH/OBSERVED (confirmed): row 1, cells 25..23.
     let p = picture(svg_of(&docs, "SDMA_CME_BD_DESC"));
-    let b = one_box(&p, "word1.op");
-    assert_eq!((b.bit, b.width), (4 * 8 + 6, 3));
-    assert_eq!(b.x, p.left + (31 - 8) * p.bit_px);
+    let b = one_box(&p, "meta_ctrl.op");
+    assert_eq!((b.bit, b.width), (4 * 8 + 23, 3));
+    assert_eq!(b.x, p.left + (31 - 25) * p.bit_px);
     assert_eq!(b.y, p.rows[1].0);
-    assert_eq!(b.level, "strong");
-    assert_eq!(b.fill, p.legend["strong"]);
-    // Table 1.2 `| [4:0] | b5 | netag0_rsvd |`, reserved.
-    let b = one_box(&p, "word1.netag0_rsvd");
-    assert_eq!((b.bit, b.width, b.level.as_str()), (32, 5, "reserved"));
+    assert_eq!(b.level, "confirmed");
+    assert_eq!(b.fill, p.legend["confirmed"]);
+    // Overlay B `[31:27] netag0_rsvd`, its top three bits: reserved.
+    let b = one_box(&p, "meta_ctrl.netag0_rsvd_29_31");
+    assert_eq!((b.bit, b.width, b.level.as_str()), (32 + 29, 3, "reserved"));
 }
 
 #[test]
