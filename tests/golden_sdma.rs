@@ -45,7 +45,12 @@ fn the_plain_copy_pair_decodes_as_the_kernel_builds_it() {
     assert_eq!((tx.len_ctrl.first, tx.len_ctrl.last), (1, 1));
     assert_eq!(tx.len_ctrl.ring_id, 0);
     assert_eq!(
-        (tx.len_ctrl.int_en, tx.len_ctrl.dmb, tx.len_ctrl.concat, tx.len_ctrl.meta),
+        (
+            tx.len_ctrl.int_en,
+            tx.len_ctrl.dmb,
+            tx.len_ctrl.concat,
+            tx.len_ctrl.meta
+        ),
         (0, 0, 0, 0)
     );
     assert_eq!(tx.len_ctrl.strong_order_wr, 0);
@@ -103,14 +108,18 @@ fn the_plain_copy_pair_decodes_as_the_kernel_builds_it() {
     let readings: Vec<&str> = c.readings.iter().map(|r| r.name).collect();
     assert_eq!(
         readings,
-        ["kernel_and_hal", "dwarf_field_tables", "dwarf_listing_from_bit_0"]
+        [
+            "kernel_and_hal",
+            "dwarf_field_tables",
+            "dwarf_listing_from_bit_0"
+        ]
     );
 }
 
 #[test]
 fn decode_struct_shows_the_plain_copy_as_the_kernel_reads_it() {
-    let hex = std::fs::read_to_string(root().join("tests/vectors/records/udma_plain_copy.hex"))
-        .unwrap();
+    let hex =
+        std::fs::read_to_string(root().join("tests/vectors/records/udma_plain_copy.hex")).unwrap();
     let out = dmaspec(
         &["decode", "--struct", "SDMA_CME_BD_DESC", "--json", "--hex"],
         hex.as_bytes(),
@@ -124,7 +133,10 @@ fn decode_struct_shows_the_plain_copy_as_the_kernel_reads_it() {
     assert_eq!(f["len_ctrl"]["first"], 1);
     assert_eq!(f["len_ctrl"]["last"], 1);
     assert_eq!(f["len_ctrl"]["length"], 0x40);
-    assert_eq!(f["meta_ctrl"]["op"], serde_json::json!({"raw": 2, "name": "CME"}));
+    assert_eq!(
+        f["meta_ctrl"]["op"],
+        serde_json::json!({"raw": 2, "name": "CME"})
+    );
     assert_eq!(f["meta_ctrl"]["copy_src_data"], 1);
     assert_eq!(f["meta_ctrl"]["optype"]["name"], "COPY");
     assert_eq!(tx["confidence"]["len_ctrl.first"], "HIGH/OBSERVED");
@@ -159,7 +171,10 @@ fn the_ring_decodes_field_by_field_and_encodes_back() {
     // BD 0, a plain COPY. wiki-udma-desc §2: LENGTH [15:0] = 0x0800, FIRST [26].
     let b = bd(&ring, 0);
     assert_eq!(b.len_ctrl.length, 0x0800);
-    assert_eq!((b.len_ctrl.first, b.len_ctrl.last, b.len_ctrl.int_en), (1, 0, 0));
+    assert_eq!(
+        (b.len_ctrl.first, b.len_ctrl.last, b.len_ctrl.int_en),
+        (1, 0, 0)
+    );
     // §3: the default, op [25:23] = 2 CME, optype [22:20] = 0 COPY.
     assert_eq!(b.meta_ctrl.op, SDMAOP::CME);
     assert_eq!(b.meta_ctrl.optype, SDMA_CMETYPE::COPY);
@@ -171,7 +186,10 @@ fn the_ring_decodes_field_by_field_and_encodes_back() {
     // cached_crc_iv_index [5:3] = 3; §2 LAST [27], INT_EN [28].
     let b = bd(&ring, 1);
     assert_eq!(b.len_ctrl.length, 0x0800);
-    assert_eq!((b.len_ctrl.first, b.len_ctrl.last, b.len_ctrl.int_en), (0, 1, 1));
+    assert_eq!(
+        (b.len_ctrl.first, b.len_ctrl.last, b.len_ctrl.int_en),
+        (0, 1, 1)
+    );
     assert_eq!(b.meta_ctrl.op, SDMAOP::CME);
     assert_eq!(b.meta_ctrl.optype, SDMA_CMETYPE::CRC32C);
     assert_eq!(b.meta_ctrl.copy_src_data, 1);
@@ -215,10 +233,7 @@ fn the_firmware_generation_tag_is_the_kernel_ring_id() {
     let fw = SDMA_DESC_WORD0_FW::from_raw(word(&ring, 48));
     assert_eq!((fw.gen_tag, fw.length), (2, 0x0100));
     let dwarf = SDMA_DESC_WORD0_DWARF::from_raw(word(&ring, 48));
-    assert_eq!(
-        (dwarf.dmb, dwarf.concatenate, dwarf.ringid),
-        (1, 0, 0)
-    );
+    assert_eq!((dwarf.dmb, dwarf.concatenate, dwarf.ringid), (1, 0, 0));
     assert_eq!(dwarf.length_meta, 0x0100);
 }
 
@@ -308,8 +323,14 @@ fn decode_struct_reads_a_ring() {
         .collect();
     assert_eq!(offsets, [0, 16, 32, 48]);
     assert!(records.iter().all(|r| r["struct"] == "SDMA_CME_BD_DESC"));
-    assert_eq!(records[1]["fields"]["meta_ctrl"]["optype"]["name"], "CRC32C");
-    assert_eq!(records[1]["confidence"]["meta_ctrl.optype"], "HIGH/OBSERVED");
+    assert_eq!(
+        records[1]["fields"]["meta_ctrl"]["optype"]["name"],
+        "CRC32C"
+    );
+    assert_eq!(
+        records[1]["confidence"]["meta_ctrl.optype"],
+        "HIGH/OBSERVED"
+    );
     assert_eq!(records[2]["fields"]["len_ctrl"]["length"], 0);
     assert_eq!(records[3]["fields"]["len_ctrl"]["ring_id"], 2);
     let alts = &records[3]["alternatives"]["len_ctrl"];
