@@ -62,9 +62,8 @@ fn the_plain_copy_pair_decodes_as_the_kernel_builds_it() {
     assert_eq!(m.op.raw(), 2);
     assert_eq!(m.optype, SDMA_CMETYPE::COPY);
     assert_eq!(m.copy_src_data, 1);
-    assert_eq!(m.block_attr.raw(), 3);
-    assert!(m.block_attr.contains(TDMA_BLOCK_ATTR::IS_FIRST_BLOCK));
-    assert!(m.block_attr.contains(TDMA_BLOCK_ATTR::IS_LAST_BLOCK));
+    // block_attr [2:0] = 3: Overlay A's is_last_block (bit 0) and is_first_block (bit 1).
+    assert_eq!(m.block_attr, 3);
     assert_eq!((m.write_barrier, m.notification, m.endian_type), (0, 0, 0));
     // §4: the Tx descriptor's buf_ptr is the source.
     assert_eq!(tx.buf_ptr, 0x4_0000_1000);

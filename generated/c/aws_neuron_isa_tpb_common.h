@@ -2541,7 +2541,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_
  * Confidence: HIGH/CARRIED (strong).
  *
  * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3; wiki-cce §6. Spec:
- * types/sdma.toml:290.
+ * types/sdma.toml:279.
  */
 #ifdef __cplusplus
 enum SDMA_CMETYPE : uint8_t {
@@ -2581,7 +2581,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CMETYPE) == 1, "SDMA_CMETYPE is 1 byte");
  * Confidence: HIGH/CARRIED (strong).
  *
  * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3; wiki-cce §6; wiki-udma-desc
- * §The default; wiki-meta-ctrl §2. Spec: types/sdma.toml:312.
+ * §The default; wiki-meta-ctrl §2. Spec: types/sdma.toml:301.
  */
 #ifdef __cplusplus
 enum SDMAOP : uint8_t {
@@ -2606,7 +2606,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMAOP) == 1, "SDMAOP is 1 byte");
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §3.1; supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:566.
+ * Evidence: wiki-cce §3.1; supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:555.
  */
 #ifdef __cplusplus
 enum al_sdma_m2s_fma_operand : uint8_t {
@@ -2636,7 +2636,7 @@ DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2s_fma_operand) == 1, "al_sdma_m2s_fma_ope
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §1.1; wiki-cce §5.3; supp-field-tables §7 Table 7.2. Spec:
- * types/sdma.toml:583.
+ * types/sdma.toml:572.
  */
 #ifdef __cplusplus
 enum SDMA_CCETYPE : uint8_t {
@@ -2674,7 +2674,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCETYPE) == 1, "SDMA_CCETYPE is 1 byte");
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:603.
+ * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:592.
  */
 #ifdef __cplusplus
 enum al_sdma_m2m_meta_ctrl_data_type : uint8_t {
@@ -2726,7 +2726,7 @@ DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2m_meta_ctrl_data_type) == 1, "al_sdma_m2m
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:682.
+ * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:671.
  */
 #ifdef __cplusplus
 enum kbin_dtype : uint32_t {
@@ -2768,24 +2768,6 @@ enum kbin_dtype {
 typedef uint32_t kbin_dtype;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(kbin_dtype) == 4, "kbin_dtype is 4 bytes");
-
-/**
- * TDMA_BLOCK_ATTR (1 byte): meta_ctrl bits 0..2 (block_attr) as the kernel's authoring overlay
- * `union tdma_m2s_meta_ctrl` names them one by one; the default sets is_last_block and
- * is_first_block (3).
- *
- * Confidence: HIGH/OBSERVED (confirmed).
- *
- * Evidence: wiki-udma-desc §Overlay A. Spec: types/sdma.toml:149.
- */
-typedef uint8_t TDMA_BLOCK_ATTR;
-/** Bit 0: Overlay A's is_last_block: last block (1 in the default). */
-#define TDMA_BLOCK_ATTR_IS_LAST_BLOCK 0x01u
-/** Bit 1: Overlay A's is_first_block: first block (1 in the default). */
-#define TDMA_BLOCK_ATTR_IS_FIRST_BLOCK 0x02u
-/** Bit 2: Overlay A's block_attr_rsvd: reserved. */
-#define TDMA_BLOCK_ATTR_BLOCK_ATTR_RSVD 0x04u
-DMASPEC_STATIC_ASSERT(sizeof(TDMA_BLOCK_ATTR) == 1, "TDMA_BLOCK_ATTR is 1 byte");
 
 /**
  * SDMA_DESC_WORD0 (4 bytes): len_ctrl, word 0 of a UDMA descriptor, as the kernel macros
@@ -2878,13 +2860,17 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes"
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A; wiki-meta-ctrl §1. Spec:
- * types/sdma.toml:164.
+ * types/sdma.toml:149.
  */
 typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
     /**
-     * Bits 0..2. Holds a `TDMA_BLOCK_ATTR`. Block attributes; Overlay A names the bits
-     * is_last_block (0), is_first_block (1), block_attr_rsvd (2). The default sets 3. Confidence:
-     * HIGH/OBSERVED (confirmed).
+     * Bits 0..2. Block attributes (Overlay B); Overlay A names the bits one by one, is_last_block
+     * (bit 0), is_first_block (bit 1), block_attr_rsvd (bit 2), the alternative. The default sets 3
+     * (first and last block). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `is_last_block_is_first_block` (u3): Overlay A (union
+     * tdma_m2s_meta_ctrl): bit 0 is_last_block, bit 1 is_first_block, bit 2 block_attr_rsvd; the
+     * default sets both flags. [HIGH/OBSERVED]
      */
     unsigned int block_attr : 3;
     /**
@@ -2974,7 +2960,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:222.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:211.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0_DWARF {
     /**
@@ -3039,7 +3025,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_DWARF) == 4, "SDMA_DESC_WORD0_DWARF
  *
  * Confidence: MED/CARRIED (inferred).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:248.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:237.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     /** Bits 0..15. Transfer length in bytes. Confidence: MED/CARRIED (inferred). */
@@ -3073,7 +3059,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:264.
+ * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:253.
  */
 typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1_DWARF {
     /** Bits 0..4. Reserved. Reserved network-tag bits. Confidence: HIGH/CARRIED (strong). */
@@ -3122,7 +3108,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1_DWARF) == 4, "SDMA_CME_DESC_WOR
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §2.3; wiki-cce §2.4; supp-field-tables §7 Table 7.0. Spec:
- * types/sdma.toml:441.
+ * types/sdma.toml:430.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_W0 {
     /**
@@ -3156,7 +3142,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W0) == 4, "SDMA_CCE_W0 is 4 bytes");
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §2.6; wiki-meta-ctrl §2; supp-field-tables §7 Table 7.1. Spec:
- * types/sdma.toml:466.
+ * types/sdma.toml:455.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
     /**
@@ -3250,7 +3236,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §2.3; wiki-cce §2.4; supp-field-tables §7 Table 7.0; supp-field-tables §7
- * Table 7.3. Spec: types/sdma.toml:531.
+ * Table 7.3. Spec: types/sdma.toml:520.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_W2 {
     /** Bits 0..23. Semaphore / length (& 0xFFFFFF). Confidence: HIGH/OBSERVED (confirmed). */
@@ -3286,7 +3272,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:709.
+ * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:698.
  */
 typedef struct __attribute__((packed)) kbin_cce_fma_info {
     /**
@@ -3312,7 +3298,7 @@ DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_fma_info, scale) == 4, "kbin_cce_fma_inf
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:741.
+ * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:730.
  */
 typedef struct __attribute__((packed)) kbin_cce_min_max_info {
     /**
