@@ -264,8 +264,9 @@ fn real_pages_rows() {
         (row(&tables, 139).verdict, spec_path(row(&tables, 139))),
         (Verdict::Exact, "header")
     );
-    // Table 1.1 `| [15:0] | b16 | length_meta |`: a bit row of SDMA_DESC_WORD0.
-    assert_eq!(spec_path(row(&tables, 83)), "length_meta");
+    // Table 1.1 `| [15:0] | b16 | length_meta |`: a bit row of SDMA_DESC_WORD0, whose
+    // kernel name is `length` (wiki-udma-desc §2 LENGTH); length_meta is its evidence name.
+    assert_eq!(spec_path(row(&tables, 83)), "length");
     assert_eq!(row(&tables, 83).verdict, Verdict::Exact);
 
     let seed000 = audit_file(&reference_dir().join("seed-000-dma-family-encoding.md"));

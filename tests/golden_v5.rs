@@ -115,14 +115,14 @@ fn dma_immediate_one_inline_one_register_descriptor() {
     );
     // §3.1 row "13 3 descriptor_reg[3]".
     assert_eq!(w.descriptor_reg, [0, 20, 0]);
-    // §3.1 row "16 48 descriptor_imm[3]": each an §1 SDMA_CME_BD_DESC. Descriptor 0:
-    // Table 1.1 length_meta [15:0] = 0x1000, byte3 first [5] and last [4]; Table 1.2 op
-    // [8:6] = 2 CME (Table 1.3b), optype COPY 0; Table 1.0 buf_ptr 0x120000000.
+    // §3.1 row "16 48 descriptor_imm[3]": each an SDMA_CME_BD_DESC (INFERRED). Descriptor
+    // 0: wiki-udma-desc §2 LENGTH [15:0] = 0x1000, FIRST [26] and LAST [27]; §3 the default
+    // meta_ctrl, op [25:23] = 2 CME, optype COPY 0; §4 buf_ptr 0x120000000.
     let d = w.descriptor_imm[0];
-    assert_eq!(d.word0.length_meta, 0x1000);
-    assert_eq!((d.word0.first, d.word0.last), (1, 1));
-    assert_eq!(d.word1.op, SDMAOP::CME);
-    assert_eq!(d.word1.optype, SDMA_CMETYPE::COPY);
+    assert_eq!(d.len_ctrl.length, 0x1000);
+    assert_eq!((d.len_ctrl.first, d.len_ctrl.last), (1, 1));
+    assert_eq!(d.meta_ctrl.op, SDMAOP::CME);
+    assert_eq!(d.meta_ctrl.optype, SDMA_CMETYPE::COPY);
     assert_eq!(d.buf_ptr, 0x1_2000_0000);
     // Descriptor 1 is in registers, descriptor 2 unused: their inline bytes are zero.
     assert_eq!(w.descriptor_imm[1], SDMA_CME_BD_DESC::default());
@@ -151,10 +151,10 @@ fn decode_json(arch: &str) -> Vec<Value> {
 }
 
 /// `alternatives` keys an array element's readings by its own index: §3.1's
-/// `descriptor_imm[3]` has three elements, each a §1 SDMA_CME_BD_DESC whose `word0` has
-/// another reading, so the keys are `descriptor_imm[0]`, `descriptor_imm[0].word0`, …
-/// `descriptor_imm[2].word0` (decode once wrote `[1].word0` for element 0 and reached
-/// `[5].word0`).
+/// `descriptor_imm[3]` has three elements, each an SDMA_CME_BD_DESC whose `len_ctrl` and
+/// `meta_ctrl` (and its `block_attr`) have other readings, so the keys are `descriptor_imm[0]`,
+/// `descriptor_imm[0].len_ctrl`, … `descriptor_imm[2].meta_ctrl` (decode once wrote
+/// `[1].word0` for element 0 and reached `[5].word0`).
 #[test]
 fn decode_json_keys_array_elements_alternatives_by_their_index() {
     let all = decode_json("maverick");
@@ -169,11 +169,17 @@ fn decode_json_keys_array_elements_alternatives_by_their_index() {
         [
             "descriptor_imm",
             "descriptor_imm[0]",
-            "descriptor_imm[0].word0",
+            "descriptor_imm[0].len_ctrl",
+            "descriptor_imm[0].meta_ctrl",
+            "descriptor_imm[0].meta_ctrl.block_attr",
             "descriptor_imm[1]",
-            "descriptor_imm[1].word0",
+            "descriptor_imm[1].len_ctrl",
+            "descriptor_imm[1].meta_ctrl",
+            "descriptor_imm[1].meta_ctrl.block_attr",
             "descriptor_imm[2]",
-            "descriptor_imm[2].word0",
+            "descriptor_imm[2].len_ctrl",
+            "descriptor_imm[2].meta_ctrl",
+            "descriptor_imm[2].meta_ctrl.block_attr",
         ]
     );
 }

@@ -112,6 +112,7 @@ fn json_carries_the_conflict_records() {
             "extended_inst_architectures",
             "gs_control_ex_a",
             "s3d3_collective_reserved1_span",
+            "udma_desc_bit_order",
             "sdma_desc_word0_listing",
             "sdma_cce_w0_overlay",
             "sdma_cce_w1_overlay",

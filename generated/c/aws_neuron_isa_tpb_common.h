@@ -2533,12 +2533,13 @@ typedef uint8_t NEURON_ISA_TPB_LNC_SIZE_FMT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_LNC_SIZE_FMT is 1 byte");
 
 /**
- * SDMA_CMETYPE (1 byte): The CME operation type of a BD (WORD1 optype, bits 9..11): a plain copy or
- * one of the Fast CRC+Memcopy engine's checksums.
+ * SDMA_CMETYPE (1 byte): The CME operation type of a descriptor (meta_ctrl optype, bits 20..22; the
+ * DWARF tables place it at 9..11): a plain copy or one of the Fast CRC+Memcopy engine's checksums.
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3. Spec: types/sdma.toml:131.
+ * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3; wiki-cce §6. Spec:
+ * types/sdma.toml:279.
  */
 #ifdef __cplusplus
 enum SDMA_CMETYPE : uint8_t {
@@ -2568,12 +2569,17 @@ typedef uint8_t SDMA_CMETYPE;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CMETYPE) == 1, "SDMA_CMETYPE is 1 byte");
 
 /**
- * SDMAOP (1 byte): The engine operation of a BD (WORD1 op, bits 6..8). The sources give 1, 2 and 4;
- * 0, 3, 5, 6 and 7 have no name.
+ * SDMAOP (1 byte): The SDMA op of a descriptor (meta_ctrl op, bits 23..25, the kernel's ssmae_op;
+ * the DWARF tables place it at 6..8). The sources give 1, 2 and 4; 0, 3, 5, 6 and 7 have no name.
+ * The plain-copy default holds CME (2), which is_cme_desc tests. Read on the kernel's bits, the
+ * op-class base words of wiki-meta-ctrl §2 hold DRE (1) for striding-split 0x800000, transpose
+ * 0x900000 and replication 0xA00000, and CCE (4) for add / min-max 0x2000000, fma 0x2100000,
+ * cce_ext 0x2400000 and gradient 0x2500000 (dmaspec's reading, see the evidence).
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3. Spec: types/sdma.toml:152.
+ * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3; wiki-cce §6; wiki-udma-desc
+ * §The default; wiki-meta-ctrl §2. Spec: types/sdma.toml:301.
  */
 #ifdef __cplusplus
 enum SDMAOP : uint8_t {
@@ -2582,9 +2588,9 @@ enum SDMAOP {
 #endif
     /** The strided / transpose engine. */
     SDMAOP_DRE = 0x01,
-    /** The COPY / memcpy data path (with the CRC variants). */
+    /** The COPY / memcpy data path (with the CRC variants); the plain-copy default. */
     SDMAOP_CME = 0x02,
-    /** In-flight compute (FMA / ADD / MIN / MAX / convert; field tables §7). */
+    /** In-flight compute (FMA / ADD / MIN / MAX / convert; field tables §7, wiki-cce). */
     SDMAOP_CCE = 0x04,
 };
 #ifndef __cplusplus
@@ -2593,24 +2599,24 @@ typedef uint8_t SDMAOP;
 DMASPEC_STATIC_ASSERT(sizeof(SDMAOP) == 1, "SDMAOP is 1 byte");
 
 /**
- * SDMA_FMA_OPERAND (1 byte): What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks; the
- * page names the firmware enum al_sdma_m2s_fma_operand.
+ * SDMA_FMA_OPERAND (1 byte): What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks: the
+ * host runtime's enum al_sdma_m2s_fma_operand (enums.json).
  *
- * Confidence: HIGH/CARRIED (strong).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:296.
+ * Evidence: wiki-cce §3.1; supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:555.
  */
 #ifdef __cplusplus
 enum al_sdma_m2s_fma_operand : uint8_t {
 #else
 enum al_sdma_m2s_fma_operand {
 #endif
-    /** The accumulator. */
-    AL_SDMA_M2S_FMA_OPERAND_stored_buffer = 0x00,
-    /** The source. */
-    AL_SDMA_M2S_FMA_OPERAND_input_buffer = 0x01,
-    /** The FP32 scale in W3. */
-    AL_SDMA_M2S_FMA_OPERAND_scale = 0x02,
+    /** The running accumulator (the in-engine partial). */
+    al_sdma_m2s_fma_operand_stored_buffer = 0x00,
+    /** The source stream read on the M2S leg. */
+    al_sdma_m2s_fma_operand_input_buffer = 0x01,
+    /** The per-source FP32 scale in W3. */
+    al_sdma_m2s_fma_operand_scale = 0x02,
 };
 #ifndef __cplusplus
 typedef uint8_t al_sdma_m2s_fma_operand;
@@ -2618,31 +2624,37 @@ typedef uint8_t al_sdma_m2s_fma_operand;
 DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2s_fma_operand) == 1, "al_sdma_m2s_fma_operand is 1 byte");
 
 /**
- * SDMA_CCETYPE (1 byte): The device CCE op (Table 7.2). The page does not place it in the 16-byte
- * descriptor: a CCE descriptor selects its op through the META-CTRL op selector (FMA, EXT, GCE; 0
- * for ADD / MIN / MAX). The host kbin_dma_desc_op_t values map onto it as kbin ADD 2 -> 0, FMA 1 ->
- * 1, MAX 4 -> 2, MIN 3 -> 3 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops).
+ * SDMA_CCETYPE (1 byte): The device CCE op (enums.json SDMA_CCETYPE). The host kbin_dma_desc_op
+ * values map onto it through the 4-entry table CSWTCH.21 = {1, 0, 3, 2} indexed by op - 1: kbin FMA
+ * 1 -> 1, ADD 2 -> 0, MIN 3 -> 3, MAX 4 -> 2 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops; any
+ * other op asserts 'Unsupported CCE Op! %u'); EXT and GCE have no kbin op. A descriptor's META-CTRL
+ * op selector holds the FMA, EXT and GCE values; ADD and MIN/MAX share base word 0x2000000, so ADD,
+ * MIN and MAX are not told apart by it (gap).
  *
- * Confidence: HIGH/CARRIED (strong).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §7 Table 7.2. Spec: types/sdma.toml:310.
+ * Evidence: wiki-cce §1.1; wiki-cce §5.3; supp-field-tables §7 Table 7.2. Spec:
+ * types/sdma.toml:572.
  */
 #ifdef __cplusplus
 enum SDMA_CCETYPE : uint8_t {
 #else
 enum SDMA_CCETYPE {
 #endif
-    /** Pure accumulate (cce_info NULL); kbin ADD = 2. */
+    /** Pure accumulate, acc' = acc + src_i (cce_info may be NULL); kbin ADD = 2. */
     SDMA_CCETYPE_ADD = 0x00,
-    /** acc' = input * scale + acc; kbin FMA = 1. */
+    /** acc' = input * scale + acc; kbin FMA = 1; cce_info must not be NULL. */
     SDMA_CCETYPE_FMA = 0x01,
-    /** B = MAX, optional const clamp; kbin MAX = 4. */
+    /** Running maximum, optionally clamped against the min_max_info constant; kbin MAX = 4. */
     SDMA_CCETYPE_MAX = 0x02,
-    /** B = MIN, optional const clamp; kbin MIN = 3. */
+    /** Running minimum, optionally clamped against the min_max_info constant; kbin MIN = 3. */
     SDMA_CCETYPE_MIN = 0x03,
-    /** Device-only combo multi-descriptor packet (base 0x2400000, chained 0x40000000). */
+    /**
+     * Device-only: the combo multi-descriptor packet (meta-ctrl base 0x2400000, descriptors linked
+     * by the 0x40000000 more-descriptors-follow bit); arch > 2 only.
+     */
     SDMA_CCETYPE_EXT = 0x04,
-    /** Device-only gradient compress / decompress (base 0x2500000). */
+    /** Device-only: in-flight gradient compression / decompression (meta-ctrl base 0x2500000). */
     SDMA_CCETYPE_GCE = 0x05,
 };
 #ifndef __cplusplus
@@ -2651,22 +2663,306 @@ typedef uint8_t SDMA_CCETYPE;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCETYPE) == 1, "SDMA_CCETYPE is 1 byte");
 
 /**
- * SDMA_DESC_WORD0 (4 bytes): Word 0 of the BD, by the DWARF field names (Table 1.1, bit 0 = LSB of
- * the dword). The firmware writes bits 24..25 as a generation tag instead (the word0 field's
- * alternative firmware_gen_tag); the descriptor model's listing of the same word differs (conflict
- * sdma_desc_word0_listing).
+ * SDMA_DTYPE (1 byte): The SDMA-side dtype (al_sdma_m2m_meta_ctrl_data_type) the CCE META-CTRL
+ * dtype nibbles carry, and its byte size from the device table sdma_data_type_size (16 entries of 8
+ * bytes, indexed by this value; 0 has no name). fp32r has size 0, not 4, so a reduce that sizes its
+ * packets by fp32r asserts (encd_get_cce_reduce_packet_size, line 0x1204). The host kbin_dtype maps
+ * onto it through the 15-entry CSWTCH.19 (kbin_dtype_to_sdma_dtype, dtype 1..15, else 'Unsupported
+ * data type!').
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:592.
+ */
+#ifdef __cplusplus
+enum al_sdma_m2m_meta_ctrl_data_type : uint8_t {
+#else
+enum al_sdma_m2m_meta_ctrl_data_type {
+#endif
+    /** 8 bytes; kbin UINT64 (11). */
+    al_sdma_m2m_meta_ctrl_data_type_uint64 = 0x01,
+    /** 1 byte; kbin INT8 (12). */
+    al_sdma_m2m_meta_ctrl_data_type_int8 = 0x02,
+    /** 1 byte; kbin UINT8 (8). */
+    al_sdma_m2m_meta_ctrl_data_type_uint8 = 0x03,
+    /** 2 bytes; kbin INT16 (13). */
+    al_sdma_m2m_meta_ctrl_data_type_int16 = 0x04,
+    /** 2 bytes; kbin UINT16 (9). */
+    al_sdma_m2m_meta_ctrl_data_type_uint16 = 0x05,
+    /** 2 bytes; kbin BF16 (7). */
+    al_sdma_m2m_meta_ctrl_data_type_bfloat16 = 0x06,
+    /** 2 bytes; kbin FP16 (4). */
+    al_sdma_m2m_meta_ctrl_data_type_fp16 = 0x07,
+    /** 4 bytes; kbin INT32 (14). */
+    al_sdma_m2m_meta_ctrl_data_type_int32 = 0x08,
+    /** 4 bytes; kbin UINT32 (10). */
+    al_sdma_m2m_meta_ctrl_data_type_uint32 = 0x09,
+    /** 4 bytes; kbin FP32 (5). The FMA scale vector must be this. */
+    al_sdma_m2m_meta_ctrl_data_type_fp32 = 0x0a,
+    /**
+     * 0 bytes in sdma_data_type_size (not 4); kbin FP32r (6). It rides the accumulation nibble, not
+     * the I/O length path.
+     */
+    al_sdma_m2m_meta_ctrl_data_type_fp32r = 0x0b,
+    /** 8 bytes; kbin INT64 (15). */
+    al_sdma_m2m_meta_ctrl_data_type_int64 = 0x0c,
+    /** 1 byte; kbin FP8_E3 (1). */
+    al_sdma_m2m_meta_ctrl_data_type_fp8_e3 = 0x0d,
+    /** 1 byte; kbin FP8_E4 (2). */
+    al_sdma_m2m_meta_ctrl_data_type_fp8_e4 = 0x0e,
+    /** 1 byte; kbin FP8_E5 (3). */
+    al_sdma_m2m_meta_ctrl_data_type_fp8_e5 = 0x0f,
+};
+#ifndef __cplusplus
+typedef uint8_t al_sdma_m2m_meta_ctrl_data_type;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2m_meta_ctrl_data_type) == 1, "al_sdma_m2m_meta_ctrl_data_type is 1 byte");
+
+/**
+ * KBIN_DTYPE (4 bytes): The host kbin dtype (a C enum, 4 bytes in kbin_dma_desc_cce_info_t) as
+ * kbin_dtype_to_sdma_dtype takes it: 1..15, each mapped onto an SDMA dtype by CSWTCH.19.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:671.
+ */
+#ifdef __cplusplus
+enum kbin_dtype : uint32_t {
+#else
+enum kbin_dtype {
+#endif
+    /** -> SDMA fp8_e3 (13). */
+    kbin_dtype_FP8_E3 = 0x00000001,
+    /** -> SDMA fp8_e4 (14). */
+    kbin_dtype_FP8_E4 = 0x00000002,
+    /** -> SDMA fp8_e5 (15). */
+    kbin_dtype_FP8_E5 = 0x00000003,
+    /** -> SDMA fp16 (7). */
+    kbin_dtype_FP16 = 0x00000004,
+    /** -> SDMA fp32 (10). */
+    kbin_dtype_FP32 = 0x00000005,
+    /** -> SDMA fp32r (11). */
+    kbin_dtype_FP32r = 0x00000006,
+    /** -> SDMA bfloat16 (6). */
+    kbin_dtype_BF16 = 0x00000007,
+    /** -> SDMA uint8 (3). */
+    kbin_dtype_UINT8 = 0x00000008,
+    /** -> SDMA uint16 (5). */
+    kbin_dtype_UINT16 = 0x00000009,
+    /** -> SDMA uint32 (9). */
+    kbin_dtype_UINT32 = 0x0000000a,
+    /** -> SDMA uint64 (1). */
+    kbin_dtype_UINT64 = 0x0000000b,
+    /** -> SDMA int8 (2). */
+    kbin_dtype_INT8 = 0x0000000c,
+    /** -> SDMA int16 (4). */
+    kbin_dtype_INT16 = 0x0000000d,
+    /** -> SDMA int32 (8). */
+    kbin_dtype_INT32 = 0x0000000e,
+    /** -> SDMA int64 (12). */
+    kbin_dtype_INT64 = 0x0000000f,
+};
+#ifndef __cplusplus
+typedef uint32_t kbin_dtype;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(kbin_dtype) == 4, "kbin_dtype is 4 bytes");
+
+/**
+ * SDMA_DESC_WORD0 (4 bytes): len_ctrl, word 0 of a UDMA descriptor, as the kernel macros
+ * (udma.h:60-72) and the userspace bit-setters place it; the Tx and the Rx descriptor share it, the
+ * Rx one adding STRONG_ORDER_WR at bit 29. The builders pack it as flags | ring_id << 24 | (size &
+ * 0xffff). The DWARF tables' mirrored reading is SDMA_DESC_WORD0_DWARF; the firmware's is
+ * SDMA_DESC_WORD0_FW.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-udma-desc §2 Encoding; wiki-udma-desc §Algorithm; wiki-udma-desc §8. Spec:
+ * types/sdma.toml:89.
+ */
+typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
+    /**
+     * Bits 0..15. The byte length of this descriptor; 0 means 65536 (MAX_DMA_DESC_SIZE does not fit
+     * 16 bits, so a full 64 KiB transfer stores 0). Larger transfers are a FIRST .. CONCAT .. LAST
+     * chain. The spec's zero-means codec applies to byte-placed fields, not bit ranges, so the rule
+     * is stated here. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int length : 16;
+    /**
+     * Bits 16..22. Unknown: no source gives a meaning; kept raw. Unused by M2M (the kernel page).
+     * The DWARF tables put network-tag meta here (netag0_meta, md, rsvd_dummy in Table 1.1's byte
+     * 2), in the mirrored reading; neither gives these bits a meaning on the kernel's layout.
+     */
+    unsigned int unused_16_22 : 7;
+    /**
+     * Bit 23. Meta / CME-descriptor marker: set on the meta-descriptor a CME or CRC packet
+     * prepends, whose word 0 is (idx << 24) | FIRST | META; the CCE compute descriptors set it too
+     * (their 'has meta-control word' bit). The kernel never sets it. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int meta : 1;
+    /**
+     * Bits 24..25. The ring id / phase, 0..3 (ring_id << 24, wrapped & 0x3). The firmware's
+     * generation/ring tag is these bits (the alternative firmware_gen_tag). A CME/CRC
+     * meta-descriptor packs its CME index from bit 24 up instead. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int ring_id : 2;
+    /**
+     * Bit 26. First descriptor of a packet (a single-descriptor copy sets FIRST | LAST). In
+     * meta_ctrl the same mask 0x04000000 is write_barrier. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int first : 1;
+    /** Bit 27. Last descriptor of a packet. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int last : 1;
+    /**
+     * Bit 28. Interrupt on completion (M2S_DESC_INT_EN; S2M_DESC_INT_EN on the Rx descriptor, which
+     * the kernel ORs in when set_dst_int). In meta_ctrl the same mask 0x10000000 is notification.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int int_en : 1;
+    /**
+     * Bit 29. Rx (s2m) descriptors only: strong-ordered write, the SOW barrier mode. V3+ only: the
+     * userspace builder refuses it on SUNDA (v2) ('udma strong ordering not supported in TRN1!',
+     * returns -1). The Tx view names no bit 29. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int strong_order_wr : 1;
+    /**
+     * Bit 30. Data memory barrier (the DMB barrier mode sets it on the Tx descriptor). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int dmb : 1;
+    /**
+     * Bit 31. Concatenate with the next descriptor (a userspace-HAL feature; the kernel has no
+     * macro for it and never sets it). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int concat : 1;
+} SDMA_DESC_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes");
+
+/**
+ * SDMA_CME_DESC_WORD1 (4 bytes): meta_ctrl, word 1 of a Tx descriptor, as the kernel's two C
+ * overlays of the same 32 bits place it: `struct sdma_cme_desc_word` (Overlay B, udma_m2m.c:81-94),
+ * whose names are the DWARF ones, and `union tdma_m2s_meta_ctrl` (Overlay A, udma_m2m.c:23-50),
+ * which names the bits Overlay B calls rsvd (cached_crc_iv_index, use_stored_crc_iv,
+ * store_crc_result, store_source_crc, with the DWARF's names). Bit 28 is the userspace HAL's
+ * notification mask (V4). The plain-copy default is 0x01080003; a compute op replaces the op /
+ * optype region (bits 20..25) with an op-class base word (wiki-meta-ctrl §2: transpose 0x900000,
+ * replication 0xA00000, striding-split 0x800000, add / min-max 0x2000000, fma 0x2100000, cce_ext
+ * 0x2400000, gradient 0x2500000). The DWARF tables' mirrored reading is SDMA_CME_DESC_WORD1_DWARF.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A; wiki-meta-ctrl §1. Spec:
+ * types/sdma.toml:149.
+ */
+typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
+    /**
+     * Bits 0..2. Block attributes (Overlay B); Overlay A names the bits one by one, is_last_block
+     * (bit 0), is_first_block (bit 1), block_attr_rsvd (bit 2), the alternative. The default sets 3
+     * (first and last block). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `is_last_block_is_first_block` (u3): Overlay A (union
+     * tdma_m2s_meta_ctrl): bit 0 is_last_block, bit 1 is_first_block, bit 2 block_attr_rsvd; the
+     * default sets both flags. [HIGH/OBSERVED]
+     */
+    unsigned int block_attr : 3;
+    /**
+     * Bits 3..5. CRC IV cache slot, 0..7 (Overlay A; Overlay B: rsvd). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int cached_crc_iv_index : 3;
+    /**
+     * Bits 6..13. Endianness selector: Overlay A's eight byte/bit-swap controls (result / intr-val
+     * / src / init), which it does not name one by one. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int endian_type : 8;
+    /** Bit 14. Verify the incoming CRC. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int validate_crc : 1;
+    /**
+     * Bit 15. Seed the CRC from the cached IV (Overlay A; Overlay B: rsvd). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int use_stored_crc_iv : 1;
+    /**
+     * Bit 16. Send the CRC result (Overlay A: send_crc_result). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int send_crc : 1;
+    /**
+     * Bit 17. Store the CRC result (Overlay A; Overlay B: rsvd). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int store_crc_result : 1;
+    /**
+     * Bit 18. Store the source-side CRC (Overlay A; Overlay B: rsvd). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int store_source_crc : 1;
+    /**
+     * Bit 19. Also copy the source data (1 in the default). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int copy_src_data : 1;
+    /**
+     * Bits 20..22. Holds a `SDMA_CMETYPE`. The op type: for op = CME the CME type (0 COPY in the
+     * default); the compute op words put their per-op type here (a CCE op's selector, conflict
+     * sdma_cce_w1_overlay). Overlay A: op_type. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int optype : 3;
+    /**
+     * Bits 23..25. Holds a `SDMAOP`. The SDMA op: 2 (CME) in the plain-copy default, which is what
+     * is_cme_desc tests ((u16 at meta_ctrl + 2 >> 7) & 7 == 2); the compute op words replace it.
+     * Overlay A: ssmae_op. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int op : 3;
+    /**
+     * Bit 26. Write barrier (the WRITE_BARRIER barrier mode; al_sdma_m2s_set_write_barrier is orb
+     * $0x4,0x3(%rdi), byte 3 bit 2). Not bit 28, as an earlier draft had it; in len_ctrl the same
+     * mask 0x04000000 is FIRST. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int write_barrier : 1;
+    /**
+     * Bit 27. Reserved. Reserved: the low bit of Overlay B's netag0_rsvd [31:27] (Overlay A: rsvd0
+     * [31:26]). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int netag0_rsvd_27 : 1;
+    /**
+     * Bit 28. The userspace HAL's notification mask, V4 (MARIANA) only:
+     * al_sdma_m2s_set_notification_mask is orb $0x10,0x3(%rdi); the packet build requires it on v4
+     * and refuses it below ('not supported on arch < 4'). The kernel's overlays call the bit
+     * reserved (inside netag0_rsvd / rsvd0). In len_ctrl the same mask 0x10000000 is INT_EN.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int notification : 1;
+    /**
+     * Bits 29..31. Reserved. Reserved: the top three bits of Overlay B's netag0_rsvd [31:27].
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int netag0_rsvd_29_31 : 3;
+} SDMA_CME_DESC_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 4 bytes");
+
+/**
+ * SDMA_DESC_WORD0_DWARF (4 bytes): Word 0 as the field tables list the DWARF bit layout (Table 1.1,
+ * bit 0 = LSB of the dword): the length agrees with the kernel, but byte 3 is the kernel's read in
+ * mirror (ringid [7:6] where the kernel has DMB / CONCAT, concatenate [0] where it has RING_ID) and
+ * byte 2 holds network-tag meta the kernel calls unused. Kept as the len_ctrl field's alternative
+ * field_tables_len_ctrl (conflict udma_desc_bit_order); the descriptor model's listing of the same
+ * word differs again (conflict sdma_desc_word0_listing).
  *
  * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:63.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:211.
  */
-typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
+typedef struct __attribute__((packed)) SDMA_DESC_WORD0_DWARF {
     /**
-     * Bits 0..15. Transfer length in bytes of this BD; 0 means 64 KiB (65536). The spec's
-     * zero-means codec applies to byte-placed fields, not bit ranges, so the rule is stated here.
-     * Confidence: HIGH/CARRIED (strong).
+     * Bits 0..15. Transfer length in bytes of this BD; 0 means 64 KiB (65536). Confidence:
+     * HIGH/CARRIED (strong).
      */
     unsigned int length_meta : 16 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /** Bit 16. Byte 2 bit 0; the page gives the name only. Confidence: HIGH/CARRIED (strong). */
@@ -2683,41 +2979,50 @@ typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
      */
     unsigned int netag0_meta : 6 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1; supp-descriptor-model §3");
     /**
-     * Bit 24. Byte 3 bit 0 (DWARF name). The firmware writes bit 0 of its generation tag here.
-     * Confidence: HIGH/CARRIED (strong).
+     * Bit 24. Byte 3 bit 0 (DWARF name). The kernel has RING_ID's low bit here; the firmware writes
+     * bit 0 of its generation tag here. Confidence: HIGH/CARRIED (strong).
      */
     unsigned int concatenate : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
-     * Bit 25. Byte 3 bit 1 (DWARF name). The firmware writes bit 1 of its generation tag here.
-     * Confidence: HIGH/CARRIED (strong).
+     * Bit 25. Byte 3 bit 1 (DWARF name). The kernel has RING_ID's high bit here. Confidence:
+     * HIGH/CARRIED (strong).
      */
     unsigned int dmb : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
-    /** Bit 26. Byte 3 bit 2. Confidence: HIGH/CARRIED (strong). */
+    /** Bit 26. Byte 3 bit 2 (the kernel's FIRST). Confidence: HIGH/CARRIED (strong). */
     unsigned int no_snoop : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
-    /** Bit 27. Byte 3 bit 3: interrupt enable. Confidence: HIGH/CARRIED (strong). */
+    /**
+     * Bit 27. Byte 3 bit 3: interrupt enable (the kernel's LAST). Confidence: HIGH/CARRIED
+     * (strong).
+     */
     unsigned int int_en : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
-    /** Bit 28. Byte 3 bit 4: last BD of a transfer. Confidence: HIGH/CARRIED (strong). */
+    /**
+     * Bit 28. Byte 3 bit 4: last BD of a transfer (the kernel's INT_EN). Confidence: HIGH/CARRIED
+     * (strong).
+     */
     unsigned int last : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
-    /** Bit 29. Byte 3 bit 5: first BD of a transfer. Confidence: HIGH/CARRIED (strong). */
+    /**
+     * Bit 29. Byte 3 bit 5: first BD of a transfer (the kernel's Rx STRONG_ORDER_WR). Confidence:
+     * HIGH/CARRIED (strong).
+     */
     unsigned int first : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
-     * Bits 30..31. Byte 3 bits 6..7: the ring id (DWARF); the firmware does not write it.
+     * Bits 30..31. Byte 3 bits 6..7: the ring id (DWARF); the kernel has DMB and CONCAT here.
      * Confidence: HIGH/CARRIED (strong).
      */
     unsigned int ringid : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
-} SDMA_DESC_WORD0;
-DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes");
+} SDMA_DESC_WORD0_DWARF;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_DWARF) == 4, "SDMA_DESC_WORD0_DWARF is 4 bytes");
 
 /**
  * SDMA_DESC_WORD0_FW (4 bytes): Word 0 as the firmware's dma_data_transfer writes it: the length in
- * bits 0..15 and a 2-bit generation/ring tag in bits 24..25; it keeps the other bits of the word
- * (build mask &0xFCFF0000) and gives them no meaning of its own.
+ * bits 0..15 and a 2-bit generation/ring tag in bits 24..25 (the kernel's RING_ID); it keeps the
+ * other bits of the word (build mask &0xFCFF0000) and gives them no meaning of its own.
  *
  * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
  *
  * Confidence: MED/CARRIED (inferred).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:89.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:237.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     /** Bits 0..15. Transfer length in bytes. Confidence: MED/CARRIED (inferred). */
@@ -2729,7 +3034,7 @@ typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     unsigned int kept_16_23 : 8;
     /**
      * Bits 24..25. The 2-bit generation/ring tag; the completion busy-poll matches the same two
-     * bits (comp_BD.byte3 & 0x3). Confidence: MED/CARRIED (inferred).
+     * bits (comp_BD.byte3 & 0x3). The kernel's RING_ID. Confidence: MED/CARRIED (inferred).
      */
     unsigned int gen_tag : 2 DMASPEC_GATED_INFERRED("INFERRED: tagged MED/CARRIED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.1");
     /**
@@ -2741,16 +3046,19 @@ typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 bytes");
 
 /**
- * SDMA_CME_DESC_WORD1 (4 bytes): Word 1 of the BD: the CME command (op, optype) and its CRC
- * controls (Table 1.2).
+ * SDMA_CME_DESC_WORD1_DWARF (4 bytes): Word 1 as the field tables list the DWARF layout (Table
+ * 1.2): the kernel's thirteen names, placed from the other end of the word (netag0_rsvd at [4:0]
+ * where the kernel has block_attr and cached_crc_iv_index .. block_attr at [31:29] where it has the
+ * netag0_rsvd bits). Kept as the meta_ctrl field's alternative field_tables_meta_ctrl (conflict
+ * udma_desc_bit_order).
  *
  * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:105.
+ * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:253.
  */
-typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
+typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1_DWARF {
     /** Bits 0..4. Reserved. Reserved network-tag bits. Confidence: HIGH/CARRIED (strong). */
     unsigned int netag0_rsvd : 5 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bit 5. Order this BD's write before the next. Confidence: HIGH/CARRIED (strong). */
@@ -2783,133 +3091,232 @@ typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
     unsigned int cached_crc_iv_index : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
     /** Bits 29..31. Block attribute. Confidence: HIGH/CARRIED (strong). */
     unsigned int block_attr : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.2");
-} SDMA_CME_DESC_WORD1;
-DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 4 bytes");
+} SDMA_CME_DESC_WORD1_DWARF;
+DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1_DWARF) == 4, "SDMA_CME_DESC_WORD1_DWARF is 4 bytes");
 
 /**
  * SDMA_CCE_W0 (4 bytes): W0 of a CCE descriptor: write_barrier | 0x800000 (has meta-ctrl) |
- * meta_idx << 24. Table 7.0 ORs write_barrier in without saying at which bit, so bits 0..22 stay
- * unknown.
+ * meta_idx << 24. The encoders OR a write-barrier argument in without saying at which bit, so bits
+ * 0..22 stay unknown. The shape is the UDMA page's CME/CRC meta-descriptor word 0, (idx << 24) |
+ * META, whose index overlaps the ring id (conflict sdma_cce_w0_overlay).
  *
  * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
  *
- * Confidence: HIGH/CARRIED (strong).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §7 Table 7.0. Spec: types/sdma.toml:240.
+ * Evidence: wiki-cce §2.3; wiki-cce §2.4; supp-field-tables §7 Table 7.0. Spec:
+ * types/sdma.toml:430.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_W0 {
     /**
-     * Bits 0..22. Unknown: no source gives a meaning; kept raw. Control bits, write_barrier among
-     * them; the page does not place them.
+     * Bits 0..22. Unknown: no source gives a meaning; kept raw. Control bits, the write-barrier
+     * argument among them; the pages do not place them.
      */
     unsigned int ctrl : 23;
     /**
-     * Bit 23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. Confidence:
-     * HIGH/CARRIED (strong).
+     * Bit 23. 1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. The kernel's
+     * len_ctrl META bit. Confidence: HIGH/OBSERVED (confirmed).
      */
-    unsigned int has_meta_ctrl : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0; supp-consolidated §1.3");
-    /** Bits 24..31. The meta index (meta_idx << 24). Confidence: HIGH/CARRIED (strong). */
-    unsigned int meta_idx : 8 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
+    unsigned int has_meta_ctrl : 1;
+    /** Bits 24..31. The meta index (meta_idx << 24). Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int meta_idx : 8;
 } SDMA_CCE_W0;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W0) == 4, "SDMA_CCE_W0 is 4 bytes");
 
 /**
- * SDMA_CCE_META_CTRL (4 bytes): The CCE META-CTRL word (W1, Table 7.1;
- * al_sdma_m2s_build_*_meta_ctrl). The page gives no encoding of the three dtype nibbles. Bits it
- * does not name stay unknown.
+ * SDMA_CCE_META_CTRL (4 bytes): The CCE META-CTRL word (W1), as the five
+ * al_sdma_m2s_build_*_meta_ctrl encoders pack it (wiki-cce §2.6): (sub & 7) in bits 0..2, three
+ * dtype nibbles, four flag bits and a per-op base word, FMA 0x2100000, MIN/MAX and ADD 0x2000000,
+ * GCE 0x2500000, EXT 0x2400000 (wiki-meta-ctrl §2). Bit 25 (VALID) is set by every base word; bits
+ * 20..22 are the op selector, or the MIN/MAX constant's dtype. Positions are HIGH/OBSERVED; the
+ * names of flag bits 4..7 are LOW (from the base constants and argument names, and the encoders
+ * disagree on them). Read on the kernel's meta_ctrl the base words set op (bits 23..25) = CCE (4)
+ * and optype (bits 20..22) = the op selector (conflict sdma_cce_w1_overlay). Bits no page names
+ * stay unknown.
  *
  * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
  *
- * Confidence: HIGH/CARRIED (strong).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §7 Table 7.1. Spec: types/sdma.toml:256.
+ * Evidence: wiki-cce §2.6; wiki-meta-ctrl §2; supp-field-tables §7 Table 7.1. Spec:
+ * types/sdma.toml:455.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
-    /** Bits 0..3. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
-    unsigned int unnamed_0_3 : 4;
-    /** Bit 4. Use the min/max const operand. Confidence: HIGH/CARRIED (strong). */
-    unsigned int use_const : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
-    /** Bit 5. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
-    unsigned int unnamed_5 : 1;
     /**
-     * Bit 6. Write barrier (Table 7.1 [6]; the plain WORD1 has write_barrier at [5], conflict
-     * sdma_cce_w1_overlay). Confidence: HIGH/CARRIED (strong).
+     * Bits 0..2. The op sub-selector, (sub & 7), packed by every encoder. Confidence: HIGH/OBSERVED
+     * (confirmed).
      */
-    unsigned int write_barrier : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
+    unsigned int sub_op : 3;
+    /** Bit 3. Unknown: no source gives a meaning; kept raw. No encoder packs it. */
+    unsigned int unnamed_3 : 1;
     /**
-     * Bit 7. Last / notify: marks the final source of a multi-source reduce, which flushes the
-     * accumulator to S2M. Confidence: HIGH/CARRIED (strong).
+     * Bit 4. Use the min/max const operand, or the final flag (the common decode's '[4] use_const /
+     * final-flag'). The MIN/MAX encoder packs last here and use_const at bit 5; ADD and GCE pack an
+     * unnamed flag. LOW: named from the base constants and argument names. Confidence: LOW/INFERRED
+     * (speculative).
      */
-    unsigned int last : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
+    unsigned int use_const : 1 DMASPEC_GATED_SPECULATIVE("SPECULATIVE: tagged LOW/INFERRED (speculative), below DMASPEC_MIN_CONFIDENCE; cited: wiki-cce §2.6; wiki-cce §10; supp-field-tables §7 Table 7.1");
     /**
-     * Bits 8..11. The input / intermediate dtype nibble (encoding not given). Confidence:
-     * HIGH/CARRIED (strong).
+     * Bit 5. A flag by position (named here for its bit): the MIN/MAX encoder packs use_const here
+     * (use_const << 5, and 'use_const FORCES out_dt'); the overlays page calls it the min_max flag
+     * that, clear, zeroes the const-dtype (and ADD's fourth argument, 'bit5 (a4)'). LOW.
+     * Confidence: LOW/INFERRED (speculative).
      */
-    unsigned int in_dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
+    unsigned int flag_5 : 1 DMASPEC_GATED_SPECULATIVE("SPECULATIVE: tagged LOW/INFERRED (speculative), below DMASPEC_MIN_CONFIDENCE; cited: wiki-cce §2.6; wiki-meta-ctrl §2");
     /**
-     * Bits 12..15. The scale / output dtype nibble (encoding not given). Confidence: HIGH/CARRIED
-     * (strong).
+     * Bit 6. Write barrier (wrbar << 6 in the ADD, MIN/MAX and GCE encoders; the FMA encoder packs
+     * an unnamed flag). LOW. The kernel's meta_ctrl write_barrier is bit 26 (conflict
+     * sdma_cce_w1_overlay). Confidence: LOW/INFERRED (speculative).
      */
-    unsigned int out_dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
+    unsigned int write_barrier : 1 DMASPEC_GATED_SPECULATIVE("SPECULATIVE: tagged LOW/INFERRED (speculative), below DMASPEC_MIN_CONFIDENCE; cited: wiki-cce §2.6; supp-field-tables §7 Table 7.1");
     /**
-     * Bits 16..19. The accumulation dtype nibble: mixed precision reads in, accumulates wider,
-     * writes out (encoding not given). Confidence: HIGH/CARRIED (strong).
+     * Bit 7. Last / notify: set on the final source of a multi-source reduce, which flushes the
+     * accumulator to S2M (last << 7 in ADD and GCE, notif << 7 in MIN/MAX). LOW. Confidence:
+     * LOW/INFERRED (speculative).
      */
-    unsigned int acc_dtype : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
+    unsigned int last : 1 DMASPEC_GATED_SPECULATIVE("SPECULATIVE: tagged LOW/INFERRED (speculative), below DMASPEC_MIN_CONFIDENCE; cited: wiki-cce §2.6; wiki-cce §4.1; supp-field-tables §7 Table 7.1");
+    /**
+     * Bits 8..11. Holds a `al_sdma_m2m_meta_ctrl_data_type`. The input / intermediate dtype nibble
+     * (in_dt or mid_dt & 0xF), an SDMA dtype. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int in_dtype : 4;
+    /**
+     * Bits 12..15. Holds a `al_sdma_m2m_meta_ctrl_data_type`. The scale / output dtype nibble, an
+     * SDMA dtype (FMA and GCE put the scale's dtype here, ADD, MIN/MAX and EXT the output's).
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int out_dtype : 4;
+    /**
+     * Bits 16..19. Holds a `al_sdma_m2m_meta_ctrl_data_type`. The accumulation dtype nibble, an
+     * SDMA dtype: mixed precision reads in, accumulates wider, writes out. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    unsigned int acc_dtype : 4;
     /**
      * Bits 20..22. The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000,
-     * bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD / MIN / MAX leave 0. Confidence: HIGH/CARRIED
-     * (strong).
+     * bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD and MIN/MAX leave 0 here, and a MIN/MAX with a
+     * constant puts the constant's dtype here ((const_dt & 7) << 20). The values are the
+     * SDMA_CCETYPE values of FMA, EXT and GCE; on the kernel's meta_ctrl these bits are optype.
+     * Confidence: HIGH/OBSERVED (confirmed).
      */
-    unsigned int op_selector : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
-    /** Bits 23..24. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
+    unsigned int op_selector : 3;
+    /**
+     * Bits 23..24. Unknown: no source gives a meaning; kept raw. 0 in every CCE base word; the
+     * kernel's meta_ctrl op has its two low bits here.
+     */
     unsigned int unnamed_23_24 : 2;
     /**
-     * Bit 25. CCE meta-ctrl VALID: 1 = this is a CCE descriptor. Confidence: HIGH/CARRIED (strong).
+     * Bit 25. CCE meta-ctrl VALID, set by every base word: 1 = this is a CCE descriptor. On the
+     * kernel's meta_ctrl it is op's top bit, op = CCE (4). Confidence: HIGH/OBSERVED (confirmed).
      */
-    unsigned int valid : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.1");
-    /** Bits 26..31. Unknown: no source gives a meaning; kept raw. Not in Table 7.1. */
+    unsigned int valid : 1;
+    /**
+     * Bits 26..31. Unknown: no source gives a meaning; kept raw. Not packed by the meta-ctrl
+     * encoders. The FMA descriptor encoder ORs (a10 & 1) << 26 and a8 << 29 into its W1 (wiki-cce
+     * §2.3) under argument names only.
+     */
     unsigned int unnamed_26_31 : 6;
 } SDMA_CCE_META_CTRL;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 bytes");
 
 /**
  * SDMA_CCE_W2 (4 bytes): W2 of a CCE descriptor: the semaphore/length in bits 0..23 and the three
- * FMA operand selectors (Table 7.3). The page also ORs in an 'op-high nibble' without placing it,
- * so bits 30..31 stay unknown.
+ * FMA operand selectors (a_sel << 24, b_sel << 26, c_sel << 28). The MIN/MAX encoder ORs 0x2000000
+ * here instead (bits 24..25 = 2); the 'op-high nibble' the field tables name is not placed, so bits
+ * 30..31 stay unknown.
  *
  * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
  *
- * Confidence: HIGH/CARRIED (strong).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §7 Table 7.0; supp-field-tables §7 Table 7.3. Spec:
- * types/sdma.toml:278.
+ * Evidence: wiki-cce §2.3; wiki-cce §2.4; supp-field-tables §7 Table 7.0; supp-field-tables §7
+ * Table 7.3. Spec: types/sdma.toml:520.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_W2 {
-    /** Bits 0..23. Semaphore / length (&0xFFFFFF). Confidence: HIGH/CARRIED (strong). */
-    unsigned int sema_length : 24 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
+    /** Bits 0..23. Semaphore / length (& 0xFFFFFF). Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int sema_length : 24;
     /**
-     * Bits 24..25. Holds a `al_sdma_m2s_fma_operand`. FMA operand A; default 1 (input). Confidence:
-     * HIGH/CARRIED (strong).
+     * Bits 24..25. Holds a `al_sdma_m2s_fma_operand`. FMA operand A (a multiply operand); the
+     * runtime's default is 1 (input_buffer, this source). Confidence: HIGH/OBSERVED (confirmed).
      */
-    unsigned int a_sel : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.3");
+    unsigned int a_sel : 2;
     /**
-     * Bits 26..27. Holds a `al_sdma_m2s_fma_operand`. FMA operand B; default 2 (scale), so acc' =
-     * input * scale + acc. Confidence: HIGH/CARRIED (strong).
+     * Bits 26..27. Holds a `al_sdma_m2s_fma_operand`. FMA operand B (the other multiply operand);
+     * default 2 (scale), so acc' = input * scale + acc. Confidence: HIGH/OBSERVED (confirmed).
      */
-    unsigned int b_sel : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.3");
+    unsigned int b_sel : 2;
     /**
-     * Bits 28..29. Holds a `al_sdma_m2s_fma_operand`. FMA operand C; default 0 (stored).
-     * Confidence: HIGH/CARRIED (strong).
+     * Bits 28..29. Holds a `al_sdma_m2s_fma_operand`. FMA operand C (the add operand); default 0
+     * (stored_buffer, the accumulator). Confidence: HIGH/OBSERVED (confirmed).
      */
-    unsigned int c_sel : 2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.3");
+    unsigned int c_sel : 2;
     /**
-     * Bits 30..31. Unknown: no source gives a meaning; kept raw. Not placed by the page (the
-     * op-high nibble may fall here or overlap the selectors).
+     * Bits 30..31. Unknown: no source gives a meaning; kept raw. Not placed by the pages (the field
+     * tables' op-high nibble may fall here or overlap the selectors).
      */
     unsigned int op_high : 2;
 } SDMA_CCE_W2;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
+
+/**
+ * KBIN_CCE_FMA_INFO (132 bytes): The fma_info arm of kbin_dma_desc_cce_info_t's 132-byte union: the
+ * scale vector's dtype (which must remap to SDMA fp32) and one FP32 scale per source, as IEEE-754
+ * bits (the spec has no float type). Each scale[i] becomes W3 of source i's FMA descriptor.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:698.
+ */
+typedef struct __attribute__((packed)) kbin_cce_fma_info {
+    /**
+     * Offset 0, 4 bytes. The scale vector's dtype: must remap to SDMA fp32 (kbin FP32), or the FMA
+     * path asserts. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    kbin_dtype scale_dtype;
+    /**
+     * Offset 4, 128 bytes. float scale[32]: one FP32 scale per source (up to 32), as IEEE-754 bits.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    uint32_t scale[32];
+} kbin_cce_fma_info;
+DMASPEC_STATIC_ASSERT(sizeof(kbin_cce_fma_info) == 132, "kbin_cce_fma_info is 132 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_fma_info, scale_dtype) == 0, "kbin_cce_fma_info.scale_dtype is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_fma_info, scale) == 4, "kbin_cce_fma_info.scale is at offset 4");
+
+/**
+ * KBIN_CCE_MIN_MAX_INFO (12 bytes): The min_max_info arm of kbin_dma_desc_cce_info_t's union (12
+ * bytes): whether a MIN/MAX also clamps against a constant, the constant's dtype and the constant.
+ * Its constant_dtype aliases fma_info.scale[0]; the runtime writes the per-source 16-byte stride
+ * there.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:730.
+ */
+typedef struct __attribute__((packed)) kbin_cce_min_max_info {
+    /**
+     * Offset 0, 1 byte. bool: also clamp the running extremum against the constant. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    uint8_t use_constant;
+    /**
+     * Offset 1, 3 bytes. Unknown: no source gives a meaning; kept raw. Between the bool at +4 and
+     * constant_dtype at +8 (struct offsets); the page gives no meaning (alignment padding).
+     */
+    uint8_t pad_1_3[3];
+    /**
+     * Offset 4, 4 bytes. The constant's dtype (converted by kbin_dtype_to_sdma_dtype into the
+     * MIN/MAX constant's 3-bit const-dtype). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    kbin_dtype constant_dtype;
+    /** Offset 8, 4 bytes. The clamp / seed constant. Confidence: HIGH/OBSERVED (confirmed). */
+    uint32_t constant;
+} kbin_cce_min_max_info;
+DMASPEC_STATIC_ASSERT(sizeof(kbin_cce_min_max_info) == 12, "kbin_cce_min_max_info is 12 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_min_max_info, use_constant) == 0, "kbin_cce_min_max_info.use_constant is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_min_max_info, pad_1_3) == 1, "kbin_cce_min_max_info.pad_1_3 is at offset 1");
+DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_min_max_info, constant_dtype) == 4, "kbin_cce_min_max_info.constant_dtype is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_min_max_info, constant) == 8, "kbin_cce_min_max_info.constant is at offset 8");
 
 /**
  * INDEX_MISS_BEHAVIOR (1 byte): GATHER's policy for an index outside the loaded Pool_Buffer window.
@@ -4472,12 +4879,54 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
- * Conflict `sdma_desc_word0_listing` (about SDMA_DESC_WORD0): How the two pages list
- * SDMA_DESC_WORD0. The field tables give each bit (length_meta [15:0], byte 2 = netag0_meta [7:2] +
- * rsvd_dummy [1] + md [0], byte 3 = ringid [7:6] .. concatenate [0]: 32 bits). The descriptor model
- * lists the word 'MSB-from-top' as length_meta:16, netag0_meta:6, md:1, then the eight byte-3 bits:
- * 31 bits, no rsvd_dummy, and read from the top it would put length_meta in bits 16..31, against
- * both pages' firmware quirk (length in bits 0..15). The spec follows Table 1.1.
+ * Conflict `udma_desc_bit_order` (about SDMA_DESC_WORD0, SDMA_CME_DESC_WORD1,
+ * SDMA_DESC_WORD0_DWARF, SDMA_CME_DESC_WORD1_DWARF): Where the bits of the UDMA descriptor's two
+ * control words sit. The kernel (udma.h macros) and the userspace HAL (bit-setters, the default
+ * constant) agree bit for bit: len_ctrl LENGTH [15:0], META 23, RING_ID [25:24], FIRST 26, LAST 27,
+ * INT_EN 28, (Rx) STRONG_ORDER_WR 29, DMB 30, CONCAT 31; meta_ctrl block_attr [2:0] .. op [25:23],
+ * write_barrier 26. The field tables' DWARF tables (Tables 1.1, 1.2) name the same fields in the
+ * mirror order: byte 3 of word 0 from ringid [7:6] down to concatenate [0], word 1 from block_attr
+ * [31:29] down to netag0_rsvd [4:0]. The spec follows the kernel (the source that outranks a DWARF
+ * dump); the DWARF reading is each word's alternative (field_tables_len_ctrl,
+ * field_tables_meta_ctrl). On the plain copy descriptor both code lines build (len_ctrl 0x0C000040,
+ * meta_ctrl 0x01080003) the DWARF reading gives no_snoop = 1, int_en = 1, first = 0, last = 0, op =
+ * 0, endian_type = 66.
+ *
+ * Reading `kernel_and_hal`: wiki-udma-desc: len_ctrl CONCAT 31, DMB 30, STRONG_ORDER_WR 29 (Rx),
+ * INT_EN 28, LAST 27, FIRST 26, RING_ID 25:24, META 23, LENGTH 15:0; meta_ctrl (Overlay B)
+ * block_attr 2:0, endian_type 13:6, validate_crc 14, send_crc 16, copy_src_data 19, optype 22:20,
+ * op 25:23, write_barrier 26, netag0_rsvd 31:27. Both code lines verified to build the same bytes.
+ * [HIGH/OBSERVED] Evidence: wiki-udma-desc §2 Encoding; wiki-udma-desc §Overlay B; wiki-udma-desc
+ * §8.
+ *
+ * Reading `dwarf_field_tables`: supp-field-tables Tables 1.1 and 1.2 (DWARF, carried): word0 byte 3
+ * ringid [7:6], first [5], last [4], int_en [3], no_snoop [2], dmb [1], concatenate [0]; word1
+ * block_attr [31:29], cached_crc_iv_index [28:26], endian_type [25:18], validate_crc [17] .. op
+ * [8:6], write_barrier [5], netag0_rsvd [4:0]. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table
+ * 1.1; supp-field-tables §1 Table 1.2.
+ *
+ * Reading `dwarf_listing_from_bit_0`: The descriptor model's DWARF listings, read from bit 0 up (as
+ * GCC allocates bit-fields on a little-endian target) instead of from the top: word1 block_attr:3
+ * (0..2), cached_crc_iv_index:3 (3..5), endian_type:8 (6..13), validate_crc 14, use_stored_crc_iv
+ * 15, send_crc 16, store_crc_result 17, store_source_crc 18, copy_src_data 19, optype 20..22, op
+ * 23..25, write_barrier 26, netag0_rsvd 27..31, the kernel's places exactly; word0 length_meta:16,
+ * netag0_meta:6, md:1, ringid:2, first, last, int_en, no_snoop, dmb, concatenate puts ringid at
+ * 23..24 with 31 bits named, one short, and with one more bit before ringid (the field tables'
+ * rsvd_dummy, or the kernel's META at 23) gives ringid 24..25, first 26, last 27, int_en 28,
+ * no_snoop 29, dmb 30, concatenate 31, the kernel's places again. So the DWARF names are the
+ * kernel's bits and the field tables' mirror is a transcription. [MED/INFERRED] Evidence:
+ * supp-descriptor-model §3.
+ */
+
+/**
+ * Conflict `sdma_desc_word0_listing` (about SDMA_DESC_WORD0_DWARF, SDMA_DESC_WORD0): How the two
+ * DWARF pages list word 0 (SDMA_DESC_WORD0_DWARF). The field tables give each bit (length_meta
+ * [15:0], byte 2 = netag0_meta [7:2] + rsvd_dummy [1] + md [0], byte 3 = ringid [7:6] ..
+ * concatenate [0]: 32 bits). The descriptor model lists the word 'MSB-from-top' as length_meta:16,
+ * netag0_meta:6, md:1, then the eight byte-3 bits: 31 bits, no rsvd_dummy, and read from the top it
+ * would put length_meta in bits 16..31, against both pages' firmware quirk (length in bits 0..15).
+ * The kernel's layout (SDMA_DESC_WORD0) is neither; read from bit 0, the descriptor model's listing
+ * comes close to it (conflict udma_desc_bit_order).
  *
  * Reading `field_tables_bits`: Table 1.1: 32 bits, bit 0 = LSB; length_meta 0..15, md 16,
  * rsvd_dummy 17, netag0_meta 18..23, concatenate 24, dmb 25, no_snoop 26, int_en 27, last 28, first
@@ -4486,53 +4935,72 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  * Reading `descriptor_model_listing`: The descriptor model: 'length_meta:16, netag0_meta:6, md:1,
  * then ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1', MSB from the top: 31 bits
  * named, no rsvd_dummy. [HIGH/CARRIED] Evidence: supp-descriptor-model §3.
+ *
+ * Reading `kernel_len_ctrl`: wiki-udma-desc §2: LENGTH [15:0], bits 22:16 unused by M2M, META 23,
+ * RING_ID [25:24], FIRST 26, LAST 27, INT_EN 28, DMB 30, CONCAT 31 (and STRONG_ORDER_WR 29 on the
+ * Rx descriptor). [HIGH/OBSERVED] Evidence: wiki-udma-desc §2 Encoding.
  */
 
 /**
- * Conflict `sdma_cce_w0_overlay` (about SDMA_DESC_WORD0, SDMA_CCE_W0): Word 0 of the same ring
- * entry read two ways. The BD (Table 1.1) has netag0_meta in bits 18..23 and the byte-3 controls
- * (concatenate, dmb, no_snoop, int_en, last, first, ringid) in bits 24..31; the CCE descriptor
- * (Table 7.0) has its has-meta-ctrl flag at bit 23, the top bit of netag0_meta, and meta_idx in
- * bits 24..31, all eight byte-3 controls.
+ * Conflict `sdma_cce_w0_overlay` (about SDMA_DESC_WORD0, SDMA_CCE_W0, SDMA_DESC_WORD0_DWARF): Word
+ * 0 of the same ring entry read two ways. On the kernel's len_ctrl, bit 23 is META, which agrees
+ * with the CCE descriptor's has-meta-ctrl bit, but bits 24..31 are RING_ID, FIRST, LAST, INT_EN,
+ * STRONG_ORDER_WR, DMB and CONCAT, where the CCE descriptor puts meta_idx (meta_idx << 24). The
+ * UDMA page says the same of its CME/CRC meta-descriptor: its index packs into [31:24], over the
+ * ring id, for the meta slots only. On the DWARF tables' reading, bit 23 was netag0_meta's top bit.
  *
- * Reading `bd_word0`: Table 1.1: bit 23 is netag0_meta's top bit; bits 24..31 are concatenate, dmb,
- * no_snoop, int_en, last, first, ringid. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.1.
+ * Reading `kernel_len_ctrl`: wiki-udma-desc §2: META 23, RING_ID 25:24, FIRST 26, LAST 27, INT_EN
+ * 28, DMB 30, CONCAT 31; a meta-descriptor's word 0 is (idx << 24) | FIRST | META, the index
+ * overlapping the ring id. [HIGH/OBSERVED] Evidence: wiki-udma-desc §The CME / CRC meta-descriptor
+ * word0.
  *
- * Reading `cce_w0`: Table 7.0: bit 23 = has meta-ctrl (0x800000), bits 24..31 = meta_idx.
- * [HIGH/CARRIED] Evidence: supp-field-tables §7 Table 7.0.
+ * Reading `bd_word0_dwarf`: Table 1.1: bit 23 is netag0_meta's top bit; bits 24..31 are
+ * concatenate, dmb, no_snoop, int_en, last, first, ringid. [HIGH/CARRIED] Evidence:
+ * supp-field-tables §1 Table 1.1.
+ *
+ * Reading `cce_w0`: wiki-cce §2.2 and Table 7.0: bit 23 = has meta-ctrl (0x800000), bits 24..31 =
+ * meta_idx. [HIGH/OBSERVED] Evidence: wiki-cce §2.2; supp-field-tables §7 Table 7.0.
  */
 
 /**
- * Conflict `sdma_cce_w1_overlay` (about SDMA_CME_DESC_WORD1, SDMA_CCE_META_CTRL, SDMAOP): Word 1 of
- * the same ring entry read two ways. Table 1.2's WORD1 has write_barrier at [5], op at [8:6],
- * optype at [11:9], the CRC controls at [17:12] and endian_type at [25:18]; Table 7.1's META-CTRL
- * puts write_barrier at [6] and last at [7] (inside op), the in/mid dtype nibble at [11:8] (op's
- * top bit and optype), the scale/out and accumulation nibbles over the CRC controls, the op
- * selector at [22:20] and VALID at [25] (inside endian_type). The page also says a CCE descriptor
- * has op = CCE (4) in WORD1 [8:6]: that is bit 8, which the META-CTRL reads as the in/mid dtype
- * nibble's low bit, so op = CCE and the META-CTRL word cannot both hold in W1 as given.
+ * Conflict `sdma_cce_w1_overlay` (about SDMA_CME_DESC_WORD1, SDMA_CCE_META_CTRL, SDMAOP,
+ * SDMA_CME_DESC_WORD1_DWARF): Word 1 of the same ring entry read two ways. On the kernel's
+ * meta_ctrl the CCE base words agree with the plain layout's selector: VALID [25] is op's top bit
+ * (op = CCE = 4, as the pages say a CCE descriptor carries) and the op selector [22:20] is optype.
+ * The rest differs: the CCE word puts sub_op at [2:0] (block_attr), the flags at [7:4] and the
+ * in/mid dtype nibble at [11:8] over endian_type [13:6], the scale/out and accumulation nibbles
+ * over validate_crc .. copy_src_data [19:14], and its write barrier at [6] where the plain word's
+ * is at [26]. On the DWARF tables' reading (op [8:6]) op = CCE and the META-CTRL word could not
+ * both hold.
  *
- * Reading `bd_word1`: Table 1.2: write_barrier [5], op [8:6] (CCE = 4 for a compute transfer, per
- * the CCE-vs-COPY table), optype [11:9]. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table 1.2;
- * supp-field-tables §7.
+ * Reading `kernel_meta_ctrl`: wiki-udma-desc Overlay B: block_attr [2:0], endian_type [13:6],
+ * validate_crc 14, send_crc 16, copy_src_data 19, optype [22:20], op [25:23], write_barrier 26; the
+ * op-class base words of wiki-meta-ctrl replace bits [26:20] as a unit. [HIGH/OBSERVED] Evidence:
+ * wiki-udma-desc §Overlay B; wiki-meta-ctrl §1.
  *
- * Reading `cce_meta_ctrl`: Table 7.1: use_const [4], write_barrier [6], last [7], in/mid dtype
- * [11:8], scale/out dtype [15:12], accumulation dtype [19:16], op selector [22:20], VALID [25].
- * [HIGH/CARRIED] Evidence: supp-field-tables §7 Table 7.1.
+ * Reading `bd_word1_dwarf`: Table 1.2: write_barrier [5], op [8:6] (CCE = 4 for a compute transfer,
+ * per the CCE-vs-COPY table), optype [11:9]. [HIGH/CARRIED] Evidence: supp-field-tables §1 Table
+ * 1.2; supp-field-tables §7.
+ *
+ * Reading `cce_meta_ctrl`: wiki-cce §2.6: sub-op [2:0], use_const / final [4], write-barrier [6],
+ * last [7], in/mid dtype [11:8], scale/out dtype [15:12], accumulation dtype [19:16], op selector /
+ * const-dtype [22:20], VALID [25]. [HIGH/OBSERVED] Evidence: wiki-cce §2.6; supp-field-tables §7
+ * Table 7.1.
  */
 
 /**
  * Conflict `sdma_cce_w2_w3_overlay` (about SDMA_CME_BD_DESC, SDMA_CCE_DESC, SDMA_CCE_W2): Bytes
- * 8..15 of the same ring entry read two ways: the BD's 64-bit buf_ptr (the SoC address the engine
- * reads or writes), or the CCE descriptor's W2 (semaphore/length and the FMA operand selectors) and
- * W3 (the FP32 scale). The CCE page does not say where a compute descriptor's buffer address goes.
+ * 8..15 of the same ring entry read two ways: the descriptor's 64-bit buf_ptr (the address the
+ * engine reads or writes), or the CCE descriptor's W2 (semaphore/length and the FMA operand
+ * selectors) and W3 (the FP32 scale). The CCE pages do not say where a compute descriptor's buffer
+ * address goes.
  *
- * Reading `bd_buf_ptr`: Table 1.0: bytes 8..15 are buf_ptr, a u64 SoC address. [HIGH/CARRIED]
- * Evidence: supp-field-tables §1 Table 1.0.
+ * Reading `bd_buf_ptr`: wiki-udma-desc §4 and Table 1.0: bytes 8..15 are buf_ptr, a u64 address.
+ * [HIGH/OBSERVED] Evidence: wiki-udma-desc §4; supp-field-tables §1 Table 1.0.
  *
- * Reading `cce_w2_w3`: Table 7.0: bytes 8..11 are W2 (sema/length & 0xFFFFFF, a_sel [25:24], b_sel
- * [27:26], c_sel [29:28]), bytes 12..15 W3 (FMA FP32 scale; 0 for ADD/MIN/MAX). [HIGH/CARRIED]
- * Evidence: supp-field-tables §7 Table 7.0.
+ * Reading `cce_w2_w3`: wiki-cce §2.2 and Table 7.0: bytes 8..11 are W2 (sema/length & 0xFFFFFF,
+ * a_sel [25:24], b_sel [27:26], c_sel [29:28]), bytes 12..15 W3 (FMA FP32 scale; 0 for
+ * ADD/MIN/MAX). [HIGH/OBSERVED] Evidence: wiki-cce §2.2; supp-field-tables §7 Table 7.0.
  */
 
 DMASPEC_OWN_USES_END

@@ -72,17 +72,21 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT {
      */
     uint8_t descriptor_reg[3];
     /**
-     * Offset 16, 48 bytes. The three inline 16-byte descriptors (IMMEDIATE mode), each an
-     * SDMA_CME_BD_DESC as the field tables lay it out. The shipped header types them DESCRIPTOR_RAW
-     * (uint8[16]), the alternative; how the firmware maps them onto the BD at run time is INFERRED
-     * (the v5 wall). Confidence: HIGH/OBSERVED (confirmed).
+     * Offset 16, 48 bytes. The three inline 16-byte descriptors (IMMEDIATE mode), decoded as the
+     * 16-byte UDMA descriptor SDMA_CME_BD_DESC. The byte layout (offset 16, 48 bytes, three 16-byte
+     * slots) is the shipped header's; that each slot is laid out as the UDMA descriptor is what the
+     * pages call INFERRED (the firmware handler of the v5 forms is not in the extraction), so this
+     * member is tagged MED/INFERRED and caps every leaf below it. The shipped header types them
+     * DESCRIPTOR_RAW (uint8[16]), the alternative. Confidence: MED/INFERRED (inferred).
+     *
+     * Here no member of `SDMA_CME_BD_DESC` is surer than MED/INFERRED, whatever its own tag.
      *
      * Alternative reading `descriptor_raw` (NEURON_ISA_TPB_DESCRIPTOR_RAW[3]): The shipped header's
      * type: three raw uint8[16] descriptors; the header does not decode them, and how
      * DESCRIPTOR_RAW maps onto the 16-byte SDMA BD at run time is INFERRED by the DGE page.
      * [HIGH/OBSERVED]
      */
-    SDMA_CME_BD_DESC descriptor_imm[3];
+    SDMA_CME_BD_DESC descriptor_imm[3] DMASPEC_GATED_INFERRED("INFERRED: tagged MED/INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §3.1; supp-field-tables §3; supp-dge-microop §6");
 } NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT) == 64, "NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT, header) == 0, "NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT.header is at offset 0");

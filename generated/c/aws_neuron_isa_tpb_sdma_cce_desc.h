@@ -16,39 +16,42 @@ DMASPEC_OWN_USES_BEGIN
 /**
  * SDMA_CCE_DESC (16 bytes): The CCE compute descriptor: the same 16-byte ring entry as
  * SDMA_CME_BD_DESC read as four dwords W0..W3 for an in-flight compute (FMA / ADD / MIN / MAX / EXT
- * / GCE) transfer, with only the bits the page gives exactly (Tables 7.0, 7.1, 7.3); the rest stay
- * unknown. The page carries it from host/firmware analysis it does not hold (HIGH/CARRIED). When it
- * applies is dmaspec's reading, INFERRED: Table 7.0 says a CCE descriptor has W0 bit 23 (has
- * meta-ctrl) and META-CTRL bit 25 (valid) set, and the page's third marker, op = CCE (4) in WORD1
- * [8:6], falls on bits the META-CTRL word reads otherwise (conflict sdma_cce_w1_overlay), so a
- * reader of a ring picks this record for the descriptors whose W0 bit 23 and W1 bit 25 are set.
- * Table 7.4's 140-byte host kbin_dma_desc_cce_info_t is host-side and not byte-exact (a 132-byte
- * union), so it is not specified.
+ * / GCE) transfer, as the al_sdma_m2s_build_*_descriptor encoders of the host runtime write it
+ * (wiki-cce §2.2-2.6, HIGH/OBSERVED); bits no page places stay unknown. The CCE page tags the
+ * overlay of W0..W3 on the BD MED/INFERRED. Read on the kernel's BD layout the markers agree: W0
+ * bit 23 (has meta-ctrl) is len_ctrl META, and the meta-ctrl VALID bit 25 is the top bit of
+ * meta_ctrl op, so every CCE base word (0x2?00000) holds op = CCE (4); where the rest falls is
+ * recorded as the conflicts sdma_cce_w0_overlay, sdma_cce_w1_overlay and sdma_cce_w2_w3_overlay.
+ * When the record applies is dmaspec's reading, INFERRED: a reader of a ring picks it for the
+ * descriptors whose W0 bit 23 and W1 bit 25 are set. The descriptor-high-word classes the same
+ * builders OR in (seed-init 0x6000000, gradient 0x6500001, replication-ext 0x4A00000) are not
+ * placed bit by bit (gap). The host kbin_dma_desc_cce_info_t the descriptors are built from is the
+ * record KBIN_DMA_DESC_CCE_INFO.
  *
- * Confidence: HIGH/CARRIED (strong).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §7; supp-field-tables §7 Table 7.0; supp-consolidated §1.3. Spec:
- * types/sdma.toml:183.
+ * Evidence: wiki-cce §2.2; wiki-cce §6; supp-field-tables §7; supp-field-tables §7 Table 7.0;
+ * supp-consolidated §1.3. Spec: types/sdma.toml:358.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_DESC {
-    /** Offset 0, 4 bytes. Control and meta index. Confidence: HIGH/CARRIED (strong). */
-    SDMA_CCE_W0 w0 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
+    /** Offset 0, 4 bytes. Control and meta index. Confidence: HIGH/OBSERVED (confirmed). */
+    SDMA_CCE_W0 w0;
     /**
-     * Offset 4, 4 bytes. The per-op META-CTRL word (Table 7.1), the WORD1 analogue. Confidence:
-     * HIGH/CARRIED (strong).
+     * Offset 4, 4 bytes. The per-op META-CTRL word (al_sdma_m2s_build_*_meta_ctrl), the meta_ctrl
+     * analogue. Confidence: HIGH/OBSERVED (confirmed).
      */
-    SDMA_CCE_META_CTRL meta_ctrl DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
+    SDMA_CCE_META_CTRL meta_ctrl;
     /**
-     * Offset 8, 4 bytes. Semaphore/length and the FMA operand selectors. Confidence: HIGH/CARRIED
-     * (strong).
+     * Offset 8, 4 bytes. Semaphore/length and the FMA operand selectors. Confidence: HIGH/OBSERVED
+     * (confirmed).
      */
-    SDMA_CCE_W2 w2 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0");
+    SDMA_CCE_W2 w2;
     /**
      * Offset 12, 4 bytes. The op payload: an FMA's per-source FP32 scale, as its IEEE-754 bits (the
      * spec has no float type); 0 for ADD / MIN / MAX. The scale's dtype must be FP32, one per
-     * per-source descriptor (per rank, not per element). Confidence: HIGH/CARRIED (strong).
+     * per-source descriptor (per rank, not per element). Confidence: HIGH/OBSERVED (confirmed).
      */
-    uint32_t scale DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §7 Table 7.0; supp-field-tables §7 Table 7.3");
+    uint32_t scale;
 } SDMA_CCE_DESC;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_DESC) == 16, "SDMA_CCE_DESC is 16 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(SDMA_CCE_DESC, w0) == 0, "SDMA_CCE_DESC.w0 is at offset 0");
@@ -77,7 +80,8 @@ DMASPEC_STATIC_ASSERT(offsetof(SDMA_CCE_DESC, scale) == 12, "SDMA_CCE_DESC.scale
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-field-tables §7 Table 7.0. Confidence: HIGH/CARRIED (strong). Authority: header.
+ * Source: wiki-cce §2.2; supp-field-tables §7 Table 7.0. Confidence: HIGH/OBSERVED (confirmed).
+ * Authority: header.
  */
 static inline bool SDMA_CCE_DESC_cce_add_min_max_scale_zero(const SDMA_CCE_DESC *i) {
     (void)i;

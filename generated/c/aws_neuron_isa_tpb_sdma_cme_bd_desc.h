@@ -14,38 +14,72 @@ DMASPEC_OWN_USES_BEGIN
 #define SDMA_CME_BD_DESC_SIZE 16
 
 /**
- * SDMA_CME_BD_DESC (16 bytes): The 16-byte SDMA buffer descriptor (BD): one al_udma ring entry, and
- * the layout of each DMA_IMMEDIATE inline descriptor. Both pages carry it from DWARF in
- * data_transfer.o (dma.hpp:79, byte_size 0x10), which neither extraction holds: HIGH/CARRIED. A CCE
- * compute descriptor overlays the same 16 bytes with other fields (the record SDMA_CCE_DESC, this
- * struct's alternative reading).
+ * SDMA_CME_BD_DESC (16 bytes): The 16-byte UDMA submission descriptor (`union udma_desc`, 16 bytes,
+ * packed and 16-byte aligned): one al_udma ring entry, {len_ctrl, meta_ctrl, buf_ptr}. A copy is
+ * always a pair on two rings of one queue: a Tx (m2s) descriptor that reads the source and carries
+ * meta_ctrl, and an Rx (s2m) descriptor that writes the destination, whose word 1 is buf2_ptr_lo,
+ * left zero (the meta_ctrl field's alternative). The kernel (udma/udma.h, udma_m2m.c) and the
+ * userspace KaenaHal build the same bytes, and the layout is the same on v2, v3 and v4 (per-arch
+ * differences are capability gating). The DWARF tables (dma.hpp:79, byte_size 0x10) agree on the
+ * three words but list each word's bits mirrored: their reading is each word's alternative and the
+ * conflict udma_desc_bit_order. A CCE compute descriptor is the same 16 bytes read as W0..W3 (the
+ * record SDMA_CCE_DESC, this struct's alternative reading).
  *
- * Confidence: HIGH/CARRIED (strong).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §1; supp-descriptor-model §3. Spec: types/sdma.toml:6.
+ * Evidence: wiki-udma-desc §1; wiki-udma-desc §8; wiki-udma-desc §7; supp-field-tables §1;
+ * supp-descriptor-model §3. Spec: types/sdma.toml:9.
  */
 typedef struct __attribute__((packed)) SDMA_CME_BD_DESC {
     /**
-     * Offset 0, 4 bytes. Length and ring/descriptor controls. Confidence: HIGH/CARRIED (strong).
+     * Offset 0, 4 bytes. Word 0: the length, the 2-bit ring id (phase) and the packet controls; the
+     * same layout on the Tx and the Rx descriptor. The DWARF tables call it word0 and read its bits
+     * mirrored (alternative field_tables_len_ctrl); the firmware's reading is firmware_gen_tag.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `field_tables_len_ctrl` (SDMA_DESC_WORD0_DWARF): The field tables' DWARF
+     * reading (Table 1.1): the same length in bits 0..15, but byte 3 read with ringid at [7:6] and
+     * concatenate at [0], the mirror of the kernel's bits (conflict udma_desc_bit_order). A plain
+     * copy descriptor (FIRST|LAST) reads here as no_snoop = 1, int_en = 1, first = 0, last = 0.
+     * [HIGH/CARRIED]
      *
      * Alternative reading `firmware_gen_tag` (SDMA_DESC_WORD0_FW): The firmware's reading
-     * (dma_data_transfer): the length in bits 0..15 and a 2-bit generation/ring tag in bits 24..25,
-     * the DWARF concatenate and dmb positions, not the DWARF ringid at bits 30..31; build mask
-     * &0xFCFF0000, and the completion poll matches the same two bits (byte3 & 0x3). [MED/CARRIED]
+     * (dma_data_transfer): the length in bits 0..15 and a 2-bit generation/ring tag in bits 24..25
+     * (build mask &0xFCFF0000; the completion poll matches the same two bits, byte3 & 0x3). The
+     * field tables call those bits the DWARF concatenate and dmb; they are the kernel's RING_ID
+     * (ring id / phase, << 24), so the firmware and the kernel agree. [MED/CARRIED]
      */
-    SDMA_DESC_WORD0 word0 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.0; supp-descriptor-model §3");
-    /** Offset 4, 4 bytes. The CME command and CRC controls. Confidence: HIGH/CARRIED (strong). */
-    SDMA_CME_DESC_WORD1 word1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.0; supp-descriptor-model §3");
+    SDMA_DESC_WORD0 len_ctrl;
     /**
-     * Offset 8, 8 bytes. The SoC address the engine reads (TX/M2S) or writes (RX/S2M). Confidence:
-     * HIGH/CARRIED (strong).
+     * Offset 4, 4 bytes. Word 1 of a Tx (m2s) descriptor: the SDMA op and op type, the CRC / endian
+     * controls and the write barrier. A plain copy carries the default 0x01080003 (block_attr 3 =
+     * first and last block, copy_src_data 1, op 2 = CME). On an Rx (s2m) descriptor the same four
+     * bytes are buf2_ptr_lo, which M2M leaves zero (alternative buf2_ptr_lo). The DWARF tables call
+     * it word1 and read its bits mirrored (alternative field_tables_meta_ctrl). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `field_tables_meta_ctrl` (SDMA_CME_DESC_WORD1_DWARF): The field tables'
+     * DWARF reading (Table 1.2): the same thirteen names from the other end of the word,
+     * netag0_rsvd at [4:0] .. block_attr at [31:29] (conflict udma_desc_bit_order). The plain-copy
+     * default 0x01080003 reads here as op = 0, endian_type = 66. [HIGH/CARRIED]
+     *
+     * Alternative reading `buf2_ptr_lo` (uint32_t): The Rx (s2m) view: the low word of a second
+     * buffer pointer, which M2M leaves zero (the descriptor is zero-initialized). [HIGH/OBSERVED]
      */
-    uint64_t buf_ptr DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §1 Table 1.0; supp-descriptor-model §3");
+    SDMA_CME_DESC_WORD1 meta_ctrl;
+    /**
+     * Offset 8, 8 bytes. The only address the descriptor carries: on a Tx (m2s) descriptor the
+     * source physical address the engine reads, on an Rx (s2m) descriptor (buf1_ptr) the
+     * destination it writes. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    uint64_t buf_ptr;
 } SDMA_CME_BD_DESC;
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_BD_DESC) == 16, "SDMA_CME_BD_DESC is 16 bytes");
-DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word0) == 0, "SDMA_CME_BD_DESC.word0 is at offset 0");
-DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, word1) == 4, "SDMA_CME_BD_DESC.word1 is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, len_ctrl) == 0, "SDMA_CME_BD_DESC.len_ctrl is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, meta_ctrl) == 4, "SDMA_CME_BD_DESC.meta_ctrl is at offset 4");
 DMASPEC_STATIC_ASSERT(offsetof(SDMA_CME_BD_DESC, buf_ptr) == 8, "SDMA_CME_BD_DESC.buf_ptr is at offset 8");
+/** Alias of SDMA_CME_BD_DESC (as wiki-udma-desc names it). */
+typedef SDMA_CME_BD_DESC udma_desc;
 
 DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_SDMA_CME_BD_DESC_H */

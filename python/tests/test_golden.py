@@ -120,26 +120,27 @@ def test_dve_dropout(dm):
 
 
 def test_sdma_bd_ring_records(dm):
-    # tests/vectors/records/sdma_bd_ring.hex: supp-field-tables §1 Tables 1.0-1.3b
+    # tests/vectors/records/sdma_bd_ring.hex: wiki-udma-desc §2 (len_ctrl), §3 (meta_ctrl), §4
     recs = dm.decode(vector("records/sdma_bd_ring.hex"), "cayman", struct="SDMA_CME_BD_DESC")
     assert [(r["index"], r["offset"], r["struct"]) for r in recs] == [
         (i, 16 * i, "SDMA_CME_BD_DESC") for i in range(4)
     ]
     assert "opcode" not in recs[0]
     bd0, bd1, bd2, bd3 = (r["fields"] for r in recs)
-    # BD 0, Table 1.1: length_meta [15:0] = 0x0800, first [5] = 1; Table 1.2 op [8:6] = 2 CME
-    assert (bd0["word0"]["length_meta"], bd0["word0"]["first"], bd0["word0"]["last"]) == (0x800, 1, 0)
-    assert bd0["word1"]["op"] == {"raw": 2, "name": "CME"}
-    # Table 1.0 "8 8 buf_ptr u64": 0x0000000400001000
+    # BD 0, §2: LENGTH [15:0] = 0x0800, FIRST [26] = 1; §3 default: op [25:23] = 2 CME
+    assert (bd0["len_ctrl"]["length"], bd0["len_ctrl"]["first"], bd0["len_ctrl"]["last"]) == (0x800, 1, 0)
+    assert bd0["meta_ctrl"]["op"] == {"raw": 2, "name": "CME"}
+    # §4 buf_ptr: 0x0000000400001000
     assert bd0["buf_ptr"] == 0x0000000400001000
-    # BD 1, Table 1.2: optype [11:9] = 2 CRC32C, copy_src_data [12], validate_crc [17], cached_crc_iv_index [28:26] = 3
-    assert bd1["word1"]["optype"] == {"raw": 2, "name": "CRC32C"}
-    assert (bd1["word1"]["copy_src_data"], bd1["word1"]["validate_crc"], bd1["word1"]["cached_crc_iv_index"]) == (1, 1, 3)
-    assert (bd1["word0"]["last"], bd1["word0"]["int_en"]) == (1, 1)
-    # BD 2, Table 1.1 "[15:0] length_meta; 0 => 64 KiB": 0; write_barrier [5] = 1
-    assert (bd2["word0"]["length_meta"], bd2["word1"]["write_barrier"]) == (0, 1)
-    # BD 3, Table 1.1 QUIRK: byte3 [1:0] = 0b10 read as dmb [25] = 1, concatenate [24] = 0
-    assert (bd3["word0"]["dmb"], bd3["word0"]["concatenate"], bd3["word0"]["length_meta"]) == (1, 0, 0x100)
+    # BD 1, §3: optype [22:20] = 2 CRC32C, copy_src_data [19], validate_crc [14], cached_crc_iv_index [5:3] = 3
+    assert bd1["meta_ctrl"]["optype"] == {"raw": 2, "name": "CRC32C"}
+    assert (bd1["meta_ctrl"]["copy_src_data"], bd1["meta_ctrl"]["validate_crc"], bd1["meta_ctrl"]["cached_crc_iv_index"]) == (1, 1, 3)
+    assert (bd1["len_ctrl"]["last"], bd1["len_ctrl"]["int_en"]) == (1, 1)
+    # BD 2, §2 "15:0 LENGTH; 0 => 65536": 0; meta_ctrl write_barrier [26] = 1
+    assert (bd2["len_ctrl"]["length"], bd2["meta_ctrl"]["write_barrier"]) == (0, 1)
+    # BD 3, §2 RING_ID [25:24] = 2 (the firmware's generation tag, Table 1.1 QUIRK)
+    assert (bd3["len_ctrl"]["ring_id"], bd3["len_ctrl"]["dmb"], bd3["len_ctrl"]["length"]) == (2, 0, 0x100)
+
 
 
 @pytest.mark.parametrize(
