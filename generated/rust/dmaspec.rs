@@ -3344,17 +3344,17 @@ impl DTYPE {
 pub struct ADDR8_MARKER(pub u8);
 impl ADDR8_MARKER {
     /// `NEURON_ISA_TPB_ADDR8_MARKER_OFFSET_WIDE` (bit 2): Wide (64-bit, two-register) table offset.
-    pub const OFFSET_WIDE: Self = Self(1 << 2);
+    pub const OFFSET_WIDE: Self = Self(0x4);
     /// `NEURON_ISA_TPB_ADDR8_MARKER_OFFSET_REG` (bit 3): Table offset comes from a register.
-    pub const OFFSET_REG: Self = Self(1 << 3);
+    pub const OFFSET_REG: Self = Self(0x8);
     /// `NEURON_ISA_TPB_ADDR8_MARKER_VAR_ID` (bit 4): PSEUDO_ADDR8 only: the address is a neff variable id plus an immediate offset, resolved by the runtime.
-    pub const VAR_ID: Self = Self(1 << 4);
+    pub const VAR_ID: Self = Self(0x10);
     /// `NEURON_ISA_TPB_ADDR8_MARKER_ADDR_TBL` (bit 5): Address from the DGE address table.
-    pub const ADDR_TBL: Self = Self(1 << 5);
+    pub const ADDR_TBL: Self = Self(0x20);
     /// `NEURON_ISA_TPB_ADDR8_MARKER_SHAPE_REG` (bit 6): Shape (num/step) comes from a register; num_elem must be 0. Seed 000 reads this bit as the move/transpose flag (conflict of meaning; the DGE transpose is the path that loads the shape register with MoveShape 0xB2).
-    pub const SHAPE_REG: Self = Self(1 << 6);
+    pub const SHAPE_REG: Self = Self(0x40);
     /// `NEURON_ISA_TPB_ADDR8_MARKER_ADDR_REG` (bit 7): Address from a register.
-    pub const ADDR_REG: Self = Self(1 << 7);
+    pub const ADDR_REG: Self = Self(0x80);
     pub const BITS: &'static [meta::FlagMeta] = &[
         meta::FlagMeta { name: "OFFSET_WIDE", bit: 2, doc: "Wide (64-bit, two-register) table offset." },
         meta::FlagMeta { name: "OFFSET_REG", bit: 3, doc: "Table offset comes from a register." },

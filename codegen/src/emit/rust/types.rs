@@ -233,10 +233,7 @@ impl Render<'_> {
         let size = n(repr.size());
         let doc = doc_attr(&t.doc, &t.confidence);
         let ids: Vec<_> = bits.iter().map(|b| ident(&b.name)).collect();
-        let shifts: Vec<_> = bits
-            .iter()
-            .map(|b| Literal::u32_unsuffixed(b.bit))
-            .collect();
+        let masks: Vec<_> = bits.iter().map(|b| hex(1 << b.bit)).collect();
         let docs: Vec<_> = bits
             .iter()
             .map(|b| {
@@ -263,7 +260,7 @@ impl Render<'_> {
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
             pub struct #name(pub #ty);
             impl #name {
-                #( #[doc = #docs] pub const #ids: Self = Self(1 << #shifts); )*
+                #( #[doc = #docs] pub const #ids: Self = Self(#masks); )*
                 pub const BITS: &'static [meta::FlagMeta] = &[#(#metas),*];
                 #[inline] pub const fn from_raw(raw: #ty) -> Self { Self(raw) }
                 #[inline] pub const fn raw(self) -> #ty { self.0 }
