@@ -299,3 +299,47 @@ fn real_pages_rows() {
         (Verdict::Exact, "src_bound_size_bytes")
     );
 }
+
+/// README's totals and per-page table of the reference audit, rendered from the checked-in
+/// counts (tests/audit/reference_counts.json), so no figure there is typed by hand.
+fn readme_audit_table() -> String {
+    let text = std::fs::read_to_string(root().join("tests/audit/reference_counts.json")).unwrap();
+    let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let n = |c: &serde_json::Value, k: &str| c[k].as_u64().unwrap();
+    let t = &j["totals"];
+    let pages = j["pages"].as_object().unwrap();
+    let mut out = format!(
+        "Totals over the {} reference pages today: **{} exact, {} explained, {} unexplained,\n\
+         {} missing, {} tables that match no spec item**.\n\n\
+         | page | exact | explained | unexplained | missing | unmatched tables |\n\
+         |---|---|---|---|---|---|\n",
+        pages.len(),
+        n(t, "exact"),
+        n(t, "explained"),
+        n(t, "unexplained"),
+        n(t, "missing"),
+        n(t, "unmatched_tables"),
+    );
+    for (page, p) in pages {
+        let c = &p["counts"];
+        out.push_str(&format!(
+            "| {page} | {} | {} | {} | {} | {} |\n",
+            n(c, "exact"),
+            n(c, "explained"),
+            n(c, "unexplained"),
+            n(c, "missing"),
+            n(c, "unmatched_tables"),
+        ));
+    }
+    out
+}
+
+#[test]
+fn readme_audit_totals_are_the_counts_file() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let table = readme_audit_table();
+    assert!(
+        readme.contains(&table),
+        "README \"Auditing against the source pages\" must hold the counts file's table:\n{table}"
+    );
+}
