@@ -910,7 +910,7 @@ pub mod evidence {
     pub const E687: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
     pub const E688: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
     pub const E689: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E690: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E690: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("active_channels"), names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
     pub const E691: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E692: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const E693: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
@@ -19732,8 +19732,8 @@ pub struct INDIRECT_COPY {
     pub in_dtype: DTYPE,
     /// Offset 33 (1 byte), `DTYPE`. Destination dtype. Confidence: CERTAIN (confirmed).
     pub out_dtype: DTYPE,
-    /// Offset 34 (1 byte), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96. Confidence: CERTAIN (confirmed).
-    pub active_channels: u8,
+    /// Offset 34 (1 byte), `u8`. Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96. The name is the header's (S4D4_IC, the gather-scatter page); the spec called it active_channels, after the DVE datamove page's predicate and seed 000's newer revision. Confidence: CERTAIN (confirmed).
+    pub num_active_channels: u8,
     /// Offset 35 (1 byte), `u8`. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32. Confidence: CERTAIN (confirmed).
     pub src_num_elem_per_idx: u8,
     /// Offset 36 (1 byte), `u8`. Must be 0 (only the gather case is implemented). The DVE page lists no store here. Confidence: HIGH/OBSERVED (confirmed).
@@ -19820,8 +19820,8 @@ impl INDIRECT_COPY {
             evidence: &[evidence::E687, evidence::E688, evidence::E689], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "active_channels", offset: 34, size: 1, type_name: "u8",
-            doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
+            name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
+            doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96. The name is the header's (S4D4_IC, the gather-scatter page); the spec called it active_channels, after the DVE datamove page's predicate and seed 000's newer revision.",
             confidence: confidence::certainty::CERTAIN,
             evidence: &[evidence::E690, evidence::E691, evidence::E692], ..meta::FieldMeta::DEFAULT
         },
@@ -19891,7 +19891,7 @@ impl INDIRECT_COPY {
             unknown_24: *at::<24, 8, 64>(b),
             in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
             out_dtype: DTYPE::read(at::<33, 1, 64>(b)),
-            active_channels: u8::from_le_bytes(*at::<34, 1, 64>(b)),
+            num_active_channels: u8::from_le_bytes(*at::<34, 1, 64>(b)),
             src_num_elem_per_idx: u8::from_le_bytes(*at::<35, 1, 64>(b)),
             dst_num_elem_per_idx: u8::from_le_bytes(*at::<36, 1, 64>(b)),
             reserved0: *at::<37, 1, 64>(b),
@@ -19910,7 +19910,7 @@ impl INDIRECT_COPY {
         *at_mut::<24, 8, 64>(b) = self.unknown_24;
         self.in_dtype.write(at_mut::<32, 1, 64>(b));
         self.out_dtype.write(at_mut::<33, 1, 64>(b));
-        *at_mut::<34, 1, 64>(b) = self.active_channels.to_le_bytes();
+        *at_mut::<34, 1, 64>(b) = self.num_active_channels.to_le_bytes();
         *at_mut::<35, 1, 64>(b) = self.src_num_elem_per_idx.to_le_bytes();
         *at_mut::<36, 1, 64>(b) = self.dst_num_elem_per_idx.to_le_bytes();
         *at_mut::<37, 1, 64>(b) = self.reserved0;
@@ -19955,7 +19955,7 @@ impl INDIRECT_COPY {
         v.value(
             &Self::FIELDS[8],
             base + 34,
-            visit::Value::Unsigned(self.active_channels as u64),
+            visit::Value::Unsigned(self.num_active_channels as u64),
         );
         v.value(
             &Self::FIELDS[9],
@@ -20086,7 +20086,7 @@ impl INDIRECT_COPY {
             meta::LeafMeta::of("unknown_24", 24, &INDIRECT_COPY::FIELDS[5]),
             meta::LeafMeta::of("in_dtype", 32, &INDIRECT_COPY::FIELDS[6]),
             meta::LeafMeta::of("out_dtype", 33, &INDIRECT_COPY::FIELDS[7]),
-            meta::LeafMeta::of("active_channels", 34, &INDIRECT_COPY::FIELDS[8]),
+            meta::LeafMeta::of("num_active_channels", 34, &INDIRECT_COPY::FIELDS[8]),
             meta::LeafMeta::of("src_num_elem_per_idx", 35, &INDIRECT_COPY::FIELDS[9]),
             meta::LeafMeta::of("dst_num_elem_per_idx", 36, &INDIRECT_COPY::FIELDS[10]),
             meta::LeafMeta::of("reserved0", 37, &INDIRECT_COPY::FIELDS[11]),
@@ -40389,7 +40389,7 @@ pub mod view {
                 unknown_24: *self.unknown_24(),
                 in_dtype: self.in_dtype(),
                 out_dtype: self.out_dtype(),
-                active_channels: self.active_channels(),
+                num_active_channels: self.num_active_channels(),
                 src_num_elem_per_idx: self.src_num_elem_per_idx(),
                 dst_num_elem_per_idx: self.dst_num_elem_per_idx(),
                 reserved0: *self.reserved0(),
@@ -40426,9 +40426,9 @@ pub mod view {
         pub fn out_dtype(&self) -> super::DTYPE {
             super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
         }
-        /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
+        /// [`INDIRECT_COPY::num_active_channels`](super::INDIRECT_COPY::num_active_channels), offset 34.
         #[inline]
-        pub fn active_channels(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
+        pub fn num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
         pub fn src_num_elem_per_idx(&self) -> u8 { u8::from_le_bytes(*at::<35, 1, 64>(self.0)) }
@@ -40497,7 +40497,7 @@ pub mod view {
             self.set_unknown_24(v.unknown_24);
             self.set_in_dtype(v.in_dtype);
             self.set_out_dtype(v.out_dtype);
-            self.set_active_channels(v.active_channels);
+            self.set_num_active_channels(v.num_active_channels);
             self.set_src_num_elem_per_idx(v.src_num_elem_per_idx);
             self.set_dst_num_elem_per_idx(v.dst_num_elem_per_idx);
             self.set_reserved0(v.reserved0);
@@ -40530,9 +40530,9 @@ pub mod view {
         /// [`INDIRECT_COPY::out_dtype`](super::INDIRECT_COPY::out_dtype), offset 33.
         #[inline]
         pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
-        /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
+        /// [`INDIRECT_COPY::num_active_channels`](super::INDIRECT_COPY::num_active_channels), offset 34.
         #[inline]
-        pub fn active_channels(&self) -> u8 { self.as_view().active_channels() }
+        pub fn num_active_channels(&self) -> u8 { self.as_view().num_active_channels() }
         /// [`INDIRECT_COPY::src_num_elem_per_idx`](super::INDIRECT_COPY::src_num_elem_per_idx), offset 35.
         #[inline]
         pub fn src_num_elem_per_idx(&self) -> u8 { self.as_view().src_num_elem_per_idx() }
@@ -40622,9 +40622,9 @@ pub mod view {
             v.write(at_mut::<33, 1, 64>(self.0));
             self
         }
-        /// [`INDIRECT_COPY::active_channels`](super::INDIRECT_COPY::active_channels), offset 34.
+        /// [`INDIRECT_COPY::num_active_channels`](super::INDIRECT_COPY::num_active_channels), offset 34.
         #[inline]
-        pub fn set_active_channels(&mut self, v: u8) -> &mut Self {
+        pub fn set_num_active_channels(&mut self, v: u8) -> &mut Self {
             *at_mut::<34, 1, 64>(self.0) = v.to_le_bytes();
             self
         }
