@@ -1101,7 +1101,7 @@ fn access_pattern_rules() {
     );
 }
 
-/// The golden DVE words (tests/vectors/dve_*.hex, from the DVE datamove page's tables).
+/// The golden DVE words (tests/vectors/dve_*.hex, from the header pages' and the DVE datamove page's tables).
 fn dropout() -> DROPOUT {
     DROPOUT::decode(&vector("dve_dropout.hex")).unwrap()
 }
@@ -1122,12 +1122,43 @@ fn range_select() -> RANGE_SELECT {
 fn dve_word_rules() {
     word_cases!(
         DROPOUT,
-        [case(
-            "d3_dropout_same_src_dst_type",
-            "supp-dve-datamove §Dropout: d3_dropout_same_src_dst_type asserts in==out",
-            dropout,
-            |w| w.out_dtype = DTYPE::FP32
-        )]
+        [
+            case(
+                "s3d3_dropout_same_src_dst_type",
+                "wiki-dropout §3: out_dtype == in_dtype",
+                dropout,
+                |w| w.out_dtype = DTYPE::FP32
+            ),
+            case(
+                "s3d3_dropout_threshold_dtype_check",
+                "wiki-dropout §6.1: an immediate threshold must be FP32",
+                dropout,
+                |w| w.threshold_dtype = DTYPE::BFLOAT16
+            ),
+            case(
+                "threshold_dtype_fp32",
+                "wiki-dropout §6.1: a pointer threshold is FP32 for an integer in_dtype",
+                dropout,
+                |w| {
+                    w.threshold_src = IMM_SRC::POINTER_IMMEDIATE;
+                    w.in_dtype = DTYPE::INT16;
+                    w.out_dtype = DTYPE::INT16;
+                    w.threshold_dtype = DTYPE::BFLOAT16;
+                }
+            ),
+            case(
+                "reserved0_zero",
+                "wiki-dropout §3: reserved0[4] must be 0",
+                dropout,
+                |w| w.reserved0[1] = 1
+            ),
+            case(
+                "reserved1_zero",
+                "wiki-dropout §3: reserved1[6] must be 0",
+                dropout,
+                |w| w.reserved1[4] = 1
+            ),
+        ]
     );
     word_cases!(
         STREAM_SHUFFLE_TRANSPOSE,
@@ -1161,16 +1192,133 @@ fn dve_word_rules() {
                 stream_transpose,
                 |w| w.src_mem_pattern.start_addr.indirect = 1
             ),
+            case(
+                "has_stream_transpose_opcode",
+                "wiki-stream-transpose §4.2: opcode == 0x6b",
+                stream_transpose,
+                |w| w.header.opcode = OPCODE::STREAM_SHUFFLE
+            ),
+            case(
+                "s4d4_tr_reserved_zero",
+                "wiki-stream-transpose §4.2: reserved1[0..4] == 0",
+                stream_transpose,
+                |w| w.reserved1[0] = 1
+            ),
+            case(
+                "mask_enable_valid",
+                "wiki-stream-transpose §4.2: mask_enable in {0, 1}",
+                stream_transpose,
+                |w| w.mask_enable = 3
+            ),
+            case(
+                "s4d4_tr_same_src_dst_type",
+                "wiki-stream-transpose §4.2: out_dtype == in_dtype",
+                stream_transpose,
+                |w| w.out_dtype = DTYPE::INT16
+            ),
+            case(
+                "is_zero_subdim",
+                "wiki-stream-transpose §4.2: op_dim in {UNUSED, X}",
+                stream_transpose,
+                |w| w.op_dim = TENSOR_SUBDIM::XYZW
+            ),
+            case(
+                "s4d4_tr_op_bypass",
+                "wiki-stream-transpose §4.2: op == Bypass",
+                stream_transpose,
+                |w| w.op = ALU_OP::MAX
+            ),
+            case(
+                "has_multiple_32_channels",
+                "wiki-stream-transpose §4.2: channels in {32, 64, 96, 128}",
+                stream_transpose,
+                |w| w.num_active_channels = 33
+            ),
+            case(
+                "has_transpose_src_element_count_t4d",
+                "wiki-stream-transpose §4.2: prod(src.num_elem) % 32 == 0",
+                stream_transpose,
+                |w| w.src_mem_pattern.num_elem[0] = 33
+            ),
+            case(
+                "has_zero_negated_field",
+                "wiki-stream-transpose §4.2: negated == 0",
+                stream_transpose,
+                |w| w.negated = 1
+            ),
         ]
     );
     word_cases!(
         RANGE_SELECT,
-        [case(
-            "in_num_eles_eq_out_num_eles",
-            "supp-dve-datamove §RangeSelect: NeuronAssertion(inNumEles == outNumEles)",
-            range_select,
-            |w| w.src_mem_pattern.num_elem[1] = 1
-        )]
+        [
+            case(
+                "has_valid_nc_rs",
+                "wiki-range-select §10.2: nc >= V3",
+                range_select,
+                |_| {}
+            )
+            .moved_to(Arch::sunda),
+            case(
+                "has_range_select_opcode",
+                "wiki-range-select §5.1: opcode == 0xbc",
+                range_select,
+                |w| w.header.opcode = OPCODE::DMA_TRANSPOSE
+            ),
+            case(
+                "has_same_elem_count_rs_src_dst",
+                "wiki-range-select §5.1 / §9: equal src / dst element counts",
+                range_select,
+                |w| w.src_mem_pattern.num_elem[1] = 1
+            ),
+            case(
+                "has_valid_total_index_range",
+                "wiki-range-select §5.5: base + count <= 2^24",
+                range_select,
+                |w| w.base = 16_777_200
+            ),
+            case(
+                "is_valid_fp_dtype_datapath_in",
+                "wiki-range-select §8: input FP8 / FP16 / BF16 / FP32",
+                range_select,
+                |w| w.in_out_dtype.dtype_lo = DTYPE::INT8
+            ),
+            case(
+                "is_valid_fp_dtype_datapath_out",
+                "wiki-range-select §8: output adds FP32R",
+                range_select,
+                |w| w.in_out_dtype.dtype_hi = DTYPE::UINT8
+            ),
+            case(
+                "is_valid_fill_val",
+                "wiki-range-select §5.3: fill_val == 0xff7fffff",
+                range_select,
+                |w| w.fill_val = 0
+            ),
+            case(
+                "is_valid_rs_comp_op0",
+                "wiki-range-select §5.2: IsEQ / IsGT / IsGE / IsLE / IsLT",
+                range_select,
+                |w| w.comp_op0 = ALU_OP::ADD
+            ),
+            case(
+                "is_valid_rs_comp_op1",
+                "wiki-range-select §5.2: IsEQ / IsGT / IsGE / IsLE / IsLT",
+                range_select,
+                |w| w.comp_op1 = ALU_OP::MIN
+            ),
+            case(
+                "has_valid_range_select_reduce_cmd",
+                "wiki-range-select §5.4: Idle / Accumulate / ZeroAccumulate",
+                range_select,
+                |w| w.reduce_cmd = ACCUM_CMD::ZERO
+            ),
+            case(
+                "has_valid_range_select_reduce_op",
+                "wiki-range-select §5.4: reduce_op == MAX",
+                range_select,
+                |w| w.reduce_op = ALU_OP::MIN
+            ),
+        ]
     );
 }
 

@@ -102,6 +102,8 @@ fn json_carries_the_conflict_records() {
             "dtype_width",
             "extension_tile_cols",
             "fp32r_size",
+            "dropout_threshold_inline",
+            "s4d4_tr_num_active_channels_width",
             "dma_flags_queue_id_width",
             "stream_shuffle_pair_order",
             "gather_pool_buffer_load_order",

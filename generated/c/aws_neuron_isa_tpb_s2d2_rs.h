@@ -541,17 +541,18 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid_range_select(const NEURON_ISA
  * in_num_eles_eq_out_num_eles: src and dst must have the same element count (inNumEles ==
  * outNumEles).
  *
- * The assertion is the page's; reading inNumEles / outNumEles as the product of each TENSOR2D's two
- * num_elem is dmaspec's inference from the pattern's layout (ADDR4 + 2 x i16 stride + 2 x u16 num).
+ * The assertion is the DVE datamove page's (the spec enforced it as the product of each TENSOR2D's
+ * two num_elem, its inference). Not enforced now: the header's has_same_elem_count_rs_src_dst
+ * checks the same counts (waived for a register-supplied shape), so a broken word is reported once,
+ * as a violation.
  *
- * Checks: src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] == dst_mem_pattern.num_elem[0]
- * * dst_mem_pattern.num_elem[1]
+ * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: supp-dve-datamove §RangeSelect. Confidence: INFERRED (inferred). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_S2D2_RS_in_num_eles_eq_out_num_eles(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
     (void)i;
-    return ((((int64_t)i->src_mem_pattern.num_elem[0]) * ((int64_t)i->src_mem_pattern.num_elem[1])) == (((int64_t)i->dst_mem_pattern.num_elem[0]) * ((int64_t)i->dst_mem_pattern.num_elem[1])));
+    return true;
 }
 
 /**

@@ -273,17 +273,18 @@ static inline bool NEURON_ISA_TPB_S4D4_TR_is_zero_subdim(const NEURON_ISA_TPB_S4
  * has_valid_active_channel_range(i.s4d4_tr.num_active_channels, POOLING_NUM_CHANNELS):
  * num_active_channels must be at most POOLING_NUM_CHANNELS (128).
  *
- * The page's gloss of the helper is `<= 128`; has_multiple_32_channels excludes 0. The DVE datamove
- * page names the same predicate in dbg_is_valid_stream_transpose.
+ * The page glosses the helper as `<= 128` without its body. Not enforced: has_multiple_32_channels
+ * (the closed set 32 / 64 / 96 / 128) already implies it. The DVE datamove page names the same
+ * predicate in dbg_is_valid_stream_transpose.
  *
- * Checks: num_active_channels <= POOLING_NUM_CHANNELS
+ * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: wiki-stream-transpose §4.2; supp-dve-datamove §`0x6B` stream_transpose half. Confidence:
  * CERTAIN (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_S4D4_TR_has_valid_active_channel_range(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
     (void)i;
-    return (((int64_t)i->num_active_channels) <= ((int64_t)POOLING_NUM_CHANNELS));
+    return true;
 }
 
 /**

@@ -16373,12 +16373,12 @@ impl DROPOUT {
         },
         rules::RuleMeta {
             id: "d3_dropout_same_src_dst_type", name: "d3_dropout_same_src_dst_type",
-            authority: rules::RuleAuthority::Compiler, expr: Some("in_dtype == out_dtype"),
+            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
             message: "in_dtype must equal out_dtype (d3_dropout_same_src_dst_type)",
-            doc: "A libwalrus validator the compiler runs on the words it writes (runISACheck), not a shipped header check.",
+            doc: "A libwalrus validator the compiler runs on the words it writes (runISACheck). Not enforced here: the header's s3d3_dropout_same_src_dst_type checks the same equality, so a broken word is reported once, as a violation.",
             fields: &["in_dtype", "out_dtype"], source: "supp-dve-datamove §Dropout",
             confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E512],
-            ..rules::RuleMeta::DEFAULT
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "d3_dropout_src_dst_count_check", name: "d3_dropout_src_dst_count_check",
@@ -16423,7 +16423,7 @@ impl DROPOUT {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0xf03c;
+        const ALWAYS: u64 = 0xf83c;
         let nc = arch.nc() as i64;
         let out_dtype = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
         let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
@@ -16465,8 +16465,6 @@ impl DROPOUT {
         t |= (r8 as u64) << 8;
         let r0 = r1 && r6 && r7 && r8;
         t |= r0 as u64;
-        let r11 = (in_dtype == out_dtype);
-        t |= (r11 as u64) << 11;
         t
     }
     /// The violations of these bytes (empty when valid).
@@ -17344,17 +17342,14 @@ impl RANGE_SELECT {
         },
         rules::RuleMeta {
             id: "in_num_eles_eq_out_num_eles", name: "in_num_eles_eq_out_num_eles",
-            clause: true, authority: rules::RuleAuthority::Compiler,
-            expr: Some("src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] == dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1]"),
+            clause: true, kind: rules::RuleKind::NotEnforced,
+            authority: rules::RuleAuthority::Compiler,
             message: "src and dst must have the same element count (inNumEles == outNumEles)",
-            doc: "The assertion is the page's; reading inNumEles / outNumEles as the product of each TENSOR2D's two num_elem is dmaspec's inference from the pattern's layout (ADDR4 + 2 x i16 stride + 2 x u16 num).",
-            fields: &[
-                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[0]",
-                "src_mem_pattern.num_elem[1]",
-            ],
+            doc: "The assertion is the DVE datamove page's (the spec enforced it as the product of each TENSOR2D's two num_elem, its inference). Not enforced now: the header's has_same_elem_count_rs_src_dst checks the same counts (waived for a register-supplied shape), so a broken word is reported once, as a violation.",
+            fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-dve-datamove §RangeSelect",
             confidence: confidence::seed000::INFERRED, evidence: &[evidence::E577],
-            ..rules::RuleMeta::DEFAULT
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "s_same_elem_count_rs_src_dst", name: "s_same_elem_count_rs_src_dst",
@@ -17399,7 +17394,7 @@ impl RANGE_SELECT {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x3c701e6;
+        const ALWAYS: u64 = 0x3e701e6;
         let nc = arch.nc() as i64;
         let header_opcode = u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64;
         let src_mem_pattern_start_addr_active = ((u32::from_le_bytes(*at::<24, 4, 64>(b))
@@ -17458,9 +17453,6 @@ impl RANGE_SELECT {
         t |= (r20 as u64) << 20;
         let r0 = r3 && r4 && r9 && r10 && r11 && r12 && r13 && r14 && r15 && r19 && r20;
         t |= r0 as u64;
-        let r21 = ((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
-            == (dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1));
-        t |= (r21 as u64) << 21;
         t
     }
     /// The violations of these bytes (empty when valid).
@@ -18557,13 +18549,12 @@ impl STREAM_TRANSPOSE {
         rules::RuleMeta {
             id: "has_valid_active_channel_range", name: "has_valid_active_channel_range",
             args: Some("i.s4d4_tr.num_active_channels, POOLING_NUM_CHANNELS"),
-            expr: Some("num_active_channels <= POOLING_NUM_CHANNELS"),
-            parent: Some(0),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "num_active_channels must be at most POOLING_NUM_CHANNELS (128)",
-            doc: "The page's gloss of the helper is `<= 128`; has_multiple_32_channels excludes 0. The DVE datamove page names the same predicate in dbg_is_valid_stream_transpose.",
+            doc: "The page glosses the helper as `<= 128` without its body. Not enforced: has_multiple_32_channels (the closed set 32 / 64 / 96 / 128) already implies it. The DVE datamove page names the same predicate in dbg_is_valid_stream_transpose.",
             fields: &["num_active_channels"], source: "wiki-stream-transpose §4.2",
             confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E624, evidence::E625],
-            ..rules::RuleMeta::DEFAULT
+            enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "start_addr_active_channels_src", name: "start_addr_active_channels",
@@ -18722,7 +18713,7 @@ impl STREAM_TRANSPOSE {
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
-        const ALWAYS: u64 = 0x3c0f8c6;
+        const ALWAYS: u64 = 0x3c0fcc6;
         let nc = arch.nc() as i64;
         let header_opcode = u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64;
         let reserved1_0 = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
@@ -18734,8 +18725,8 @@ impl STREAM_TRANSPOSE {
         let out_dtype = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
         let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
         let op_dim = u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64;
-        let num_active_channels = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
         let op = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
+        let num_active_channels = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
         let src_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<24, 2, 64>(b)) as i64;
         let src_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<26, 2, 64>(b)) as i64;
         let src_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
@@ -18757,8 +18748,6 @@ impl STREAM_TRANSPOSE {
         t |= (r8 as u64) << 8;
         let r9 = ((op_dim == 0i64) || (op_dim == 2i64));
         t |= (r9 as u64) << 9;
-        let r10 = (num_active_channels <= POOLING_NUM_CHANNELS);
-        t |= (r10 as u64) << 10;
         let r16 = (op == 0i64);
         t |= (r16 as u64) << 16;
         let r17 = ((num_active_channels == 32i64) || (num_active_channels == 64i64)
@@ -18771,7 +18760,7 @@ impl STREAM_TRANSPOSE {
         t |= (r18 as u64) << 18;
         let r19 = (negated == 0i64);
         t |= (r19 as u64) << 19;
-        let r0 = r3 && r4 && r5 && r8 && r9 && r10 && r16 && r17 && r18 && r19;
+        let r0 = r3 && r4 && r5 && r8 && r9 && r16 && r17 && r18 && r19;
         t |= r0 as u64;
         let r20 = (src_mem_pattern_num_elem_3 == 1i64);
         t |= (r20 as u64) << 20;
