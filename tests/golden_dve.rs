@@ -22,6 +22,9 @@ fn findings<const N: usize>(
 
 // ---- 0x7F DROPOUT (S3D3_DROPOUT, the Dropout page's header table) ----------------------
 
+/// One rule broken by one mutation: (the mutation, the rule id it breaks alone).
+type Break<W> = (fn(&mut W), &'static str);
+
 fn dropout() -> DROPOUT {
     DROPOUT::decode(&vector("dve_dropout.hex")).expect("opcode 0x7f")
 }
@@ -92,7 +95,7 @@ fn dropout_decodes_every_row() {
 
 #[test]
 fn dropout_header_rules_broken_one_at_a_time() {
-    let cases: [(fn(&mut DROPOUT), &str); 5] = [
+    let cases: [Break<DROPOUT>; 5] = [
         // §3 GOTCHA: out_dtype == in_dtype (s3d3_dropout_same_src_dst_type).
         (
             |w| w.out_dtype = DTYPE::FP16,
@@ -337,7 +340,7 @@ fn s4d4_tr_channels_are_one_byte() {
 #[test]
 fn stream_transpose_header_rules_broken_one_at_a_time() {
     // wiki-stream-transpose §4.2, is_valid_stream_transpose's conjuncts.
-    let cases: [(fn(&mut STREAM_TRANSPOSE), &str); 9] = [
+    let cases: [Break<STREAM_TRANSPOSE>; 9] = [
         (|w| w.reserved1[4] = 1, "s4d4_tr_reserved_zero"),
         (|w| w.mask_enable = 2, "mask_enable_valid"),
         (
@@ -461,7 +464,7 @@ fn range_select_decodes_every_row() {
 #[test]
 fn range_select_header_rules_broken_one_at_a_time() {
     // wiki-range-select §5.1: is_valid_range_select's sub-checks, one at a time.
-    let cases: [(fn(&mut RANGE_SELECT), &str); 10] = [
+    let cases: [Break<RANGE_SELECT>; 10] = [
         (|w| w.fill_val = 0xff80_0000, "is_valid_fill_val"), // -Inf, not -FLT_MAX (§5.3)
         (
             |w| w.reduce_op = ALU_OP::ADD,
