@@ -28,7 +28,9 @@ DMASPEC_OWN_USES_BEGIN
  * operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the
  * whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker
  * tag and the disagreement is the conflict rdma_operand_layout_tag. The three
- * NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32: no page gives that type's layout. The
+ * NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32, the union's four bytes: the
+ * RangeSelect page gives the type (spec/types/imm_val.toml, the 4-byte union {imm_ptr, imm_reg,
+ * imm_arith_fp32, imm_bitvec_int32, …}), but no page says which arm these operands hold. The
  * header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as
  * SBUF partition offsets, are not enforced: no page states them as a validity rule.
  *

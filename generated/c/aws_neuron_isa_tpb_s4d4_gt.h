@@ -83,9 +83,11 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_GT_STRUCT {
      */
     uint8_t reserved1[2];
     /**
-     * Offset 40, 4 bytes. The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in
-     * this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. Confidence:
-     * HIGH/OBSERVED (confirmed).
+     * Offset 40, 4 bytes. The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless
+     * index_miss_behavior is IMMEDIATE_WRITE. The RangeSelect page gives that type, a 4-byte union
+     * {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …} (spec/types/imm_val.toml); the field
+     * is still read as a u32, which is the union's bytes: its word has no IMM_SRC byte saying which
+     * arm holds. Confidence: HIGH/OBSERVED (confirmed).
      */
     uint32_t immediate;
     /**

@@ -19177,7 +19177,7 @@ pub struct GATHER {
     pub free_pool_buffer: u8,
     /// Offset 38 (2 bytes), `u8[2]`. Reserved. Reserved; must be zero. Confidence: HIGH/OBSERVED (confirmed).
     pub reserved1: [u8; 2],
-    /// Offset 40 (4 bytes), `u32`. The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 40 (4 bytes), `u32`. The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. The RangeSelect page gives that type, a 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …} (spec/types/imm_val.toml); the field is still read as a u32, which is the union's bytes: its word has no IMM_SRC byte saying which arm holds. Confidence: HIGH/OBSERVED (confirmed).
     pub immediate: u32,
     /// Offset 44 (20 bytes), `TENSOR4D`. The gathered output: a TENSOR4D access pattern. Confidence: HIGH/OBSERVED (confirmed).
     pub dst_mem_pattern: TENSOR4D,
@@ -19254,7 +19254,7 @@ impl GATHER {
         },
         meta::FieldMeta {
             name: "immediate", offset: 40, size: 4, type_name: "u32",
-            doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE.",
+            doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. The RangeSelect page gives that type, a 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …} (spec/types/imm_val.toml); the field is still read as a u32, which is the union's bytes: its word has no IMM_SRC byte saying which arm holds.",
             confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E659],
             ..meta::FieldMeta::DEFAULT
         },
@@ -24367,7 +24367,7 @@ impl PSEUDO_RANGE_CHECK {
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying \[src_addr, src_addr + free_dim_bytes\] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32: no page gives that type's layout. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule. Confidence: HIGH/OBSERVED (confirmed).
+/// rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying \[src_addr, src_addr + free_dim_bytes\] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32, the union's four bytes: the RangeSelect page gives the type (spec/types/imm_val.toml, the 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}), but no page says which arm these operands hold. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EXTENDED_RDMA_DESC_GEN {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0xf0 EXTENDED_INST. Confidence: HIGH/OBSERVED (confirmed).
@@ -24652,7 +24652,7 @@ impl EXTENDED_RDMA_DESC_GEN {
             enumerator: "EXTENDED_RDMA_DESC_GEN",
             value: 8u64,
         }),
-        doc: "rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying [src_addr, src_addr + free_dim_bytes] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32: no page gives that type's layout. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule.",
+        doc: "rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying [src_addr, src_addr + free_dim_bytes] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32, the union's four bytes: the RangeSelect page gives the type (spec/types/imm_val.toml, the 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}), but no page says which arm these operands hold. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule.",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
