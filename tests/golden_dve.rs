@@ -228,27 +228,36 @@ fn stream_shuffle_transpose_guards_are_compiler_findings() {
 
 #[test]
 fn stream_shuffle_decodes_every_row() {
+    // wiki-gap-cluster §7, the shipped header's CTRL_IM table (LOAD_MASK_SELECT).
     let bytes = vector("dve_stream_shuffle.hex");
     let w = shuffle();
-    // Rows "+0x00 opcode = 0x69", "+0x01 inst_word_len = 0x10".
     assert_eq!(w.header.opcode, OPCODE::LOAD_MASK_SELECT);
     assert_eq!(w.header.inst_word_len, 0x10);
-    // Row "+0x0C src AP".
-    assert_eq!(w.src_mem_pattern.start_addr.address, 0x400);
-    assert_eq!(w.src_mem_pattern.num_elem, [16, 1, 1, 1]);
-    // Row "+0x20..+0x3F 32 immediate.uint8[32] lane map": lanes 0..15 reversed, the rest the
-    // passthrough sentinel 16 | 0x20.
-    let mut lanes = [0x30u8; 32];
-    for (i, lane) in lanes.iter_mut().take(16).enumerate() {
-        *lane = 15 - i as u8;
+    // Rows "12 param_ram_offset (u16) 2", "14 imm_ptr_select (u8) 1", "15 reserved0[17] 17".
+    assert_eq!(w.param_ram_offset, 0);
+    assert_eq!(w.imm_ptr_select, 0);
+    assert_eq!(w.reserved0, [0; 17]);
+    // Row "32 immediate (MOVE_IMMEDIATE) 32": channels 0..15 select 15..0, 16..23 select 63,
+    // 24..31 hold the 255 sentinel.
+    let mut lanes = [0u8; 32];
+    for (i, lane) in lanes.iter_mut().enumerate() {
+        *lane = match i {
+            0..16 => 15 - i as u8,
+            16..24 => 63,
+            _ => 255,
+        };
     }
     assert_eq!(w.immediate, lanes);
     assert_eq!(w.encode(), bytes);
-    for arch in V2_TO_V4 {
-        let word = Word::decode(&bytes, arch).expect("0x69 decodes");
-        assert!(word.validate(arch).is_ok(), "{arch:?}");
+    for arch in [Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick] {
+        assert!(w.validate(arch).is_ok(), "{arch:?}");
+        assert_eq!(
+            violations(STREAM_SHUFFLE::check_rules, &bytes, arch),
+            Vec::<&str>::new()
+        );
     }
-    // The lane map fills the band: no dtype and no destination pattern is decoded.
+    // The layout: the CTRL_IM members at 12 / 14 / 15 / 32; no source pattern, no dtype and
+    // no destination pattern is decoded.
     let at = |name: &str| {
         STREAM_SHUFFLE::META
             .fields
@@ -256,8 +265,14 @@ fn stream_shuffle_decodes_every_row() {
             .find(|f| f.name == name)
             .map(|f| (f.offset, f.size))
     };
+    assert_eq!(at("param_ram_offset"), Some((12, 2)));
+    assert_eq!(at("imm_ptr_select"), Some((14, 1)));
+    assert_eq!(at("reserved0"), Some((15, 17)));
     assert_eq!(at("immediate"), Some((0x20, 32)));
-    assert_eq!(at("dst_mem_pattern"), None);
+    for gone in ["src_mem_pattern", "dst_mem_pattern"] {
+        assert_eq!(at(gone), None, "{gone}");
+    }
+    // The DVE page's pairing stays (conflict load_mask_select_pairing).
     assert_eq!(
         STREAM_SHUFFLE::META.follows,
         ["STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"]
@@ -265,10 +280,48 @@ fn stream_shuffle_decodes_every_row() {
     for c in [
         "stream_shuffle_lane_map_overlap",
         "stream_shuffle_pair_order",
+        "load_mask_select_src_pattern",
+        "load_mask_select_pairing",
     ] {
         let c = CONFLICTS.iter().find(|x| x.name == c).expect(c);
         assert_eq!(c.readings.len(), 2);
     }
+}
+
+#[test]
+fn stream_shuffle_breaks_each_header_rule_alone() {
+    // wiki-gap-cluster §7: is_valid_load_mask_select = has_zero_pram_offset &&
+    // has_valid_masksel_data && ctrl_im_reserved_zero && ctrl_imm_ptr_select_zero.
+    let cases: [Break<STREAM_SHUFFLE>; 6] = [
+        // Row "12 param_ram_offset ... has_zero_pram_offset => 0".
+        (|w| w.param_ram_offset = 0x400, "has_zero_pram_offset"),
+        // Row "14 imm_ptr_select ... ctrl_imm_ptr_select_zero => 0".
+        (|w| w.imm_ptr_select = 1, "ctrl_imm_ptr_select_zero"),
+        // Row "15 reserved0[17] 17 0", first and last byte.
+        (|w| w.reserved0[0] = 1, "ctrl_im_reserved_zero"),
+        (|w| w.reserved0[16] = 0x10, "ctrl_im_reserved_zero"),
+        // valid_masksel_byte(b) = b < 64 || b == 255: 64 and 254 are not.
+        (|w| w.immediate[3] = 64, "has_valid_masksel_data"),
+        (|w| w.immediate[31] = 254, "has_valid_masksel_data"),
+    ];
+    for (brk, id) in cases {
+        let mut w = shuffle();
+        brk(&mut w);
+        assert_eq!(
+            violations(STREAM_SHUFFLE::check_rules, &w.encode(), Arch::cayman),
+            [id]
+        );
+        assert!(w.validate(Arch::cayman).is_err(), "{id}");
+    }
+    // The DVE page's encoder reading (conflict load_mask_select_src_pattern): a src AP at
+    // +0x0C (start_addr 0x400, num_elem [16, 1, 1, 1]) breaks the header's zero checks.
+    let mut b = vector("dve_stream_shuffle.hex");
+    b[0x0C..0x10].copy_from_slice(&[0x00, 0x04, 0x00, 0x00]);
+    b[0x18..0x20].copy_from_slice(&[0x10, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00]);
+    assert_eq!(
+        violations(STREAM_SHUFFLE::check_rules, &b, Arch::cayman),
+        ["has_zero_pram_offset", "ctrl_im_reserved_zero"]
+    );
 }
 
 // ---- 0x6B STREAM_TRANSPOSE (S4D4_TR, the StreamTranspose page's header struct) ----------
@@ -546,28 +599,89 @@ fn range_select_element_counts_must_match() {
 // ---- 0x67 POOL_BUFFER_LOAD ------------------------------------------------------------
 
 #[test]
-fn pool_buffer_load_decodes_its_one_sized_field() {
+fn pool_buffer_load_decodes_every_row() {
+    // wiki-gap-cluster §6, the shipped header's S4_PB table.
     let bytes = vector("dve_pool_buffer_load.hex");
     let w = POOL_BUFFER_LOAD::decode(&bytes).expect("0x67");
     assert_eq!(w.header.opcode, OPCODE::POOL_BUFFER_LOAD);
-    // §Master offset table: +0x20 in_dt.
+    assert_eq!(w.header.inst_word_len, 0x10);
+    assert_eq!(w.events.wait_idx, 0);
+    // Row "12 src_mem_pattern (TENSOR4D) 20".
+    let src = &w.src_mem_pattern;
+    assert_eq!(src.start_addr.address, 0x400);
+    assert_eq!(src.step_elem, [1, 0, 0, 0]);
+    assert_eq!(src.num_elem, [512, 1, 1, 1]);
+    // Rows "32 in_dtype (DTYPE) 1", "34 num_active_channels 1"; 33 and 35..39 have no row.
     assert_eq!(w.in_dtype, DTYPE::UINT16);
-    // The summarised +0x22 lane, +0x28 elem-cnt and +0x2C 0x1FF stay unknown bytes.
-    assert_eq!(w.unknown_33[0x22 - 33], 128);
-    assert_eq!(&w.unknown_33[0x28 - 33..0x2A - 33], &[0x00, 0x02]);
-    assert_eq!(&w.unknown_33[0x2C - 33..0x2E - 33], &[0xFF, 0x01]);
+    assert_eq!(w.num_active_channels, 128);
+    assert_eq!((w.unknown_33, w.unknown_35), (0, [0; 5]));
+    // Rows "40 start_index (u32) 4", "44 mask (u32) 4": the header's example 0xab400 / 0x1ff.
+    assert_eq!((w.start_index, w.mask), (0xab400, 0x1ff));
+    // Row "48 reserved2[16] 16 0".
+    assert_eq!(w.reserved2, [0; 16]);
     assert_eq!(w.encode(), bytes);
-    for arch in [Arch::sunda, Arch::cayman] {
+    for arch in [Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick] {
         let word = Word::decode(&bytes, arch).expect("0x67 decodes");
         assert!(word.validate(arch).is_ok(), "{arch:?}");
     }
+    let at = |name: &str| {
+        POOL_BUFFER_LOAD::META
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| (f.offset, f.size))
+    };
+    for (name, place) in [
+        ("src_mem_pattern", (12, 20)),
+        ("in_dtype", (32, 1)),
+        ("num_active_channels", (34, 1)),
+        ("start_index", (40, 4)),
+        ("mask", (44, 4)),
+        ("reserved2", (48, 16)),
+    ] {
+        assert_eq!(at(name), Some(place), "{name}");
+    }
+    // The gap shrank to the bytes without a row.
+    let gap = GAPS.iter().find(|g| g.name == "S4_PB band").expect("the gap");
+    assert!(gap.reason.contains("Bytes 33 and 35..39"), "{}", gap.reason);
     // The two readings disagree on the order, so neither is enforced.
     assert!(POOL_BUFFER_LOAD::META.follows.is_empty());
-    let c = CONFLICTS
-        .iter()
-        .find(|x| x.name == "gather_pool_buffer_load_order")
-        .expect("the order disagreement is recorded");
-    assert_eq!(c.readings.len(), 2);
+    for c in ["gather_pool_buffer_load_order", "pool_buffer_load_src_pattern"] {
+        let c = CONFLICTS.iter().find(|x| x.name == c).expect(c);
+        assert_eq!(c.readings.len(), 2);
+    }
+}
+
+#[test]
+fn pool_buffer_load_breaks_each_header_rule_alone() {
+    // wiki-gap-cluster §6 is_valid_pool_buffer_load: the two conjuncts with a body.
+    let cases: [Break<POOL_BUFFER_LOAD>; 3] = [
+        (
+            |w| w.header.opcode = OPCODE::GATHER,
+            "has_pool_buffer_load_opcode",
+        ),
+        (|w| w.reserved2[0] = 1, "s4_pb_reserved_zero"),
+        (|w| w.reserved2[15] = 0x80, "s4_pb_reserved_zero"),
+    ];
+    for (brk, id) in cases {
+        let mut w = POOL_BUFFER_LOAD::decode(&vector("dve_pool_buffer_load.hex")).unwrap();
+        brk(&mut w);
+        assert_eq!(
+            violations(POOL_BUFFER_LOAD::check_rules, &w.encode(), Arch::cayman),
+            [id]
+        );
+        assert!(w.validate(Arch::cayman).is_err(), "{id}");
+    }
+    // The rules the page names without a body are declared, not enforced: 513 elements per
+    // channel (valid_pool_buffer_load_element_count) and FP32R (is_valid_dtype) pass.
+    let mut w = POOL_BUFFER_LOAD::decode(&vector("dve_pool_buffer_load.hex")).unwrap();
+    w.src_mem_pattern.num_elem[0] = 513;
+    w.in_dtype = DTYPE::FP32R;
+    assert!(w.validate(Arch::cayman).is_ok());
+    for id in ["valid_pool_buffer_load_element_count", "is_valid_dtype_in"] {
+        let r = POOL_BUFFER_LOAD::RULES.iter().find(|r| r.id == id).expect(id);
+        assert_ne!(r.kind, dmaspec::runtime::rules::RuleKind::Expr, "{id}");
+    }
 }
 
 // ---- the pairs, through `dmaspec validate` ----------------------------------------------

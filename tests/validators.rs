@@ -891,7 +891,7 @@ fn gather_rules() {
                 gather_ex_a,
                 |w| {
                     w.index_miss_behavior = INDEX_MISS_BEHAVIOR::SKIP_WRITE;
-                    w.immediate = 1;
+                    w.immediate.imm_arith_fp32 = 1;
                 }
             ),
             // 8 x 1 x 1 x 1 against 4 x 1 x 1 x 1: the counts differ in the low 24 bits.
@@ -1118,6 +1118,14 @@ fn range_select() -> RANGE_SELECT {
     RANGE_SELECT::decode(&vector("dve_range_select.hex")).unwrap()
 }
 
+fn load_mask_select() -> STREAM_SHUFFLE {
+    STREAM_SHUFFLE::decode(&vector("dve_stream_shuffle.hex")).unwrap()
+}
+
+fn pool_buffer_load() -> POOL_BUFFER_LOAD {
+    POOL_BUFFER_LOAD::decode(&vector("dve_pool_buffer_load.hex")).unwrap()
+}
+
 #[test]
 fn dve_word_rules() {
     word_cases!(
@@ -1320,6 +1328,52 @@ fn dve_word_rules() {
             ),
         ]
     );
+    word_cases!(
+        STREAM_SHUFFLE,
+        [
+            case(
+                "has_zero_pram_offset",
+                "wiki-gap-cluster §7: param_ram_offset == 0",
+                load_mask_select,
+                |w| w.param_ram_offset = 1
+            ),
+            case(
+                "ctrl_imm_ptr_select_zero",
+                "wiki-gap-cluster §7: imm_ptr_select == 0",
+                load_mask_select,
+                |w| w.imm_ptr_select = 0x80
+            ),
+            case(
+                "ctrl_im_reserved_zero",
+                "wiki-gap-cluster §7: reserved0[17] == 0",
+                load_mask_select,
+                |w| w.reserved0[8] = 1
+            ),
+            case(
+                "has_valid_masksel_data",
+                "wiki-gap-cluster §7: valid_masksel_byte(b) = b < 64 || b == 255",
+                load_mask_select,
+                |w| w.immediate[20] = 0x40
+            ),
+        ]
+    );
+    word_cases!(
+        POOL_BUFFER_LOAD,
+        [
+            case(
+                "has_pool_buffer_load_opcode",
+                "wiki-gap-cluster §6: has_pool_buffer_load_opcode",
+                pool_buffer_load,
+                |w| w.header.opcode = OPCODE::GATHER
+            ),
+            case(
+                "s4_pb_reserved_zero",
+                "wiki-gap-cluster §6: reserved2[16] == 0",
+                pool_buffer_load,
+                |w| w.reserved2[7] = 1
+            ),
+        ]
+    );
 }
 
 /// The hand-built EXTENDED_INST words (tests/vectors/extended_*.hex, from the field
@@ -1378,7 +1432,7 @@ fn extended_inst_rules() {
     // The engine-count rule is declared, not enforced (conflict rdma_dma_engine_mask_meaning):
     // a mask of 0x000f, four engines as a bitmap, is no violation.
     let mut w = rdma_desc_gen();
-    w.dma_engine_mask = 0xf;
+    w.dma_engine_mask.imm_arith_fp32 = 0xf;
     assert!(w.validate(Arch::cayman).is_ok());
     let r = EXTENDED_RDMA_DESC_GEN::RULES
         .iter()

@@ -4582,6 +4582,59 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
+ * Conflict `load_mask_select_src_pattern` (about STREAM_SHUFFLE): What LOAD_MASK_SELECT's
+ * (STREAM_SHUFFLE 0x69) bytes +12..+31 are. The shipped header's CTRL_IM struct (compile-verified)
+ * has param_ram_offset (u16) at 12, imm_ptr_select (u8) at 14 and reserved0[17] at 15, all required
+ * to be 0 by is_valid_load_mask_select; the DVE datamove page's encoder table writes a 16-byte
+ * source access pattern at +0x0C (assignAccess(src)), and its dbg validator reads the pattern's
+ * tails at +0x18 / +0x1A. A word the encoder writes with a nonzero source pattern breaks
+ * has_zero_pram_offset and ctrl_im_reserved_zero. The header outranks the encoder reading: the spec
+ * lays out the CTRL_IM fields.
+ *
+ * Reading `ctrl_im_fields`: The header: param_ram_offset@12 (has_zero_pram_offset ⇒ 0),
+ * imm_ptr_select@14 (ctrl_imm_ptr_select_zero ⇒ 0), reserved0[17]@15 (0). [HIGH/OBSERVED] Evidence:
+ * wiki-gap-cluster §7.
+ *
+ * Reading `src_access_pattern`: The DVE page: a source access pattern (TENSOR4D, the page's width
+ * column 16) at +0x0C, the spec's earlier src_mem_pattern (20 bytes, +12..+31). [CERTAIN] Evidence:
+ * supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate).
+ */
+
+/**
+ * Conflict `load_mask_select_pairing` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
+ * STREAM_TRANSPOSE): Whether LOAD_MASK_SELECT (0x69) is a positional extension. The DVE datamove
+ * page's encoder emits it right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, and
+ * the spec keeps that as `follows`; the header page treats it as a CTRL_IM control load of its own,
+ * validated alone by is_valid_load_mask_select, whose consumer is only plausibly StreamShuffle 0x6a
+ * (not byte-traced, MED/INFERRED), which would put it before the shuffle (as the Master Opcode
+ * Reference does, conflict stream_shuffle_pair_order). No page states that a lone 0x69 is invalid;
+ * the spec's `follows` reports one.
+ *
+ * Reading `after_the_transpose_half`: The DVE page: the compiler's two-bundle micro-sequences
+ * {0x6A, 0x69} and {0x6B, 0x69}. [CERTAIN] Evidence: supp-dve-datamove §StreamShuffle.
+ *
+ * Reading `standalone_control_load`: The header page: a config / argument load on the SEQ control
+ * surface, validated by itself; the natural consumer is a downstream channel select / permute,
+ * plausibly StreamShuffle 0x6a or AffineSelect 0x92, not byte-traced. [MED/INFERRED] Evidence:
+ * wiki-gap-cluster §7.
+ */
+
+/**
+ * Conflict `pool_buffer_load_src_pattern` (about POOL_BUFFER_LOAD): Where POOL_BUFFER_LOAD's (0x67)
+ * source access pattern sits. The shipped header's S4_PB struct (compile-verified) has
+ * src_mem_pattern, a 20-byte TENSOR4D, at 12..31; the DVE datamove page's summary of the band puts
+ * the index / source access pattern at +0x18, inside it. The header outranks the summary: the spec
+ * lays out src_mem_pattern at 12.
+ *
+ * Reading `tensor4d_at_12`: The header: | 12 | src_mem_pattern (TENSOR4D) | 20 |. [HIGH/OBSERVED]
+ * Evidence: wiki-gap-cluster §6.
+ *
+ * Reading `index_pattern_at_0x18`: The DVE page: the index / source access pattern at +0x18 (no
+ * width given). [CERTAIN] Evidence: supp-dve-datamove §Master offset table; supp-dve-datamove
+ * §`0x68` reg_load half.
+ */
+
+/**
  * Conflict `dma_flags_queue_id_width` (about DMA_FLAGS): How wide DMA_FLAGS.queue_id is. The
  * shipped C bitfield (common.h) gives 3 bits, queue id 0..7; the header comment of the v5 words
  * says "4b queue ID", and the micro-op page repeats it. The spec lays out the 3-bit bitfield (the

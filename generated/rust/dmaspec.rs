@@ -739,746 +739,783 @@ pub mod evidence {
     pub const E516: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("Predicates ... `d3_dropout_reserved_zero` (all present in `.rodata`)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E517: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Opcode witness ledger", name: Some("0x67 pool_buffer_load"), pin: Some("GEN seed @0x1253a58"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
     pub const E518: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §At a glance", confidence: confidence::certainty::CERTAIN, note: Some("Each op shares the 64-byte bundle skeleton: byte[0] = opcode, byte[1] = 0x10 (inst_word_len), byte[2:3] = reserved 0x0000."), ..meta::Evidence::DEFAULT };
-    pub const E519: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", name: Some("in_dt"), names: Some("0x67  pool_buffer_load  in_dt (+0x20)"), confidence: confidence::certainty::CERTAIN, note: Some("The table's legend: dt = dtype byte (sub_120E650)."), ..meta::Evidence::DEFAULT };
-    pub const E520: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 0 | 4 | `header` | `NEURON_ISA_TPB_HEADER` | `header.opcode == 0xbc` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E521: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("opcode = 0xBC (s_range_select_opcode) / inst_word_len = 0x10"), pin: Some("0x135fb14"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E522: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 4 | 8 | `events` | `NEURON_ISA_TPB_EVENTS` | event semaphore block |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E523: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, note: Some("The DVE page maps no sync bytes for this word; the spec used to place EVENTS here by the shared skeleton (MEDIUM); the header confirms it."), ..meta::Evidence::DEFAULT };
-    pub const E524: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 12 | 1 | `num_active_channels` | `uint8_t` | partition count |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E525: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", confidence: confidence::certainty::CERTAIN, note: Some("The DVE page gives +0x0C no row (the spec held it unknown, \"the validator reads it\")."), ..meta::Evidence::DEFAULT };
-    pub const E526: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 13 | 1 | `in_out_dtype` | `NEURON_ISA_TPB_DTYPE_PAIR` | `dtype_lo:4`=in, `dtype_hi:4`=out |"), pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E527: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("dtype/mode packed"), names: Some("| `+0x0D` | 1 | dtype/mode packed | (`s2d2_rs` dtype) | low nibble = dtype tag (`and 0xf`); high nibble = 2nd 4-bit field (`shl 4; or`); composed `@0x1360ece..0x1360edb` | `0x1360edb` | CERTAIN store / nibble HIGH |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E528: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 14 | 1 | `reduce_cmd` | `NEURON_ISA_TPB_ACCUM_CMD` | Idle / Accumulate / ZeroAccumulate |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E529: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("(mode flag)"), pin: Some("store 0x1360f19"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E530: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 15 | 1 | `reduce_op` | `NEURON_ISA_TPB_ALU_OP` | **must be `Max` (`0x08`)** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E531: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("op-variant flag = 0x8"), names: Some("| `+0x0F` | 1 | op-variant flag = `0x8` | — | constant `8` | `0x1360f0b` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E532: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 16 | 4 | `base` | `float` | per-element index origin, `≤ 2^24` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E533: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.5", names: Some("base is float in the struct but uint32_t in the validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E534: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("LOWER bound (f32)"), names: Some("| `+0x10` | 4 | LOWER bound (f32) | (`s2d2_rs` lower) | `cvtsi2ss(int [inst+0xF0])` → `movss [r15+0x10]` | `0x13611ff` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E535: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 20 | 4 | `fill_val` | `float` | **must be `-FLT_MAX` (`0xff7fffff`)** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E536: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.3", names: Some("is_valid_fill_val: return (i == 0xff7fffff)"), pin: Some("assert.h:16279"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E537: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("UPPER bound (f32)"), names: Some("| `+0x14` | 4 | UPPER bound (f32) | (`s2d2_rs` upper) | `movss xmm0,[inst+0x128]` → `movss [r15+0x14]` | `0x13611c4` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E538: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 24 | 12 | `src_mem_pattern` | `NEURON_ISA_TPB_TENSOR2D` | input 2D pattern (read) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E539: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) | (`s2d2_rs` src) | `assignAccess<TENSOR2D>(arg0)` | `0x1361205` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a TENSOR2D is 12 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
-    pub const E540: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 36 | 1 | `comp_op0` | `NEURON_ISA_TPB_ALU_OP` | comparator: IsEQ/GT/GE/LE/LT |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E541: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("(field a)"), pin: Some("store 0x1360eeb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E542: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 37 | 1 | `comp_op1` | `NEURON_ISA_TPB_ALU_OP` | comparator: IsEQ/GT/GE/LE/LT |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E543: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("(field b)"), pin: Some("store 0x1360efb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E544: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 38 | 1 | `bound0_src` | `NEURON_ISA_TPB_IMM_SRC` | imm / ptr / regptr |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E545: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E546: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("bound-check field 0"), names: Some("| `+0x26` | 1 | bound-check field 0 | (`valid_rs_comp`) | `checkBoundRange(lower)` packed via variant dispatcher; `lea [r15+0x26]` | `0x1360f66` | CERTAIN offset |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E547: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 39 | 1 | `bound1_src` | `NEURON_ISA_TPB_IMM_SRC` | imm / ptr / regptr |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E548: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("bound-check field 1"), names: Some("| `+0x27` | 1 | bound-check field 1 | (`valid_rs_comp`) | `checkBoundRange(upper)`; `lea [r15+0x27]` | `0x13610ba` | CERTAIN offset |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E549: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 40 | 4 | `bound0` | `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` | FP32 `lo` bound (union) |"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("CORRECTION (vs an earlier survey draft): bound0 is at off 40, not 38."), ..meta::Evidence::DEFAULT };
-    pub const E550: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", confidence: confidence::certainty::CERTAIN, note: Some("The DVE page gives +0x28..+0x2F no row (the encoder zeroes the bundle first); the spec held them unknown."), ..meta::Evidence::DEFAULT };
-    pub const E551: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 44 | 4 | `bound1` | `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` | FP32 `hi` bound (union) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E552: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 48 | 12 | `dst_mem_pattern` | `NEURON_ISA_TPB_TENSOR2D` | output 2D pattern (write) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E553: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) | (`s2d2_rs` dst) | `assignAccess<TENSOR2D>(dst)` | `0x136121a` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a TENSOR2D is 12 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
-    pub const E554: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 60 | 4 | `reserved1[4]` | `uint8_t` | padding to 64 B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E555: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("is_valid_range_select is a conjunction of 21 sub-checks, read verbatim"), pin: Some("assert.h:16064"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E556: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E557: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E558: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §10.2", names: Some("has_valid_nc_rs(nc): return((nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3));"), pin: Some("assert.h:16256"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E559: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_range_select_opcode(i) // opcode == 0xbc"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E560: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("start_addr_active_channels(i.s2d2_rs.src_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E561: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("start_addr_active_channels(i.s2d2_rs.dst_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E562: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("tensor2d_valid(i.s2d2_rs.src_mem_pattern, get_dtype_from_pair(dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E563: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("tensor2d_valid(i.s2d2_rs.dst_mem_pattern, get_dtype_from_pair(dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E564: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_same_elem_count_rs_src_dst(i.s2d2_rs.src_mem_pattern, i.s2d2_rs.dst_mem_pattern)"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E565: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §9", names: Some("src and dst must have equal element counts (has_same_elem_count_rs_src_dst) — unless either start address is register-supplied (shape_from_register), in which case the count check is waived"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E566: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.1", names: Some("markers SHAPE_REG=0x40, ADDR_REG=0x80, ADDR_SHAPE_REG=0xC0, INDIRECT_IMM=0x20"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E567: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.5", names: Some("return( (base <= 16777216) && ( shape_from_register(src_mem_pattern.start_addr) || (base + t2d_element_count(src_mem_pattern) <= 16777216)));"), pin: Some("assert.h:16185"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E568: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §8", names: Some("is_valid_fp_dtype_datapath: FP8_EXP3 / FP8_EXP4 / FP8_EXP5 / FP16 / BFLOAT16 / FP32, || (allow_fp32r == ALLOW_FP32R_TRUE && dtype == FP32R)"), pin: Some("assert.h:4305"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E569: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §8", names: Some("output dtype_hi: FP8e3, FP8e4, FP8e5, FP16, BF16, FP32, FP32R 0xB"), pin: Some("assert.h:4305"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E570: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.3", names: Some("uint32_t i = *(uint32_t*)(&fill_val); return (i == 0xff7fffff);"), pin: Some("assert.h:16279"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E571: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.2", names: Some("is_valid_rs_comp_op (assert.h:16131) admits exactly these five and nothing else"), pin: Some("assert.h:16131"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E572: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §6", names: Some("has_valid_immediates(bound, src, num_active_channels, FP32) (assert.h:413, real C)"), pin: Some("assert.h:413"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E573: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §6", names: Some("has_valid_immediates(i.s2d2_rs.bound1, i.s2d2_rs.bound1_src, i.s2d2_rs.num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E574: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("check_active_channels(i.s2d2_rs.num_active_channels)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E575: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.4", names: Some("has_valid_range_select_reduce_cmd: IDLE || ACCUMULATE || ZERO_ACCUMULATE"), pin: Some("assert.h:16210"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E576: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.4", names: Some("return(reduce_op == NEURON_ISA_TPB_ALU_OP_MAX); // 0x08, MAX only"), pin: Some("assert.h:16235"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E577: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("Guard: src/dst element counts must match — NeuronAssertion(\"inNumEles == outNumEles\" @0x135fed6)"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E578: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("The S2D2_RS .rodata family is present in full — s_range_select_opcode, s_same_elem_count_rs_src_dst, valid_rs_comp_op, s_valid_range_select_reduce_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E579: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x26` | 1 | bound-check field 0 | (`valid_rs_comp`) |; valid_rs_comp_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E580: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("s_valid_range_select_reduce_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E581: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("Validator dbg_is_valid_range_select @0x13b9950 ... Predicate s_valid_idx_bound_check_reg."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E582: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", name: Some("opcode = 0x69 / inst_word_len = 0x10"), pin: Some("0x123ba9b"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E583: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E584: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x0C` | 16 | src AP | (shuffle src) | `assignAccess(src)` | RUN_ISA mirror `0x123c2d6` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the At a glance table calls the slot an AP and the TENSOR4D of the 0x6A / 0x6B halves is 20 bytes, which ends at +0x20 where the lane map starts (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
-    pub const E585: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("it reads [+0] opcode, [+0x20..+0x22] ..., and the AP tails at [+0x18]/[+0x1A]/[+0x38..+0x3E]"), pin: Some("dbg_is_valid_stream_shuffle @0x13281a0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E586: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", name: Some("immediate.uint8[32] lane map"), names: Some("| `+0x20..+0x3F` | 32 | `immediate.uint8[32]` lane map | `instr.immediate.uint8[i]` | per-lane mask byte; `0xFF` → passthrough (`partition_count|0x20`) | loop base `r15 = r12+0x20` `@0x123c344` | CERTAIN |"), pin: Some("lea r15,[r12+20h] @0x123c344; lane-byte pack loop 0x123c344..0x123c3be"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E587: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", name: Some("shuffle passthrough sentinel"), pin: Some("or eax,20h @ 0x123b624, mov [rbp-420h],al @ 0x123b627"), value: Some("eax = edx | 0x20 stored to -0x420(rbp)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E588: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", name: Some("opcode = 0x6A / inst_word_len = 0x10"), pin: Some("0x123b829"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E589: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) | `d4_tr_*` src | `assignAccess(src)` | `0x123b8ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the TENSOR4D it names is 20 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
-    pub const E590: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x20` | 1 | in_dtype | (`d4_tr` dtype) | `sub_120E650(srcAP+0x30)→al` | `0x123b86f` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E591: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x21` | 1 | out_dtype | (`d4_tr` dtype) | `sub_120E650(dstAP+0x30)→al` | `0x123b87c` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E592: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t num_active_channels; //  1   (34     )  partition/channel count (∈ {32,64,96,128})"), pin: Some("gcc: num_active_channels@34 negated@35 op@36 op_dim@37 mask_enable@38 reserved1@39 dst@44"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E593: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 34 | `num_active_channels` | 1 | range ≤ `DVE_NUM_CHANNELS` (=128) |"), confidence: confidence::certainty::CERTAIN, note: Some("S4D4_TR, the same layout for STREAM_SHUFFLE 0x6a (§8)."), ..meta::Evidence::DEFAULT };
-    pub const E594: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x22` | 4 | num_active_channels | `instr.num_active_channels` | `(min(src.sz,dst.sz)+0x1f)&~0x1f` via `sub_12173A0(r12+0x22)` | `0x123b8b2` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E595: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t negated; //  1   (35     )  ST: MUST be 0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E596: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 35 | `negated` | 1 | `has_zero_negated_field` ⇒ 0 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E597: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("NEURON_ISA_TPB_ALU_OP op; //  1   (36     )  ST: MUST be Bypass(0x00) — the mode byte (§3.1)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E598: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 36 | `op` (`ALU_OP`) | 1 | `s4d4_tr_op_bypass` ⇒ `Bypass=0x00` |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E599: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("NEURON_ISA_TPB_TENSOR_SUBDIM op_dim; //  1   (37     )  ST: MUST be zero-subdim ({UNUSED=0, X=2})"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E600: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 37 | `op_dim` (`TENSOR_SUBDIM`) | 1 | `is_zero_subdim` (UNUSED or X) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E601: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t mask_enable; //  1   (38     )  ST: 0 or 1 (partial-tile mask)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E602: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 38 | `mask_enable` | 1 | `mask_enable_zero` ⇒ 0 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E603: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t reserved1[5]; //  5   (39 - 43)  MUST be all zero"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E604: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 39 | `reserved1[5]` | 5 | 0 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E605: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x2C` | 16 | dst AP (`TENSOR4D`) | `d4_tr_*` dst | `assignAccess(dst)` | `0x123b8fc` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16 (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
-    pub const E606: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("Guards: both element counts nonzero (je → error 0x123c5b3) — the d4_tr_same_src_dst_count / d4_tr_transpose_src_dst_count predicate family."), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E607: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", name: Some("opcode = 0x6B / inst_word_len = 0x10"), pin: Some("0x1266fd7"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E608: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) | `d4_tr_*` src | `assignAccess(src)` | `0x12670bc` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the TENSOR4D it names is 20 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
-    pub const E609: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x20` | 1 | in_dtype | (`d4_tr` dtype) | `sub_120E650(srcAP+0x30)→al` | `0x1267049` (rbp-0x180) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E610: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x21` | 1 | out_dtype | (`d4_tr` dtype) | `sub_120E650(dstAP+0x30)→al` | `0x126705f` (rbp-0x17f) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x22` | 4 | num_active_channels | `instr.num_active_channels` | `(dst.num_elem+0x1f)&~0x1f` via `sub_12173A0` | `0x1267083` (rbp-0x17e) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x26` | 1 | transpose_ch = `0x1` | `d3_transpose_ch` | constant `1` (channel-transpose enable) | `0x1267058` (rbp-0x17a) | CERTAIN store / HIGH name |"), pin: Some("0x1267058: c6 85 86 fe ff ff 01  mov byte [rbp-17Ah],1"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
-    pub const E613: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x2C` | 16 | dst AP (`TENSOR4D`) | `d4_tr_*` dst | `assignAccess(dst)` | `0x12670d0` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a 20-byte TENSOR4D ends at +0x3F, the end of the bundle (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
-    pub const E614: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn is_valid_stream_transpose(i: Inst) -> bool"), pin: Some("s4d4_tr.h:320-340"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E615: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E616: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E617: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_stream_transpose_opcode(i) // opcode == 0x6b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E618: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("s4d4_tr_reserved_zero(i) // reserved1[0..4] == 0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E619: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn mask_enable_valid(i) -> bool { mask_enable == 0 || mask_enable == 1 } // s4d4_tr.h:381"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E620: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("is_valid_dtype(i.s4d4_tr.in_dtype, DtypeAllowFP32R::False) // src: NO fp32r, NO u64/i64"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E621: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("is_valid_dtype(i.s4d4_tr.out_dtype, DtypeAllowFP32R::True)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E622: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("s4d4_tr_same_src_dst_type(i) // out_dtype == in_dtype (NO CAST)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E623: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn is_zero_subdim(subdim) -> bool { subdim == UNUSED(0) || subdim == X(0x02) } // common.h:1410"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E624: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_valid_active_channel_range(i.s4d4_tr.num_active_channels, POOLING_NUM_CHANNELS) // <= 128; const POOLING_NUM_CHANNELS = 128 // common.h:35"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E625: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Predicates `has_valid_active_channel_range`, `s4d4_tr_same_src_dst_count`, `d4_tr_same_src_dst_count`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E626: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("start_addr_active_channels(i.s4d4_tr.src_mem_pattern.start_addr, i.s4d4_tr.num_active_channels)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E627: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("start_addr_active_channels(i.s4d4_tr.dst_mem_pattern.start_addr, i.s4d4_tr.num_active_channels)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E628: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("tensor4d_valid(src, in, WriteTensor::False, AllowedInPSUM::True, AllowedInSBUF::True)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E629: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("tensor4d_valid(dst, out, WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E630: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn same_or_fewer_element_count_t4d(dst, src) -> bool { shape_from_register(dst.start_addr) || shape_from_register(src.start_addr) || t4d_element_count(dst) <= t4d_element_count(src) } // common.h:1862"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E631: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.1", names: Some("markers SHAPE_REG=0x40, ADDR_REG=0x80, ADDR_SHAPE_REG=0xC0, INDIRECT_IMM=0x20"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E632: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("s4d4_tr_op_bypass(i) // op@36 == Bypass(0x00)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E633: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn has_multiple_32_channels(c) -> bool { c==32 || c==64 || c==96 || c==128 } // common.h:1767 (CLOSED set)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E634: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn has_transpose_src_element_count_t4d(t) -> bool { (t.num_elem[0]*[1]*[2]*[3]) % 32 == 0 } // common.h:1759"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E635: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_zero_negated_field(i) // negated == 0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E636: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): cmp WORD [rbp-0x182],0x1 enforces src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor) — the string \"instr.src_mem_pattern.num_elem[3] == 1\" is present"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E637: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard A (0x126711c..): the src AP must not be TensorIndirect — a vtable [r15]+0x80 probe then reportError(\"STREAM_TRANSPOSE cannot have TensorIndirect AP as src…\")"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E638: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("the 0x20 bit on byte 3 of the INDEX ADDR4 is the TensorIndirect mode selector"), pin: Some("or byte [r13+0Fh],20h @ 0x1275eb6"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E639: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Recovered `S4D4_TR` field family: `d4_tr_same_src_dst_count`, `d4_tr_transpose_src_dst_count`, `d4_tr_op_bypass`, `d4_tr_reserved_z`, `d3_transpose_ch`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E640: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Recovered `S4D4_TR` field family: ... `d4_tr_reserved_z` ..."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E641: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 0 | 4 | `header` | `opcode=0xf0` (`EXTENDED_INST`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E642: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 4 | 8 | `events` | `NEURON_ISA_TPB_EVENTS` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E643: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`extended_opcode@12`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E644: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 extended_opcode; // +12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E645: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`completion_info@13` (Table 4.7)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E646: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific0[18]@14..31`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E647: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific1[32]@32..63`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E648: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E649: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E650: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E651: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E652: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E653: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E654: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E655: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E656: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E657: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E658: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E659: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E660: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E661: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E662: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E663: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §How the four dims map to the slots", confidence: confidence::certainty::HIGH, note: Some("the four {step, num} slots are the four free dims; the partition dim is the ADDR4"), ..meta::Evidence::DEFAULT };
-    pub const E665: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E666: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E667: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E668: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
-    pub const E669: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
-    pub const E670: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E671: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E672: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E673: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E674: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E675: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E676: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E677: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E678: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E679: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E680: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E681: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E682: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E683: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E684: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E685: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E686: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
-    pub const E687: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E688: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E689: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E690: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("active_channels"), names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E691: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E692: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E693: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E694: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E695: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
-    pub const E696: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E697: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E698: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E699: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E700: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E701: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E702: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, note: Some("The type; the page's 16-byte extent is the alternative."), ..meta::Evidence::DEFAULT };
-    pub const E703: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E704: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The size assert", names: Some("\"ISA mem pattern 4D must have 20 bytes to encode\""), pin: Some(".rodata 0x1d6e990"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E705: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E706: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("+0x2C 16 dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E707: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("**must be `indirect_pattern`** (`INDIRECT20B` `.i` variant — `index_addr` + `data_addr` + `num_elem`; ADDR4 marker `& 0xe0 ∈ {0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG}`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E708: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E709: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 44 | 20 | `dst_mem_pattern` | `MEM_PATTERN4D`; **must be `tensor_pattern`** (`.t`, a plain strided dst) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E710: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 36 | 1 | `dst_num_elem_per_idx` | **must == 0** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E711: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E712: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
-    pub const E713: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E714: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E715: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E716: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E717: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E718: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E719: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E720: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E721: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E722: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E723: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E724: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E725: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E726: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E727: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E728: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E729: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E730: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E731: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E732: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E733: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
-    pub const E734: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E735: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E736: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E737: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E738: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E739: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E740: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E741: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E742: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E743: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E744: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E745: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E746: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E747: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E748: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E749: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E750: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E751: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E752: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E753: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E754: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E755: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E756: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E757: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E758: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E759: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E760: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E761: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E762: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
-    pub const E763: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E764: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E765: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E766: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E767: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E768: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E769: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E770: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E771: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E772: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E773: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E774: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E775: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E776: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E777: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E778: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E779: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E780: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E781: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E782: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E783: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E784: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E785: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E786: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E787: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E788: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
-    pub const E789: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E790: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E791: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
-    pub const E792: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E793: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
-    pub const E794: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E795: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E796: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
-    pub const E797: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E798: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
-    pub const E799: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
-    pub const E800: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E801: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
-    pub const E802: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E803: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
-    pub const E804: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E805: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E806: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E807: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E808: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E809: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E810: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
-    pub const E811: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E812: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
-    pub const E813: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
-    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E815: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
-    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E817: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E818: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E820: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E821: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E822: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E823: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E824: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E825: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
-    pub const E826: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E827: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E828: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E829: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E830: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E831: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E832: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E833: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
-    pub const E834: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E835: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E836: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E837: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E838: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E839: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
-    pub const E840: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E841: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E842: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E843: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E844: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E845: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E846: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
-    pub const E847: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E848: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E849: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E850: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E851: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
-    pub const E852: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
-    pub const E853: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E854: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E855: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E856: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E857: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E858: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
-    pub const E859: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E860: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E861: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E862: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E863: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E864: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E865: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
-    pub const E866: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E867: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E868: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E869: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
-    pub const E870: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E871: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
-    pub const E872: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E873: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E874: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E875: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E876: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E877: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E878: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E879: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E880: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E881: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E882: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E883: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E884: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E885: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E886: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E887: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E888: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E889: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E890: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E891: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E892: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E893: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E894: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E895: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E896: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E897: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E898: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E899: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
-    pub const E900: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E901: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E902: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E903: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("\"RdmaDescGen can happen earlier without waiting\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E904: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 12 | 1 | `extended_opcode` | `== 8` (`RDMA_DESC_GEN`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E905: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 extended_opcode; // +12 == 8"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E906: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 13 | 1 | `completion_info` | `EXT_COMPLETION_INFO` (Table 4.7) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E907: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 13 | 1 | `completion_info` | `EXT_COMPLETION_INFO` | `has_read=0, has_write=0, num_active_ports=0` (128 part) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E908: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 14 | 1 | `local_sem` | u8 — local (source-release) semaphore index |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E909: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            local_sem;         // +14"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E910: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 14 | 1 | `local_sem` | `uint8_t` | LOCAL semaphore index (§5 LOCAL sema descriptor) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E911: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 15 | 1 | `remote_sem` | u8 — remote (data-ready) semaphore index |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E912: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            remote_sem;        // +15"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E913: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 15 | 1 | `remote_sem` | `uint8_t` | REMOTE semaphore index (§5 REMOTE sema descriptor) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E914: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 16 | 4 | `remote_core_id` | IMM — peer core id |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E915: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_IMM_VAL_INST_FIELD  remote_core_id;    // +16 (4)  physical id (GpSimd reg)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E916: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 16 | 4 | `remote_core_id` | `IMM_VAL_INST_FIELD` | **physical** id of remote core (from GpSimd register) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E917: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 20 | 4 | `remote_routing_id` | IMM — folded into the SoC high bits (CAYMAN_ID/EXIT_DIE) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E918: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_IMM_VAL_INST_FIELD  remote_routing_id; // +20 (4)  routing id → SoC high bits"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E919: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 20 | 4 | `remote_routing_id` | `IMM_VAL_INST_FIELD` | **routing** id of remote core → SoC high bits (§6) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E920: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 24 | 4 | `dma_engine_mask` | IMM, power-of-2 fan `{1,2,4,8,16}` active engines |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E921: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_IMM_VAL_INST_FIELD  dma_engine_mask;   // +24 (4)  pow-2 {1,2,4,8,16} engines"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E922: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 24 | 4 | `dma_engine_mask` | `IMM_VAL_INST_FIELD` | 16-bit mask: which DMA engines (pow-of-2 1/2/4/8/16) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E923: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 28 | 4 | `src_addr` | ADDR (local SBUF partition offset) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E924: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_ADDR4               src_addr;          // +28 (4)  SBUF partition offset"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E925: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 28 | 4 | `src_addr` | `NEURON_ISA_TPB_ADDR4` | local SBUF partition offset |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E926: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 32 | 4 | `dst_addr` | ADDR (peer LOCAL offset; rewritten to routed SoC addr) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E927: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_ADDR4               dst_addr;          // +32 (4)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E928: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 32 | 4 | `dst_addr` | `NEURON_ISA_TPB_ADDR4` | remote SBUF partition offset |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E929: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 36 | 4 | `free_dim_bytes` | u32 — bytes/partition copied across all 128 SBUF parts |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E930: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint32_t                           free_dim_bytes;    // +36      bytes/partition (0 = sem-only)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E931: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 36 | 4 | `free_dim_bytes` | `uint32_t` | bytes/partition to move (**0 ⇒ semaphore-only**) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E932: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 40 | 1 | `is_bidirectional` | u8 — 1 = bidirectional leg |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E933: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            is_bidirectional;  // +40      (not yet supported)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E934: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 40 | 1 | `is_bidirectional` | `uint8_t` | enable 2-peer send — **currently NOT supported** (header) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E935: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 41 | 1 | `remote_sem_prev` | u8 — prior remote-sema index (chained barrier) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E936: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            remote_sem_prev;   // +41"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E937: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 41 | 1 | `remote_sem_prev` | `uint8_t` | prev neighbor's sema (bidirectional mode) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E938: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 42 | — | reserved | (to 63) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E939: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            reserved0[2];      // +42 (2)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E940: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 42 | 2 | `reserved0[2]` | | pad |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E941: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            reserved1[20];     // +44 (20)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E942: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 44 | 20 | `reserved1[20]` | | pad |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E943: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("dma_engine_mask;   // +24 (4)  pow-2 {1,2,4,8,16} engines"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E944: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("Power-of-2 # of DMA engines (1/2/4/8/16) by `dma_engine_mask`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E945: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 0 | 4 | `header` | `opcode=0xf0` (`EXTENDED_INST`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E946: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 4 | 8 | `events` | `NEURON_ISA_TPB_EVENTS` — the **wait** conditions sit here |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E947: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §4.8", names: Some("\"Semaphore wait conditions are typically placed on RdmaDescStart; RdmaDescGen can happen earlier without waiting.\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E948: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 12 | 1 | `extended_opcode` | `== 9` (`RDMA_DESC_START`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E949: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("... extended_opcode == 9; completion_info; reserved0[2]; reserved1[48];"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E950: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 13 | 1 | `completion_info` | `EXT_COMPLETION_INFO` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E951: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.2", names: Some("| 13 | 1 | `completion_info` | `has_read=0, has_write=0, num_active_ports=0` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E952: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 14 | — | (no operands) | reserved to 63 |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E953: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("reserved0[2]"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag it HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E954: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.2", names: Some("| 14 | 2 | `reserved0[2]` | |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E955: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("reserved1[48]"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag it HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
-    pub const E956: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.2", names: Some("| 16 | 48 | `reserved1[48]` | **start carries NO operands of its own** — it consumes the ring `gen` already built |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E957: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E958: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E959: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E960: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E961: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E962: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E963: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E964: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E965: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E966: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E967: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E968: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E969: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E970: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E971: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E972: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E973: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E974: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E975: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E976: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E977: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E978: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E979: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E980: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E981: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E982: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E983: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E984: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E985: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E986: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E987: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E988: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("int region = byte3 & 0x60; if (region == 0x20) { if (stride2(+8) == 0) return false; … } else { … return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0; }"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E989: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("if (region == 0x20) { // PSUM / 2nd-window region marker … } else { … return num0(+0xC) != 0 && … && num3(+0x12) != 0; }"), pin: Some("core_v3::mem4d_valid @ 0x136ee40"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E990: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const E991: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E992: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E993: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E994: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E995: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E996: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E997: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E998: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E999: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1000: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1001: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1002: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1003: meta::Evidence = meta::Evidence { source: "wiki-dropout", cite: "wiki-dropout §3", names: Some("| 35 | 1 | `threshold_src` | `IMM_SRC` | ... | / | 44 | 4 | `threshold` | `IMM_VAL_INST_FIELD` | the keep/drop rate: fp32 imm / ptr / reg |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1004: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x23` | 1 | threshold_imm_ptr | `threshold_imm_ptr` | scalar-operand slot index from a `boost::variant` via converter `sub_12051E0` | `0x123e740` | CERTAIN store / name HIGH |"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
-    pub const E1005: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t num_active_channels; //  1   (34     )"), pin: Some("gcc offsetof: num_active_channels@34 negated@35 op@36 op_dim@37 mask_enable@38 reserved1@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1006: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 34 | `num_active_channels` | 1 | range ≤ `DVE_NUM_CHANNELS` (=128) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1007: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1008: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1009: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1010: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1011: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", pin: Some("GEN block 0x123b7de..0x123b960; fwrite @0x123b936"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1012: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", pin: Some("GEN block 0x123ba50.."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1013: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 39 | `StreamShuffle` | `0x69` mask + `0x6A` data-move | 2 | / | 40 | `StreamTranspose` | `0x69` mask + `0x6B` data-move | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1014: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("Gather (visitInstGather) emits a {reg_load 0x68 + pool_buffer_load 0x67} pair per 512-element chunk"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E1015: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", names: Some("The 0x68 reg_load loads the gathered register/index base; the 0x67 pool_buffer_load performs the indexed read into the pool buffer"), pin: Some("GEN block 0x125372e..0x12537ea; fwrite @0x12537ea"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E1016: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Opcode witness ledger", pin: Some("0x67 GEN seed @0x1253a58"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E1017: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 92 | `Gather` | `0x67` buffer-load + `0x68` gather | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1018: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("Before this instruction runs, a `PoolBufferLoad` must fill up to 512 elements/channel into the Pool_Buffer"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1019: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) |; | `+0x2C` | 16 | dst AP (`TENSOR4D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1020: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) |; | `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1021: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", pin: Some("probe: sizeof TENSOR3D=16 TENSOR2D=12 PSEUDO_ADDR8TENSOR2D=24 ADDR4=4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1022: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): ... src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1023: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("QUIRK — the shuffle bundle has NO dtype field. Because the 32 lane bytes occupy the *entire* +0x20..+0x3F control band ..."), pin: Some("lea r15,[r12+20h] @0x123c344; mov [r15],al @0x123c3bb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1024: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x2C` | 16 | dst AP | (shuffle dst) | `assignAccess(dst)` | `0x123c2ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1025: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("Carried byte-exact (DWARF / native-disasm in a cited sibling — **not** in this extraction): … the RDMA `op8`/`op9` `inst_specific` operand layout (C2, §2.4/2.5)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1026: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1027: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("Header bytes (HIGH/OBSERVED, `aws_neuron_isa_tpb_extended_utils.h`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1028: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("every member offset below asserted with `__builtin_offsetof` — **all PASS**. Repeated against `sunda` (NC-v2), `mariana` (NC-v4), and `maverick` (NC-v5) headers: **all four gens PASS identically.**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1029: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §5.1", names: Some("bitmap of which M2S/S2M queues participate; **16-bit = the 16 S2M queues mirroring 16 M2S**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1030: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §3", names: Some("0x48fe  \"… dma_mask=0x%04x, n_active_dmas=%d\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1031: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("| H1 | `neuron_{cayman,mariana,maverick}_arch_isa/tpb/aws_neuron_isa_tpb_dma_*.h` + `..._common.h` + `..._extended.h`, all `ISA_STATIC_ASSERT(...==64)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1032: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §8", names: Some("| **SUNDA** (v2) | YES | `sizeof==64`, offsets PASS | header-OBSERVED (device decode not re-carved this task) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1033: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1034: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
-    pub const E1035: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1036: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1037: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1038: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("`SDMA_DESC_WORD0` (4 B) — DWARF bit layout, bit0 = LSB of the dword"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1039: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1040: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("| [23:16] | b8 | `netag0_meta` | ... | [31:24] | b8 | byte3 controls |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1041: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`write_barrier | 0x800000` (bit23 \"has meta-ctrl\") | `(meta_idx << 24)`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1042: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [8:6] | b3 | `op` | `SDMAOP` (Table 1.3b) | ... | [5] | b1 | `write_barrier` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1043: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("| `SDMAOP.op` | `CME=2` | `CCE=4` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1044: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [6] | `write_barrier` | | [7] | `last`/notif | ... | [11:8] | in/mid dtype nibble |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1045: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W2 | 8 | sema/length + op-high | ... | W3 | 12 | op payload |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1046: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("These are the device DGE's descriptor-program push primitives — the internal calls that build a `$S[]` shape-register descriptor and the BD stream. They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1047: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.1", names: Some("// \"push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1048: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1049: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots. Their format strings were carved from the `CAYMAN_NX_POOL_DEBUG` dram0 `.rodata` blob"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1050: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.2", names: Some("// \"push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1051: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1052: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1053: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.3", names: Some("// \"push REGWRITE to DMA[%d]\"   (no field args in the string — the leanest op)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("[op + control role HIGH/OBSERVED; exact WORD1 optype MED — FLIX-desynced body.]"), ..meta::Evidence::DEFAULT };
-    pub const E1054: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push REGWRITE to DMA[%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1055: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("`0x67 pool_buffer_load` / `0x9B` companion — out of scope here. The pool-buffer-load `S4_PB` band is 2.10"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1056: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Abstract", names: Some("whose paired `0x67` carries the index/data read (2.10 PE-matmul page covers `0x67` only by reference)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1057: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("the `0x9B` select-reduce companion is not deep-transcribed (out of the named-encoder scope)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1058: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", pin: Some("COLLECT movl $0x9B @0x135fa9a; companion seed movb $0x9B @0x136097f"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1059: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 63 | `RangeSelect` | `0xBC` | — | `0x10BC` | = | 1 | DVE | `[newV3]` +`0x9B` DveReadAcc drain tail | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1060: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §1", names: Some("A `gcc` probe evaluates `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE == 0xbf`, `PSEUDO_TRIGGER_ALL_REDUCE == 0xc7`, `PSEUDO_TRIGGER_COLLECTIVE == 0xc8`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1061: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("The compiler emits the pseudo `TriggerCollective[2]` (`0xC7`/`0xC8`/`0xD9`/`0xDA`, TOP_SP-targeted); NRT lowers them host-side into a sequence of SDMA/SB2SB legs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The 'no page in reach' half is dmaspec's: a search of the index for TRIGGER_COLLECTIVE finds no byte table of these words."), ..meta::Evidence::DEFAULT };
-    pub const E1062: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xC8 TRIGGER_COLLECTIVE   ├── NRT host-side ──▶  (intra-node, …"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1063: meta::Evidence = meta::Evidence { source: "wiki-neff-container", cite: "wiki-neff-container §7", names: Some("00: c8 10 00 00   LE lead opcode = 0x10C8 / 04: 04 0a 13 16   (predicate / semaphore operands) / 10: 03 00 00 00   = input_tensor_id  = 3 / 14: 04 00 00 00   = output_tensor_id = 4 / 18: 20 00 00 00   = num_elements     = 32"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("pe.asm: PSEUDO_TRIGGER_COLLECTIVE $S[10]>0 $S[22]++@complete ctype=ALL_REDUCE input_tensor_id=3 output_tensor_id=4 num_elements=32 dtype=fp32 op=ADD group_id=0; the page shows only bytes 0..31 of the 64."), ..meta::Evidence::DEFAULT };
-    pub const E1064: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("The v2 pseudo `TriggerCollective2` (`0xD9`/`0xDA`) carries `PSEUDO_ADDR8TENSOR2D` (`common.h:625`, 24 B) instead of `TENSOR3D` (16 B)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1065: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xD9/0xDA COLLECTIVE2     ┘   lowering"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1066: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("Three collective opcodes — `0xC7` AllReduce, `0xC8` Collective, `0xD9`/`0xDA` Collective2/_ext — are pseudo."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1067: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("| size | 16 B | 24 B | … | base addr | `ADDR4` … | `PSEUDO_ADDR8` (8 B; imm NeuronAddr / reg / table / neff-var; DRAM-or-SBUF, runtime-resolved) | … | stride type | `int16  step_elem[3]` (signed) | `int32  step_elem[2]` (signed) | shape type | `uint16 num_elem[3]` | `uint32 num_elem[2]` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1068: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_ENGINE_NOP          = 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1069: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific0[18]@14..31`, `inst_specific1[32]@32..63`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1070: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_COPY                = 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1071: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_SET_STATE      = 3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1072: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_GET_STATE      = 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1073: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_SBUF_TO_SBUF        = 6   // the SB2SB collective (sb2sb-remote-copy)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1074: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_CPTC_DECODE         = 7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1075: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.4", names: Some("| 0 | 4 | `num_sources` | … | 4 | 132 | (union) | per-op source descriptor union (FMA scale array / min-max const / EXT-GCE payload) | 136 | 4 | `num_dests` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1076: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The byte layout of the M2S compute descriptor and the host-side `kbin_dma_desc_cce_info_t` are not in this extraction (no `kbin_dma_desc` symbol, no `sdma_data_type_size` table here) → this whole section is CARRIED from the host/firmware analysis."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1077: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.2", names: Some("Table 7.2 — `SDMA_CCETYPE` (the device CCE op enum)  *(HIGH/CARRIED — C3)*"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1078: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1079: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1080: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1081: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1082: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1083: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1084: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1085: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1086: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1087: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1088: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1089: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1090: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1091: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1092: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1093: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1094: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1095: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1096: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1097: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1098: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1099: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1100: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1101: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1102: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1103: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1104: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1105: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1106: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1107: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1108: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1109: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1110: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1111: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1112: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1113: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1114: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1115: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1116: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1117: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1118: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1119: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1120: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1121: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1122: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1123: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1124: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1125: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E1126: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1127: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("IndirectCopy (visitInstIndirectCopy, op 0xE7) is the S4D4_IC struct"), pin: Some("CoreV2GenImpl::visitInstIndirectCopy @0x1275c40"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1128: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1129: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("bir::InstGather ... one {reg_load 0x68, pool_buffer_load 0x67} pair per chunk"), pin: Some("visitInstGather @0x12532e0"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as, once per 512-element chunk, in the DVE page's order (conflict gather_pool_buffer_load_order)."), ..meta::Evidence::DEFAULT };
-    pub const E1130: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1131: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("bir::InstRangeSelect ... the lowering emits a {range_select 0xBC + companion 0x9B} pair"), pin: Some("CoreV3GenImpl::visitInstRangeSelect @0x135f8c0"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1132: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1133: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1134: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1135: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("bir::InstStreamShuffle ... a two-bundle micro-sequence — a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), pin: Some("visitInstStreamShuffle @0x123b460"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1136: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1137: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamTranspose", names: Some("bir::InstStreamTranspose ... {0x6B + 0x69} pair; cmp ebx,0x1f: dst partitions <= 31 emit only 0x6B"), pin: Some("visitInstStreamTranspose @0x1266df0; head fork @0x1266e5f"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1138: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1139: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
-    pub const E1140: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1141: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1142: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1143: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1144: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1145: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1146: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1147: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E1148: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1149: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1150: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1151: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1152: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1153: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1154: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1155: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1156: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E1157: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1158: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1159: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E1160: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1161: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1162: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1163: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1164: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1165: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1166: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1167: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1168: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1169: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1170: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1171: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1172: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1173: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1174: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1175: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1176: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1177: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1178: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1179: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1180: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1181: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1182: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1183: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1184: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1185: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1186: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1187: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1188: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1189: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1190: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1191: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1192: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1193: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1196: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1197: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1198: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1200: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1201: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1206: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1208: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1209: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1215: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1216: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1217: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1218: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1219: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1220: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1221: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1222: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1223: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1224: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1225: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1226: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1227: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1228: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1229: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1230: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1231: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1232: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1233: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1234: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1235: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1236: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1237: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1238: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1239: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1241: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1242: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1244: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1247: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1248: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1249: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1250: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1251: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1252: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1253: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1254: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1255: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1256: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1257: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1258: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E519: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("has_valid_neuron_header(i) && has_valid_neuron_events(i)"), confidence: confidence::wiki::MED_INFERRED, note: Some("The page's S4_PB table starts at 12. The chain: the validator checks the events, and the S4D4_TR table of the same page (§3) has `events` at 4, width 8, between the 4-byte header and the first operand at 12; S4_PB's first operand is also at 12."), ..meta::Evidence::DEFAULT };
+    pub const E520: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 4 | `events` | 8 | |"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E521: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 12 | `src_mem_pattern` (`TENSOR4D`) | 20 | the src to load (≤ 512 elem/channel) |"), pin: Some("offsetof src@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E522: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 32 | `in_dtype` (`DTYPE`) | 1 | `is_valid_dtype(.., FP32R::False)` |"), pin: Some("offsetof in_dtype@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E523: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", name: Some("in_dt"), names: Some("0x67  pool_buffer_load  in_dt (+0x20)"), confidence: confidence::certainty::CERTAIN, note: Some("The table's legend: dt = dtype byte (sub_120E650)."), ..meta::Evidence::DEFAULT };
+    pub const E524: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 34 | `num_active_channels` | 1 | |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E525: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", name: Some("lane"), names: Some("0x67  pool_buffer_load  in_dt --    lane"), confidence: confidence::certainty::CERTAIN, note: Some("The page's summary puts a lane count at +0x22 without a width."), ..meta::Evidence::DEFAULT };
+    pub const E526: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 40 | `start_index` (u32) | 4 | `pool_buffer_start_index` |"), pin: Some("offsetof start_index@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E527: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", names: Some("0x67  pool_buffer_load  in_dt --    lane     +0x28 elem-cnt"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E528: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", names: Some("S4_PB: src-AP @+0x18, elem-count @+0x28, vec-depth 0x1FF @+0x2C; per 2.10"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E529: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 44 | `mask` (u32) | 4 | `pool_buffer_mask` (subset-match bits) |"), pin: Some("offsetof mask@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E530: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", names: Some("+0x2C 0x1FF"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E531: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", names: Some("vec-depth 0x1FF @+0x2C"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E532: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 48 | `reserved2[16]` | 16 | 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E533: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("bool is_valid_pool_buffer_load(Inst i)"), pin: Some("s4_pb.h:69-87"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E534: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E535: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E536: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("has_pool_buffer_load_opcode(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E537: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("s4_pb_reserved_zero(i); | 48 | `reserved2[16]` | 16 | 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E538: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("is_valid_dtype(i.s4_pb.in_dtype, /*FP32R*/ false)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E539: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("start_addr_active_channels(i.s4_pb.src_mem_pattern.start_addr, i.s4_pb.num_active_channels)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E540: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("tensor4d_valid(i.s4_pb.src_mem_pattern, i.s4_pb.in_dtype, /*write*/false, /*PSUM*/false, /*SBUF*/true) // SBUF-only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E541: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("valid_pool_buffer_load_element_count(i): product of the 4 num_elem dims <= 512, OR the shape comes from a register (shape_from_register)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E542: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 0 | 4 | `header` | `NEURON_ISA_TPB_HEADER` | `header.opcode == 0xbc` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E543: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("opcode = 0xBC (s_range_select_opcode) / inst_word_len = 0x10"), pin: Some("0x135fb14"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E544: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 4 | 8 | `events` | `NEURON_ISA_TPB_EVENTS` | event semaphore block |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E545: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, note: Some("The DVE page maps no sync bytes for this word; the spec used to place EVENTS here by the shared skeleton (MEDIUM); the header confirms it."), ..meta::Evidence::DEFAULT };
+    pub const E546: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 12 | 1 | `num_active_channels` | `uint8_t` | partition count |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E547: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", confidence: confidence::certainty::CERTAIN, note: Some("The DVE page gives +0x0C no row (the spec held it unknown, \"the validator reads it\")."), ..meta::Evidence::DEFAULT };
+    pub const E548: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 13 | 1 | `in_out_dtype` | `NEURON_ISA_TPB_DTYPE_PAIR` | `dtype_lo:4`=in, `dtype_hi:4`=out |"), pin: Some("common.h:767"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E549: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("dtype/mode packed"), names: Some("| `+0x0D` | 1 | dtype/mode packed | (`s2d2_rs` dtype) | low nibble = dtype tag (`and 0xf`); high nibble = 2nd 4-bit field (`shl 4; or`); composed `@0x1360ece..0x1360edb` | `0x1360edb` | CERTAIN store / nibble HIGH |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E550: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 14 | 1 | `reduce_cmd` | `NEURON_ISA_TPB_ACCUM_CMD` | Idle / Accumulate / ZeroAccumulate |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E551: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("(mode flag)"), pin: Some("store 0x1360f19"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E552: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 15 | 1 | `reduce_op` | `NEURON_ISA_TPB_ALU_OP` | **must be `Max` (`0x08`)** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E553: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("op-variant flag = 0x8"), names: Some("| `+0x0F` | 1 | op-variant flag = `0x8` | — | constant `8` | `0x1360f0b` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E554: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 16 | 4 | `base` | `float` | per-element index origin, `≤ 2^24` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E555: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.5", names: Some("base is float in the struct but uint32_t in the validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E556: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("LOWER bound (f32)"), names: Some("| `+0x10` | 4 | LOWER bound (f32) | (`s2d2_rs` lower) | `cvtsi2ss(int [inst+0xF0])` → `movss [r15+0x10]` | `0x13611ff` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E557: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 20 | 4 | `fill_val` | `float` | **must be `-FLT_MAX` (`0xff7fffff`)** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E558: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.3", names: Some("is_valid_fill_val: return (i == 0xff7fffff)"), pin: Some("assert.h:16279"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E559: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("UPPER bound (f32)"), names: Some("| `+0x14` | 4 | UPPER bound (f32) | (`s2d2_rs` upper) | `movss xmm0,[inst+0x128]` → `movss [r15+0x14]` | `0x13611c4` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E560: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 24 | 12 | `src_mem_pattern` | `NEURON_ISA_TPB_TENSOR2D` | input 2D pattern (read) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E561: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) | (`s2d2_rs` src) | `assignAccess<TENSOR2D>(arg0)` | `0x1361205` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a TENSOR2D is 12 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E562: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 36 | 1 | `comp_op0` | `NEURON_ISA_TPB_ALU_OP` | comparator: IsEQ/GT/GE/LE/LT |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E563: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("(field a)"), pin: Some("store 0x1360eeb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E564: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 37 | 1 | `comp_op1` | `NEURON_ISA_TPB_ALU_OP` | comparator: IsEQ/GT/GE/LE/LT |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E565: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("(field b)"), pin: Some("store 0x1360efb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E566: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 38 | 1 | `bound0_src` | `NEURON_ISA_TPB_IMM_SRC` | imm / ptr / regptr |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E567: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E568: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("bound-check field 0"), names: Some("| `+0x26` | 1 | bound-check field 0 | (`valid_rs_comp`) | `checkBoundRange(lower)` packed via variant dispatcher; `lea [r15+0x26]` | `0x1360f66` | CERTAIN offset |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E569: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 39 | 1 | `bound1_src` | `NEURON_ISA_TPB_IMM_SRC` | imm / ptr / regptr |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E570: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", name: Some("bound-check field 1"), names: Some("| `+0x27` | 1 | bound-check field 1 | (`valid_rs_comp`) | `checkBoundRange(upper)`; `lea [r15+0x27]` | `0x13610ba` | CERTAIN offset |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E571: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 40 | 4 | `bound0` | `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` | FP32 `lo` bound (union) |"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("CORRECTION (vs an earlier survey draft): bound0 is at off 40, not 38."), ..meta::Evidence::DEFAULT };
+    pub const E572: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", confidence: confidence::certainty::CERTAIN, note: Some("The DVE page gives +0x28..+0x2F no row (the encoder zeroes the bundle first); the spec held them unknown."), ..meta::Evidence::DEFAULT };
+    pub const E573: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 44 | 4 | `bound1` | `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` | FP32 `hi` bound (union) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E574: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 48 | 12 | `dst_mem_pattern` | `NEURON_ISA_TPB_TENSOR2D` | output 2D pattern (write) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E575: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) | (`s2d2_rs` dst) | `assignAccess<TENSOR2D>(dst)` | `0x136121a` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a TENSOR2D is 12 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E576: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §4", names: Some("| 60 | 4 | `reserved1[4]` | `uint8_t` | padding to 64 B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E577: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("is_valid_range_select is a conjunction of 21 sub-checks, read verbatim"), pin: Some("assert.h:16064"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E578: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_valid_neuron_header(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E579: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_valid_neuron_events(i)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E580: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §10.2", names: Some("has_valid_nc_rs(nc): return((nc >= NEURON_ISA_TPB_NEURON_CORE_VERSION_V3));"), pin: Some("assert.h:16256"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E581: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_range_select_opcode(i) // opcode == 0xbc"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E582: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("start_addr_active_channels(i.s2d2_rs.src_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E583: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("start_addr_active_channels(i.s2d2_rs.dst_mem_pattern.start_addr, i.s2d2_rs.num_active_channels)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E584: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("tensor2d_valid(i.s2d2_rs.src_mem_pattern, get_dtype_from_pair(dtype_lo), WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E585: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("tensor2d_valid(i.s2d2_rs.dst_mem_pattern, get_dtype_from_pair(dtype_hi), WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE, ALLOWED_IN_SBUF_TRUE)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E586: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("has_same_elem_count_rs_src_dst(i.s2d2_rs.src_mem_pattern, i.s2d2_rs.dst_mem_pattern)"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E587: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §9", names: Some("src and dst must have equal element counts (has_same_elem_count_rs_src_dst) — unless either start address is register-supplied (shape_from_register), in which case the count check is waived"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E588: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.1", names: Some("markers SHAPE_REG=0x40, ADDR_REG=0x80, ADDR_SHAPE_REG=0xC0, INDIRECT_IMM=0x20"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E589: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.5", names: Some("return( (base <= 16777216) && ( shape_from_register(src_mem_pattern.start_addr) || (base + t2d_element_count(src_mem_pattern) <= 16777216)));"), pin: Some("assert.h:16185"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E590: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §8", names: Some("is_valid_fp_dtype_datapath: FP8_EXP3 / FP8_EXP4 / FP8_EXP5 / FP16 / BFLOAT16 / FP32, || (allow_fp32r == ALLOW_FP32R_TRUE && dtype == FP32R)"), pin: Some("assert.h:4305"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E591: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §8", names: Some("output dtype_hi: FP8e3, FP8e4, FP8e5, FP16, BF16, FP32, FP32R 0xB"), pin: Some("assert.h:4305"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E592: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.3", names: Some("uint32_t i = *(uint32_t*)(&fill_val); return (i == 0xff7fffff);"), pin: Some("assert.h:16279"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E593: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.2", names: Some("is_valid_rs_comp_op (assert.h:16131) admits exactly these five and nothing else"), pin: Some("assert.h:16131"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E594: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §6", names: Some("has_valid_immediates(bound, src, num_active_channels, FP32) (assert.h:413, real C)"), pin: Some("assert.h:413"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E595: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §6", names: Some("has_valid_immediates(i.s2d2_rs.bound1, i.s2d2_rs.bound1_src, i.s2d2_rs.num_active_channels, NEURON_ISA_TPB_DTYPE_FP32)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E596: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.1", names: Some("check_active_channels(i.s2d2_rs.num_active_channels)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E597: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.4", names: Some("has_valid_range_select_reduce_cmd: IDLE || ACCUMULATE || ZERO_ACCUMULATE"), pin: Some("assert.h:16210"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E598: meta::Evidence = meta::Evidence { source: "wiki-range-select", cite: "wiki-range-select §5.4", names: Some("return(reduce_op == NEURON_ISA_TPB_ALU_OP_MAX); // 0x08, MAX only"), pin: Some("assert.h:16235"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E599: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("Guard: src/dst element counts must match — NeuronAssertion(\"inNumEles == outNumEles\" @0x135fed6)"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E600: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("The S2D2_RS .rodata family is present in full — s_range_select_opcode, s_same_elem_count_rs_src_dst, valid_rs_comp_op, s_valid_range_select_reduce_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E601: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x26` | 1 | bound-check field 0 | (`valid_rs_comp`) |; valid_rs_comp_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E602: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("s_valid_range_select_reduce_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E603: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("Validator dbg_is_valid_range_select @0x13b9950 ... Predicate s_valid_idx_bound_check_reg."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E604: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", name: Some("opcode = 0x69 / inst_word_len = 0x10"), pin: Some("0x123ba9b"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E605: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §The bundle lifecycle (shared by all six)", name: Some("Sync band"), value: Some("setupSync* thunks stamp the wait/update semaphore band (where present)"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E606: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("| 12 | `param_ram_offset` (u16) | 2 | `has_zero_pram_offset` ⇒ 0 |"), pin: Some("offsetof param_ram_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E607: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("| 14 | `imm_ptr_select` (u8) | 1 | `ctrl_imm_ptr_select_zero` ⇒ 0 |"), pin: Some("offsetof imm_ptr_select@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E608: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §11", names: Some("For LoadPoolArgument the `imm_ptr_select @14` u8 is an **8-bit per-slot mode mask**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E609: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("| 15 | `reserved0[17]` | 17 | 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E610: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("| 32 | `immediate` (`MOVE_IMMEDIATE`) | 32 | the 32-byte mask payload |"), pin: Some("offsetof immediate@32"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("has_valid_masksel_data reads it as immediate.uint8[0..31]; LoadPoolArgument (§11) reads the same union as immediate.uint32[idx]."), ..meta::Evidence::DEFAULT };
+    pub const E611: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", name: Some("immediate.uint8[32] lane map"), names: Some("| `+0x20..+0x3F` | 32 | `immediate.uint8[32]` lane map | `instr.immediate.uint8[i]` | per-lane mask byte; `0xFF` → passthrough (`partition_count|0x20`) | loop base `r15 = r12+0x20` `@0x123c344` | CERTAIN |"), pin: Some("lea r15,[r12+20h] @0x123c344; lane-byte pack loop 0x123c344..0x123c3be"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E612: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", name: Some("shuffle passthrough sentinel"), pin: Some("or eax,20h @ 0x123b624, mov [rbp-420h],al @ 0x123b627"), value: Some("eax = edx | 0x20 stored to -0x420(rbp)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E613: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("is_valid_load_mask_select(i): has_zero_pram_offset && has_valid_masksel_data && ctrl_im_reserved_zero && ctrl_imm_ptr_select_zero"), pin: Some("ctrl_im.h:54-63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E614: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("| 12 | `param_ram_offset` (u16) | 2 | `has_zero_pram_offset` ⇒ 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E615: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("bool valid_masksel_byte(uint8_t b) { return (b < 64) || (b == 255); } // has_valid_masksel_data(i): valid_masksel_byte applied to all 32 immediate.uint8[0..31], AND-ed."), pin: Some("ctrl_im.h:173-176"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E616: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("| 15 | `reserved0[17]` | 17 | 0 |; ctrl_im_reserved_zero"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E617: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("ctrl_imm_ptr_select_zero        (imm_ptr_select MUST be 0 -> distinguishes from LoadPoolArgument)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E618: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", name: Some("opcode = 0x6A / inst_word_len = 0x10"), pin: Some("0x123b829"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E619: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) | `d4_tr_*` src | `assignAccess(src)` | `0x123b8ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the TENSOR4D it names is 20 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E620: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x20` | 1 | in_dtype | (`d4_tr` dtype) | `sub_120E650(srcAP+0x30)→al` | `0x123b86f` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E621: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x21` | 1 | out_dtype | (`d4_tr` dtype) | `sub_120E650(dstAP+0x30)→al` | `0x123b87c` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E622: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t num_active_channels; //  1   (34     )  partition/channel count (∈ {32,64,96,128})"), pin: Some("gcc: num_active_channels@34 negated@35 op@36 op_dim@37 mask_enable@38 reserved1@39 dst@44"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E623: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 34 | `num_active_channels` | 1 | range ≤ `DVE_NUM_CHANNELS` (=128) |"), confidence: confidence::certainty::CERTAIN, note: Some("S4D4_TR, the same layout for STREAM_SHUFFLE 0x6a (§8)."), ..meta::Evidence::DEFAULT };
+    pub const E624: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x22` | 4 | num_active_channels | `instr.num_active_channels` | `(min(src.sz,dst.sz)+0x1f)&~0x1f` via `sub_12173A0(r12+0x22)` | `0x123b8b2` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E625: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t negated; //  1   (35     )  ST: MUST be 0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E626: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 35 | `negated` | 1 | `has_zero_negated_field` ⇒ 0 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E627: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("NEURON_ISA_TPB_ALU_OP op; //  1   (36     )  ST: MUST be Bypass(0x00) — the mode byte (§3.1)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E628: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 36 | `op` (`ALU_OP`) | 1 | `s4d4_tr_op_bypass` ⇒ `Bypass=0x00` |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E629: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("NEURON_ISA_TPB_TENSOR_SUBDIM op_dim; //  1   (37     )  ST: MUST be zero-subdim ({UNUSED=0, X=2})"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E630: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 37 | `op_dim` (`TENSOR_SUBDIM`) | 1 | `is_zero_subdim` (UNUSED or X) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E631: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t mask_enable; //  1   (38     )  ST: 0 or 1 (partial-tile mask)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E632: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 38 | `mask_enable` | 1 | `mask_enable_zero` ⇒ 0 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E633: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t reserved1[5]; //  5   (39 - 43)  MUST be all zero"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E634: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 39 | `reserved1[5]` | 5 | 0 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E635: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x2C` | 16 | dst AP (`TENSOR4D`) | `d4_tr_*` dst | `assignAccess(dst)` | `0x123b8fc` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16 (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E636: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("Guards: both element counts nonzero (je → error 0x123c5b3) — the d4_tr_same_src_dst_count / d4_tr_transpose_src_dst_count predicate family."), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E637: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", name: Some("opcode = 0x6B / inst_word_len = 0x10"), pin: Some("0x1266fd7"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E638: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) | `d4_tr_*` src | `assignAccess(src)` | `0x12670bc` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; the TENSOR4D it names is 20 bytes (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E639: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x20` | 1 | in_dtype | (`d4_tr` dtype) | `sub_120E650(srcAP+0x30)→al` | `0x1267049` (rbp-0x180) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E640: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x21` | 1 | out_dtype | (`d4_tr` dtype) | `sub_120E650(dstAP+0x30)→al` | `0x126705f` (rbp-0x17f) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E641: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x22` | 4 | num_active_channels | `instr.num_active_channels` | `(dst.num_elem+0x1f)&~0x1f` via `sub_12173A0` | `0x1267083` (rbp-0x17e) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E642: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x26` | 1 | transpose_ch = `0x1` | `d3_transpose_ch` | constant `1` (channel-transpose enable) | `0x1267058` (rbp-0x17a) | CERTAIN store / HIGH name |"), pin: Some("0x1267058: c6 85 86 fe ff ff 01  mov byte [rbp-17Ah],1"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
+    pub const E643: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("| `+0x2C` | 16 | dst AP (`TENSOR4D`) | `d4_tr_*` dst | `assignAccess(dst)` | `0x12670d0` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, note: Some("The page's width column says 16; a 20-byte TENSOR4D ends at +0x3F, the end of the bundle (conflict dve_access_pattern_widths)."), ..meta::Evidence::DEFAULT };
+    pub const E644: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn is_valid_stream_transpose(i: Inst) -> bool"), pin: Some("s4d4_tr.h:320-340"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E645: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_valid_neuron_header(i)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E646: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_valid_neuron_events(i)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E647: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_stream_transpose_opcode(i) // opcode == 0x6b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E648: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("s4d4_tr_reserved_zero(i) // reserved1[0..4] == 0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E649: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn mask_enable_valid(i) -> bool { mask_enable == 0 || mask_enable == 1 } // s4d4_tr.h:381"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E650: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("is_valid_dtype(i.s4d4_tr.in_dtype, DtypeAllowFP32R::False) // src: NO fp32r, NO u64/i64"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E651: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("is_valid_dtype(i.s4d4_tr.out_dtype, DtypeAllowFP32R::True)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E652: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("s4d4_tr_same_src_dst_type(i) // out_dtype == in_dtype (NO CAST)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E653: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn is_zero_subdim(subdim) -> bool { subdim == UNUSED(0) || subdim == X(0x02) } // common.h:1410"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E654: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_valid_active_channel_range(i.s4d4_tr.num_active_channels, POOLING_NUM_CHANNELS) // <= 128; const POOLING_NUM_CHANNELS = 128 // common.h:35"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E655: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Predicates `has_valid_active_channel_range`, `s4d4_tr_same_src_dst_count`, `d4_tr_same_src_dst_count`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E656: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("start_addr_active_channels(i.s4d4_tr.src_mem_pattern.start_addr, i.s4d4_tr.num_active_channels)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E657: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("start_addr_active_channels(i.s4d4_tr.dst_mem_pattern.start_addr, i.s4d4_tr.num_active_channels)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E658: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("tensor4d_valid(src, in, WriteTensor::False, AllowedInPSUM::True, AllowedInSBUF::True)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E659: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("tensor4d_valid(dst, out, WriteTensor::True, AllowedInPSUM::True, AllowedInSBUF::True)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E660: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn same_or_fewer_element_count_t4d(dst, src) -> bool { shape_from_register(dst.start_addr) || shape_from_register(src.start_addr) || t4d_element_count(dst) <= t4d_element_count(src) } // common.h:1862"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E661: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.1", names: Some("markers SHAPE_REG=0x40, ADDR_REG=0x80, ADDR_SHAPE_REG=0xC0, INDIRECT_IMM=0x20"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E662: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("s4d4_tr_op_bypass(i) // op@36 == Bypass(0x00)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E663: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn has_multiple_32_channels(c) -> bool { c==32 || c==64 || c==96 || c==128 } // common.h:1767 (CLOSED set)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E664: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("fn has_transpose_src_element_count_t4d(t) -> bool { (t.num_elem[0]*[1]*[2]*[3]) % 32 == 0 } // common.h:1759"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E665: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4.2", names: Some("has_zero_negated_field(i) // negated == 0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E666: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): cmp WORD [rbp-0x182],0x1 enforces src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor) — the string \"instr.src_mem_pattern.num_elem[3] == 1\" is present"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E667: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard A (0x126711c..): the src AP must not be TensorIndirect — a vtable [r15]+0x80 probe then reportError(\"STREAM_TRANSPOSE cannot have TensorIndirect AP as src…\")"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E668: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("the 0x20 bit on byte 3 of the INDEX ADDR4 is the TensorIndirect mode selector"), pin: Some("or byte [r13+0Fh],20h @ 0x1275eb6"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E669: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Recovered `S4D4_TR` field family: `d4_tr_same_src_dst_count`, `d4_tr_transpose_src_dst_count`, `d4_tr_op_bypass`, `d4_tr_reserved_z`, `d3_transpose_ch`."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E670: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Recovered `S4D4_TR` field family: ... `d4_tr_reserved_z` ..."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E671: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 0 | 4 | `header` | `opcode=0xf0` (`EXTENDED_INST`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E672: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 4 | 8 | `events` | `NEURON_ISA_TPB_EVENTS` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E673: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`extended_opcode@12`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E674: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 extended_opcode; // +12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E675: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`completion_info@13` (Table 4.7)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E676: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific0[18]@14..31`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E677: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific1[32]@32..63`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E678: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", name: Some("opcode = 0x68 / inst_word_len = 0x10"), pin: Some("0x125372e"), value: Some("setupHeader seed"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E679: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("S4D4_GT (GATHER 0x68)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E680: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E681: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 12 | 20 | `src_mem_pattern` | `TENSOR4D` — the index stream (plain strided) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E682: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 32 | 1 | `in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E683: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 33 | 1 | `out_dtype` | the gathered-data dtype (`FP32R` allowed) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E684: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 34 | 1 | `num_active_channels` | `≤ POOLING_NUM_CHANNELS (128)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E685: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E686: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 36 | 1 | `index_miss_behavior` | `INDEX_MISS_BEHAVIOR {IMMEDIATE_WRITE=0, SKIP_WRITE=1}` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E687: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 (free the Pool_Buffer after this gather) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E688: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E689: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 40 | 4 | `immediate` | `IMM_VAL_INST_FIELD` (4 B) — the OOB fill; **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E690: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 44 | 20 | `dst_mem_pattern` | `TENSOR4D` — the gathered output |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E691: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`in_dtype` | **must be `UINT8` / `UINT16` / `UINT32`** — this field IS the index width (`has_gather_index_dtype`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E692: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`immediate` ... **must == 0 unless `index_miss_behavior == ImmediateWrite`** (`gather_valid_options`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E693: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("`s4d4_gt_same_src_dst_count`: src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E694: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §How the four dims map to the slots", confidence: confidence::certainty::HIGH, note: Some("the four {step, num} slots are the four free dims; the partition dim is the ADDR4"), ..meta::Evidence::DEFAULT };
+    pub const E695: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("src and dst have the same element count (`same_element_count_t4d`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E696: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 37 | 1 | `free_pool_buffer` | 0 or 1 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E697: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("| 35 | 1 | `reserved0[1]` | == 0 |; | 38 | 2 | `reserved1[2]` | == 0 |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E698: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("opcode = 0xE7 (s_indirect_copy_opcode) / inst_word_len = 0x10"), pin: Some("0x1275dab"), value: Some("setupHeader seed"), confidence: confidence::certainty::CERTAIN, note: Some("opcode CERTAIN, inst_word_len MEDIUM (header constant)"), ..meta::Evidence::DEFAULT };
+    pub const E699: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("the member table starts at offset 12"), ..meta::Evidence::DEFAULT };
+    pub const E700: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.index_addr.addr_immediate"), pin: Some("lea [r13+0xC] @0x1275e9f"), value: Some("resolved index ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E701: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), value: Some("TensorIndirect AP-kind bit"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E702: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("index_addr.addr_immediate; +0x0F flag |= 0x20 (indirect-active)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E703: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.index_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E704: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.data_addr.addr_immediate"), pin: Some("lea [r13+0x10] @0x1275ed8"), value: Some("resolved data ADDR4 imm"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E705: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("data_addr.addr_immediate"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E706: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src_mem_pattern.i.data_addr"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E707: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_mem_pattern.i.p.num_elem"), pin: Some("lea [r13+0x14] @0x1275efe"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E708: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("num_elem"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E709: meta::Evidence = meta::Evidence { source: "supp-indirect-descriptors", cite: "supp-indirect-descriptors §INDIRECT20B", name: Some("NUM"), names: Some("mov [rcx+8],ax NUM@+8"), pin: Some("0x150ce0b"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E710: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("src.i.p.num_elem"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E711: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (in arm)"), pin: Some("0x1275f1b"), value: Some("sub_120E650(arg0.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E712: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("src dtype (+0x20)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E713: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("has_same_in_out_dtype_indirect_copy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E714: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Args: `arg0`=data AP, `arg1`=index AP, `out0`=dst AP."), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E715: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", names: Some("ic.addArgument(data_ap); // arg0 = data source / ic.addArgument(index_ap); // arg1 = u16 offset vector"), pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E716: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("`arg0 = getArgument<PhysicalAccessPattern>(0)` = **INDIRECT INDEX src AP** (`r15`)"), confidence: confidence::certainty::CERTAIN, note: Some("the primary reading's binding"), ..meta::Evidence::DEFAULT };
+    pub const E717: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("s_same_in_out_dtype_indirect_copy (out arm)"), pin: Some("0x1275f27"), value: Some("sub_120E650(dst.AP+0x30)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E718: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", name: Some("dst dtype (+0x21)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E719: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E720: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("active_channels"), names: Some("s_valid_s4d4_ic_active_channels"), pin: Some("0x1275f42"), value: Some("arg0.AP[0x50][0x8]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E721: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", name: Some("num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E722: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x22 active_channels"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E723: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_num_elem_per_idx"), pin: Some("lea [r13+0x23] @0x1275f6d"), value: Some("getNumElementsPerPartition(dst) / WORD[arg.+0xf0]"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E724: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_num_elem_per_idx"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E725: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("dst_num_elem_per_idx"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("must == 0"), ..meta::Evidence::DEFAULT };
+    pub const E726: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E727: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("instr.src_buffer_size"), pin: Some("lea [r13+0x26] @0x1275f99"), value: Some("getNumElementsPerPartition(arg0)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E728: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("src_buffer_size"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E729: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("38 2 src_buffer_size uint16 > 1; 40 2 dst_buffer_size uint16 must == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E730: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("reserved1[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E731: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("44 dst_mem_pattern MEM_PATTERN4D (20 B, a plain tensor_pattern)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E732: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), value: Some("assignAccess<TENSOR4D>(dst)"), confidence: confidence::certainty::CERTAIN, note: Some("The type; the page's 16-byte extent is the alternative."), ..meta::Evidence::DEFAULT };
+    pub const E733: meta::Evidence = meta::Evidence { source: "supp-instruction-bundle", cite: "supp-instruction-bundle §Family C — \"4D 2-slot\" (in `+0x0C`, out `+0x2C`)", names: Some("| `+0x2C` | **(Family C)** OUT TENSOR4D slot START (20 B → `+0x2C..+0x3F`) | `assignAccess<4D>` | Copy/Pool/Reduce/BN out; Memset (1D); PE grp | CONFIRMED |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E734: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The size assert", names: Some("\"ISA mem pattern 4D must have 20 bytes to encode\""), pin: Some(".rodata 0x1d6e990"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E735: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §IndirectCopy / MoveShape", name: Some("+0x2C dst TENSOR4D AP"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E736: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("+0x2C 16 dst AP (TENSOR4D)"), pin: Some("0x1275fbf"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E737: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("**must be `indirect_pattern`** (`INDIRECT20B` `.i` variant — `index_addr` + `data_addr` + `num_elem`; ADDR4 marker `& 0xe0 ∈ {0x20 INDIRECT_IMM, 0xA0 INDIRECT_REG}`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E738: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", name: Some("(bit5) indirect-mode flag (+0x0F)"), pin: Some("or BYTE [r13+0xF],0x20 @0x1275eb6"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E739: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 44 | 20 | `dst_mem_pattern` | `MEM_PATTERN4D`; **must be `tensor_pattern`** (`.t`, a plain strided dst) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E740: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.1", names: Some("| 36 | 1 | `dst_num_elem_per_idx` | **must == 0** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E741: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectCopy / MoveShape", names: Some("Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, ...\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E742: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::STRONG, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved); the 0xB2 opcode store itself is not pinned"), ..meta::Evidence::DEFAULT };
+    pub const E743: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The bundle lifecycle (shared by all ten)", name: Some("Sync header"), value: Some("setupSyncWait<…_STRUCT> / setupSyncUpdate<…_STRUCT> fill +0x04..+0x0B"), confidence: confidence::seed000::INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E744: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("opcode / inst_word_len / format-reserved"), pin: Some("movb $0xd4 @1277a62"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E745: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync header (SyncWait mode / wait_idx / SyncUpdate mode / update_idx / value)"), value: Some("setupSyncWait/Update<…DIRECT2D_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E746: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dma_configs@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E747: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", pin: Some("321a88: movzbl 0xc(%rdi),%edx"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E748: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("QoS bits[0:2] + flags"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), value: Some("encodeISAOrRuntimeDMAQoS / raw @+0xF0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E749: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E750: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.semaphore"), pin: Some("byte +13"), value: Some("SyncRef::getId (sub_12173A0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E751: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E752: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.sem_increment"), pin: Some("byte +14"), value: Some("Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E753: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("NEURON_ISA_TPB_DGE_OPCODE dge_op"), pin: Some("common.h:829"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E754: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dge_op@15"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E755: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322ca9: movzbl 0xf(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E756: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E757: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.11", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E758: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E759: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("sync_command_byte"), pin: Some("mov %al,0xf(%r14) @1277c2f"), value: Some("3 / 2·BYTE1(v247) / 1 (transpose)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E760: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Worked example", pin: Some("bundle[0x0F] = 0x03 ; sync_command = COPY"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E761: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: src_start_addr@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E762: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC ADDR8"), pin: Some("v64+1"), value: Some("assign64bitAddr(srcAP, v247, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E763: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("same offset as DIRECT2D"), ..meta::Evidence::DEFAULT };
+    pub const E764: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_step_elem[0] / instr.src_step_elem[1]"), pin: Some("(_DWORD)v64+6 / (_DWORD)v64+7"), value: Some("getAPStepOnHW(src, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E765: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("getAPStepOnHW"), pin: Some("DescGenHelper @0x11e8ff0; LUT qword_1DF59E0 (1277c66: lea 0x1df59e0(%rip))"), value: Some("APPair.step x dtype_bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E766: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_num_elem[0] / instr.src_num_elem[1]"), pin: Some("(_WORD)v64+16 / (_WORD)v64+17"), value: Some("src APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E767: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.src_elem_size"), pin: Some("(_WORD)v64+18"), value: Some("dtype_bytes(src) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E768: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("src_bound_reg@38"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E769: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E770: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §1.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E771: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("src offset-reg id + flags"), pin: Some("(_BYTE)v64+38"), value: Some("getRegId&0x3F | 0x80; bit6 = (v248^1) mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E772: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("dst_bound_reg@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E773: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("dst offset-reg id + flags"), pin: Some("(_BYTE)v64+39"), value: Some("getRegId&0x3F | 0x80; bit6 mode"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E774: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: dst_start_addr@40"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E775: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST ADDR8"), pin: Some("v64+40"), value: Some("assign64bitAddr(dstAP, MoveShape, 1)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E776: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_step_elem[0] / instr.dst_step_elem[1]"), pin: Some("(_DWORD)v64+12 / (_DWORD)v64+13"), value: Some("getAPStepOnHW(dst, dim-2 / dim-3)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E777: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_num_elem[0] / instr.dst_num_elem[1]"), pin: Some("(_WORD)v64+28 / (_WORD)v64+29"), value: Some("dst APPair[dim-2 / dim-3].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E778: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("instr.dst_elem_size"), pin: Some("(_WORD)v64+30"), value: Some("dtype_bytes(dst) x APPair[last].num (0x10000 -> 0)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E779: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E780: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_DIRECT2D: in_dtype@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E781: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E782: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("SRC dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+62"), value: Some("sub_120E650(src.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E783: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", pin: Some("out_dtype@63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E784: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", name: Some("DST dtype (ISA wire-tag)"), pin: Some("(_BYTE)v64+63"), value: Some("sub_120E650(dst.Dtype@+12)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E785: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("priority_class (0-4): ... the max allowed priority class number in ucode is 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E786: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("host-gated valid range P0..P4, ucode-capped at 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E787: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §10", names: Some("DGE_OPCODE values: cayman/mariana/maverick 0..3, sunda 0..1 only"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E788: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\")"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E789: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The pseudo doc adds: in_dtype may not be FP32R"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E790: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("UINT64/INT64 are invalid for both"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E791: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("NC_v4+ restricts to the DtypeBasic subset"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E792: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4a", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("DTYPE_BASIC is the 4-bit type inside DTYPE_PAIR and shares DTYPE's low values; no full list"), ..meta::Evidence::DEFAULT };
+    pub const E793: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("\"DGE table entry ID too large\" (the +4 field overflows)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E794: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Pre-asserts (NeuronAssertion): \"must have assigned DMA queue already\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E795: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"must be dynamic DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E796: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE's number of args/outputs is wrong\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E797: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE in/out dimensions must match\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E798: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DGE fastest moving dim must be continuous\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E799: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("\"DMA instruction must read and write same number of elements\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E800: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", names: Some("throw \"Only one of the src and dst can contain dynamic access.\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E801: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Vector-dynamic-offsets AP must exist\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E802: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"…location must be SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E803: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Asserts: \"Must have Indirect direction!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E804: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"Transpose with DynamicAP only on Pool\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E805: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("Descriptor-mode folding: asserts \"DGE transpose must have 4D AP\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E806: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §assign64bitAddr", names: Some("Pre-assert: \"Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP\" (vcall *(AP+128))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E807: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("sets attr \"2-phys-reg DGE\"; \"RegisterAP 1 or 2 RegAPPairs\""), pin: Some("orb $0x4,0x7(%r13) @1260bc8"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E808: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"Register has not been allocated yet!\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E809: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("Errors that name these arms: \"physical tensor cannot be Function argument / NEFF IO\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E810: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", names: Some("\"physical variable mode can only have physical AP\"; \"physical tensor must be DRAM or SB\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E811: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", names: Some("SCALAR branch: getRegisterByName(name) (else \"Cannot find register: … for scalar offset\")"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E812: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("OPCODE opcode (== 0xda)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E813: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", pin: Some("1277586: movl $0xda"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E814: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E815: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: flags@1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E816: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E817: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype into +1 bits[4:5] (sub_1204220)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E818: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's, bit by bit against DMA_INDIRECT_FLAGS (seed-004 §3.1): bits 0..1 direction {0,1,2} = indirect_mode (same position and range, SRC / DST / SRC_DST; seed 000 does not say which value is which direction); bit 2 = 4·!QoS where the header has idx_bound_is_err (conflict of meaning); bit 3 not written (non_unique_dst_idx); bits 4..5 the index dtype where the header has gather_dim (conflict of meaning); bits 6..7 not written (scatter_dim)."), ..meta::Evidence::DEFAULT };
+    pub const E819: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: idx_num_active_channels@2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E820: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("mode word @+1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E821: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", confidence: confidence::seed000::INFERRED, note: Some("dmaspec's reconciliation, not the page's: the mode word's only high bit, 0x8000, is bit 7 of this byte, which then reads 0x80 = 128, the channel count (POOLING_NUM_CHANNELS) that seed 004's INDIRECT1D check requires (seed-004 §6.2), so the two readings give the same value for an indirect word."), ..meta::Evidence::DEFAULT };
+    pub const E822: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: compute_op@3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E823: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("PSEUDO_DMA_EXT @3"), ..meta::Evidence::DEFAULT };
+    pub const E824: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", name: Some("CCE / reduce compute-op byte (desc+3)"), pin: Some("AluOpType2DGEComputeOp @0x120b9e0"), value: Some("0 (none) or 1 (add)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E825: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_idx_start_addr@4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E826: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+1"), value: Some("assignAddr(src idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 1 = byte +4 (the newer .txt restates these offsets as +0x4·N)"), ..meta::Evidence::DEFAULT };
+    pub const E827: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E828: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm", name: Some("mode word @+0x04"), value: Some("direction{0,1,2} | 0x8000 | 4·!QoS; index dtype packed into the mode word bits[4:5] (sub_1204220)"), confidence: confidence::seed000::STRONG, note: Some("The .txt tags the (A)/(B) offsets STRONG in its CORRECTION; the mode word's own offset carries no separate tag."), ..meta::Evidence::DEFAULT };
+    pub const E829: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_idx_start_addr.addr_immediate"), pin: Some("(_DWORD)v104+2"), value: Some("assignAddr(dst idx)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 2 = byte +8"), ..meta::Evidence::DEFAULT };
+    pub const E830: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_idx_start_addr"), pin: Some("idx-start +1/+2 -> +0x04/+0x08"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E831: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes"), pin: Some("(_DWORD)v104+3"), value: Some("**(memloc+264) x **(memloc+256)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 3 = byte +12"), ..meta::Evidence::DEFAULT };
+    pub const E832: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E833: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes"), pin: Some("(_DWORD)v104+4"), value: Some("dst-side product"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 4 = byte +16"), ..meta::Evidence::DEFAULT };
+    pub const E834: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes"), pin: Some("bound-size low +3/+4 -> +0x0C/+0x10"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E835: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("int32_t tile_src_row_step"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E836: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_rows@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E837: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: tile_src_cols@25"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E838: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("uint8_t reserved1[30]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E839: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §8", pin: Some("PSEUDO_EXT: src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E840: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+14"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 14 = byte +56"), ..meta::Evidence::DEFAULT };
+    pub const E841: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.src_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E842: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("(_DWORD)v104+15"), value: Some("(high half)"), confidence: confidence::seed000::CONFIRMED, note: Some("dword index 15 = byte +60"), ..meta::Evidence::DEFAULT };
+    pub const E843: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", names: Some("instr.dst_bound_size_bytes_upper"), pin: Some("bound-size upper +14/+15 -> +0x38/+0x3C"), confidence: confidence::seed000::STRONG, note: Some("offsets derived from the _DWORD* scaling, not a re-disassembled store"), ..meta::Evidence::DEFAULT };
+    pub const E844: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("src_bound_size_bytes@12 / src_bound_size_bytes_upper@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E845: meta::Evidence = meta::Evidence { source: "seed-000-txt", cite: "seed-000-txt §Dynamic / DGE / indirect arm (CORRECTION)", confidence: confidence::seed000::STRONG, note: Some("The low/upper split lands the two 64-bit bounds as contiguous low halves (+0x0C/+0x10) and contiguous upper halves (+0x38/+0x3C)."), ..meta::Evidence::DEFAULT };
+    pub const E846: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("dst_bound_size_bytes@16 / dst_bound_size_bytes_upper@60"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E847: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("has_valid_xpose_tile_size: tile_src_rows ∈ {16, 0}, tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E848: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("is_valid_pseudo_dma_ext_fields: index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E849: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E850: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("index fields are validated only when idx_num_active_channels != 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E851: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("desc+3 = AluOpType2DGEComputeOp(I, I+0x178 reduce): 0 (none) or 1 (add). HARD-PINNED None/Add"), pin: Some("@0x120b9e0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E852: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("default: throw \"Unsupported DMA compute_op <n>\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E853: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Dynamic / DGE / indirect arm", names: Some("arch>=50 FATALs \"CoreV5 cannot support DGE with compute op yet\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E854: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("opcode = 0xC2"), pin: Some("@1264db5"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E855: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §At a glance", confidence: confidence::seed000::CONFIRMED, note: Some("the whole family shares the 4-byte header skeleton (opcode / inst_word_len = 0x10 / reserved)"), ..meta::Evidence::DEFAULT };
+    pub const E856: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…REARM_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E857: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E858: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §ResetQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E859: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("checkQueueNameLen(name, 0x20) FATAL if the name is ≥ 32 bytes"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E860: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", names: Some("I.getModule()->getAttribute(ModuleAttribute::neff_feature_SQI_no_rearm)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E861: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("opcode = 0xCF"), pin: Some("@12644b9"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E862: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sync header"), value: Some("setupSyncWait/Update<…SWAP_QUEUE_SET_STRUCT>"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E863: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("checkQueueNameLen(name, 0x20)"), value: Some("strncpy(bundle+12, queue->name@+0x58, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); the NUL follows in the zeroed bundle."), ..meta::Evidence::DEFAULT };
+    pub const E864: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", names: Some("| `+0x0C` | 31 | DMA QUEUE NAME (asciiz) | `strncpy(bundle+12, queue->name@+0x58, 0x1F)` | — | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E865: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("queue-instance flag"), pin: Some("mov %al,0x3b(%r14) @1264535"), value: Some("*(I+0x100)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E866: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E867: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E868: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E869: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const E870: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E871: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E872: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E873: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"DmaTrigger Instr: bad queue name\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E874: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("\"id < DmaBlocks.size()\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E875: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("12694b8: movl $0xc4"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E876: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", confidence: confidence::wiki::HIGH_OBSERVED, note: Some("fields start at 12"), ..meta::Evidence::DEFAULT };
+    pub const E877: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("sync header (mode/idx/value)"), value: Some("sub_12301E0"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E878: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_start_offset@12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E879: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_start_offset"), pin: Some("+0x0C, 4 bytes"), value: Some("assignAddr(idx AP v4, sub_1250E50)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E880: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("indirect_step_elems[2]"), pin: Some("indirect_step_elems[2]@16"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E881: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 / +0x14 engine-config dword"), value: Some("[0] = constant 1; [1] = *(*(this+14)+40)+4, the arch tile stride"), confidence: confidence::seed000::STRONG, note: Some("What the compiler writes into these bytes; seed 000 tags +0x10 CONFIRMED and +0x14 STRONG, and reads them differently (see the alternative)."), ..meta::Evidence::DEFAULT };
+    pub const E882: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x10 const = 1 (addr-mode/valid); +0x14 engine-config dword"), value: Some("constant 1; *(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, note: Some("seed 000 tags +0x10 CONFIRMED and +0x14 STRONG; the pair takes the weaker tag"), ..meta::Evidence::DEFAULT };
+    pub const E883: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirect_num_elems[2]@24"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E884: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.indirect_num_elems[0] / instr.indirect_num_elems[1]"), pin: Some("+0x18 / +0x1C, 4 bytes each"), value: Some("idxAP[0].num / idxAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E885: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_start_offset@32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E886: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_start_offset"), pin: Some("+0x20, 4 bytes"), value: Some("assignAddr(data AP v7)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E887: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", names: Some("direct_step_elems[2]"), pin: Some("direct_step_elems[2]@36"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E888: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_step_elems[0]"), pin: Some("+0x24, 4 bytes"), value: Some("dtype_bytes(v7) x stride (sub_124A9D0)"), confidence: confidence::seed000::CONFIRMED, note: Some("seed 000 agrees on [0] only; see the alternative for +0x28"), ..meta::Evidence::DEFAULT };
+    pub const E889: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("+0x28 engine-config dword"), value: Some("*(*(this+14)+40)+4"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E890: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_num_elems[2]@44"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E891: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_num_elems[0] / instr.direct_num_elems[1]"), pin: Some("+0x2C / +0x30, 4 bytes each"), value: Some("dataAP[0].num / dataAP[1].num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E892: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_elem_size@52"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E893: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.direct_elem_size"), pin: Some("+0x34, 4 bytes"), value: Some("dtype_bytes(v7) x getNumEltsPerPart"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E894: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("direct_var_id@56"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E895: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", pin: Some("+0x38, 2 bytes"), confidence: confidence::seed000::CONFIRMED, note: Some("width only: seed 000 names these bytes reserved"), ..meta::Evidence::DEFAULT };
+    pub const E896: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("reserved = 0"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E897: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("semaphore_wait_value@58"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E898: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value"), pin: Some("+0x3A, 2 bytes"), value: Some("sub_12055F0(I) low word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E899: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.5", pin: Some("indirection_mode@60"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("(SRC/DST)"), ..meta::Evidence::DEFAULT };
+    pub const E900: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", name: Some("direction"), pin: Some("+0x3C, 1 byte"), value: Some("isLoad ^ 1: 0 = load, 1 = save"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E901: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value_hi"), pin: Some("+0x3E, 2 bytes"), value: Some("sub_12055F0(I) high word"), confidence: confidence::seed000::CONFIRMED, note: Some("Seed 004 §5.5 lists no field at 62 (README conflict #5)."), ..meta::Evidence::DEFAULT };
+    pub const E902: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("instr.semaphore_wait_value / instr.semaphore_wait_value_hi"), pin: Some("+0x3A 2 bytes / +0x3E 2 bytes"), value: Some("sub_12055F0(I) low word / high word"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E903: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 1 address per partition for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E904: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Currently only support 2D DataAP for Indirect DMA\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E905: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form B — main indirect gather/scatter", names: Some("\"Unknown dtype\" (llvm_unreachable, dtype index > 0x13)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E906: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("opcode = 0xCA"), pin: Some("126a308: movl $0xca"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E907: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("sync header"), value: Some("sub_122FE40"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E908: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("index dtype (wire-tag)"), value: Some("sub_120E650(arg1.Dtype@+48) (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E909: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("12 embed_data_dtype / 13 cce_op (CCE_OP)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E910: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E911: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.embed_entry_num_elements"), value: Some("arg1 last-APPair step x num"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E912: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low)"), value: Some("dtype_bytes(arg1) x *(I+0x150)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E913: meta::Evidence = meta::Evidence { source: "wiki-indirection-engine", cite: "wiki-indirection-engine §3d", names: Some("50 embed_entry_stride_bytes / 60 _hi"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E914: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("instr.sequence_length"), value: Some("*(I+0x128) (u16)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E915: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("…table_num_entries.addr_immediate"), value: Some("NumEltsPerPart x dtype x row (bound-check only)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E916: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (high)"), value: Some("HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E917: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", name: Some("embed entry byte-size (low) / (high)"), pin: Some("+0x32 2 bytes / +0x3C 2 bytes"), value: Some("dtype_bytes(arg1) x *(I+0x150) / HIWORD(v52)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E918: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E919: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("+0x2C 4 instr.embedding_table_base_addr"), value: Some("assignAddr(arg2 scratch)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E920: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §IndirectSaveAccumulate", names: Some("If the entry byte-size v52 > 0xFFFF → module attr \"embedding entry too large for 16-bit field\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E921: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF (byte_1DF5760)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E922: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("| 0x30"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E923: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("opcode = 0xD6"), pin: Some("1269bd3: movl $0xd6"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E924: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound-result reg"), value: Some("vcall(*(this+76)+32)(ptr)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E925: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("bound size bytes"), value: Some("**(v6.AP+56 +264) x **(+256)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E926: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const tag = 17 (0x11)"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E927: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("src dtype | 0x30"), value: Some("sub_120E650(v4.Dtype@+48) & 0xF | 0x30"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E928: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("const = 1"), value: Some("constant"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E929: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("idx-AP meta"), value: Some("*(v4.AP+80 +8)"), confidence: confidence::seed000::STRONG, ..meta::Evidence::DEFAULT };
+    pub const E930: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", name: Some("branch-label id"), value: Some("branch target id v73"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E931: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"Indirect DMA bound-check can only be on Pool engine\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E932: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Form A — Pool bound-check indirect", names: Some("\"must have 3 args and 2 outputs for bound-check\""), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E933: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("\"RdmaDescGen can happen earlier without waiting\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E934: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 12 | 1 | `extended_opcode` | `== 8` (`RDMA_DESC_GEN`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E935: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 extended_opcode; // +12 == 8"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E936: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 13 | 1 | `completion_info` | `EXT_COMPLETION_INFO` (Table 4.7) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E937: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 13 | 1 | `completion_info` | `EXT_COMPLETION_INFO` | `has_read=0, has_write=0, num_active_ports=0` (128 part) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E938: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 14 | 1 | `local_sem` | u8 — local (source-release) semaphore index |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E939: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            local_sem;         // +14"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E940: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 14 | 1 | `local_sem` | `uint8_t` | LOCAL semaphore index (§5 LOCAL sema descriptor) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E941: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 15 | 1 | `remote_sem` | u8 — remote (data-ready) semaphore index |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E942: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            remote_sem;        // +15"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E943: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 15 | 1 | `remote_sem` | `uint8_t` | REMOTE semaphore index (§5 REMOTE sema descriptor) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E944: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 16 | 4 | `remote_core_id` | IMM — peer core id |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E945: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_IMM_VAL_INST_FIELD  remote_core_id;    // +16 (4)  physical id (GpSimd reg)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E946: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 16 | 4 | `remote_core_id` | `IMM_VAL_INST_FIELD` | **physical** id of remote core (from GpSimd register) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E947: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 20 | 4 | `remote_routing_id` | IMM — folded into the SoC high bits (CAYMAN_ID/EXIT_DIE) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E948: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_IMM_VAL_INST_FIELD  remote_routing_id; // +20 (4)  routing id → SoC high bits"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E949: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 20 | 4 | `remote_routing_id` | `IMM_VAL_INST_FIELD` | **routing** id of remote core → SoC high bits (§6) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E950: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 24 | 4 | `dma_engine_mask` | IMM, power-of-2 fan `{1,2,4,8,16}` active engines |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E951: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_IMM_VAL_INST_FIELD  dma_engine_mask;   // +24 (4)  pow-2 {1,2,4,8,16} engines"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E952: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 24 | 4 | `dma_engine_mask` | `IMM_VAL_INST_FIELD` | 16-bit mask: which DMA engines (pow-of-2 1/2/4/8/16) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E953: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 28 | 4 | `src_addr` | ADDR (local SBUF partition offset) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E954: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_ADDR4               src_addr;          // +28 (4)  SBUF partition offset"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E955: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 28 | 4 | `src_addr` | `NEURON_ISA_TPB_ADDR4` | local SBUF partition offset |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E956: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 32 | 4 | `dst_addr` | ADDR (peer LOCAL offset; rewritten to routed SoC addr) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E957: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("NEURON_ISA_TPB_ADDR4               dst_addr;          // +32 (4)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E958: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 32 | 4 | `dst_addr` | `NEURON_ISA_TPB_ADDR4` | remote SBUF partition offset |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E959: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 36 | 4 | `free_dim_bytes` | u32 — bytes/partition copied across all 128 SBUF parts |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E960: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint32_t                           free_dim_bytes;    // +36      bytes/partition (0 = sem-only)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E961: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 36 | 4 | `free_dim_bytes` | `uint32_t` | bytes/partition to move (**0 ⇒ semaphore-only**) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E962: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 40 | 1 | `is_bidirectional` | u8 — 1 = bidirectional leg |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E963: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            is_bidirectional;  // +40      (not yet supported)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E964: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 40 | 1 | `is_bidirectional` | `uint8_t` | enable 2-peer send — **currently NOT supported** (header) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E965: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 41 | 1 | `remote_sem_prev` | u8 — prior remote-sema index (chained barrier) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E966: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            remote_sem_prev;   // +41"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E967: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 41 | 1 | `remote_sem_prev` | `uint8_t` | prev neighbor's sema (bidirectional mode) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E968: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("| 42 | — | reserved | (to 63) |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E969: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            reserved0[2];      // +42 (2)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E970: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 42 | 2 | `reserved0[2]` | | pad |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E971: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("uint8_t                            reserved1[20];     // +44 (20)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag the operand layout HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E972: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("| 44 | 20 | `reserved1[20]` | | pad |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E973: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("dma_engine_mask;   // +24 (4)  pow-2 {1,2,4,8,16} engines"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E974: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.1", names: Some("Power-of-2 # of DMA engines (1/2/4/8/16) by `dma_engine_mask`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E975: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 0 | 4 | `header` | `opcode=0xf0` (`EXTENDED_INST`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E976: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 4 | 8 | `events` | `NEURON_ISA_TPB_EVENTS` — the **wait** conditions sit here |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E977: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §4.8", names: Some("\"Semaphore wait conditions are typically placed on RdmaDescStart; RdmaDescGen can happen earlier without waiting.\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E978: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 12 | 1 | `extended_opcode` | `== 9` (`RDMA_DESC_START`) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E979: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("... extended_opcode == 9; completion_info; reserved0[2]; reserved1[48];"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E980: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 13 | 1 | `completion_info` | `EXT_COMPLETION_INFO` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E981: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.2", names: Some("| 13 | 1 | `completion_info` | `has_read=0, has_write=0, num_active_ports=0` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E982: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.6", names: Some("| 14 | — | (no operands) | reserved to 63 |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E983: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("reserved0[2]"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag it HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E984: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.2", names: Some("| 14 | 2 | `reserved0[2]` | |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E985: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("reserved1[48]"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The page tags the struct HIGH/OBSERVED (extended_utils.h); the field tables tag it HIGH/CARRIED: conflict rdma_operand_layout_tag."), ..meta::Evidence::DEFAULT };
+    pub const E986: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2.2", names: Some("| 16 | 48 | `reserved1[48]` | **start carries NO operands of its own** — it consumes the ring `gen` already built |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E987: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("0 4 header NEURON_ISA_TPB_HEADER {opcode(1B)==0xBF, inst_word_len, debug_cmd, debug_hint}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E988: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("4 8 events NEURON_ISA_TPB_EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E989: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §6", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E990: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("12 1 in_dtype NEURON_ISA_TPB_DTYPE SOURCE element dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E991: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E992: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("13 1 out_dtype NEURON_ISA_TPB_DTYPE DEST element dtype; validator enforces in_dtype == out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E993: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E994: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] uint8_t[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E995: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("16 16 src_mem_pattern NEURON_ISA_TPB_TENSOR3D SOURCE SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E996: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("32 1 lnc_size_fmt NEURON_ISA_TPB_LNC_SIZE_FMT"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E997: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E998: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("33 1 num_active_channels uint8_t # active SDMA pooling channels, 1..128"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E999: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1000: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] uint8_t[14] pad; validator: [0..13] == 0"), pin: Some("gcc probe: off reserved1 = 34 size 14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1001: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("48 16 dst_mem_pattern NEURON_ISA_TPB_TENSOR3D DEST (remote) SBUF 3-D access pattern"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1002: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("dtype_equality_check ... invoked from is_valid_sb2sb_collective"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1003: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", names: Some("dbg_is_valid_sb2sb_collective (0x363a90) executes the full S3D3 validator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1004: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("has_valid_nc_sb2sb_collective(nc) = (nc >= V3)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:63-65"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1005: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.1", names: Some("is_valid_enum(EnumList::LncSizeFmt, fmt) && (fmt != LncSizeFmt::LNC4) && (fmt != LncSizeFmt::LNC8)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:67-71"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1006: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §4.5", pin: Some("0x363e2f cmp r11b, 0x2; 0x363edc cmp r9b, 0x1 (fmt in {2,3} rejected)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1007: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §7.2", names: Some("check_active_ports(n) = (n != 0) && (n <= POOLING_NUM_CHANNELS); POOLING_NUM_CHANNELS = 128U"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:92-95 + common.h:35"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1008: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.4", names: Some("size_check_src(t) = t3d_element_count(t) <= 256; t3d_element_count(t) = t.num_elem[0] * t.num_elem[1] * t.num_elem[2]"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:97-99 + common.h:1742-1744"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1009: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §5", names: Some("fn dtype_equality_check(d_in: Dtype, d_out: Dtype) -> bool { (d_in == d_out) }"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:101-103"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1010: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1011: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor3d_valid(dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True)"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:53-54"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1012: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("The marker byte top-bits select IMM (0x00) / ADDR_REG (0x80) / SHAPE_REG (0x40) / ADDR_SHAPE_REG (0xC0)"), pin: Some("common.h:486-491"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1013: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True); both src and dst must be SBUF-resident"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1014: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.2", names: Some("PARTITION_OFFSET is a uint32 (common.h:447) whose bit [25]==0 distinguishes an SBUF address from a PSUM address"), pin: Some("common.h:462-466"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1015: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.3", names: Some("tensor_start_addr_valid(start_addr, dtype, write, AllowedInPSUM::False, AllowedInSBUF::True)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1016: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("14 2 reserved0[2] pad; validator: == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1017: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("34 14 reserved1[14] pad; validator: [0..13] == 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1018: meta::Evidence = meta::Evidence { source: "wiki-tensor-descriptors", cite: "wiki-tensor-descriptors §The validators", names: Some("int region = byte3 & 0x60; if (region == 0x20) { if (stride2(+8) == 0) return false; … } else { … return num0(+0xA) != 0 && num1(+0xC) != 0 && num2(+0xE) != 0; }"), pin: Some("core_v4::tensor3d_valid @ 0x14467d0"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E1019: meta::Evidence = meta::Evidence { source: "wiki-tensor4d", cite: "wiki-tensor4d §The decoder family", names: Some("if (region == 0x20) { // PSUM / 2nd-window region marker … } else { … return num0(+0xC) != 0 && … && num3(+0x12) != 0; }"), pin: Some("core_v3::mem4d_valid @ 0x136ee40"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1020: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §Static arm", names: Some("The store is `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`"), pin: Some("1277ad0: and $0x7,%edx / 1277ad3: and $0xfffffff8,%eax"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
+    pub const E1021: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("The compiler-IR `DMAQoSClass` is a wider `0..14`; the host `add_dma_configs_priority_class_v3` lowering narrows it into the 3-bit field."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1022: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1023: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §3.4", names: Some("The compiler's `DMAQoSClass` is a **17-value** enum (`Unassigned=0`, `Default=1`, `P0..P14 = 2..16`)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1024: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("DMAQoSClass=P2 -> wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1025: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("The 4-bit `NEURON_ISA_TPB_DTYPE` (`common.h:722`)"), pin: Some("common.h:722"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1026: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §4 Table 4.4b", names: Some("`DTYPE` additionally encodes `FP4_EXP2=0x10` and the CPTC trellis dtypes `0x19..0x1F` (5-bit), which do **not** fit a `DTYPE_PAIR` nibble."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1027: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("wireTag 16 = FP4-x4 (gen4-only; see delta)"), pin: Some("0x144642d: cmp dl, 3 (v4) / 0x136ed1b: cmp dl, 2 (v3)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1028: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("Validator `has_valid_xpose_tile_size`: `tile_src_rows ∈ {16, 0}`, `tile_src_cols ∈ {128, 0}`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1029: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.3", names: Some("| 61 | 1 | `tile_src_cols` | `uint8` — `1..128` for 2-B `out_dtype`, `1..64` for 4-B |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1030: meta::Evidence = meta::Evidence { source: "supp-addr4", cite: "supp-addr4 §Per-dtype byte alignment", names: Some("addr_aligned_dtype(unsigned addr, DTYPE wireTag)"), pin: Some("core_v3 0x136ed10: {2,3,13,14,15} align 1; {4,5,6,7} &1; {8,9,10,11} &3; {1,12} &7; else false"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1031: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §1.3", names: Some("**GOTCHA — `sdma_data_type_size[fp32r] == 0`.** The device size table reports **0** bytes for `FP32R`, not 4"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1032: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The device size table reports `0` bytes for `FP32R` (`0xB`), **not** 4."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1033: meta::Evidence = meta::Evidence { source: "wiki-dropout", cite: "wiki-dropout §3", names: Some("| 35 | 1 | `threshold_src` | `IMM_SRC` | ... | / | 44 | 4 | `threshold` | `IMM_VAL_INST_FIELD` | the keep/drop rate: fp32 imm / ptr / reg |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1034: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Dropout", names: Some("| `+0x23` | 1 | threshold_imm_ptr | `threshold_imm_ptr` | scalar-operand slot index from a `boost::variant` via converter `sub_12051E0` | `0x123e740` | CERTAIN store / name HIGH |"), confidence: confidence::certainty::HIGH, ..meta::Evidence::DEFAULT };
+    pub const E1035: meta::Evidence = meta::Evidence { source: "wiki-stream-transpose", cite: "wiki-stream-transpose §4", names: Some("uint8_t num_active_channels; //  1   (34     )"), pin: Some("gcc offsetof: num_active_channels@34 negated@35 op@36 op_dim@37 mask_enable@38 reserved1@39"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1036: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §3", names: Some("| 34 | `num_active_channels` | 1 | range ≤ `DVE_NUM_CHANNELS` (=128) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1037: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("| 12 | `param_ram_offset` (u16) | 2 | `has_zero_pram_offset` ⇒ 0 | / | 14 | `imm_ptr_select` (u8) | 1 | `ctrl_imm_ptr_select_zero` ⇒ 0 | / | 15 | `reserved0[17]` | 17 | 0 |"), pin: Some("offsetof: param_ram_offset@12 imm_ptr_select@14 immediate@32, sizeof=64"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1038: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x0C` | 16 | src AP | (shuffle src) | `assignAccess(src)` | RUN_ISA mirror `0x123c2d6` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1039: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("it reads [+0] opcode, [+0x20..+0x22] ..., and the AP tails at [+0x18]/[+0x1A]/[+0x38..+0x3E]"), pin: Some("dbg_is_valid_stream_shuffle @0x13281a0"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1040: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), pin: Some("COLLECT movl $0x69 @0x123b676, movl $0x6a @0x123b6d9"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1041: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("The natural consumer is a downstream channel select/permute (plausibly StreamShuffle `0x6a` or AffineSelect `0x92`), but that consumer edge is not byte-traced. [Struct+validator **HIGH/OBSERVED**; per-value meaning + consumer link **MED/INFERRED**.]"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1042: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 12 | `src_mem_pattern` (`TENSOR4D`) | 20 | the src to load (≤ 512 elem/channel) |"), pin: Some("offsetof: src@12 in_dtype@32 start_index@40 mask@44, sizeof=64"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1043: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", names: Some("0x67  pool_buffer_load  in_dt --    lane     +0x28 elem-cnt, +0x2C 0x1FF, +0x18 idx-AP  (2.10)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1044: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1045: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1046: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1047: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1048: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", pin: Some("GEN block 0x123b7de..0x123b960; fwrite @0x123b936"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1049: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", pin: Some("GEN block 0x123ba50.."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1050: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 39 | `StreamShuffle` | `0x69` mask + `0x6A` data-move | 2 | / | 40 | `StreamTranspose` | `0x69` mask + `0x6B` data-move | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1051: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("Gather (visitInstGather) emits a {reg_load 0x68 + pool_buffer_load 0x67} pair per 512-element chunk"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E1052: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", names: Some("The 0x68 reg_load loads the gathered register/index base; the 0x67 pool_buffer_load performs the indexed read into the pool buffer"), pin: Some("GEN block 0x125372e..0x12537ea; fwrite @0x12537ea"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E1053: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Opcode witness ledger", pin: Some("0x67 GEN seed @0x1253a58"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E1054: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 92 | `Gather` | `0x67` buffer-load + `0x68` gather | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1055: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("Before this instruction runs, a `PoolBufferLoad` must fill up to 512 elements/channel into the Pool_Buffer"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1056: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) |; | `+0x2C` | 16 | dst AP (`TENSOR4D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1057: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) |; | `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1058: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", pin: Some("probe: sizeof TENSOR3D=16 TENSOR2D=12 PSEUDO_ADDR8TENSOR2D=24 ADDR4=4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1059: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): ... src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1060: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("QUIRK — the shuffle bundle has NO dtype field. Because the 32 lane bytes occupy the *entire* +0x20..+0x3F control band ..."), pin: Some("lea r15,[r12+20h] @0x123c344; mov [r15],al @0x123c3bb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1061: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x2C` | 16 | dst AP | (shuffle dst) | `assignAccess(dst)` | `0x123c2ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1062: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("Carried byte-exact (DWARF / native-disasm in a cited sibling — **not** in this extraction): … the RDMA `op8`/`op9` `inst_specific` operand layout (C2, §2.4/2.5)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1063: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1064: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("Header bytes (HIGH/OBSERVED, `aws_neuron_isa_tpb_extended_utils.h`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1065: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("every member offset below asserted with `__builtin_offsetof` — **all PASS**. Repeated against `sunda` (NC-v2), `mariana` (NC-v4), and `maverick` (NC-v5) headers: **all four gens PASS identically.**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1066: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §5.1", names: Some("bitmap of which M2S/S2M queues participate; **16-bit = the 16 S2M queues mirroring 16 M2S**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1067: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §3", names: Some("0x48fe  \"… dma_mask=0x%04x, n_active_dmas=%d\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1068: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("| H1 | `neuron_{cayman,mariana,maverick}_arch_isa/tpb/aws_neuron_isa_tpb_dma_*.h` + `..._common.h` + `..._extended.h`, all `ISA_STATIC_ASSERT(...==64)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1069: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §8", names: Some("| **SUNDA** (v2) | YES | `sizeof==64`, offsets PASS | header-OBSERVED (device decode not re-carved this task) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1070: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1071: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
+    pub const E1072: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1073: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1074: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1075: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("`SDMA_DESC_WORD0` (4 B) — DWARF bit layout, bit0 = LSB of the dword"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1076: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1077: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("| [23:16] | b8 | `netag0_meta` | ... | [31:24] | b8 | byte3 controls |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1078: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`write_barrier | 0x800000` (bit23 \"has meta-ctrl\") | `(meta_idx << 24)`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1079: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [8:6] | b3 | `op` | `SDMAOP` (Table 1.3b) | ... | [5] | b1 | `write_barrier` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1080: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("| `SDMAOP.op` | `CME=2` | `CCE=4` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1081: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [6] | `write_barrier` | | [7] | `last`/notif | ... | [11:8] | in/mid dtype nibble |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1082: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W2 | 8 | sema/length + op-high | ... | W3 | 12 | op payload |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1083: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("These are the device DGE's descriptor-program push primitives — the internal calls that build a `$S[]` shape-register descriptor and the BD stream. They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1084: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.1", names: Some("// \"push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1085: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1086: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots. Their format strings were carved from the `CAYMAN_NX_POOL_DEBUG` dram0 `.rodata` blob"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1087: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.2", names: Some("// \"push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1088: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1089: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1090: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.3", names: Some("// \"push REGWRITE to DMA[%d]\"   (no field args in the string — the leanest op)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("[op + control role HIGH/OBSERVED; exact WORD1 optype MED — FLIX-desynced body.]"), ..meta::Evidence::DEFAULT };
+    pub const E1091: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push REGWRITE to DMA[%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1092: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 32 | `in_dtype` (`DTYPE`) | 1 | ... | 34 | `num_active_channels` | 1 | | 40 | `start_index` (u32) | 4 | `pool_buffer_start_index` |"), pin: Some("offsetof: src@12 in_dtype@32 start_index@40 mask@44, sizeof=64"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1093: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("`0x67 pool_buffer_load` / `0x9B` companion — out of scope here. The pool-buffer-load `S4_PB` band is 2.10"), confidence: confidence::certainty::CERTAIN, note: Some("The DVE page's earlier reason for the whole band: it summarised five offsets and left the rest to another page; the gap-cluster page now gives the band except these bytes."), ..meta::Evidence::DEFAULT };
+    pub const E1094: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("the `0x9B` select-reduce companion is not deep-transcribed (out of the named-encoder scope)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1095: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", pin: Some("COLLECT movl $0x9B @0x135fa9a; companion seed movb $0x9B @0x136097f"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1096: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 63 | `RangeSelect` | `0xBC` | — | `0x10BC` | = | 1 | DVE | `[newV3]` +`0x9B` DveReadAcc drain tail | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1097: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §1", names: Some("A `gcc` probe evaluates `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE == 0xbf`, `PSEUDO_TRIGGER_ALL_REDUCE == 0xc7`, `PSEUDO_TRIGGER_COLLECTIVE == 0xc8`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1098: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("The compiler emits the pseudo `TriggerCollective[2]` (`0xC7`/`0xC8`/`0xD9`/`0xDA`, TOP_SP-targeted); NRT lowers them host-side into a sequence of SDMA/SB2SB legs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The 'no page in reach' half is dmaspec's: a search of the index for TRIGGER_COLLECTIVE finds no byte table of these words."), ..meta::Evidence::DEFAULT };
+    pub const E1099: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xC8 TRIGGER_COLLECTIVE   ├── NRT host-side ──▶  (intra-node, …"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1100: meta::Evidence = meta::Evidence { source: "wiki-neff-container", cite: "wiki-neff-container §7", names: Some("00: c8 10 00 00   LE lead opcode = 0x10C8 / 04: 04 0a 13 16   (predicate / semaphore operands) / 10: 03 00 00 00   = input_tensor_id  = 3 / 14: 04 00 00 00   = output_tensor_id = 4 / 18: 20 00 00 00   = num_elements     = 32"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("pe.asm: PSEUDO_TRIGGER_COLLECTIVE $S[10]>0 $S[22]++@complete ctype=ALL_REDUCE input_tensor_id=3 output_tensor_id=4 num_elements=32 dtype=fp32 op=ADD group_id=0; the page shows only bytes 0..31 of the 64."), ..meta::Evidence::DEFAULT };
+    pub const E1101: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("The v2 pseudo `TriggerCollective2` (`0xD9`/`0xDA`) carries `PSEUDO_ADDR8TENSOR2D` (`common.h:625`, 24 B) instead of `TENSOR3D` (16 B)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1102: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xD9/0xDA COLLECTIVE2     ┘   lowering"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1103: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("Three collective opcodes — `0xC7` AllReduce, `0xC8` Collective, `0xD9`/`0xDA` Collective2/_ext — are pseudo."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1104: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("| size | 16 B | 24 B | … | base addr | `ADDR4` … | `PSEUDO_ADDR8` (8 B; imm NeuronAddr / reg / table / neff-var; DRAM-or-SBUF, runtime-resolved) | … | stride type | `int16  step_elem[3]` (signed) | `int32  step_elem[2]` (signed) | shape type | `uint16 num_elem[3]` | `uint32 num_elem[2]` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1105: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_ENGINE_NOP          = 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1106: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific0[18]@14..31`, `inst_specific1[32]@32..63`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1107: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_COPY                = 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1108: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_SET_STATE      = 3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1109: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_GET_STATE      = 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1110: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_SBUF_TO_SBUF        = 6   // the SB2SB collective (sb2sb-remote-copy)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1111: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_CPTC_DECODE         = 7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1112: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.4", names: Some("| 0 | 4 | `num_sources` | … | 4 | 132 | (union) | per-op source descriptor union (FMA scale array / min-max const / EXT-GCE payload) | 136 | 4 | `num_dests` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1113: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("The byte layout of the M2S compute descriptor and the host-side `kbin_dma_desc_cce_info_t` are not in this extraction (no `kbin_dma_desc` symbol, no `sdma_data_type_size` table here) → this whole section is CARRIED from the host/firmware analysis."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1114: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.2", names: Some("Table 7.2 — `SDMA_CCETYPE` (the device CCE op enum)  *(HIGH/CARRIED — C3)*"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1115: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1116: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1117: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1118: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1119: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1120: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1121: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1122: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1123: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1124: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1125: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1126: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1127: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1128: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1129: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1130: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1131: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1132: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1133: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1134: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1135: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1136: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1137: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1138: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1139: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1140: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1141: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1142: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1143: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1144: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1145: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1146: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1147: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1148: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1149: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1150: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1151: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1152: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1153: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1154: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1155: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1156: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1157: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1158: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1159: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1160: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1161: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1162: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E1163: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1164: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("IndirectCopy (visitInstIndirectCopy, op 0xE7) is the S4D4_IC struct"), pin: Some("CoreV2GenImpl::visitInstIndirectCopy @0x1275c40"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1165: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1166: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("bir::InstGather ... one {reg_load 0x68, pool_buffer_load 0x67} pair per chunk"), pin: Some("visitInstGather @0x12532e0"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as, once per 512-element chunk, in the DVE page's order (conflict gather_pool_buffer_load_order)."), ..meta::Evidence::DEFAULT };
+    pub const E1167: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1168: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("bir::InstRangeSelect ... the lowering emits a {range_select 0xBC + companion 0x9B} pair"), pin: Some("CoreV3GenImpl::visitInstRangeSelect @0x135f8c0"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1169: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1170: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1171: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1172: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("bir::InstStreamShuffle ... a two-bundle micro-sequence — a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), pin: Some("visitInstStreamShuffle @0x123b460"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1173: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1174: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamTranspose", names: Some("bir::InstStreamTranspose ... {0x6B + 0x69} pair; cmp ebx,0x1f: dst partitions <= 31 emit only 0x6B"), pin: Some("visitInstStreamTranspose @0x1266df0; head fork @0x1266e5f"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1175: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1176: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E1177: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1178: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1179: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1180: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1181: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1182: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1183: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1184: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E1185: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1186: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1187: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1188: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1189: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1190: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1191: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1192: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1193: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E1194: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1195: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1196: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E1197: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1198: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1199: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1200: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1201: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1202: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1203: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1204: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1205: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1206: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1207: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1208: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1209: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1210: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1211: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1212: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1213: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1214: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1215: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1216: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1217: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1218: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1219: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1220: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1221: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1222: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1223: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1224: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1225: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1226: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1227: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1228: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1229: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1230: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1231: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1232: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1233: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1234: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1235: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1236: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1237: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1238: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1239: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1240: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1241: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1242: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1243: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1244: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1245: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1246: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1247: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1248: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1249: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1250: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1251: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1252: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1253: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1254: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1255: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1256: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1257: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1258: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1259: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1260: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1261: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1262: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1263: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1264: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1265: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1266: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1267: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1268: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1269: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1270: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1271: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1272: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1273: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1274: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1275: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1276: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1277: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1278: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1279: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1280: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1281: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1282: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1283: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1284: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1285: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1286: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1287: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1288: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1289: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1290: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1291: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1292: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1293: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1294: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1295: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// A 1-D strided SBUF/PSUM region: an ADDR4 base (the partition axis folded into it) plus one signed step (elements) and one count. The size is pinned by the assert "ISA mem pattern 1D must have 8 bytes to encode". A spare dimension is unit-filled {step 1, num 1} (one 32-bit store of 0x00010001 at +4), never 0. No plain tensor1d_valid exists in the validator family, so no count rule is stated for this type. Confidence: CONFIRMED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -16478,17 +16515,29 @@ impl DROPOUT {
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// Gather's pool_buffer_load (bir::InstGather, IT 92; S4_PB), once per 512-element chunk: the indexed read into the pool buffer, after the chunk's 0x68 (which the DVE page reads as reg_load, the gather-scatter page as GATHER). The DVE page summarises its band without widths: +0x18 the index / source access pattern, +0x20 in_dtype, +0x22 a lane count, +0x28 an element count and +0x2C a vector depth of 0x1FF (the 0x68 half writes 0 there). Only the dtype byte has a width the spec can state (a dtype byte is one byte); the rest stays unknown, as the issue asks. The pair is not checked in the stream: the DVE page writes it {0x68 + 0x67}, while the Master Opcode Reference and the gather-scatter page put the buffer load before the gather (conflict gather_pool_buffer_load_order); a `follows` in either direction would report every real pair of the other reading as an orphan. The engine is DVE on the DVE page and POOL in the Master Opcode Reference (README conflict #9). The C name is the house form of the page's S4_PB. Confidence: CERTAIN (confirmed).
+/// POOL_BUFFER_LOAD (S4_PB): loads up to 512 elements per channel of a 4-D SBUF source into the Pooling Engine's storage buffer as raw 1/2/4-byte elements (no conversion), for a following Gather to index; start_index and mask say which gather indices match this subset (the header's example: start_index = 0xab400, mask = 0x1ff match 0xab400..0xab5ff). The layout is the shipped header's (gap-cluster page §6, compile-verified), which outranks the DVE datamove page's summary of the band: that page puts the index access pattern at +0x18 (inside src_mem_pattern: conflict pool_buffer_load_src_pattern), an element count at +0x28 (start_index's bytes) and a vector depth 0x1FF at +0x2C (mask's bytes), kept as alternatives. The header's table has no row for bytes 33 and 35..39 (unknown; gap "S4_PB band"). The compiler's Gather pairs it with a 0x68 bundle, but not checked in the stream: the DVE page writes {0x68 + 0x67}, while the Master Opcode Reference and the gather-scatter page put the buffer load before the gather (conflict gather_pool_buffer_load_order); a `follows` in either direction would report every real pair of the other reading as an orphan. The engine is DVE on the DVE page and POOL in the Master Opcode Reference (README conflict #9); the header page reaches it through the SUNDA Q7 kernel table and the sequencer on CAYMAN+. The C name is the header's S4_PB. Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct POOL_BUFFER_LOAD {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0x67, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
     pub header: HEADER,
-    /// Offset 4 (28 bytes), `u8[28]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type. Confidence: CERTAIN (confirmed).
-    pub unknown_4: [u8; 28],
-    /// Offset 32 (1 byte), `DTYPE`. The source dtype. Confidence: CERTAIN (confirmed).
+    /// Offset 4 (8 bytes), `EVENTS`. The wait/update semaphore gate of the shared 64-byte skeleton (the validator checks has_valid_neuron_events). Confidence: MED/INFERRED (inferred).
+    pub events: EVENTS,
+    /// Offset 12 (20 bytes), `TENSOR4D`. The source to load, at most 512 elements per channel, SBUF only (tensor4d_valid(..., PSUM false, SBUF true); valid_pool_buffer_load_element_count). The DVE datamove page summarises the index / source access pattern at +0x18 (conflict pool_buffer_load_src_pattern). Confidence: HIGH/OBSERVED (confirmed).
+    pub src_mem_pattern: TENSOR4D,
+    /// Offset 32 (1 byte), `DTYPE`. The source dtype; FP32R is not allowed (is_valid_dtype(.., FP32R::False)). The header's comment lists FP16 / BFLOAT16 / UINT8 / UINT16 / FP32 / UINT32 / INT32: the elements are stored as raw bytes, so the dtype only sizes them. Confidence: HIGH/OBSERVED (confirmed).
     pub in_dtype: DTYPE,
-    /// Offset 33 (31 bytes), `u8[31]`. Unknown: no source gives a meaning; kept raw. Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths. Confidence: CERTAIN (confirmed).
-    pub unknown_33: [u8; 31],
+    /// Offset 33 (1 byte), `u8[1]`. Unknown: no source gives a meaning; kept raw. The header's table has no row for this byte (between in_dtype@32 and num_active_channels@34); the DVE page's summary writes "--" (no out_dtype) for it. See the gap "S4_PB band". Confidence: CERTAIN (confirmed).
+    pub unknown_33: [u8; 1],
+    /// Offset 34 (1 byte), `u8`. The active channels (lanes); the source start address must fit them (start_addr_active_channels). Confidence: HIGH/OBSERVED (confirmed).
+    pub num_active_channels: u8,
+    /// Offset 35 (5 bytes), `u8[5]`. Unknown: no source gives a meaning; kept raw. The header's table has no row for bytes 35..39 (between num_active_channels@34 and start_index@40). See the gap "S4_PB band". Confidence: CERTAIN (confirmed).
+    pub unknown_35: [u8; 5],
+    /// Offset 40 (4 bytes), `u32`. The first gather index of the subset this buffer holds (pool_buffer_start_index); with mask it says which gather indices match (start_index = 0xab400, mask = 0x1ff match 0xab400..0xab5ff). Confidence: HIGH/OBSERVED (confirmed).
+    pub start_index: u32,
+    /// Offset 44 (4 bytes), `u32`. The subset-match bits (pool_buffer_mask): the index bits that vary within the subset; 0x1ff for a 512-element buffer. Confidence: HIGH/OBSERVED (confirmed).
+    pub mask: u32,
+    /// Offset 48 (16 bytes), `u8[16]`. Reserved. Must be zero (s4_pb_reserved_zero). Confidence: HIGH/OBSERVED (confirmed).
+    pub reserved2: [u8; 16],
 }
 /// All bytes zero (arrays of any length, so not derived).
 impl Default for POOL_BUFFER_LOAD {
@@ -16506,21 +16555,72 @@ impl POOL_BUFFER_LOAD {
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_4", offset: 4, size: 28, type_name: "u8[28]",
-            role: meta::Role::Unknown,
-            doc: "Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type.",
-            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+            name: "events", offset: 4, size: 8, type_name: "EVENTS",
+            doc: "The wait/update semaphore gate of the shared 64-byte skeleton (the validator checks has_valid_neuron_events).",
+            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E519, evidence::E520],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
+            doc: "The source to load, at most 512 elements per channel, SBUF only (tensor4d_valid(..., PSUM false, SBUF true); valid_pool_buffer_load_element_count). The DVE datamove page summarises the index / source access pattern at +0x18 (conflict pool_buffer_load_src_pattern).",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E521],
+            ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
-            doc: "The source dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E519], ..meta::FieldMeta::DEFAULT
+            doc: "The source dtype; FP32R is not allowed (is_valid_dtype(.., FP32R::False)). The header's comment lists FP16 / BFLOAT16 / UINT8 / UINT16 / FP32 / UINT32 / INT32: the elements are stored as raw bytes, so the dtype only sizes them.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E522, evidence::E523], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "unknown_33", offset: 33, size: 31, type_name: "u8[31]",
+            name: "unknown_33", offset: 33, size: 1, type_name: "u8[1]",
             role: meta::Role::Unknown,
-            doc: "Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths.",
+            doc: "The header's table has no row for this byte (between in_dtype@32 and num_active_channels@34); the DVE page's summary writes \"--\" (no out_dtype) for it. See the gap \"S4_PB band\".",
             confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
+            doc: "The active channels (lanes); the source start address must fit them (start_addr_active_channels).",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E524, evidence::E525], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "unknown_35", offset: 35, size: 5, type_name: "u8[5]",
+            role: meta::Role::Unknown,
+            doc: "The header's table has no row for bytes 35..39 (between num_active_channels@34 and start_index@40). See the gap \"S4_PB band\".",
+            confidence: confidence::certainty::CERTAIN, ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "start_index", offset: 40, size: 4, type_name: "u32",
+            doc: "The first gather index of the subset this buffer holds (pool_buffer_start_index); with mask it says which gather indices match (start_index = 0xab400, mask = 0x1ff match 0xab400..0xab5ff).",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E526],
+            alternatives: &[
+                meta::Alternative {
+                    name: "elem_count", type_name: "u32",
+                    doc: "The DVE datamove page's summary: an element count at +0x28 (no width given), 512 per chunk.",
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E527, evidence::E528],
+                },
+            ],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "mask", offset: 44, size: 4, type_name: "u32",
+            doc: "The subset-match bits (pool_buffer_mask): the index bits that vary within the subset; 0x1ff for a 512-element buffer.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E529],
+            alternatives: &[
+                meta::Alternative {
+                    name: "vec_depth", type_name: "u32",
+                    doc: "The DVE datamove page's summary: a vector depth of 0x1FF at +0x2C (no width given; the 0x68 half writes 0 in its own +0x28). The value agrees with the header's mask for a 512-element buffer.",
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E530, evidence::E531],
+                },
+            ],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "reserved2", offset: 48, size: 16, type_name: "u8[16]",
+            role: meta::Role::Reserved, doc: "Must be zero (s4_pb_reserved_zero).",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E532],
+            ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -16529,17 +16629,29 @@ impl POOL_BUFFER_LOAD {
     pub const fn read(b: &[u8; 64]) -> Self {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
-            unknown_4: *at::<4, 28, 64>(b),
+            events: EVENTS::read(at::<4, 8, 64>(b)),
+            src_mem_pattern: TENSOR4D::read(at::<12, 20, 64>(b)),
             in_dtype: DTYPE::read(at::<32, 1, 64>(b)),
-            unknown_33: *at::<33, 31, 64>(b),
+            unknown_33: *at::<33, 1, 64>(b),
+            num_active_channels: u8::from_le_bytes(*at::<34, 1, 64>(b)),
+            unknown_35: *at::<35, 5, 64>(b),
+            start_index: u32::from_le_bytes(*at::<40, 4, 64>(b)),
+            mask: u32::from_le_bytes(*at::<44, 4, 64>(b)),
+            reserved2: *at::<48, 16, 64>(b),
         }
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
-        *at_mut::<4, 28, 64>(b) = self.unknown_4;
+        self.events.write(at_mut::<4, 8, 64>(b));
+        self.src_mem_pattern.write(at_mut::<12, 20, 64>(b));
         self.in_dtype.write(at_mut::<32, 1, 64>(b));
-        *at_mut::<33, 31, 64>(b) = self.unknown_33;
+        *at_mut::<33, 1, 64>(b) = self.unknown_33;
+        *at_mut::<34, 1, 64>(b) = self.num_active_channels.to_le_bytes();
+        *at_mut::<35, 5, 64>(b) = self.unknown_35;
+        *at_mut::<40, 4, 64>(b) = self.start_index.to_le_bytes();
+        *at_mut::<44, 4, 64>(b) = self.mask.to_le_bytes();
+        *at_mut::<48, 16, 64>(b) = self.reserved2;
     }
     pub fn visit(
         &self,
@@ -16556,21 +16668,43 @@ impl POOL_BUFFER_LOAD {
     pub fn visit_fields(&self, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
         let _ = arch;
         self.header.visit(&Self::FIELDS[0], v, base, arch);
-        v.enter(&Self::FIELDS[1], base + 4, visit::Group::Array);
-        for (i0, x0) in self.unknown_4.iter().enumerate() {
+        self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
+        self.src_mem_pattern.visit(&Self::FIELDS[2], v, base + 12, arch);
+        v.value(&Self::FIELDS[3], base + 32, self.in_dtype.value(arch));
+        v.enter(&Self::FIELDS[4], base + 33, visit::Group::Array);
+        for (i0, x0) in self.unknown_33.iter().enumerate() {
             v.value(
-                &Self::FIELDS[1],
-                base + 4 + i0,
+                &Self::FIELDS[4],
+                base + 33 + i0,
                 visit::Value::Unsigned((*x0) as u64),
             );
         }
         v.leave(visit::Group::Array);
-        v.value(&Self::FIELDS[2], base + 32, self.in_dtype.value(arch));
-        v.enter(&Self::FIELDS[3], base + 33, visit::Group::Array);
-        for (i0, x0) in self.unknown_33.iter().enumerate() {
+        v.value(
+            &Self::FIELDS[5],
+            base + 34,
+            visit::Value::Unsigned(self.num_active_channels as u64),
+        );
+        v.enter(&Self::FIELDS[6], base + 35, visit::Group::Array);
+        for (i0, x0) in self.unknown_35.iter().enumerate() {
             v.value(
-                &Self::FIELDS[3],
-                base + 33 + i0,
+                &Self::FIELDS[6],
+                base + 35 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.value(
+            &Self::FIELDS[7],
+            base + 40,
+            visit::Value::Unsigned(self.start_index as u64),
+        );
+        v.value(&Self::FIELDS[8], base + 44, visit::Value::Unsigned(self.mask as u64));
+        v.enter(&Self::FIELDS[9], base + 48, visit::Group::Array);
+        for (i0, x0) in self.reserved2.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[9],
+                base + 48 + i0,
                 visit::Value::Unsigned((*x0) as u64),
             );
         }
@@ -16586,11 +16720,11 @@ impl POOL_BUFFER_LOAD {
         aliases: &[],
         opcode: 103u8,
         opcode_enumerator: "POOL_BUFFER_LOAD",
-        arch: &[Arch::sunda, Arch::cayman],
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: &[],
         sub_opcode: None,
-        doc: "Gather's pool_buffer_load (bir::InstGather, IT 92; S4_PB), once per 512-element chunk: the indexed read into the pool buffer, after the chunk's 0x68 (which the DVE page reads as reg_load, the gather-scatter page as GATHER). The DVE page summarises its band without widths: +0x18 the index / source access pattern, +0x20 in_dtype, +0x22 a lane count, +0x28 an element count and +0x2C a vector depth of 0x1FF (the 0x68 half writes 0 there). Only the dtype byte has a width the spec can state (a dtype byte is one byte); the rest stays unknown, as the issue asks. The pair is not checked in the stream: the DVE page writes it {0x68 + 0x67}, while the Master Opcode Reference and the gather-scatter page put the buffer load before the gather (conflict gather_pool_buffer_load_order); a `follows` in either direction would report every real pair of the other reading as an orphan. The engine is DVE on the DVE page and POOL in the Master Opcode Reference (README conflict #9). The C name is the house form of the page's S4_PB.",
+        doc: "POOL_BUFFER_LOAD (S4_PB): loads up to 512 elements per channel of a 4-D SBUF source into the Pooling Engine's storage buffer as raw 1/2/4-byte elements (no conversion), for a following Gather to index; start_index and mask say which gather indices match this subset (the header's example: start_index = 0xab400, mask = 0x1ff match 0xab400..0xab5ff). The layout is the shipped header's (gap-cluster page §6, compile-verified), which outranks the DVE datamove page's summary of the band: that page puts the index access pattern at +0x18 (inside src_mem_pattern: conflict pool_buffer_load_src_pattern), an element count at +0x28 (start_index's bytes) and a vector depth 0x1FF at +0x2C (mask's bytes), kept as alternatives. The header's table has no row for bytes 33 and 35..39 (unknown; gap \"S4_PB band\"). The compiler's Gather pairs it with a 0x68 bundle, but not checked in the stream: the DVE page writes {0x68 + 0x67}, while the Master Opcode Reference and the gather-scatter page put the buffer load before the gather (conflict gather_pool_buffer_load_order); a `follows` in either direction would report every real pair of the other reading as an orphan. The engine is DVE on the DVE page and POOL in the Master Opcode Reference (README conflict #9); the header page reaches it through the SUNDA Q7 kernel table and the sequencer on CAYMAN+. The C name is the header's S4_PB.",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
@@ -16609,9 +16743,62 @@ impl POOL_BUFFER_LOAD {
                 within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
                 ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
             },
-            meta::LeafMeta::of("unknown_4", 4, &POOL_BUFFER_LOAD::FIELDS[1]),
-            meta::LeafMeta::of("in_dtype", 32, &POOL_BUFFER_LOAD::FIELDS[2]),
-            meta::LeafMeta::of("unknown_33", 33, &POOL_BUFFER_LOAD::FIELDS[3]),
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::MED_INFERRED),
+                within: &[&POOL_BUFFER_LOAD::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::MED_INFERRED),
+                within: &[&POOL_BUFFER_LOAD::FIELDS[1]],
+                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::MED_INFERRED),
+                within: &[&POOL_BUFFER_LOAD::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::MED_INFERRED),
+                within: &[&POOL_BUFFER_LOAD::FIELDS[1]],
+                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::MED_INFERRED),
+                within: &[&POOL_BUFFER_LOAD::FIELDS[1]],
+                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+            },
+            meta::LeafMeta {
+                within: &[&POOL_BUFFER_LOAD::FIELDS[2]],
+                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+            },
+            meta::LeafMeta::of("in_dtype", 32, &POOL_BUFFER_LOAD::FIELDS[3]),
+            meta::LeafMeta::of("unknown_33", 33, &POOL_BUFFER_LOAD::FIELDS[4]),
+            meta::LeafMeta::of("num_active_channels", 34, &POOL_BUFFER_LOAD::FIELDS[5]),
+            meta::LeafMeta::of("unknown_35", 35, &POOL_BUFFER_LOAD::FIELDS[6]),
+            meta::LeafMeta::of("start_index", 40, &POOL_BUFFER_LOAD::FIELDS[7]),
+            meta::LeafMeta::of("mask", 44, &POOL_BUFFER_LOAD::FIELDS[8]),
+            meta::LeafMeta::of("reserved2", 48, &POOL_BUFFER_LOAD::FIELDS[9]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -16649,6 +16836,155 @@ impl POOL_BUFFER_LOAD {
         b: &[u8; 64],
     ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
         meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl POOL_BUFFER_LOAD {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "is_valid_pool_buffer_load", name: "is_valid_pool_buffer_load",
+            args: Some("i"), kind: rules::RuleKind::All, parts: &[1, 2, 3, 4, 5, 6, 7, 8],
+            message: "not a valid PoolBufferLoad word",
+            doc: "The header's predicate, every conjunct as the page gives it (\"verbatim sense\"). Those whose body the page does not give are declared without one (enforced = false).",
+            fields: &[
+                "events", "header", "in_dtype", "num_active_channels", "reserved2[0]", "reserved2[10]",
+                "reserved2[11]", "reserved2[12]", "reserved2[13]", "reserved2[14]", "reserved2[15]",
+                "reserved2[1]", "reserved2[2]", "reserved2[3]", "reserved2[4]", "reserved2[5]", "reserved2[6]",
+                "reserved2[7]", "reserved2[8]", "reserved2[9]", "src_mem_pattern",
+            ],
+            source: "wiki-gap-cluster §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E533], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_valid_neuron_header", name: "has_valid_neuron_header",
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            message: "the header must be valid", doc: "Named by the page without its body.",
+            fields: &["header"], source: "wiki-gap-cluster §6",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E534],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_valid_neuron_events", name: "has_valid_neuron_events",
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            message: "the events must be valid", doc: "Named by the page without its body.",
+            fields: &["events"], source: "wiki-gap-cluster §6",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E535],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_pool_buffer_load_opcode", name: "has_pool_buffer_load_opcode",
+            expr: Some("header.opcode == OPCODE::POOL_BUFFER_LOAD"),
+            parent: Some(0),
+            message: "header.opcode must be POOL_BUFFER_LOAD (0x67)",
+            doc: "", fields: &["header.opcode"], source: "wiki-gap-cluster §6",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E536],
+            ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "s4_pb_reserved_zero", name: "s4_pb_reserved_zero",
+            expr: Some("(((reserved2[0] == 0 && reserved2[1] == 0) && (reserved2[2] == 0 && reserved2[3] == 0)) && ((reserved2[4] == 0 && reserved2[5] == 0) && (reserved2[6] == 0 && reserved2[7] == 0))) && (((reserved2[8] == 0 && reserved2[9] == 0) && (reserved2[10] == 0 && reserved2[11] == 0)) && ((reserved2[12] == 0 && reserved2[13] == 0) && (reserved2[14] == 0 && reserved2[15] == 0)))"),
+            parent: Some(0), message: "reserved2 must be all zero",
+            doc: "The page names the predicate without its body; its table's one reserved row is reserved2[16] (0), which this checks. Whether the predicate also reads bytes 33 and 35..39 (a reserved0 / reserved1, which the name reserved2 suggests) the page does not say.",
+            fields: &[
+                "reserved2[0]", "reserved2[10]", "reserved2[11]", "reserved2[12]", "reserved2[13]",
+                "reserved2[14]", "reserved2[15]", "reserved2[1]", "reserved2[2]", "reserved2[3]",
+                "reserved2[4]", "reserved2[5]", "reserved2[6]", "reserved2[7]", "reserved2[8]", "reserved2[9]",
+            ],
+            source: "wiki-gap-cluster §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E537], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "is_valid_dtype_in", name: "is_valid_dtype",
+            args: Some("i.s4_pb.in_dtype, /*FP32R*/ false"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            message: "in_dtype must be a valid dtype (no FP32R)",
+            doc: "Named by the page without its body.", fields: &["in_dtype"],
+            source: "wiki-gap-cluster §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E538], enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "start_addr_active_channels", name: "start_addr_active_channels",
+            args: Some("i.s4_pb.src_mem_pattern.start_addr, i.s4_pb.num_active_channels"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            message: "the source start address must fit num_active_channels",
+            doc: "Named by the page without its body.",
+            fields: &["src_mem_pattern", "num_active_channels"],
+            source: "wiki-gap-cluster §6", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E539], enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "tensor4d_valid", name: "tensor4d_valid",
+            args: Some("i.s4_pb.src_mem_pattern, i.s4_pb.in_dtype, /*write*/false, /*PSUM*/false, /*SBUF*/true"),
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            message: "the source must be a valid readable TENSOR4D in SBUF",
+            doc: "Named by the page without its body.",
+            fields: &["src_mem_pattern", "in_dtype"], source: "wiki-gap-cluster §6",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E540],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "valid_pool_buffer_load_element_count",
+            name: "valid_pool_buffer_load_element_count",
+            kind: rules::RuleKind::NotEnforced, parent: Some(0),
+            message: "the source may hold at most 512 elements per channel (unless its shape comes from a register)",
+            doc: "The page gives its sense, not its body: the product of the four num_elem dims is at most 512, or the shape comes from a register (shape_from_register). Not enforced: the spec does not know how TENSOR4D marks a register-supplied shape (shape_from_register's body is not given).",
+            fields: &["src_mem_pattern"], source: "wiki-gap-cluster §6",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E541],
+            enforced: false, ..rules::RuleMeta::DEFAULT
+        },
+    ];
+    /// Truth of each of `POOL_BUFFER_LOAD`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x1e6;
+        let nc = arch.nc() as i64;
+        let header_opcode = u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64;
+        let reserved2_0 = u8::from_le_bytes(*at::<48, 1, 64>(b)) as i64;
+        let reserved2_1 = u8::from_le_bytes(*at::<49, 1, 64>(b)) as i64;
+        let reserved2_2 = u8::from_le_bytes(*at::<50, 1, 64>(b)) as i64;
+        let reserved2_3 = u8::from_le_bytes(*at::<51, 1, 64>(b)) as i64;
+        let reserved2_4 = u8::from_le_bytes(*at::<52, 1, 64>(b)) as i64;
+        let reserved2_5 = u8::from_le_bytes(*at::<53, 1, 64>(b)) as i64;
+        let reserved2_6 = u8::from_le_bytes(*at::<54, 1, 64>(b)) as i64;
+        let reserved2_7 = u8::from_le_bytes(*at::<55, 1, 64>(b)) as i64;
+        let reserved2_8 = u8::from_le_bytes(*at::<56, 1, 64>(b)) as i64;
+        let reserved2_9 = u8::from_le_bytes(*at::<57, 1, 64>(b)) as i64;
+        let reserved2_10 = u8::from_le_bytes(*at::<58, 1, 64>(b)) as i64;
+        let reserved2_11 = u8::from_le_bytes(*at::<59, 1, 64>(b)) as i64;
+        let reserved2_12 = u8::from_le_bytes(*at::<60, 1, 64>(b)) as i64;
+        let reserved2_13 = u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64;
+        let reserved2_14 = u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64;
+        let reserved2_15 = u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64;
+        let mut t = ALWAYS;
+        let r3 = (header_opcode == 103i64);
+        t |= (r3 as u64) << 3;
+        let r4 = (((((reserved2_0 == 0i64) && (reserved2_1 == 0i64))
+            && ((reserved2_2 == 0i64) && (reserved2_3 == 0i64)))
+            && (((reserved2_4 == 0i64) && (reserved2_5 == 0i64))
+                && ((reserved2_6 == 0i64) && (reserved2_7 == 0i64))))
+            && ((((reserved2_8 == 0i64) && (reserved2_9 == 0i64))
+                && ((reserved2_10 == 0i64) && (reserved2_11 == 0i64)))
+                && (((reserved2_12 == 0i64) && (reserved2_13 == 0i64))
+                    && ((reserved2_14 == 0i64) && (reserved2_15 == 0i64)))));
+        t |= (r4 as u64) << 4;
+        let r0 = r3 && r4;
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "POOL_BUFFER_LOAD",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `POOL_BUFFER_LOAD` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
     }
 }
 /// RangeSelect: for each source element x, pred = (x comp_op0 bound0) && (x comp_op1 bound1); the destination gets x where pred holds and fill_val (pinned to -FLT_MAX, 0xff7fffff) where it does not, optionally Max-reduced (reduce_cmd, reduce_op == MAX). The two bounds are FP32 scalars (IMM_VAL_INST_FIELD), each inline or a pointer as its IMM_SRC byte says. The layout is the shipped header's NEURON_ISA_TPB_S2D2_RS_STRUCT, every offset compile-verified (gcc offsetof, sizeof == 64), and the rules are its validator is_valid_range_select (21 sub-checks). The DVE datamove page read the compiler's encoder (CoreV3GenImpl::visitInstRangeSelect) and named the bytes otherwise (lower_bound / upper_bound at +0x10 / +0x14, dtype_mode, bound-check fields, and unnamed bytes); the header outranks it, and each of those readings stays as an alternative of the field it covers. The compiler may append a 0x9B (DveReadAccumulator) drain word, which no page transcribes (spec/gaps.toml). Architectures: cayman, mariana and maverick (nc >= 3, has_valid_nc_rs); the header is byte-identical on the three, absent on sunda. Confidence: HIGH/OBSERVED (confirmed).
@@ -16702,29 +17038,29 @@ impl RANGE_SELECT {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "header.opcode == 0xbc (has_range_select_opcode); the encoder writes inst_word_len 0x10 and zero bytes +2..+3.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E520, evidence::E521, evidence::E472], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E542, evidence::E543, evidence::E472], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "The event semaphore block (wait / update).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E522, evidence::E523], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E544, evidence::E545], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 12, size: 1, type_name: "u8",
             doc: "The partition count: both start addresses must fit it (start_addr_active_channels) and check_active_channels bounds it.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E524, evidence::E525], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E546, evidence::E547], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_out_dtype", offset: 13, size: 1, type_name: "DTYPE_PAIR",
             doc: "The input dtype (dtype_lo, bits 0..3) and the output dtype (dtype_hi, bits 4..7).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E526],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E548],
             alternatives: &[
                 meta::Alternative {
                     name: "dtype_mode", type_name: "RANGE_SELECT_DTYPE_MODE",
                     doc: "The DVE datamove page's reading: the dtype tag in the low nibble and a second, unnamed 4-bit field in the high nibble. The header names the high nibble dtype_hi, the output dtype.",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E527],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E549],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16732,12 +17068,12 @@ impl RANGE_SELECT {
         meta::FieldMeta {
             name: "reduce_cmd", offset: 14, size: 1, type_name: "ACCUM_CMD",
             doc: "The optional Max-reduction: IDLE (none), ACCUMULATE or ZERO_ACCUMULATE (has_valid_range_select_reduce_cmd; ZERO and LOAD_ACCUMULATE are rejected).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E528],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E550],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_flag", type_name: "u8",
                     doc: "The DVE datamove page's \"(mode flag)\": written from inst+0x124 via sub_1343d50, with no name or meaning given (the spec held it unknown).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E529],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E551],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16745,12 +17081,12 @@ impl RANGE_SELECT {
         meta::FieldMeta {
             name: "reduce_op", offset: 15, size: 1, type_name: "ALU_OP",
             doc: "The reduction operator: must be MAX (0x08) (has_valid_range_select_reduce_op), the identity of the -FLT_MAX fill.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E530],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E552],
             alternatives: &[
                 meta::Alternative {
                     name: "op_variant_flag", type_name: "u8",
                     doc: "The DVE datamove page's \"op-variant flag\": the encoder always writes 8, which is ALU_OP MAX, the one value the header allows.",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E531],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E553],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16759,12 +17095,12 @@ impl RANGE_SELECT {
             name: "base", offset: 16, size: 4, type_name: "u32",
             doc: "The per-element index origin: a float in the struct (the IEEE-754 bits here), read as uint32_t by has_valid_total_index_range, which bounds it and base + element count to 2^24.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E532, evidence::E533],
+            evidence: &[evidence::E554, evidence::E555],
             alternatives: &[
                 meta::Alternative {
                     name: "lower_bound", type_name: "u32",
                     doc: "The DVE datamove page's reading: the LOWER bound, an f32 the compiler converts from an integer (cvtsi2ss) and range-checks. The header has the bounds at +40 / +44 (bound0 / bound1) and base here.",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E534],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E556],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16773,12 +17109,12 @@ impl RANGE_SELECT {
             name: "fill_val", offset: 20, size: 4, type_name: "u32",
             doc: "The fill for elements outside the range, as its IEEE-754 bits: must be 0xff7fffff (-FLT_MAX, is_valid_fill_val), hard-coded \"due to DVE restrictions\".",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E535, evidence::E536],
+            evidence: &[evidence::E557, evidence::E558],
             alternatives: &[
                 meta::Alternative {
                     name: "upper_bound", type_name: "u32",
                     doc: "The DVE datamove page's reading: the UPPER bound, a raw f32 stored after the compiler's range check. The header pins these bytes to -FLT_MAX (the compiler also asserts \"fill_val in RangeSelect must be float MAX_NEG\").",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E537],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E559],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16787,17 +17123,17 @@ impl RANGE_SELECT {
             name: "src_mem_pattern", offset: 24, size: 12, type_name: "TENSOR2D",
             doc: "The input 2-D pattern (read; PSUM or SBUF).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E538, evidence::E539], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E560, evidence::E561], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "comp_op0", offset: 36, size: 1, type_name: "ALU_OP",
             doc: "The first comparator (x comp_op0 bound0): IS_EQ / IS_GT / IS_GE / IS_LE / IS_LT (is_valid_rs_comp_op).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E540],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E562],
             alternatives: &[
                 meta::Alternative {
                     name: "field_a", type_name: "u8",
                     doc: "The DVE datamove page's \"(field a)\" at +0x24: written from inst+0x118 via sub_1343e40, with no name or meaning given (the spec held it unknown).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E541],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E563],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16805,12 +17141,12 @@ impl RANGE_SELECT {
         meta::FieldMeta {
             name: "comp_op1", offset: 37, size: 1, type_name: "ALU_OP",
             doc: "The second comparator (x comp_op1 bound1): IS_EQ / IS_GT / IS_GE / IS_LE / IS_LT (is_valid_rs_comp_op).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E542],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E564],
             alternatives: &[
                 meta::Alternative {
                     name: "field_b", type_name: "u8",
                     doc: "The DVE datamove page's \"(field b)\" at +0x25: written from inst+0x11c via sub_1343e40, with no name or meaning given (the spec held it unknown).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E543],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E565],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16819,12 +17155,12 @@ impl RANGE_SELECT {
             name: "bound0_src", offset: 38, size: 1, type_name: "IMM_SRC",
             doc: "Where bound0 comes from: the instruction (imm_arith_fp32), a pointer (imm_ptr) or a register pointer (imm_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E544, evidence::E545],
+            evidence: &[evidence::E566, evidence::E567],
             alternatives: &[
                 meta::Alternative {
                     name: "bound_check_field_0", type_name: "u8",
                     doc: "The DVE datamove page's reading: the lower bound's check result (checkBoundRange(lower)), packed by the variant dispatcher. The RangeSelect page's correction: 38 / 39 are the 1-byte *_src selectors, the FP32 bounds begin at 40.",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E546],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E568],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16832,12 +17168,12 @@ impl RANGE_SELECT {
         meta::FieldMeta {
             name: "bound1_src", offset: 39, size: 1, type_name: "IMM_SRC",
             doc: "Where bound1 comes from (as bound0_src).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E547],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E569],
             alternatives: &[
                 meta::Alternative {
                     name: "bound_check_field_1", type_name: "u8",
                     doc: "The DVE datamove page's reading: the upper bound's check result (checkBoundRange(upper)).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E548],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E570],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -16846,24 +17182,24 @@ impl RANGE_SELECT {
             name: "bound0", offset: 40, size: 4, type_name: "IMM_VAL_INST_FIELD",
             doc: "The first (lo) bound, FP32: inline when bound0_src is INSTRUCTION_IMMEDIATE, else a pointer (has_valid_immediates(…, FP32)).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E549, evidence::E550], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E571, evidence::E572], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "bound1", offset: 44, size: 4, type_name: "IMM_VAL_INST_FIELD",
             doc: "The second (hi) bound, FP32 (as bound0).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E551],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E573],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 12, type_name: "TENSOR2D",
             doc: "The output 2-D pattern (write; PSUM or SBUF), one element per source element.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E552, evidence::E553], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E574, evidence::E575], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 60, size: 4, type_name: "u8[4]",
             role: meta::Role::Reserved, doc: "Padding to 64 bytes.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E554],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E576],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -17140,14 +17476,14 @@ impl RANGE_SELECT {
                 "reduce_cmd", "reduce_op", "src_mem_pattern",
             ],
             source: "wiki-range-select §5.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E555], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E577], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_neuron_header", name: "has_valid_neuron_header",
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "the header must be valid", doc: "Named by the page without its body.",
             fields: &["header"], source: "wiki-range-select §5.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E556],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E578],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17155,7 +17491,7 @@ impl RANGE_SELECT {
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "the events must be valid", doc: "Named by the page without its body.",
             fields: &["events"], source: "wiki-range-select §5.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E557],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E579],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17163,7 +17499,7 @@ impl RANGE_SELECT {
             expr: Some("nc >= 3"), parent: Some(0),
             message: "RangeSelect needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "wiki-range-select §10.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E558],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E580],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17172,7 +17508,7 @@ impl RANGE_SELECT {
             parent: Some(0),
             message: "header.opcode must be RANGE_SELECT (0xbc)",
             doc: "", fields: &["header.opcode"], source: "wiki-range-select §5.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E559],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E581],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17183,7 +17519,7 @@ impl RANGE_SELECT {
             doc: "Named by the page without its body.",
             fields: &["src_mem_pattern", "num_active_channels"],
             source: "wiki-range-select §5.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E560], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E582], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "start_addr_active_channels_dst", name: "start_addr_active_channels",
@@ -17193,7 +17529,7 @@ impl RANGE_SELECT {
             doc: "Named by the page without its body.",
             fields: &["dst_mem_pattern", "num_active_channels"],
             source: "wiki-range-select §5.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E561], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E583], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tensor2d_valid_src", name: "tensor2d_valid",
@@ -17202,7 +17538,7 @@ impl RANGE_SELECT {
             message: "the source pattern must be a valid readable TENSOR2D (PSUM or SBUF)",
             doc: "Named by the page without its body.",
             fields: &["src_mem_pattern", "in_out_dtype"], source: "wiki-range-select §5.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E562],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E584],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17212,7 +17548,7 @@ impl RANGE_SELECT {
             message: "the destination pattern must be a valid writable TENSOR2D (PSUM or SBUF)",
             doc: "Named by the page without its body.",
             fields: &["dst_mem_pattern", "in_out_dtype"], source: "wiki-range-select §5.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E563],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E585],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17228,7 +17564,7 @@ impl RANGE_SELECT {
                 "src_mem_pattern.num_elem[1]", "src_mem_pattern.start_addr.active",
             ],
             source: "wiki-range-select §5.1", confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E564, evidence::E565, evidence::E566], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E586, evidence::E587, evidence::E588], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_total_index_range", name: "has_valid_total_index_range",
@@ -17242,7 +17578,7 @@ impl RANGE_SELECT {
                 "src_mem_pattern.start_addr.active",
             ],
             source: "wiki-range-select §5.5", confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E567], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E589], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "is_valid_fp_dtype_datapath_in", name: "is_valid_fp_dtype_datapath",
@@ -17251,7 +17587,7 @@ impl RANGE_SELECT {
             parent: Some(0),
             message: "the input dtype (dtype_lo) must be FP8_EXP3/4/5, FP16, BFLOAT16 or FP32",
             doc: "", fields: &["in_out_dtype.dtype_lo"], source: "wiki-range-select §8",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E568],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E590],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17261,7 +17597,7 @@ impl RANGE_SELECT {
             parent: Some(0),
             message: "the output dtype (dtype_hi) must be FP8_EXP3/4/5, FP16, BFLOAT16, FP32 or FP32R",
             doc: "", fields: &["in_out_dtype.dtype_hi"], source: "wiki-range-select §8",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E569],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E591],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17270,7 +17606,7 @@ impl RANGE_SELECT {
             parent: Some(0),
             message: "fill_val must be -FLT_MAX (0xff7fffff)",
             doc: "", fields: &["fill_val"], source: "wiki-range-select §5.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E570],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E592],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17280,7 +17616,7 @@ impl RANGE_SELECT {
             parent: Some(0),
             message: "comp_op0 must be IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT",
             doc: "", fields: &["comp_op0"], source: "wiki-range-select §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E571],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E593],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17290,7 +17626,7 @@ impl RANGE_SELECT {
             parent: Some(0),
             message: "comp_op1 must be IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT",
             doc: "", fields: &["comp_op1"], source: "wiki-range-select §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E571],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E593],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17301,7 +17637,7 @@ impl RANGE_SELECT {
             doc: "The page describes the body (assert.h:413) in prose only: an instruction immediate always passes; a pointer must be channel-aligned (tpb_addr_active_channels) and FP32-aligned (addr_aligned_dtype); a register pointer must be a valid imm_reg. Not enforced: the helpers' bodies are not given.",
             fields: &["bound0", "bound0_src", "num_active_channels"],
             source: "wiki-range-select §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E572], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E594], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_immediates_bound1", name: "has_valid_immediates",
@@ -17311,7 +17647,7 @@ impl RANGE_SELECT {
             doc: "As has_valid_immediates on bound0.",
             fields: &["bound1", "bound1_src", "num_active_channels"],
             source: "wiki-range-select §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E573], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E595], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_active_channels", name: "check_active_channels",
@@ -17320,7 +17656,7 @@ impl RANGE_SELECT {
             message: "num_active_channels must be a valid channel count",
             doc: "Named by the page without its body.", fields: &["num_active_channels"],
             source: "wiki-range-select §5.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E574], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E596], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_range_select_reduce_cmd",
@@ -17329,7 +17665,7 @@ impl RANGE_SELECT {
             parent: Some(0),
             message: "reduce_cmd must be IDLE, ACCUMULATE or ZERO_ACCUMULATE",
             doc: "", fields: &["reduce_cmd"], source: "wiki-range-select §5.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E575],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E597],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17338,7 +17674,7 @@ impl RANGE_SELECT {
             expr: Some("reduce_op == ALU_OP::MAX"), parent: Some(0),
             message: "reduce_op must be MAX (0x08)", doc: "", fields: &["reduce_op"],
             source: "wiki-range-select §5.4", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E576], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E598], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_num_eles_eq_out_num_eles", name: "in_num_eles_eq_out_num_eles",
@@ -17348,7 +17684,7 @@ impl RANGE_SELECT {
             doc: "The assertion is the DVE datamove page's (the spec enforced it as the product of each TENSOR2D's two num_elem, its inference). Not enforced now: the header's has_same_elem_count_rs_src_dst checks the same counts (waived for a register-supplied shape), so a broken word is reported once, as a violation.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E577],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E599],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17358,7 +17694,7 @@ impl RANGE_SELECT {
             doc: "Named by the page (the S2D2_RS .rodata family) without its body.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E578],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E600],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17368,7 +17704,7 @@ impl RANGE_SELECT {
             doc: "Named by the DVE datamove page without its body, beside the +0x26 / +0x27 rows it annotates (valid_rs_comp); the shipped header's is_valid_rs_comp_op checks comp_op0 / comp_op1 instead (rules is_valid_rs_comp_op).",
             fields: &["bound0_src", "bound1_src"],
             source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E579],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E601],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17377,7 +17713,7 @@ impl RANGE_SELECT {
             message: "the range-select reduce op must be valid",
             doc: "Named by the page without its body or the bytes it reads.",
             source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E580],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E602],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -17386,7 +17722,7 @@ impl RANGE_SELECT {
             message: "the bound-check register must be valid",
             doc: "Named by the page (dbg_is_valid_range_select's predicate) without its body or the bytes it reads.",
             source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E581],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E603],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -17470,16 +17806,20 @@ impl RANGE_SELECT {
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// The stream_shuffle half of StreamShuffle (after its 0x6A transpose half) and of the wide StreamTranspose (after its 0x6B half): a 32-byte lane-select immediate, one byte per lane, each a mask byte or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF. The lane map takes the whole +0x20..+0x3F control band, so the word has no dtype field: the dtypes ride on the transpose half before it, and the validator (dbg_is_valid_stream_shuffle) checks the pair. The page also lists a destination pattern at +0x2C, inside the lane map; the spec follows the page's statement that the lane bytes occupy the entire band (conflict stream_shuffle_lane_map_overlap). The order of the two halves is the DVE page's; the Master Opcode Reference lists the 0x69 mask first (conflict stream_shuffle_pair_order). The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's …_STREAM_SHUFFLE. Confidence: CERTAIN (confirmed).
+/// LOAD_MASK_SELECT (CTRL_IM): loads a 32-entry channel-select mask table from immediate\[0..31\] into the engine's config state, one select byte per output channel, each \< 64 or 255 (is_valid_load_mask_select). The shipped header (gap-cluster page §7, compile-verified) lays out param_ram_offset@12 and imm_ptr_select@14, both 0 here, reserved0\[17\]@15 and the MOVE_IMMEDIATE payload@32; it outranks the DVE datamove page's encoder reading, which puts a 16-byte src AP at +0x0C (conflict load_mask_select_src_pattern: an encoder word with a nonzero src AP breaks has_zero_pram_offset / ctrl_im_reserved_zero). The pairing is the DVE page's: the compiler emits this word right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, so the spec keeps `follows`; the header page validates it alone and names its consumer only as plausibly StreamShuffle 0x6a, not byte-traced (conflict load_mask_select_pairing; the order is also conflict stream_shuffle_pair_order). The DVE page's destination pattern at +0x2C lies inside the immediate (conflict stream_shuffle_lane_map_overlap). The word's name and C name are the spec's (the house form of the DVE page's …_STREAM_SHUFFLE); the header's CTRL_IM is an alias (a C typedef NEURON_ISA_TPB_CTRL_IM_STRUCT). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct STREAM_SHUFFLE {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0x69, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
     pub events: EVENTS,
-    /// Offset 12 (20 bytes), `TENSOR4D`. The source: a 4-D access pattern. The validator reads its num_elem\[0\] and num_elem\[1\] (+0x18, +0x1A). Confidence: CERTAIN (confirmed).
-    pub src_mem_pattern: TENSOR4D,
-    /// Offset 32 (32 bytes), `u8[32]`. The lane map, one byte per lane: the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end). The compiler asserts the mask has exactly 32 entries ("Mask.size() == 32"). Confidence: CERTAIN (confirmed).
+    /// Offset 12 (2 bytes), `u16`. The Param-RAM offset of the CTRL_IM siblings (LoadParameterRam uses it): must be 0 on LOAD_MASK_SELECT (has_zero_pram_offset). The DVE datamove page reads a src AP over +0x0C.. (conflict load_mask_select_src_pattern). Confidence: HIGH/OBSERVED (confirmed).
+    pub param_ram_offset: u16,
+    /// Offset 14 (1 byte), `u8`. Per-slot pointer-mode bits on LoadPoolArgument; must be 0 on LOAD_MASK_SELECT (ctrl_imm_ptr_select_zero), which tells it apart from LoadPoolArgument. Confidence: HIGH/OBSERVED (confirmed).
+    pub imm_ptr_select: u8,
+    /// Offset 15 (17 bytes), `u8[17]`. Reserved. Must be all zero (ctrl_im_reserved_zero). Confidence: HIGH/OBSERVED (confirmed).
+    pub reserved0: [u8; 17],
+    /// Offset 32 (32 bytes), `u8[32]`. The 32-byte mask payload (the header's MOVE_IMMEDIATE, read here as its uint8\[32\] view), one select byte per output channel: each must be \< 64 or 255 (has_valid_masksel_data). The DVE datamove page's encoder writes the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end), and asserts the mask has exactly 32 entries ("Mask.size() == 32"). Confidence: HIGH/OBSERVED (confirmed).
     pub immediate: [u8; 32],
 }
 /// All bytes zero (arrays of any length, so not derived).
@@ -17494,26 +17834,38 @@ impl STREAM_SHUFFLE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0x69, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E582, evidence::E472],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E604, evidence::E472],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E583],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E605],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
-            doc: "The source: a 4-D access pattern. The validator reads its num_elem[0] and num_elem[1] (+0x18, +0x1A).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E584, evidence::E585],
+            name: "param_ram_offset", offset: 12, size: 2, type_name: "u16",
+            doc: "The Param-RAM offset of the CTRL_IM siblings (LoadParameterRam uses it): must be 0 on LOAD_MASK_SELECT (has_zero_pram_offset). The DVE datamove page reads a src AP over +0x0C.. (conflict load_mask_select_src_pattern).",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E606],
+            ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "imm_ptr_select", offset: 14, size: 1, type_name: "u8",
+            doc: "Per-slot pointer-mode bits on LoadPoolArgument; must be 0 on LOAD_MASK_SELECT (ctrl_imm_ptr_select_zero), which tells it apart from LoadPoolArgument.",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E607, evidence::E608], ..meta::FieldMeta::DEFAULT
+        },
+        meta::FieldMeta {
+            name: "reserved0", offset: 15, size: 17, type_name: "u8[17]",
+            role: meta::Role::Reserved, doc: "Must be all zero (ctrl_im_reserved_zero).",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E609],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "immediate", offset: 32, size: 32, type_name: "u8[32]",
-            doc: "The lane map, one byte per lane: the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end). The compiler asserts the mask has exactly 32 entries (\"Mask.size() == 32\").",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E586, evidence::E587],
-            ..meta::FieldMeta::DEFAULT
+            doc: "The 32-byte mask payload (the header's MOVE_IMMEDIATE, read here as its uint8[32] view), one select byte per output channel: each must be < 64 or 255 (has_valid_masksel_data). The DVE datamove page's encoder writes the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end), and asserts the mask has exactly 32 entries (\"Mask.size() == 32\").",
+            confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E610, evidence::E611, evidence::E612], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -17523,7 +17875,9 @@ impl STREAM_SHUFFLE {
         Self {
             header: HEADER::read(at::<0, 4, 64>(b)),
             events: EVENTS::read(at::<4, 8, 64>(b)),
-            src_mem_pattern: TENSOR4D::read(at::<12, 20, 64>(b)),
+            param_ram_offset: u16::from_le_bytes(*at::<12, 2, 64>(b)),
+            imm_ptr_select: u8::from_le_bytes(*at::<14, 1, 64>(b)),
+            reserved0: *at::<15, 17, 64>(b),
             immediate: *at::<32, 32, 64>(b),
         }
     }
@@ -17531,7 +17885,9 @@ impl STREAM_SHUFFLE {
     pub fn write(&self, b: &mut [u8; 64]) {
         self.header.write(at_mut::<0, 4, 64>(b));
         self.events.write(at_mut::<4, 8, 64>(b));
-        self.src_mem_pattern.write(at_mut::<12, 20, 64>(b));
+        *at_mut::<12, 2, 64>(b) = self.param_ram_offset.to_le_bytes();
+        *at_mut::<14, 1, 64>(b) = self.imm_ptr_select.to_le_bytes();
+        *at_mut::<15, 17, 64>(b) = self.reserved0;
         *at_mut::<32, 32, 64>(b) = self.immediate;
     }
     pub fn visit(
@@ -17550,11 +17906,29 @@ impl STREAM_SHUFFLE {
         let _ = arch;
         self.header.visit(&Self::FIELDS[0], v, base, arch);
         self.events.visit(&Self::FIELDS[1], v, base + 4, arch);
-        self.src_mem_pattern.visit(&Self::FIELDS[2], v, base + 12, arch);
-        v.enter(&Self::FIELDS[3], base + 32, visit::Group::Array);
+        v.value(
+            &Self::FIELDS[2],
+            base + 12,
+            visit::Value::Unsigned(self.param_ram_offset as u64),
+        );
+        v.value(
+            &Self::FIELDS[3],
+            base + 14,
+            visit::Value::Unsigned(self.imm_ptr_select as u64),
+        );
+        v.enter(&Self::FIELDS[4], base + 15, visit::Group::Array);
+        for (i0, x0) in self.reserved0.iter().enumerate() {
+            v.value(
+                &Self::FIELDS[4],
+                base + 15 + i0,
+                visit::Value::Unsigned((*x0) as u64),
+            );
+        }
+        v.leave(visit::Group::Array);
+        v.enter(&Self::FIELDS[5], base + 32, visit::Group::Array);
         for (i0, x0) in self.immediate.iter().enumerate() {
             v.value(
-                &Self::FIELDS[3],
+                &Self::FIELDS[5],
                 base + 32 + i0,
                 visit::Value::Unsigned((*x0) as u64),
             );
@@ -17568,14 +17942,14 @@ impl STREAM_SHUFFLE {
     pub const META: WordMeta = WordMeta {
         name: "STREAM_SHUFFLE",
         c_name: "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT",
-        aliases: &[],
+        aliases: &["CTRL_IM"],
         opcode: 105u8,
         opcode_enumerator: "LOAD_MASK_SELECT",
-        arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
+        arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: &["STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
         sub_opcode: None,
-        doc: "The stream_shuffle half of StreamShuffle (after its 0x6A transpose half) and of the wide StreamTranspose (after its 0x6B half): a 32-byte lane-select immediate, one byte per lane, each a mask byte or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF. The lane map takes the whole +0x20..+0x3F control band, so the word has no dtype field: the dtypes ride on the transpose half before it, and the validator (dbg_is_valid_stream_shuffle) checks the pair. The page also lists a destination pattern at +0x2C, inside the lane map; the spec follows the page's statement that the lane bytes occupy the entire band (conflict stream_shuffle_lane_map_overlap). The order of the two halves is the DVE page's; the Master Opcode Reference lists the 0x69 mask first (conflict stream_shuffle_pair_order). The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's …_STREAM_SHUFFLE.",
+        doc: "LOAD_MASK_SELECT (CTRL_IM): loads a 32-entry channel-select mask table from immediate[0..31] into the engine's config state, one select byte per output channel, each < 64 or 255 (is_valid_load_mask_select). The shipped header (gap-cluster page §7, compile-verified) lays out param_ram_offset@12 and imm_ptr_select@14, both 0 here, reserved0[17]@15 and the MOVE_IMMEDIATE payload@32; it outranks the DVE datamove page's encoder reading, which puts a 16-byte src AP at +0x0C (conflict load_mask_select_src_pattern: an encoder word with a nonzero src AP breaks has_zero_pram_offset / ctrl_im_reserved_zero). The pairing is the DVE page's: the compiler emits this word right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, so the spec keeps `follows`; the header page validates it alone and names its consumer only as plausibly StreamShuffle 0x6a, not byte-traced (conflict load_mask_select_pairing; the order is also conflict stream_shuffle_pair_order). The DVE page's destination pattern at +0x2C lies inside the immediate (conflict stream_shuffle_lane_map_overlap). The word's name and C name are the spec's (the house form of the DVE page's …_STREAM_SHUFFLE); the header's CTRL_IM is an alias (a C typedef NEURON_ISA_TPB_CTRL_IM_STRUCT).",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
@@ -17619,31 +17993,10 @@ impl STREAM_SHUFFLE {
                 within: &[&STREAM_SHUFFLE::FIELDS[1]],
                 ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
             },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
-            },
-            meta::LeafMeta::of("immediate", 32, &STREAM_SHUFFLE::FIELDS[3]),
+            meta::LeafMeta::of("param_ram_offset", 12, &STREAM_SHUFFLE::FIELDS[2]),
+            meta::LeafMeta::of("imm_ptr_select", 14, &STREAM_SHUFFLE::FIELDS[3]),
+            meta::LeafMeta::of("reserved0", 15, &STREAM_SHUFFLE::FIELDS[4]),
+            meta::LeafMeta::of("immediate", 32, &STREAM_SHUFFLE::FIELDS[5]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -17681,6 +18034,199 @@ impl STREAM_SHUFFLE {
         b: &[u8; 64],
     ) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
         meta::constant_mismatches(b, Self::META.leaves)
+    }
+}
+impl STREAM_SHUFFLE {
+    /// The validity rules the sources state for this type, in spec order.
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta {
+            id: "is_valid_load_mask_select", name: "is_valid_load_mask_select",
+            args: Some("i"), kind: rules::RuleKind::All, parts: &[1, 2, 3, 4],
+            message: "not a valid LoadMaskSelect word",
+            doc: "The header's predicate as the gap-cluster page gives it: four conjuncts (the page lists no header, events or opcode check for it).",
+            fields: &[
+                "imm_ptr_select", "immediate[0]", "immediate[10]", "immediate[11]", "immediate[12]",
+                "immediate[13]", "immediate[14]", "immediate[15]", "immediate[16]", "immediate[17]",
+                "immediate[18]", "immediate[19]", "immediate[1]", "immediate[20]", "immediate[21]",
+                "immediate[22]", "immediate[23]", "immediate[24]", "immediate[25]", "immediate[26]",
+                "immediate[27]", "immediate[28]", "immediate[29]", "immediate[2]", "immediate[30]",
+                "immediate[31]", "immediate[3]", "immediate[4]", "immediate[5]", "immediate[6]",
+                "immediate[7]", "immediate[8]", "immediate[9]", "param_ram_offset", "reserved0[0]",
+                "reserved0[10]", "reserved0[11]", "reserved0[12]", "reserved0[13]", "reserved0[14]",
+                "reserved0[15]", "reserved0[16]", "reserved0[1]", "reserved0[2]", "reserved0[3]",
+                "reserved0[4]", "reserved0[5]", "reserved0[6]", "reserved0[7]", "reserved0[8]", "reserved0[9]",
+            ],
+            source: "wiki-gap-cluster §7", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E613], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_zero_pram_offset", name: "has_zero_pram_offset",
+            expr: Some("param_ram_offset == 0"), parent: Some(0),
+            message: "param_ram_offset must be 0", doc: "", fields: &["param_ram_offset"],
+            source: "wiki-gap-cluster §7", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E614], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "has_valid_masksel_data", name: "has_valid_masksel_data",
+            expr: Some("(((((immediate[0] < 64 || immediate[0] == 255) && (immediate[1] < 64 || immediate[1] == 255)) && ((immediate[2] < 64 || immediate[2] == 255) && (immediate[3] < 64 || immediate[3] == 255))) && (((immediate[4] < 64 || immediate[4] == 255) && (immediate[5] < 64 || immediate[5] == 255)) && ((immediate[6] < 64 || immediate[6] == 255) && (immediate[7] < 64 || immediate[7] == 255)))) && ((((immediate[8] < 64 || immediate[8] == 255) && (immediate[9] < 64 || immediate[9] == 255)) && ((immediate[10] < 64 || immediate[10] == 255) && (immediate[11] < 64 || immediate[11] == 255))) && (((immediate[12] < 64 || immediate[12] == 255) && (immediate[13] < 64 || immediate[13] == 255)) && ((immediate[14] < 64 || immediate[14] == 255) && (immediate[15] < 64 || immediate[15] == 255))))) && (((((immediate[16] < 64 || immediate[16] == 255) && (immediate[17] < 64 || immediate[17] == 255)) && ((immediate[18] < 64 || immediate[18] == 255) && (immediate[19] < 64 || immediate[19] == 255))) && (((immediate[20] < 64 || immediate[20] == 255) && (immediate[21] < 64 || immediate[21] == 255)) && ((immediate[22] < 64 || immediate[22] == 255) && (immediate[23] < 64 || immediate[23] == 255)))) && ((((immediate[24] < 64 || immediate[24] == 255) && (immediate[25] < 64 || immediate[25] == 255)) && ((immediate[26] < 64 || immediate[26] == 255) && (immediate[27] < 64 || immediate[27] == 255))) && (((immediate[28] < 64 || immediate[28] == 255) && (immediate[29] < 64 || immediate[29] == 255)) && ((immediate[30] < 64 || immediate[30] == 255) && (immediate[31] < 64 || immediate[31] == 255)))))"),
+            parent: Some(0),
+            message: "every immediate byte must be < 64 or 255 (valid_masksel_byte)",
+            doc: "valid_masksel_byte(b) = (b < 64) || (b == 255), applied to all 32 immediate.uint8[0..31] and AND-ed.",
+            fields: &[
+                "immediate[0]", "immediate[10]", "immediate[11]", "immediate[12]", "immediate[13]",
+                "immediate[14]", "immediate[15]", "immediate[16]", "immediate[17]", "immediate[18]",
+                "immediate[19]", "immediate[1]", "immediate[20]", "immediate[21]", "immediate[22]",
+                "immediate[23]", "immediate[24]", "immediate[25]", "immediate[26]", "immediate[27]",
+                "immediate[28]", "immediate[29]", "immediate[2]", "immediate[30]", "immediate[31]",
+                "immediate[3]", "immediate[4]", "immediate[5]", "immediate[6]", "immediate[7]", "immediate[8]",
+                "immediate[9]",
+            ],
+            source: "wiki-gap-cluster §7", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E615], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "ctrl_im_reserved_zero", name: "ctrl_im_reserved_zero",
+            expr: Some("((((reserved0[0] == 0 && reserved0[1] == 0) && reserved0[2] == 0) && (reserved0[3] == 0 && reserved0[4] == 0)) && ((reserved0[5] == 0 && reserved0[6] == 0) && (reserved0[7] == 0 && reserved0[8] == 0))) && (((reserved0[9] == 0 && reserved0[10] == 0) && (reserved0[11] == 0 && reserved0[12] == 0)) && ((reserved0[13] == 0 && reserved0[14] == 0) && (reserved0[15] == 0 && reserved0[16] == 0)))"),
+            parent: Some(0), message: "reserved0 must be all zero", doc: "",
+            fields: &[
+                "reserved0[0]", "reserved0[10]", "reserved0[11]", "reserved0[12]", "reserved0[13]",
+                "reserved0[14]", "reserved0[15]", "reserved0[16]", "reserved0[1]", "reserved0[2]",
+                "reserved0[3]", "reserved0[4]", "reserved0[5]", "reserved0[6]", "reserved0[7]", "reserved0[8]",
+                "reserved0[9]",
+            ],
+            source: "wiki-gap-cluster §7", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E616], ..rules::RuleMeta::DEFAULT
+        },
+        rules::RuleMeta {
+            id: "ctrl_imm_ptr_select_zero", name: "ctrl_imm_ptr_select_zero",
+            expr: Some("imm_ptr_select == 0"), parent: Some(0),
+            message: "imm_ptr_select must be 0", doc: "", fields: &["imm_ptr_select"],
+            source: "wiki-gap-cluster §7", confidence: confidence::wiki::HIGH_OBSERVED,
+            evidence: &[evidence::E617], ..rules::RuleMeta::DEFAULT
+        },
+    ];
+    /// Truth of each of `STREAM_SHUFFLE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
+    pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+        /// The rules that check nothing: they always hold.
+        const ALWAYS: u64 = 0x0;
+        let nc = arch.nc() as i64;
+        let param_ram_offset = u16::from_le_bytes(*at::<12, 2, 64>(b)) as i64;
+        let immediate_0 = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
+        let immediate_1 = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
+        let immediate_2 = u8::from_le_bytes(*at::<34, 1, 64>(b)) as i64;
+        let immediate_3 = u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64;
+        let immediate_4 = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
+        let immediate_5 = u8::from_le_bytes(*at::<37, 1, 64>(b)) as i64;
+        let immediate_6 = u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64;
+        let immediate_7 = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
+        let immediate_8 = u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64;
+        let immediate_9 = u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64;
+        let immediate_10 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
+        let immediate_11 = u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64;
+        let immediate_12 = u8::from_le_bytes(*at::<44, 1, 64>(b)) as i64;
+        let immediate_13 = u8::from_le_bytes(*at::<45, 1, 64>(b)) as i64;
+        let immediate_14 = u8::from_le_bytes(*at::<46, 1, 64>(b)) as i64;
+        let immediate_15 = u8::from_le_bytes(*at::<47, 1, 64>(b)) as i64;
+        let immediate_16 = u8::from_le_bytes(*at::<48, 1, 64>(b)) as i64;
+        let immediate_17 = u8::from_le_bytes(*at::<49, 1, 64>(b)) as i64;
+        let immediate_18 = u8::from_le_bytes(*at::<50, 1, 64>(b)) as i64;
+        let immediate_19 = u8::from_le_bytes(*at::<51, 1, 64>(b)) as i64;
+        let immediate_20 = u8::from_le_bytes(*at::<52, 1, 64>(b)) as i64;
+        let immediate_21 = u8::from_le_bytes(*at::<53, 1, 64>(b)) as i64;
+        let immediate_22 = u8::from_le_bytes(*at::<54, 1, 64>(b)) as i64;
+        let immediate_23 = u8::from_le_bytes(*at::<55, 1, 64>(b)) as i64;
+        let immediate_24 = u8::from_le_bytes(*at::<56, 1, 64>(b)) as i64;
+        let immediate_25 = u8::from_le_bytes(*at::<57, 1, 64>(b)) as i64;
+        let immediate_26 = u8::from_le_bytes(*at::<58, 1, 64>(b)) as i64;
+        let immediate_27 = u8::from_le_bytes(*at::<59, 1, 64>(b)) as i64;
+        let immediate_28 = u8::from_le_bytes(*at::<60, 1, 64>(b)) as i64;
+        let immediate_29 = u8::from_le_bytes(*at::<61, 1, 64>(b)) as i64;
+        let immediate_30 = u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64;
+        let immediate_31 = u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64;
+        let reserved0_0 = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
+        let reserved0_1 = u8::from_le_bytes(*at::<16, 1, 64>(b)) as i64;
+        let reserved0_2 = u8::from_le_bytes(*at::<17, 1, 64>(b)) as i64;
+        let reserved0_3 = u8::from_le_bytes(*at::<18, 1, 64>(b)) as i64;
+        let reserved0_4 = u8::from_le_bytes(*at::<19, 1, 64>(b)) as i64;
+        let reserved0_5 = u8::from_le_bytes(*at::<20, 1, 64>(b)) as i64;
+        let reserved0_6 = u8::from_le_bytes(*at::<21, 1, 64>(b)) as i64;
+        let reserved0_7 = u8::from_le_bytes(*at::<22, 1, 64>(b)) as i64;
+        let reserved0_8 = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
+        let reserved0_9 = u8::from_le_bytes(*at::<24, 1, 64>(b)) as i64;
+        let reserved0_10 = u8::from_le_bytes(*at::<25, 1, 64>(b)) as i64;
+        let reserved0_11 = u8::from_le_bytes(*at::<26, 1, 64>(b)) as i64;
+        let reserved0_12 = u8::from_le_bytes(*at::<27, 1, 64>(b)) as i64;
+        let reserved0_13 = u8::from_le_bytes(*at::<28, 1, 64>(b)) as i64;
+        let reserved0_14 = u8::from_le_bytes(*at::<29, 1, 64>(b)) as i64;
+        let reserved0_15 = u8::from_le_bytes(*at::<30, 1, 64>(b)) as i64;
+        let reserved0_16 = u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64;
+        let imm_ptr_select = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
+        let mut t = ALWAYS;
+        let r1 = (param_ram_offset == 0i64);
+        t |= (r1 as u64) << 1;
+        let r2 = (((((((immediate_0 < 64i64) || (immediate_0 == 255i64))
+            && ((immediate_1 < 64i64) || (immediate_1 == 255i64)))
+            && (((immediate_2 < 64i64) || (immediate_2 == 255i64))
+                && ((immediate_3 < 64i64) || (immediate_3 == 255i64))))
+            && ((((immediate_4 < 64i64) || (immediate_4 == 255i64))
+                && ((immediate_5 < 64i64) || (immediate_5 == 255i64)))
+                && (((immediate_6 < 64i64) || (immediate_6 == 255i64))
+                    && ((immediate_7 < 64i64) || (immediate_7 == 255i64)))))
+            && (((((immediate_8 < 64i64) || (immediate_8 == 255i64))
+                && ((immediate_9 < 64i64) || (immediate_9 == 255i64)))
+                && (((immediate_10 < 64i64) || (immediate_10 == 255i64))
+                    && ((immediate_11 < 64i64) || (immediate_11 == 255i64))))
+                && ((((immediate_12 < 64i64) || (immediate_12 == 255i64))
+                    && ((immediate_13 < 64i64) || (immediate_13 == 255i64)))
+                    && (((immediate_14 < 64i64) || (immediate_14 == 255i64))
+                        && ((immediate_15 < 64i64) || (immediate_15 == 255i64))))))
+            && ((((((immediate_16 < 64i64) || (immediate_16 == 255i64))
+                && ((immediate_17 < 64i64) || (immediate_17 == 255i64)))
+                && (((immediate_18 < 64i64) || (immediate_18 == 255i64))
+                    && ((immediate_19 < 64i64) || (immediate_19 == 255i64))))
+                && ((((immediate_20 < 64i64) || (immediate_20 == 255i64))
+                    && ((immediate_21 < 64i64) || (immediate_21 == 255i64)))
+                    && (((immediate_22 < 64i64) || (immediate_22 == 255i64))
+                        && ((immediate_23 < 64i64) || (immediate_23 == 255i64)))))
+                && (((((immediate_24 < 64i64) || (immediate_24 == 255i64))
+                    && ((immediate_25 < 64i64) || (immediate_25 == 255i64)))
+                    && (((immediate_26 < 64i64) || (immediate_26 == 255i64))
+                        && ((immediate_27 < 64i64) || (immediate_27 == 255i64))))
+                    && ((((immediate_28 < 64i64) || (immediate_28 == 255i64))
+                        && ((immediate_29 < 64i64) || (immediate_29 == 255i64)))
+                        && (((immediate_30 < 64i64) || (immediate_30 == 255i64))
+                            && ((immediate_31 < 64i64) || (immediate_31 == 255i64)))))));
+        t |= (r2 as u64) << 2;
+        let r3 = ((((((reserved0_0 == 0i64) && (reserved0_1 == 0i64))
+            && (reserved0_2 == 0i64))
+            && ((reserved0_3 == 0i64) && (reserved0_4 == 0i64)))
+            && (((reserved0_5 == 0i64) && (reserved0_6 == 0i64))
+                && ((reserved0_7 == 0i64) && (reserved0_8 == 0i64))))
+            && ((((reserved0_9 == 0i64) && (reserved0_10 == 0i64))
+                && ((reserved0_11 == 0i64) && (reserved0_12 == 0i64)))
+                && (((reserved0_13 == 0i64) && (reserved0_14 == 0i64))
+                    && ((reserved0_15 == 0i64) && (reserved0_16 == 0i64)))));
+        t |= (r3 as u64) << 3;
+        let r4 = (imm_ptr_select == 0i64);
+        t |= (r4 as u64) << 4;
+        let r0 = r1 && r2 && r3 && r4;
+        t |= r0 as u64;
+        t
+    }
+    /// The violations of these bytes (empty when valid).
+    pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
+        rules::Violations::from_truth(
+            "STREAM_SHUFFLE",
+            Self::RULES,
+            Self::rule_truth(b, arch),
+        )
+    }
+    /// Checks every rule of `STREAM_SHUFFLE` for `arch`; the error lists every violated rule.
+    pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+        let mut b = [0u8; 64];
+        self.write(&mut b);
+        Self::check_rules(&b, arch).into_result()
     }
 }
 /// StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the STREAM_SHUFFLE 0x69 lane map that follows has no room for them. The page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct; C needs two names, so this word's C name (S4D4_TR_SHUFFLE) and its name are the spec's. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
@@ -17723,74 +18269,74 @@ impl STREAM_SHUFFLE_TRANSPOSE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0x6A, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E588, evidence::E472],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E618, evidence::E472],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E583],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E605],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
             doc: "The source: a 4-D access pattern.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E589],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E619],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "Source dtype (for the whole shuffle pair).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E590],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E620],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "Destination dtype (for the whole shuffle pair).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E591],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E621],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "The partition / channel count: 32, 64, 96 or 128 (has_multiple_32_channels), at most POOLING_NUM_CHANNELS. The encoder computes it rounded up to a multiple of 32. The DVE datamove page reads a u32 over +0x22..+0x25, which would take negated, op and op_dim into the count (conflict s4d4_tr_num_active_channels_width).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E592, evidence::E593, evidence::E594], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E622, evidence::E623, evidence::E624], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "negated", offset: 35, size: 1, type_name: "u8",
             doc: "Must be 0 on STREAM_SHUFFLE (has_zero_negated_field).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E595, evidence::E596],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E625, evidence::E626],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "op", offset: 36, size: 1, type_name: "ALU_OP",
             doc: "The ALU op: must be BYPASS (s4d4_tr_op_bypass): a position-only move.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E597, evidence::E598],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E627, evidence::E628],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "op_dim", offset: 37, size: 1, type_name: "TENSOR_SUBDIM",
             doc: "The fold axis of the reduce siblings: must be UNUSED or X here (is_zero_subdim).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E599, evidence::E600],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E629, evidence::E630],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "mask_enable", offset: 38, size: 1, type_name: "u8",
             doc: "The partial-tile mask switch of StreamTranspose: must be 0 here (mask_enable_zero, as for every S4D4_TR opcode but STREAM_TRANSPOSE). The DVE page notes the encoder leaves +0x26 zeroed on this half.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E601, evidence::E602],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E631, evidence::E632],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 39, size: 5, type_name: "u8[5]",
             role: meta::Role::Reserved,
             doc: "Must be all zero (s4d4_tr_reserved_zero); the DVE page gives these bytes no row.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E603, evidence::E604],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E633, evidence::E634],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
             doc: "The destination: a 4-D access pattern.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E605],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E635],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -18041,7 +18587,7 @@ impl STREAM_SHUFFLE_TRANSPOSE {
             "src_mem_pattern.num_elem[3]",
         ],
         source: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)",
-        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E606],
+        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E636],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "dst_element_count_nonzero", name: "dst_element_count_nonzero",
@@ -18054,7 +18600,7 @@ impl STREAM_SHUFFLE_TRANSPOSE {
             "dst_mem_pattern.num_elem[3]",
         ],
         source: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)",
-        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E606],
+        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E636],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `STREAM_SHUFFLE_TRANSPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -18139,64 +18685,64 @@ impl STREAM_TRANSPOSE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0x6B, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E607, evidence::E472],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E637, evidence::E472],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E583],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E605],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
             doc: "The source: a 4-D access pattern. Its num_elem[3] (+0x1E) must be 1 (Guard B).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E608],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E638],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E609],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E639],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E610], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E640], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "The partition / channel count: 32, 64, 96 or 128 (has_multiple_32_channels), at most POOLING_NUM_CHANNELS. The encoder computes it rounded up to a multiple of 32. The DVE datamove page reads a u32 over +0x22..+0x25, which would take negated, op and op_dim into the count (conflict s4d4_tr_num_active_channels_width).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E592, evidence::E593, evidence::E611], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E622, evidence::E623, evidence::E641], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "negated", offset: 35, size: 1, type_name: "u8",
             doc: "Must be 0 on STREAM_TRANSPOSE (has_zero_negated_field); the reduce siblings' negate flag.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E595, evidence::E596],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E625, evidence::E626],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "op", offset: 36, size: 1, type_name: "ALU_OP",
             doc: "The ALU op: must be BYPASS (s4d4_tr_op_bypass): a position-only move.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E597, evidence::E598],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E627, evidence::E628],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "op_dim", offset: 37, size: 1, type_name: "TENSOR_SUBDIM",
             doc: "The fold axis of the reduce siblings: must be UNUSED or X here (is_zero_subdim).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E599, evidence::E600],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E629, evidence::E630],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "mask_enable", offset: 38, size: 1, type_name: "u8",
             doc: "The partial-tile mask switch: 0 or 1 on STREAM_TRANSPOSE (mask_enable_valid), the one field it uses that the other S4D4_TR opcodes force to 0.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E601, evidence::E602],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E631, evidence::E632],
             alternatives: &[
                 meta::Alternative {
                     name: "transpose_ch", type_name: "u8",
                     doc: "The DVE datamove page's reading: the channel-transpose enable, always 1 on this word (a constant store) and 0 on the 0x6A half. The header names the byte mask_enable, which StreamTranspose alone may set (mask_enable_valid: 0 or 1).",
-                    confidence: confidence::certainty::HIGH, evidence: &[evidence::E612],
+                    confidence: confidence::certainty::HIGH, evidence: &[evidence::E642],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -18205,13 +18751,13 @@ impl STREAM_TRANSPOSE {
             name: "reserved1", offset: 39, size: 5, type_name: "u8[5]",
             role: meta::Role::Reserved,
             doc: "Must be all zero (s4d4_tr_reserved_zero); the DVE page gives these bytes no row.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E603, evidence::E604],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E633, evidence::E634],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
             doc: "The destination: a 4-D access pattern.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E613],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E643],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -18464,7 +19010,7 @@ impl STREAM_TRANSPOSE {
                 "reserved1[2]", "reserved1[3]", "reserved1[4]", "src_mem_pattern",
             ],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E614],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E644],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18472,7 +19018,7 @@ impl STREAM_TRANSPOSE {
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "the header must be valid", doc: "Named by the page without its body.",
             fields: &["header"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E615],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E645],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18480,7 +19026,7 @@ impl STREAM_TRANSPOSE {
             kind: rules::RuleKind::NotEnforced, parent: Some(0),
             message: "the events must be valid", doc: "Named by the page without its body.",
             fields: &["events"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E616],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E646],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18489,7 +19035,7 @@ impl STREAM_TRANSPOSE {
             parent: Some(0),
             message: "header.opcode must be STREAM_TRANSPOSE (0x6b)",
             doc: "", fields: &["header.opcode"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E617],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E647],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18498,7 +19044,7 @@ impl STREAM_TRANSPOSE {
             parent: Some(0), message: "reserved1 must be all zero", doc: "",
             fields: &["reserved1[0]", "reserved1[1]", "reserved1[2]", "reserved1[3]", "reserved1[4]"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E618],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E648],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18506,7 +19052,7 @@ impl STREAM_TRANSPOSE {
             expr: Some("mask_enable == 0 || mask_enable == 1"),
             parent: Some(0), message: "mask_enable must be 0 or 1", doc: "",
             fields: &["mask_enable"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E619],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E649],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18516,7 +19062,7 @@ impl STREAM_TRANSPOSE {
             message: "in_dtype must be a valid dtype (no FP32R, no U64 / I64)",
             doc: "Named by the page without its body.", fields: &["in_dtype"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E620],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E650],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18526,7 +19072,7 @@ impl STREAM_TRANSPOSE {
             message: "out_dtype must be a valid dtype (no U64 / I64)",
             doc: "Named by the page without its body.", fields: &["out_dtype"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E621],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E651],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18535,7 +19081,7 @@ impl STREAM_TRANSPOSE {
             message: "out_dtype must equal in_dtype (no cast)",
             doc: "", fields: &["in_dtype", "out_dtype"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E622],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E652],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18543,7 +19089,7 @@ impl STREAM_TRANSPOSE {
             expr: Some("op_dim == TENSOR_SUBDIM::UNUSED || op_dim == TENSOR_SUBDIM::X"),
             parent: Some(0), message: "op_dim must be UNUSED or X", doc: "",
             fields: &["op_dim"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E623],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E653],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18553,7 +19099,7 @@ impl STREAM_TRANSPOSE {
             message: "num_active_channels must be at most POOLING_NUM_CHANNELS (128)",
             doc: "The page glosses the helper as `<= 128` without its body. Not enforced: has_multiple_32_channels (the closed set 32 / 64 / 96 / 128) already implies it. The DVE datamove page names the same predicate in dbg_is_valid_stream_transpose.",
             fields: &["num_active_channels"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E624, evidence::E625],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E654, evidence::E655],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18563,7 +19109,7 @@ impl STREAM_TRANSPOSE {
             doc: "Named by the page without its body.",
             fields: &["src_mem_pattern", "num_active_channels"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E626],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E656],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18573,7 +19119,7 @@ impl STREAM_TRANSPOSE {
             doc: "Named by the page without its body.",
             fields: &["dst_mem_pattern", "num_active_channels"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E627],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E657],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18582,7 +19128,7 @@ impl STREAM_TRANSPOSE {
             message: "the source must be a valid readable TENSOR4D (SBUF or PSUM)",
             doc: "Named by the page without its body.",
             fields: &["src_mem_pattern", "in_dtype"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E628],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E658],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18592,7 +19138,7 @@ impl STREAM_TRANSPOSE {
             doc: "Named by the page without its body.",
             fields: &["dst_mem_pattern", "out_dtype"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E629],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E659],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18602,7 +19148,7 @@ impl STREAM_TRANSPOSE {
             doc: "same_or_fewer_element_count_t4d, whose body the header gives: shape_from_register(dst.start_addr) || shape_from_register(src.start_addr) || t4d_element_count(dst) <= t4d_element_count(src). Not enforced: the product of four u16 counts can exceed the 64-bit signed range the rule language proves its operations within, so the comparison cannot be written; shape_from_register would be ADDR4 bit 30 (the SHAPE_REG marker 0x40). The DVE datamove page names the predicate d4_tr_transpose_src_dst_count (rule of that name, compiler).",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E630, evidence::E631],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E660, evidence::E661],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18610,7 +19156,7 @@ impl STREAM_TRANSPOSE {
             expr: Some("op == ALU_OP::BYPASS"), parent: Some(0),
             message: "op must be BYPASS (0x00)", doc: "", fields: &["op"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E632],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E662],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18621,7 +19167,7 @@ impl STREAM_TRANSPOSE {
             message: "num_active_channels must be 32, 64, 96 or 128",
             doc: "", fields: &["num_active_channels"],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E633],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E663],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18637,14 +19183,14 @@ impl STREAM_TRANSPOSE {
                 "src_mem_pattern.num_elem[3]",
             ],
             source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E634],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E664],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_zero_negated_field", name: "has_zero_negated_field",
             expr: Some("negated == 0"), parent: Some(0), message: "negated must be 0",
             doc: "", fields: &["negated"], source: "wiki-stream-transpose §4.2",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E635],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E665],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18654,7 +19200,7 @@ impl STREAM_TRANSPOSE {
             message: "src_mem_pattern.num_elem[3] must be 1 (instr.src_mem_pattern.num_elem[3] == 1)",
             doc: "", fields: &["src_mem_pattern.num_elem[3]"],
             source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E636],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E666],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18665,7 +19211,7 @@ impl STREAM_TRANSPOSE {
             doc: "The guard is the page's (Guard A reports \"STREAM_TRANSPOSE cannot have TensorIndirect AP as src…\"); reading a TensorIndirect pattern as one whose start ADDR4 has the indirect bit (bit 29) set is dmaspec's inference: the same page calls that bit, 0x20 on byte 3 of an ADDR4, the TensorIndirect mode selector (§IndirectCopy), and the ADDR4 page names bit 29 indirect.",
             fields: &["src_mem_pattern.start_addr.indirect"],
             source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E637, evidence::E638],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E667, evidence::E668],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18675,7 +19221,7 @@ impl STREAM_TRANSPOSE {
             doc: "Named by the page without its body.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E625],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E655],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18685,7 +19231,7 @@ impl STREAM_TRANSPOSE {
             doc: "Named by the page without its body.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E639],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E669],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18695,7 +19241,7 @@ impl STREAM_TRANSPOSE {
             doc: "Named by the page without its body.",
             fields: &["src_mem_pattern", "dst_mem_pattern"],
             source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E639],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E669],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -18705,7 +19251,7 @@ impl STREAM_TRANSPOSE {
             doc: "Named by the page without its body: which bytes it reads as reserved is not given.",
             fields: &["reserved1"],
             source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E640],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E670],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -18811,37 +19357,37 @@ impl EXTENDED {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xf0 EXTENDED_INST.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E641],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "The word's semaphore wait/update.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E642],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E672],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "extended_opcode", offset: 12, size: 1, type_name: "EXTENDED_OPCODE",
             doc: "Which extended instruction this is; picks the sub-word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E643, evidence::E644], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E673, evidence::E674], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "completion_info", offset: 13, size: 1, type_name: "EXT_COMPLETION_INFO",
             doc: "Reads, writes and active ports of the instruction.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E645],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E675],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "inst_specific0", offset: 14, size: 18, type_name: "u8[18]",
             doc: "Operands of the sub-opcode (bytes 14..31); their layout is the sub-word's.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E646],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E676],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "inst_specific1", offset: 32, size: 32, type_name: "u8[32]",
             doc: "Operands of the sub-opcode (bytes 32..63); their layout is the sub-word's.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E647],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E677],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -19177,8 +19723,8 @@ pub struct GATHER {
     pub free_pool_buffer: u8,
     /// Offset 38 (2 bytes), `u8[2]`. Reserved. Reserved; must be zero. Confidence: HIGH/OBSERVED (confirmed).
     pub reserved1: [u8; 2],
-    /// Offset 40 (4 bytes), `u32`. The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. The RangeSelect page gives that type, a 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …} (spec/types/imm_val.toml); the field is still read as a u32, which is the union's bytes: its word has no IMM_SRC byte saying which arm holds. Confidence: HIGH/OBSERVED (confirmed).
-    pub immediate: u32,
+    /// Offset 40 (4 bytes), `IMM_VAL_INST_FIELD`. The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. Typed as the header types it: the 4-byte union the RangeSelect page gives, {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …} (spec/types/imm_val.toml). The word has no IMM_SRC byte saying which arm holds, so it decodes through the union's primary arm (imm_arith_fp32), the other arms its alternatives; the zero check reads those four bytes. Confidence: HIGH/OBSERVED (confirmed).
+    pub immediate: IMM_VAL_INST_FIELD,
     /// Offset 44 (20 bytes), `TENSOR4D`. The gathered output: a TENSOR4D access pattern. Confidence: HIGH/OBSERVED (confirmed).
     pub dst_mem_pattern: TENSOR4D,
 }
@@ -19195,73 +19741,73 @@ impl GATHER {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0x68, inst_word_len == 0x10.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E648, evidence::E649], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E678, evidence::E679], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E583, evidence::E650],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E605, evidence::E680],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
             doc: "The index stream: a plain strided TENSOR4D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E651],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E681],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E652],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E682],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "The gathered data's dtype (FP32R allowed).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E653],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E683],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active channels, at most POOLING_NUM_CHANNELS (128).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E654],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E684],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 35, size: 1, type_name: "u8",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E655],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E685],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_miss_behavior", offset: 36, size: 1,
             type_name: "INDEX_MISS_BEHAVIOR",
             doc: "What a miss (an index outside the loaded Pool_Buffer window) writes: the immediate, or nothing.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E656],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E686],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "free_pool_buffer", offset: 37, size: 1, type_name: "u8",
             doc: "1 frees the Pool_Buffer after this gather; 0 or 1.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E657],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E687],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 38, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E658],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E688],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "immediate", offset: 40, size: 4, type_name: "u32",
-            doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. The RangeSelect page gives that type, a 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …} (spec/types/imm_val.toml); the field is still read as a u32, which is the union's bytes: its word has no IMM_SRC byte saying which arm holds.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E659],
+            name: "immediate", offset: 40, size: 4, type_name: "IMM_VAL_INST_FIELD",
+            doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. Typed as the header types it: the 4-byte union the RangeSelect page gives, {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …} (spec/types/imm_val.toml). The word has no IMM_SRC byte saying which arm holds, so it decodes through the union's primary arm (imm_arith_fp32), the other arms its alternatives; the zero check reads those four bytes.",
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E689],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
             doc: "The gathered output: a TENSOR4D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E660],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E690],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -19280,7 +19826,7 @@ impl GATHER {
             index_miss_behavior: INDEX_MISS_BEHAVIOR::read(at::<36, 1, 64>(b)),
             free_pool_buffer: u8::from_le_bytes(*at::<37, 1, 64>(b)),
             reserved1: *at::<38, 2, 64>(b),
-            immediate: u32::from_le_bytes(*at::<40, 4, 64>(b)),
+            immediate: IMM_VAL_INST_FIELD::read(at::<40, 4, 64>(b)),
             dst_mem_pattern: TENSOR4D::read(at::<44, 20, 64>(b)),
         }
     }
@@ -19296,7 +19842,7 @@ impl GATHER {
         self.index_miss_behavior.write(at_mut::<36, 1, 64>(b));
         *at_mut::<37, 1, 64>(b) = self.free_pool_buffer.to_le_bytes();
         *at_mut::<38, 2, 64>(b) = self.reserved1;
-        *at_mut::<40, 4, 64>(b) = self.immediate.to_le_bytes();
+        self.immediate.write(at_mut::<40, 4, 64>(b));
         self.dst_mem_pattern.write(at_mut::<44, 20, 64>(b));
     }
     pub fn visit(
@@ -19343,11 +19889,7 @@ impl GATHER {
             );
         }
         v.leave(visit::Group::Array);
-        v.value(
-            &Self::FIELDS[10],
-            base + 40,
-            visit::Value::Unsigned(self.immediate as u64),
-        );
+        self.immediate.visit(&Self::FIELDS[10], v, base + 40, arch);
         self.dst_mem_pattern.visit(&Self::FIELDS[11], v, base + 44, arch);
     }
 }
@@ -19434,7 +19976,10 @@ impl GATHER {
             meta::LeafMeta::of("index_miss_behavior", 36, &GATHER::FIELDS[7]),
             meta::LeafMeta::of("free_pool_buffer", 37, &GATHER::FIELDS[8]),
             meta::LeafMeta::of("reserved1", 38, &GATHER::FIELDS[9]),
-            meta::LeafMeta::of("immediate", 40, &GATHER::FIELDS[10]),
+            meta::LeafMeta {
+                within: &[&GATHER::FIELDS[10]],
+                ..meta::LeafMeta::of("immediate.imm_arith_fp32", 40, &IMM_VAL_INST_FIELD::FIELDS[0])
+            },
             meta::LeafMeta {
                 within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
@@ -19507,17 +20052,18 @@ impl GATHER {
             expr: Some("in_dtype in [DTYPE::UINT8, DTYPE::UINT16, DTYPE::UINT32]"),
             message: "in_dtype (the index width) must be UINT8, UINT16 or UINT32",
             doc: "", fields: &["in_dtype"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E661],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E691],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "gather_valid_options", name: "gather_valid_options",
             args: Some("index_miss_behavior, immediate"),
-            expr: Some("index_miss_behavior == INDEX_MISS_BEHAVIOR::IMMEDIATE_WRITE || immediate == 0"),
+            expr: Some("index_miss_behavior == INDEX_MISS_BEHAVIOR::IMMEDIATE_WRITE || immediate.imm_arith_fp32 == 0"),
             message: "immediate must be 0 unless index_miss_behavior is IMMEDIATE_WRITE",
-            doc: "", fields: &["immediate", "index_miss_behavior"],
+            doc: "",
+            fields: &["immediate.imm_arith_fp32", "index_miss_behavior"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E662],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E692],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -19532,7 +20078,7 @@ impl GATHER {
                 "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
             ],
             source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E663, evidence::E664], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E693, evidence::E694], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "same_element_count_t4d_high", name: "same_element_count_t4d",
@@ -19546,7 +20092,7 @@ impl GATHER {
                 "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
             ],
             source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E665], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E695], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "same_element_count_t4d_low", name: "same_element_count_t4d",
@@ -19560,7 +20106,7 @@ impl GATHER {
                 "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
             ],
             source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E665], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E695], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "tensor4d_valid_src", name: "tensor4d_valid",
@@ -19596,7 +20142,7 @@ impl GATHER {
             expr: Some("num_active_channels <= POOLING_NUM_CHANNELS"),
             message: "num_active_channels must be at most POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E654],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E684],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -19604,7 +20150,7 @@ impl GATHER {
             expr: Some("free_pool_buffer in [0, 1]"),
             message: "free_pool_buffer must be 0 or 1", doc: "",
             fields: &["free_pool_buffer"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E666],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E696],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -19614,7 +20160,7 @@ impl GATHER {
             doc: "",
             fields: &["reserved0", "reserved1[0]", "reserved1[1]"],
             source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E667],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E697],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -19626,7 +20172,7 @@ impl GATHER {
         let nc = arch.nc() as i64;
         let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
         let index_miss_behavior = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
-        let immediate = u32::from_le_bytes(*at::<40, 4, 64>(b)) as i64;
+        let immediate_imm_arith_fp32 = u32::from_le_bytes(*at::<40, 4, 64>(b)) as i64;
         let src_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<24, 2, 64>(b)) as i64;
         let src_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<26, 2, 64>(b)) as i64;
         let src_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
@@ -19647,7 +20193,7 @@ impl GATHER {
         let mut t = ALWAYS;
         let r0 = ((in_dtype == 3i64) || (in_dtype == 5i64) || (in_dtype == 9i64));
         t |= r0 as u64;
-        let r1 = ((index_miss_behavior == 0i64) || (immediate == 0i64));
+        let r1 = ((index_miss_behavior == 0i64) || (immediate_imm_arith_fp32 == 0i64));
         t |= (r1 as u64) << 1;
         let r3 = ((((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
             * src_mem_pattern_num_elem_2) / 16777216i64) * src_mem_pattern_num_elem_3)
@@ -19748,36 +20294,36 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E668, evidence::E472],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E698, evidence::E472],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E583, evidence::E669],
+            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E605, evidence::E699],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
             doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E670, evidence::E671, evidence::E672, evidence::E673],
+            evidence: &[evidence::E700, evidence::E701, evidence::E702, evidence::E703],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
             doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E674, evidence::E675, evidence::E676], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E704, evidence::E705, evidence::E706], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_elem", offset: 20, size: 4, type_name: "u32",
             doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E677, evidence::E678],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E707, evidence::E708],
             alternatives: &[
                 meta::Alternative {
                     name: "num_elem_u16", type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E679, evidence::E680],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E709, evidence::E710],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -19792,13 +20338,13 @@ impl INDIRECT_COPY {
             name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
             doc: "Source dtype; must equal out_dtype (no cast).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E681, evidence::E682, evidence::E683],
+            evidence: &[evidence::E711, evidence::E712, evidence::E713],
             alternatives: &[
                 meta::Alternative {
                     name: "in_dtype_of_data", type_name: "DTYPE",
                     doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
                     confidence: confidence::seed000::CONFIRMED,
-                    evidence: &[evidence::E684, evidence::E685, evidence::E686],
+                    evidence: &[evidence::E714, evidence::E715, evidence::E716],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -19806,41 +20352,41 @@ impl INDIRECT_COPY {
         meta::FieldMeta {
             name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
             doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E687, evidence::E688, evidence::E689], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E717, evidence::E718, evidence::E719], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
             doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96. The name is the header's (S4D4_IC, the gather-scatter page); the spec called it active_channels, after the DVE datamove page's predicate and seed 000's newer revision.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E690, evidence::E691, evidence::E692], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E720, evidence::E721, evidence::E722], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
             doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E693, evidence::E694, evidence::E689], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E723, evidence::E724, evidence::E719], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
             doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E695],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E725],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E696],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E726],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
             doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E697, evidence::E698],
+            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E727, evidence::E728],
             alternatives: &[
                 meta::Alternative {
                     name: "src_buffer_size_u16", type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E699],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E729],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -19849,19 +20395,19 @@ impl INDIRECT_COPY {
             name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved,
             doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E700],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E730],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
             doc: "Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the alternative).",
             confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E701, evidence::E702, evidence::E703, evidence::E704, evidence::E705],
+            evidence: &[evidence::E731, evidence::E732, evidence::E733, evidence::E734, evidence::E735],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_mem_pattern_16b", type_name: "u8[16]",
                     doc: "The DVE page's extent: a 16-byte destination pattern at +0x2C..+0x3B, leaving +0x3C..+0x3F without a store. A TENSOR4D is 20 bytes by the encoder's own size assert, and the DVE page names the slot's type TENSOR4D, so the spec reads 20 (README conflict #8).",
-                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E706],
+                    confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E736],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -20154,7 +20700,7 @@ impl INDIRECT_COPY {
             doc: "S4D4_IC's src_mem_pattern must be the indirect_pattern (.i) variant: bits 31..29 of index_addr's byte 3 are 0b001 or 0b101, so bit 29 (the encoder's 0x20 at +0x0F) is set and bit 30 clear.",
             fields: &["index_addr.active", "index_addr.indirect"],
             source: "supp-gather-scatter §7.1", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E707, evidence::E708], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E737, evidence::E738], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_is_tensor_pattern", name: "dst_is_tensor_pattern", clause: true,
@@ -20163,14 +20709,14 @@ impl INDIRECT_COPY {
             doc: "S4D4_IC's dst_mem_pattern must be the tensor_pattern (.t) variant. Reading 'not the indirect variant' as the mode nibble not being 0x20 (the marker the source pattern must carry) is dmaspec's inference; the page gives the rule, not the test.",
             fields: &["dst_mem_pattern.start_addr.active", "dst_mem_pattern.start_addr.indirect"],
             source: "supp-gather-scatter §7.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E709], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E739], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_num_elem_per_idx_is_zero", name: "dst_num_elem_per_idx_is_zero",
             clause: true, expr: Some("dst_num_elem_per_idx == 0"),
             message: "dst_num_elem_per_idx must be 0 (only the gather case is implemented)",
             doc: "", fields: &["dst_num_elem_per_idx"], source: "supp-gather-scatter §7.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E710],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E740],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -20179,7 +20725,7 @@ impl INDIRECT_COPY {
             message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
             doc: "A check on the compiler's access pattern kind; not visible in the word.",
             source: "seed-000 §IndirectCopy / MoveShape",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E711],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E741],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -20246,13 +20792,13 @@ impl MOVE_SHAPE {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E712],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E742],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E713],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E743],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -20458,39 +21004,39 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E714], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E744], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E715], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E745], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
             doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E716, evidence::E717, evidence::E718], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E746, evidence::E747, evidence::E748], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "semaphore", offset: 13, size: 1, type_name: "u8",
             doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E719, evidence::E720], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E749, evidence::E750], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "sem_increment", offset: 14, size: 1, type_name: "u8",
             doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E721, evidence::E722], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E751, evidence::E752], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
             doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E723, evidence::E724, evidence::E725, evidence::E726, evidence::E727, evidence::E728],
+            evidence: &[evidence::E753, evidence::E754, evidence::E755, evidence::E756, evidence::E757, evidence::E758],
             alternatives: &[
                 meta::Alternative {
                     name: "sync_command_byte", type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E729, evidence::E730],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E759, evidence::E760],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -20499,18 +21045,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Source base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E731, evidence::E732], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E761, evidence::E762], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
             doc: "2-D signed source strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E733, evidence::E734],
+            evidence: &[evidence::E763, evidence::E764],
             alternatives: &[
                 meta::Alternative {
                     name: "src_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E735],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E765],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -20519,25 +21065,25 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
             doc: "2-D source shape (X, Y element counts).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E736], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E766], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
             doc: "Source bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E737], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E767], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E738, evidence::E739, evidence::E740],
+            evidence: &[evidence::E768, evidence::E769, evidence::E770],
             alternatives: &[
                 meta::Alternative {
                     name: "src_offset_reg", type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E741],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E771],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -20546,12 +21092,12 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
             doc: "Destination bound (address or index, as src_bound_reg).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E742, evidence::E82],
+            evidence: &[evidence::E772, evidence::E82],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_offset_reg", type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E743],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E773],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -20560,18 +21106,18 @@ impl PSEUDO_DMA_DIRECT2D {
             name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
             doc: "Destination base: immediate / register / table / compiler variable.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E744, evidence::E745], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E774, evidence::E775], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
             doc: "2-D signed destination strides, in elements.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E746],
+            evidence: &[evidence::E92, evidence::E776],
             alternatives: &[
                 meta::Alternative {
                     name: "dst_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E735],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E765],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -20579,27 +21125,27 @@ impl PSEUDO_DMA_DIRECT2D {
         meta::FieldMeta {
             name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
             doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E747], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E92, evidence::E777], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
             doc: "Destination bytes per element; 0 means 64 KiB.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E748], codec: Some(meta::Codec::ZeroMeans(65536)),
+            evidence: &[evidence::E92, evidence::E778], codec: Some(meta::Codec::ZeroMeans(65536)),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
             doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E749, evidence::E750, evidence::E751, evidence::E752],
+            evidence: &[evidence::E779, evidence::E780, evidence::E781, evidence::E782],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
             doc: "Destination dtype (UINT64 / INT64 invalid).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E753, evidence::E751, evidence::E754], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E783, evidence::E781, evidence::E784], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -20970,7 +21516,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
             fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E755, evidence::E756], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E785, evidence::E786], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
@@ -20978,13 +21524,13 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
             doc: "", fields: &["dge_op"], source: "seed-004 §10",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E757, evidence::E758], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E787, evidence::E788], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
             expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
             doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E759],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E789],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -20992,7 +21538,7 @@ impl PSEUDO_DMA_DIRECT2D {
             expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
             message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E760],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E790],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21002,7 +21548,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E761, evidence::E762], enforced: false,
+            evidence: &[evidence::E791, evidence::E792], enforced: false,
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21012,7 +21558,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E763],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E793],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21022,7 +21568,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must have assigned DMA queue already",
             doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E764],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E794],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21031,7 +21577,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "must be dynamic DMA",
             doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E765],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E795],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21040,7 +21586,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE's number of args/outputs is wrong",
             doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E766],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E796],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21051,7 +21597,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
             fields: &["src_num_elem", "dst_num_elem"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E767],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E797],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21062,7 +21608,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
             fields: &["src_elem_size", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E768],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E798],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21073,7 +21619,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
             fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E769],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E799],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21082,7 +21628,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Only one of the src and dst can contain dynamic access.",
             doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
             fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E770],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E800],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21092,7 +21638,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Vector-dynamic-offsets AP must exist",
             doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E771],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E801],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21101,7 +21647,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "…location must be SB",
             doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E772],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E802],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21111,7 +21657,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Must have Indirect direction!",
             doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E773],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E803],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21121,7 +21667,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Transpose with DynamicAP only on Pool",
             doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E774],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E804],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21130,7 +21676,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "DGE transpose must have 4D AP",
             doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E775],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E805],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21141,7 +21687,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §assign64bitAddr",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E776],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E806],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21151,7 +21697,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E777],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E807],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21161,7 +21707,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E778],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E808],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21172,7 +21718,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E779],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E809],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21183,7 +21729,7 @@ impl PSEUDO_DMA_DIRECT2D {
             doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
             fields: &["src_start_addr", "dst_start_addr"],
             source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E780],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E810],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21193,7 +21739,7 @@ impl PSEUDO_DMA_DIRECT2D {
             message: "Cannot find register: … for scalar offset",
             doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
             source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E781],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E811],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -21281,18 +21827,18 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
             doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E782, evidence::E783], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E812, evidence::E813], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
             doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E785, evidence::E786],
+            evidence: &[evidence::E814, evidence::E815, evidence::E816],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_lo", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E787, evidence::E788],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E817, evidence::E818],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -21301,12 +21847,12 @@ impl PSEUDO_DMA_EXT {
             name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
             doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E789],
+            evidence: &[evidence::E814, evidence::E819],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word_hi", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E790, evidence::E791],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E820, evidence::E821],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -21315,18 +21861,18 @@ impl PSEUDO_DMA_EXT {
             name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
             doc: "Reduce mode for the lowered word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E792, evidence::E793, evidence::E794],
+            evidence: &[evidence::E814, evidence::E822, evidence::E823, evidence::E824],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
             doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E795, evidence::E796, evidence::E797],
+            evidence: &[evidence::E814, evidence::E825, evidence::E826, evidence::E827],
             alternatives: &[
                 meta::Alternative {
                     name: "mode_word", type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E798],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E828],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -21334,56 +21880,56 @@ impl PSEUDO_DMA_EXT {
         meta::FieldMeta {
             name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
             doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E799, evidence::E800], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E814, evidence::E829, evidence::E830], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
             doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E801, evidence::E802], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E814, evidence::E831, evidence::E832], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
             doc: "Destination byte bound (low 32 bits).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E803, evidence::E804], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E814, evidence::E833, evidence::E834], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
             doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E805],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E835],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E806], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E814, evidence::E836], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
             doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E807], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E814, evidence::E837], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
             role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E808],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E838],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
             doc: "Source byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E809, evidence::E810, evidence::E811],
+            evidence: &[evidence::E814, evidence::E839, evidence::E840, evidence::E841],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
             doc: "Destination byte bound, high 32 bits.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E784, evidence::E812, evidence::E813], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E814, evidence::E842, evidence::E843], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -21392,13 +21938,13 @@ impl PSEUDO_DMA_EXT {
         parts: &[("src_bound_size_bytes", 32), ("src_bound_size_bytes_upper", 32)],
         doc: "The 64-bit source byte bound: low half at +12, high half at +56.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E814, evidence::E815],
+        evidence: &[evidence::E844, evidence::E845],
     }, meta::JoinMeta {
         name: "dst_bound_size_bytes_full",
         parts: &[("dst_bound_size_bytes", 32), ("dst_bound_size_bytes_upper", 32)],
         doc: "The 64-bit destination byte bound: low half at +16, high half at +60.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E816, evidence::E815],
+        evidence: &[evidence::E846, evidence::E845],
     }];
     /// The 64-bit source byte bound: low half at +12, high half at +56. (joined from src_bound_size_bytes + src_bound_size_bytes_upper).
     pub const fn src_bound_size_bytes_full(&self) -> u64 {
@@ -21655,7 +22201,7 @@ impl PSEUDO_DMA_EXT {
             expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
             message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
             doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E817],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E847],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21665,14 +22211,14 @@ impl PSEUDO_DMA_EXT {
             doc: "While the index-field checks are not enforced, this alternative always holds.",
             fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E818], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E848], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "index_fields_unused", name: "index_fields_unused", clause: true,
             expr: Some("idx_num_active_channels == 0"), parent: Some(1),
             message: "idx_num_active_channels == 0: the index fields are not validated",
             doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E819],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E849],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -21682,7 +22228,7 @@ impl PSEUDO_DMA_EXT {
             doc: "",
             fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
             source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E820], enforced: false, ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E850], enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
@@ -21693,7 +22239,7 @@ impl PSEUDO_DMA_EXT {
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E821, evidence::E822], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E851, evidence::E852], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
@@ -21703,7 +22249,7 @@ impl PSEUDO_DMA_EXT {
             doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
             fields: &["compute_op"],
             source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E823],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E853],
             ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -21768,23 +22314,23 @@ impl PSEUDO_DMA_REARM {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E824, evidence::E825],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E854, evidence::E855],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E826], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E856], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E827],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E857],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E828],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E858],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -21954,7 +22500,7 @@ impl PSEUDO_DMA_REARM {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E829],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E859],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
@@ -21962,7 +22508,7 @@ impl PSEUDO_DMA_REARM {
         message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
         doc: "A property of the module, not of the word.",
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E830],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E860],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -22175,23 +22721,23 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E831, evidence::E825],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E861, evidence::E855],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E832], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E862], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E833],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E863],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E834],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E864],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -22205,13 +22751,13 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         meta::FieldMeta {
             name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
             doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E835],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E865],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "swap_marker", offset: 60, size: 4, type_name: "u32",
             doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E836],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E866],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -22389,7 +22935,7 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
             "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
         ],
         source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E829],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E859],
         ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -22602,23 +23148,23 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E837],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E867],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E838], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E868], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
             doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E839],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E869],
             alternatives: &[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E840],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E870],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -22632,7 +23178,7 @@ impl PSEUDO_DMA_TRIGGER {
         meta::FieldMeta {
             name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E841],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E871],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -22821,7 +23367,7 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
             ],
             source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E842], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E872], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "known_queue_name", name: "known_queue_name", clause: true,
@@ -22829,7 +23375,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "DmaTrigger Instr: bad queue name",
             doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
             fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E843],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E873],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -22838,7 +23384,7 @@ impl PSEUDO_DMA_TRIGGER {
             message: "id < DmaBlocks.size()",
             doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
             fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E844],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E874],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -23068,29 +23614,29 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E845, evidence::E825, evidence::E846], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E875, evidence::E855, evidence::E876], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E847, evidence::E846], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E877, evidence::E876], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
             doc: "Start of the indirect leg: the index access pattern (one address per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E848, evidence::E849], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E878, evidence::E879], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E850, evidence::E851],
+            evidence: &[evidence::E880, evidence::E881],
             alternatives: &[
                 meta::Alternative {
                     name: "const_one_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E852],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E882],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -23099,24 +23645,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
             doc: "Indirect-leg counts (2-D: partitions x 1).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E853, evidence::E854], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E883, evidence::E884], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
             doc: "Start of the direct / static leg: the data access pattern.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E855, evidence::E856], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E885, evidence::E886], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
             doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E857, evidence::E858],
+            evidence: &[evidence::E887, evidence::E888],
             alternatives: &[
                 meta::Alternative {
                     name: "step0_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
-                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E859],
+                    confidence: confidence::seed000::STRONG, evidence: &[evidence::E889],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -23125,24 +23671,24 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
             doc: "Direct-leg counts (2-D: partitions x elements).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E860, evidence::E861], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E890, evidence::E891], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
             doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E862, evidence::E863], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E892, evidence::E893], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
             doc: "Variable id of the direct leg.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E864, evidence::E865],
+            evidence: &[evidence::E894, evidence::E895],
             alternatives: &[
                 meta::Alternative {
                     name: "reserved", type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
-                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E866],
+                    confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E896],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -23151,13 +23697,13 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
             doc: "Low word of the completion value the trigger semaphore must reach.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E867, evidence::E868], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E897, evidence::E898], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
             doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E869, evidence::E870], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E899, evidence::E900], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
@@ -23167,7 +23713,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         meta::FieldMeta {
             name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
             doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E871],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E901],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -23176,7 +23722,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         name: "semaphore_wait_value_full",
         parts: &[("semaphore_wait_value", 16), ("semaphore_wait_value_hi", 16)],
         doc: "The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E872],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E902],
     }];
     /// The completion value the trigger semaphore must reach: sub_12055F0(I), low word at +0x3A and high word at +0x3E; a non-zero high word gives the module the '64-bit sem wait value' feature attribute. (joined from semaphore_wait_value + semaphore_wait_value_hi).
     pub const fn semaphore_wait_value_full(&self) -> u64 {
@@ -23458,7 +24004,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
             fields: &["indirect_num_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E873],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E903],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -23468,7 +24014,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
             fields: &["direct_num_elems", "direct_step_elems"],
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E874],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E904],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -23477,7 +24023,7 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
             message: "Unknown dtype",
             doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
             source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E875],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E905],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
     ];
@@ -23544,23 +24090,23 @@ impl PSEUDO_EMBEDDING_UPDATE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E876, evidence::E825],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E906, evidence::E855],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E877], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E907], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E878],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E908],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_data_dtype", type_name: "DTYPE",
                     doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E879],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E909],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -23574,24 +24120,24 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
             doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E880],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E910],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
             doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E881],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E911],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
             doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E882],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E912],
             alternatives: &[
                 meta::Alternative {
                     name: "embed_entry_stride_bytes", type_name: "u16",
                     doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
-                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E883],
+                    confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E913],
                 },
             ],
             ..meta::FieldMeta::DEFAULT
@@ -23599,7 +24145,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "sequence_length", offset: 52, size: 2, type_name: "u16",
             doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E884], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E914], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
@@ -23609,13 +24155,13 @@ impl PSEUDO_EMBEDDING_UPDATE {
         meta::FieldMeta {
             name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
             doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E885],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E915],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
             doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E886],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E916],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -23629,7 +24175,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         name: "embed_entry_size_bytes",
         parts: &[("embed_entry_size_lo", 16), ("embed_entry_size_hi", 16)],
         doc: "Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E887],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E917],
     }];
     /// Byte size of one embedding entry (v52 = dtype_bytes(arg1) x *(I+0x150)), split low 16 bits at +0x32 and high 16 bits at +0x3C; above 0xFFFF the module gets 'embedding entry too large for 16-bit field'. (joined from embed_entry_size_lo + embed_entry_size_hi).
     pub const fn embed_entry_size_bytes(&self) -> u64 {
@@ -23865,7 +24411,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
         fields: &["embedding_table_base_addr"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E888, evidence::E889],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E918, evidence::E919],
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
@@ -23875,7 +24421,7 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
         fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
         source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E890],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E920],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -23918,12 +24464,12 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
         name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
         doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E891],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E921],
         ..meta::FieldMeta::DEFAULT
     }, meta::FieldMeta {
         name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
         doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E892], constant: Some(3), ..meta::FieldMeta::DEFAULT
+        evidence: &[evidence::E922], constant: Some(3), ..meta::FieldMeta::DEFAULT
     }];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -24002,13 +24548,13 @@ impl PSEUDO_RANGE_CHECK {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E893, evidence::E825],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E923, evidence::E855],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E713],
+            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E743],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -24020,7 +24566,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
             doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E894],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E924],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -24031,22 +24577,22 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
             doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E895],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E925],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_tag", offset: 40, size: 1, type_name: "u8",
             doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E896], constant: Some(17), ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E926], constant: Some(17), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_dtype", offset: 41, size: 1, type_name: "PSEUDO_RANGE_CHECK_DTYPE",
             doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E897], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E927], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E898],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E928],
             constant: Some(1), ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -24057,7 +24603,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
             doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E899],
+            confidence: confidence::seed000::STRONG, evidence: &[evidence::E929],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -24068,7 +24614,7 @@ impl PSEUDO_RANGE_CHECK {
         meta::FieldMeta {
             name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
             doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E900],
+            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E930],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
@@ -24332,7 +24878,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "Indirect DMA bound-check can only be on Pool engine",
         doc: "Which engine runs the instruction is not in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E901],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E931],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "bound_check_operands", name: "bound_check_operands", clause: true,
@@ -24340,7 +24886,7 @@ impl PSEUDO_RANGE_CHECK {
         message: "must have 3 args and 2 outputs for bound-check",
         doc: "An operand-count check on the compiler's instruction; not visible in the word.",
         source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E902],
+        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E932],
         enforced: false, ..rules::RuleMeta::DEFAULT
     }];
     /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -24367,7 +24913,7 @@ impl PSEUDO_RANGE_CHECK {
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying \[src_addr, src_addr + free_dim_bytes\] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32, the union's four bytes: the RangeSelect page gives the type (spec/types/imm_val.toml, the 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}), but no page says which arm these operands hold. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule. Confidence: HIGH/OBSERVED (confirmed).
+/// rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying \[src_addr, src_addr + free_dim_bytes\] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are typed IMM_VAL_INST_FIELD as the header types them (spec/types/imm_val.toml, the 4-byte union the RangeSelect page gives: {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}); no page says which arm they hold (the word has no IMM_SRC byte), so they decode through the union's primary arm, its other arms the alternatives. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EXTENDED_RDMA_DESC_GEN {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0xf0 EXTENDED_INST. Confidence: HIGH/OBSERVED (confirmed).
@@ -24382,12 +24928,12 @@ pub struct EXTENDED_RDMA_DESC_GEN {
     pub local_sem: u8,
     /// Offset 15 (1 byte), `u8`. Remote (data-ready) semaphore index: incremented by the number of DMA engines when all bytes have arrived at the remote core. Confidence: HIGH/CARRIED (strong).
     pub remote_sem: u8,
-    /// Offset 16 (4 bytes), `u32`. Physical id of the peer core (an immediate, NEURON_ISA_TPB_IMM_VAL_INST_FIELD). Confidence: HIGH/CARRIED (strong).
-    pub remote_core_id: u32,
-    /// Offset 20 (4 bytes), `u32`. Routing id of the peer core, folded into the SoC high bits of the destination (CAYMAN_ID / EXIT_DIE). Confidence: HIGH/CARRIED (strong).
-    pub remote_routing_id: u32,
-    /// Offset 24 (4 bytes), `u32`. Which DMA engines take part; their number is a power of two (1, 2, 4, 8 or 16). Whether the value is that number or a bitmap of the engines is the conflict rdma_dma_engine_mask_meaning. Confidence: HIGH/CARRIED (strong).
-    pub dma_engine_mask: u32,
+    /// Offset 16 (4 bytes), `IMM_VAL_INST_FIELD`. Physical id of the peer core (an immediate, NEURON_ISA_TPB_IMM_VAL_INST_FIELD). Confidence: HIGH/CARRIED (strong).
+    pub remote_core_id: IMM_VAL_INST_FIELD,
+    /// Offset 20 (4 bytes), `IMM_VAL_INST_FIELD`. Routing id of the peer core, folded into the SoC high bits of the destination (CAYMAN_ID / EXIT_DIE). Confidence: HIGH/CARRIED (strong).
+    pub remote_routing_id: IMM_VAL_INST_FIELD,
+    /// Offset 24 (4 bytes), `IMM_VAL_INST_FIELD`. Which DMA engines take part; their number is a power of two (1, 2, 4, 8 or 16). Whether the value is that number or a bitmap of the engines is the conflict rdma_dma_engine_mask_meaning. Confidence: HIGH/CARRIED (strong).
+    pub dma_engine_mask: IMM_VAL_INST_FIELD,
     /// Offset 28 (4 bytes), `ADDR4`. Local SBUF partition offset of the source. Confidence: HIGH/CARRIED (strong).
     pub src_addr: ADDR4,
     /// Offset 32 (4 bytes), `ADDR4`. The peer's local SBUF partition offset, rewritten to the routed SoC address. Confidence: HIGH/CARRIED (strong).
@@ -24415,99 +24961,99 @@ impl EXTENDED_RDMA_DESC_GEN {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xf0 EXTENDED_INST.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E641],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E671],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "The word's semaphore wait/update; RDMA_DESC_GEN can be issued early, without waiting.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E642, evidence::E903], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E672, evidence::E933], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "extended_opcode", offset: 12, size: 1, type_name: "EXTENDED_OPCODE",
             doc: "== 8 (EXTENDED_RDMA_DESC_GEN): the sub-opcode that selects this word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E904, evidence::E905], constant: Some(8),
+            evidence: &[evidence::E934, evidence::E935], constant: Some(8),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "completion_info", offset: 13, size: 1, type_name: "EXT_COMPLETION_INFO",
             doc: "Reads, writes and active ports; the RDMA page gives has_read = 0, has_write = 0, num_active_ports = 0 (128 partitions) for this word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E906, evidence::E907], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E936, evidence::E937], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "local_sem", offset: 14, size: 1, type_name: "u8",
             doc: "Local (source-release) semaphore index: incremented by the DMA engines when the local gpsimd has triggered the DMA, releasing the source buffer.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E908, evidence::E909, evidence::E910], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E938, evidence::E939, evidence::E940], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "remote_sem", offset: 15, size: 1, type_name: "u8",
             doc: "Remote (data-ready) semaphore index: incremented by the number of DMA engines when all bytes have arrived at the remote core.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E911, evidence::E912, evidence::E913], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E941, evidence::E942, evidence::E943], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "remote_core_id", offset: 16, size: 4, type_name: "u32",
+            name: "remote_core_id", offset: 16, size: 4, type_name: "IMM_VAL_INST_FIELD",
             doc: "Physical id of the peer core (an immediate, NEURON_ISA_TPB_IMM_VAL_INST_FIELD).",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E914, evidence::E915, evidence::E916], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E944, evidence::E945, evidence::E946], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "remote_routing_id", offset: 20, size: 4, type_name: "u32",
+            name: "remote_routing_id", offset: 20, size: 4, type_name: "IMM_VAL_INST_FIELD",
             doc: "Routing id of the peer core, folded into the SoC high bits of the destination (CAYMAN_ID / EXIT_DIE).",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E917, evidence::E918, evidence::E919], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E947, evidence::E948, evidence::E949], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
-            name: "dma_engine_mask", offset: 24, size: 4, type_name: "u32",
+            name: "dma_engine_mask", offset: 24, size: 4, type_name: "IMM_VAL_INST_FIELD",
             doc: "Which DMA engines take part; their number is a power of two (1, 2, 4, 8 or 16). Whether the value is that number or a bitmap of the engines is the conflict rdma_dma_engine_mask_meaning.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E920, evidence::E921, evidence::E922], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E950, evidence::E951, evidence::E952], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_addr", offset: 28, size: 4, type_name: "ADDR4",
             doc: "Local SBUF partition offset of the source.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E923, evidence::E924, evidence::E925], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E953, evidence::E954, evidence::E955], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_addr", offset: 32, size: 4, type_name: "ADDR4",
             doc: "The peer's local SBUF partition offset, rewritten to the routed SoC address.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E926, evidence::E927, evidence::E928], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E956, evidence::E957, evidence::E958], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "free_dim_bytes", offset: 36, size: 4, type_name: "u32",
             doc: "Bytes per partition copied, across all 128 SBUF partitions; 0 means semaphores only.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E929, evidence::E930, evidence::E931], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E959, evidence::E960, evidence::E961], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "is_bidirectional", offset: 40, size: 1, type_name: "u8",
             doc: "1 = a bidirectional leg (two-peer send); the header says it is not yet supported.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E932, evidence::E933, evidence::E934], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E962, evidence::E963, evidence::E964], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "remote_sem_prev", offset: 41, size: 1, type_name: "u8",
             doc: "The previous neighbour's remote semaphore index (chained barrier, bidirectional mode).",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E935, evidence::E936, evidence::E937], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E965, evidence::E966, evidence::E967], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 42, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Pad.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E938, evidence::E939, evidence::E940], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E968, evidence::E969, evidence::E970], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 44, size: 20, type_name: "u8[20]",
             role: meta::Role::Reserved, doc: "Pad.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E938, evidence::E941, evidence::E942], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E968, evidence::E971, evidence::E972], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -24521,9 +25067,9 @@ impl EXTENDED_RDMA_DESC_GEN {
             completion_info: EXT_COMPLETION_INFO::read(at::<13, 1, 64>(b)),
             local_sem: u8::from_le_bytes(*at::<14, 1, 64>(b)),
             remote_sem: u8::from_le_bytes(*at::<15, 1, 64>(b)),
-            remote_core_id: u32::from_le_bytes(*at::<16, 4, 64>(b)),
-            remote_routing_id: u32::from_le_bytes(*at::<20, 4, 64>(b)),
-            dma_engine_mask: u32::from_le_bytes(*at::<24, 4, 64>(b)),
+            remote_core_id: IMM_VAL_INST_FIELD::read(at::<16, 4, 64>(b)),
+            remote_routing_id: IMM_VAL_INST_FIELD::read(at::<20, 4, 64>(b)),
+            dma_engine_mask: IMM_VAL_INST_FIELD::read(at::<24, 4, 64>(b)),
             src_addr: ADDR4::read(at::<28, 4, 64>(b)),
             dst_addr: ADDR4::read(at::<32, 4, 64>(b)),
             free_dim_bytes: u32::from_le_bytes(*at::<36, 4, 64>(b)),
@@ -24541,9 +25087,9 @@ impl EXTENDED_RDMA_DESC_GEN {
         self.completion_info.write(at_mut::<13, 1, 64>(b));
         *at_mut::<14, 1, 64>(b) = self.local_sem.to_le_bytes();
         *at_mut::<15, 1, 64>(b) = self.remote_sem.to_le_bytes();
-        *at_mut::<16, 4, 64>(b) = self.remote_core_id.to_le_bytes();
-        *at_mut::<20, 4, 64>(b) = self.remote_routing_id.to_le_bytes();
-        *at_mut::<24, 4, 64>(b) = self.dma_engine_mask.to_le_bytes();
+        self.remote_core_id.write(at_mut::<16, 4, 64>(b));
+        self.remote_routing_id.write(at_mut::<20, 4, 64>(b));
+        self.dma_engine_mask.write(at_mut::<24, 4, 64>(b));
         self.src_addr.write(at_mut::<28, 4, 64>(b));
         self.dst_addr.write(at_mut::<32, 4, 64>(b));
         *at_mut::<36, 4, 64>(b) = self.free_dim_bytes.to_le_bytes();
@@ -24580,21 +25126,9 @@ impl EXTENDED_RDMA_DESC_GEN {
             base + 15,
             visit::Value::Unsigned(self.remote_sem as u64),
         );
-        v.value(
-            &Self::FIELDS[6],
-            base + 16,
-            visit::Value::Unsigned(self.remote_core_id as u64),
-        );
-        v.value(
-            &Self::FIELDS[7],
-            base + 20,
-            visit::Value::Unsigned(self.remote_routing_id as u64),
-        );
-        v.value(
-            &Self::FIELDS[8],
-            base + 24,
-            visit::Value::Unsigned(self.dma_engine_mask as u64),
-        );
+        self.remote_core_id.visit(&Self::FIELDS[6], v, base + 16, arch);
+        self.remote_routing_id.visit(&Self::FIELDS[7], v, base + 20, arch);
+        self.dma_engine_mask.visit(&Self::FIELDS[8], v, base + 24, arch);
         self.src_addr.visit(&Self::FIELDS[9], v, base + 28, arch);
         self.dst_addr.visit(&Self::FIELDS[10], v, base + 32, arch);
         v.value(
@@ -24652,7 +25186,7 @@ impl EXTENDED_RDMA_DESC_GEN {
             enumerator: "EXTENDED_RDMA_DESC_GEN",
             value: 8u64,
         }),
-        doc: "rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying [src_addr, src_addr + free_dim_bytes] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32, the union's four bytes: the RangeSelect page gives the type (spec/types/imm_val.toml, the 4-byte union {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}), but no page says which arm these operands hold. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule.",
+        doc: "rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying [src_addr, src_addr + free_dim_bytes] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are typed IMM_VAL_INST_FIELD as the header types them (spec/types/imm_val.toml, the 4-byte union the RangeSelect page gives: {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}); no page says which arm they hold (the word has no IMM_SRC byte), so they decode through the union's primary arm, its other arms the alternatives. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule.",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
@@ -24714,9 +25248,21 @@ impl EXTENDED_RDMA_DESC_GEN {
             },
             meta::LeafMeta::of("local_sem", 14, &EXTENDED_RDMA_DESC_GEN::FIELDS[4]),
             meta::LeafMeta::of("remote_sem", 15, &EXTENDED_RDMA_DESC_GEN::FIELDS[5]),
-            meta::LeafMeta::of("remote_core_id", 16, &EXTENDED_RDMA_DESC_GEN::FIELDS[6]),
-            meta::LeafMeta::of("remote_routing_id", 20, &EXTENDED_RDMA_DESC_GEN::FIELDS[7]),
-            meta::LeafMeta::of("dma_engine_mask", 24, &EXTENDED_RDMA_DESC_GEN::FIELDS[8]),
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::HIGH_CARRIED),
+                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[6]],
+                ..meta::LeafMeta::of("remote_core_id.imm_arith_fp32", 16, &IMM_VAL_INST_FIELD::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::HIGH_CARRIED),
+                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[7]],
+                ..meta::LeafMeta::of("remote_routing_id.imm_arith_fp32", 20, &IMM_VAL_INST_FIELD::FIELDS[0])
+            },
+            meta::LeafMeta {
+                confidence: Some(confidence::wiki::HIGH_CARRIED),
+                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[8]],
+                ..meta::LeafMeta::of("dma_engine_mask.imm_arith_fp32", 24, &IMM_VAL_INST_FIELD::FIELDS[0])
+            },
             meta::LeafMeta {
                 confidence: Some(confidence::wiki::HIGH_CARRIED),
                 within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[9]],
@@ -24808,7 +25354,7 @@ impl EXTENDED_RDMA_DESC_GEN {
         doc: "The shipped header states it (\"Power-of-2 # of DMA engines (1/2/4/8/16) by dma_engine_mask\"). Not enforced: whether the stored value is that count (the field tables: \"power-of-2 fan {1,2,4,8,16}\") or a bitmap of engines whose population is that count (the RDMA page: \"16-bit mask: which DMA engines\", the log \"dma_mask=0x%04x, n_active_dmas=%d\") is the recorded conflict rdma_dma_engine_mask_meaning; the two give different valid sets (0x000F is four engines as a bitmap and invalid as a count).",
         fields: &["dma_engine_mask"], source: "supp-field-tables §2.5",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E920, evidence::E943, evidence::E944], enforced: false,
+        evidence: &[evidence::E950, evidence::E973, evidence::E974], enforced: false,
         ..rules::RuleMeta::DEFAULT
     }, rules::RuleMeta {
         id: "rdma_desc_gen_completion_info_reserved_zero",
@@ -24881,40 +25427,40 @@ impl EXTENDED_RDMA_DESC_START {
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER",
             doc: "opcode == 0xf0 EXTENDED_INST.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E945],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E975],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "The wait conditions of the transfer sit here.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E946, evidence::E947], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E976, evidence::E977], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "extended_opcode", offset: 12, size: 1, type_name: "EXTENDED_OPCODE",
             doc: "== 9 (EXTENDED_RDMA_DESC_START): the sub-opcode that selects this word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E948, evidence::E949], constant: Some(9),
+            evidence: &[evidence::E978, evidence::E979], constant: Some(9),
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "completion_info", offset: 13, size: 1, type_name: "EXT_COMPLETION_INFO",
             doc: "Reads, writes and active ports; the RDMA page gives has_read = 0, has_write = 0, num_active_ports = 0 for this word.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E950, evidence::E951], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E980, evidence::E981], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Pad (no operands).",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E952, evidence::E953, evidence::E954], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E982, evidence::E983, evidence::E984], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 16, size: 48, type_name: "u8[48]",
             role: meta::Role::Reserved,
             doc: "Pad: RDMA_DESC_START carries no operands of its own; it consumes the ring RDMA_DESC_GEN built.",
             confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E952, evidence::E955, evidence::E956], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E982, evidence::E985, evidence::E986], ..meta::FieldMeta::DEFAULT
         },
     ];
     /// Logical values stored across several fields.
@@ -25178,61 +25724,61 @@ impl S3D3_COLLECTIVE {
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
             name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbf",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E957],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E987],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "events", offset: 4, size: 8, type_name: "EVENTS",
             doc: "Wait/update semaphore gate: the word waits before issue and updates on completion.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E958, evidence::E959], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E988, evidence::E989], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "in_dtype", offset: 12, size: 1, type_name: "DTYPE",
             doc: "Source element dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E960, evidence::E961], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E990, evidence::E991], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "out_dtype", offset: 13, size: 1, type_name: "DTYPE",
             doc: "Destination element dtype; must equal in_dtype (an encoded but disabled cast slot).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E962, evidence::E963], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E992, evidence::E993], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
             role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E964],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E994],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
             doc: "Source SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E965],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E995],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "lnc_size_fmt", offset: 32, size: 1, type_name: "LNC_SIZE_FMT",
             doc: "LNC peer-NeuronCore grouping; LNC4 / LNC8 are rejected.",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E966, evidence::E967], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E996, evidence::E997], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "num_active_channels", offset: 33, size: 1, type_name: "u8",
             doc: "Number of active SDMA pooling channels, 1..128 (the firmware's num_chans).",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E968, evidence::E969], ..meta::FieldMeta::DEFAULT
+            evidence: &[evidence::E998, evidence::E999], ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "reserved1", offset: 34, size: 14, type_name: "u8[14]",
             role: meta::Role::Reserved,
             doc: "Pad; must be zero. At 34..47 as compiled; the header comment's (35 - 47) is an off-by-one (conflict s3d3_collective_reserved1_span).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E970],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1000],
             ..meta::FieldMeta::DEFAULT
         },
         meta::FieldMeta {
             name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
             doc: "Destination (remote) SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E971],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1001],
             ..meta::FieldMeta::DEFAULT
         },
     ];
@@ -25474,14 +26020,14 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern",
             ],
             source: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E972, evidence::E973], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E1002, evidence::E1003], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "has_valid_nc_sb2sb_collective", name: "has_valid_nc_sb2sb_collective",
             args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
             message: "SB2SB Collective needs NeuronCore v3 or later (not sunda)",
             doc: "", source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E974],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1004],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25492,7 +26038,7 @@ impl S3D3_COLLECTIVE {
             message: "lnc_size_fmt must be LNC1 or LNC2 (LNC4 and LNC8 are rejected: no SB2SB for multi-node workloads)",
             doc: "", fields: &["lnc_size_fmt"], source: "wiki-s3d3-collective §7.1",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E975, evidence::E976], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E1005, evidence::E1006], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "check_active_ports", name: "check_active_ports",
@@ -25501,7 +26047,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "num_active_channels must be 1..POOLING_NUM_CHANNELS (128)",
             doc: "", fields: &["num_active_channels"], source: "wiki-s3d3-collective §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E977],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1007],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25512,7 +26058,7 @@ impl S3D3_COLLECTIVE {
             doc: "",
             fields: &["src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]"],
             source: "wiki-s3d3-collective §3.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E978],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1008],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25521,7 +26067,7 @@ impl S3D3_COLLECTIVE {
             parent: Some(0),
             message: "in_dtype must equal out_dtype: SB2SB moves without dtype conversion",
             doc: "", fields: &["in_dtype", "out_dtype"], source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E979],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1009],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25531,7 +26077,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["in_dtype", "src_mem_pattern"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E980],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1010],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25541,7 +26087,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern must be a valid SBUF-resident 3-D pattern",
             doc: "", fields: &["dst_mem_pattern", "out_dtype"],
             source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E981],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1011],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25555,7 +26101,7 @@ impl S3D3_COLLECTIVE {
                 "src_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E982], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E1012], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_start_addr_in_sbuf", name: "src_start_addr_in_sbuf", clause: true,
@@ -25566,7 +26112,7 @@ impl S3D3_COLLECTIVE {
             fields: &["src_mem_pattern.start_addr.address", "src_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E983, evidence::E984], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E1013, evidence::E1014], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "src_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -25575,7 +26121,7 @@ impl S3D3_COLLECTIVE {
             message: "src_mem_pattern.start_addr is not a valid in_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["src_mem_pattern", "in_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E985],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1015],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25589,7 +26135,7 @@ impl S3D3_COLLECTIVE {
                 "dst_mem_pattern.start_addr.active",
             ],
             source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E982], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E8, evidence::E1012], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_start_addr_in_sbuf", name: "dst_start_addr_in_sbuf", clause: true,
@@ -25600,7 +26146,7 @@ impl S3D3_COLLECTIVE {
             fields: &["dst_mem_pattern.start_addr.address", "dst_mem_pattern.start_addr.register_mode"],
             source: "wiki-s3d3-collective §3.3",
             confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E983, evidence::E984], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E1013, evidence::E1014], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "dst_tensor_start_addr_valid", name: "tensor_start_addr_valid",
@@ -25609,7 +26155,7 @@ impl S3D3_COLLECTIVE {
             message: "dst_mem_pattern.start_addr is not a valid out_dtype tensor start address",
             doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
             fields: &["dst_mem_pattern", "out_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E985],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1015],
             enforced: false, ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25617,7 +26163,7 @@ impl S3D3_COLLECTIVE {
             expr: Some("reserved0[0] == 0 && reserved0[1] == 0"),
             parent: Some(0), message: "reserved0[2] must be zero", doc: "",
             fields: &["reserved0[0]", "reserved0[1]"], source: "wiki-s3d3-collective §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E986],
+            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1016],
             ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
@@ -25631,7 +26177,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[7]", "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E987], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E1017], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_low_half_is_zero", name: "reserved1_low_half_is_zero",
@@ -25643,7 +26189,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[6]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E987], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E1017], ..rules::RuleMeta::DEFAULT
         },
         rules::RuleMeta {
             id: "reserved1_high_half_is_zero", name: "reserved1_high_half_is_zero",
@@ -25655,7 +26201,7 @@ impl S3D3_COLLECTIVE {
                 "reserved1[8]", "reserved1[9]",
             ],
             source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E987], ..rules::RuleMeta::DEFAULT
+            evidence: &[evidence::E1017], ..rules::RuleMeta::DEFAULT
         },
     ];
     /// Truth of each of `S3D3_COLLECTIVE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
@@ -25826,7 +26372,7 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "decoder_mode_nibble", type_name: "",
                 doc: "The decoders branch on byte3 & 0x60: 0x20 takes the PSUM / second-window path (3-D: step_elem[2] != 0 and the top 3 bits of step_elem[1]'s high byte clear; 4-D: a second ADDR4 at +4), any other value the SBUF path with the count sweep (3-D also rejects byte3 & 0x70 == 0x40).",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E988, evidence::E989],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E1018, evidence::E1019],
             },
         ],
     },
@@ -25838,18 +26384,18 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "compiler_masks_qos_and_7", type_name: "",
                 doc: "Seed 000: the compiler writes the class itself at +0x0C, `descriptor[12] = (qos&7) | (descriptor[12]&0xF8)`: on arch <= 49 the value of encodeISAOrRuntimeDMAQoS (the \"ISA class-1 encoding\"), on core_v5 the raw u32 at *(I+30q)+0xF0; Inferentia and Sunda write no QoS. Three bits, masked, not saturated.",
-                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E990],
+                confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E1020],
             },
             meta::Alternative {
                 name: "host_narrows_0_to_14", type_name: "",
                 doc: "Seed 004: the compiler-IR DMAQoSClass is 0..14 and the host's add_dma_configs_priority_class_v3 lowering narrows it into the 3-bit field, whose host-gated valid range is P0..P4.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E991, evidence::E992],
+                evidence: &[evidence::E1021, evidence::E1022],
             },
             meta::Alternative {
                 name: "seventeen_classes_saturated", type_name: "",
                 doc: "The consolidated page: DMAQoSClass has 17 values (Unassigned = 0, Default = 1, P0..P14 = 2..16), the wire QoS is class − 1 and saturates into priority_class 0..4 (the table dma_qos_priority_class).",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E993, evidence::E994],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1023, evidence::E1024],
             },
         ],
     },
@@ -25861,17 +26407,17 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "four_bit", type_name: "",
                 doc: "Seed 004: the 4-bit DTYPE, INVALID = 0 .. FP8_EXP5 = 0xF; GATHER_XPOSE packs two as dtype_lo:4 / dtype_hi:4.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E995],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1025],
             },
             meta::Alternative {
                 name: "five_bit_fp4_and_trellis", type_name: "",
                 doc: "The field tables: DTYPE additionally encodes FP4_EXP2 = 0x10 and the CPTC trellis dtypes 0x19..0x1F (5-bit), which do not fit a DTYPE_PAIR nibble.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E996],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1026],
             },
             meta::Alternative {
                 name: "wire_tag_16_fp4_x4", type_name: "",
                 doc: "The ADDR4 page: wire tag 16 is FP4-x4 (BIR float4_e2m1fn_x4), gen4 only; the gen4 aligner adds it to the no-alignment set (cmp dl, 3 against gen2/3's cmp dl, 2).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E997],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1027],
             },
         ],
     },
@@ -25883,12 +26429,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "extension_128_or_0", type_name: "",
                 doc: "Seed 004: has_valid_xpose_tile_size requires tile_src_rows ∈ {16, 0} and tile_src_cols ∈ {128, 0} on the 0xda extension.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E998],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1028],
             },
             meta::Alternative {
                 name: "xpose_1_to_128_or_64", type_name: "",
                 doc: "The field tables: 0xbd's tile_src_cols is a uint8, 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E999],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1029],
             },
         ],
     },
@@ -25900,12 +26446,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "container_4_bytes", type_name: "",
                 doc: "The ADDR4 page: the aligner puts wire tags {8, 9, 10, 11} (INT32, UINT32, FP32, FP32R) in the &3 group, a 4-byte container.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1000],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1030],
             },
             meta::Alternative {
                 name: "device_table_0_bytes", type_name: "",
                 doc: "The consolidated page and the field tables: the device size table sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that does not ride the I/O-length path); both pages tag it CARRIED.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1001, evidence::E1002],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1031, evidence::E1032],
             },
         ],
     },
@@ -25917,12 +26463,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "inline_imm_val", type_name: "",
                 doc: "The header: threshold_src@35 (IMM_SRC), threshold@44 (IMM_VAL_INST_FIELD: fp32 imm / ptr / reg).",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1003],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1033],
             },
             meta::Alternative {
                 name: "operand_bank_slot", type_name: "",
                 doc: "The DVE page: +0x23 threshold_imm_ptr, a scalar-operand slot index from a boost::variant; the threshold is not inline.",
-                confidence: confidence::certainty::HIGH, evidence: &[evidence::E1004],
+                confidence: confidence::certainty::HIGH, evidence: &[evidence::E1034],
             },
         ],
     },
@@ -25935,12 +26481,63 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "u8_at_34", type_name: "",
                 doc: "The header: uint8_t num_active_channels at 34, then negated, op, op_dim, mask_enable, reserved1[5].",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1005, evidence::E1006],
+                evidence: &[evidence::E1035, evidence::E1036],
             },
             meta::Alternative {
                 name: "u32_at_0x22", type_name: "",
                 doc: "The DVE page: | +0x22 | 4 | num_active_channels | instr.num_active_channels |, written via sub_12173A0.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E611, evidence::E594],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E641, evidence::E624],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "load_mask_select_src_pattern",
+        doc: "What LOAD_MASK_SELECT's (STREAM_SHUFFLE 0x69) bytes +12..+31 are. The shipped header's CTRL_IM struct (compile-verified) has param_ram_offset (u16) at 12, imm_ptr_select (u8) at 14 and reserved0[17] at 15, all required to be 0 by is_valid_load_mask_select; the DVE datamove page's encoder table writes a 16-byte source access pattern at +0x0C (assignAccess(src)), and its dbg validator reads the pattern's tails at +0x18 / +0x1A. A word the encoder writes with a nonzero source pattern breaks has_zero_pram_offset and ctrl_im_reserved_zero. The header outranks the encoder reading: the spec lays out the CTRL_IM fields.",
+        about: &["STREAM_SHUFFLE"],
+        readings: &[
+            meta::Alternative {
+                name: "ctrl_im_fields", type_name: "",
+                doc: "The header: param_ram_offset@12 (has_zero_pram_offset ⇒ 0), imm_ptr_select@14 (ctrl_imm_ptr_select_zero ⇒ 0), reserved0[17]@15 (0).",
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1037],
+            },
+            meta::Alternative {
+                name: "src_access_pattern", type_name: "",
+                doc: "The DVE page: a source access pattern (TENSOR4D, the page's width column 16) at +0x0C, the spec's earlier src_mem_pattern (20 bytes, +12..+31).",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1038, evidence::E1039],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "load_mask_select_pairing",
+        doc: "Whether LOAD_MASK_SELECT (0x69) is a positional extension. The DVE datamove page's encoder emits it right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, and the spec keeps that as `follows`; the header page treats it as a CTRL_IM control load of its own, validated alone by is_valid_load_mask_select, whose consumer is only plausibly StreamShuffle 0x6a (not byte-traced, MED/INFERRED), which would put it before the shuffle (as the Master Opcode Reference does, conflict stream_shuffle_pair_order). No page states that a lone 0x69 is invalid; the spec's `follows` reports one.",
+        about: &["STREAM_SHUFFLE", "STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
+        readings: &[
+            meta::Alternative {
+                name: "after_the_transpose_half", type_name: "",
+                doc: "The DVE page: the compiler's two-bundle micro-sequences {0x6A, 0x69} and {0x6B, 0x69}.",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1040],
+            },
+            meta::Alternative {
+                name: "standalone_control_load", type_name: "",
+                doc: "The header page: a config / argument load on the SEQ control surface, validated by itself; the natural consumer is a downstream channel select / permute, plausibly StreamShuffle 0x6a or AffineSelect 0x92, not byte-traced.",
+                confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1041],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "pool_buffer_load_src_pattern",
+        doc: "Where POOL_BUFFER_LOAD's (0x67) source access pattern sits. The shipped header's S4_PB struct (compile-verified) has src_mem_pattern, a 20-byte TENSOR4D, at 12..31; the DVE datamove page's summary of the band puts the index / source access pattern at +0x18, inside it. The header outranks the summary: the spec lays out src_mem_pattern at 12.",
+        about: &["POOL_BUFFER_LOAD"],
+        readings: &[
+            meta::Alternative {
+                name: "tensor4d_at_12", type_name: "",
+                doc: "The header: | 12 | src_mem_pattern (TENSOR4D) | 20 |.",
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1042],
+            },
+            meta::Alternative {
+                name: "index_pattern_at_0x18", type_name: "",
+                doc: "The DVE page: the index / source access pattern at +0x18 (no width given).",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1043, evidence::E528],
             },
         ],
     },
@@ -25953,13 +26550,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "three_bit_bitfield", type_name: "",
                 doc: "The C bitfield: `queue_id:3` at bits 2..4, then reserved:3.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E127, evidence::E1007],
+                evidence: &[evidence::E127, evidence::E1044],
             },
             meta::Alternative {
                 name: "four_bit_header_comment", type_name: "",
                 doc: "The word header's comment: a 4-bit queue id.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1008, evidence::E389, evidence::E1009],
+                evidence: &[evidence::E1045, evidence::E389, evidence::E1046],
             },
         ],
     },
@@ -25972,12 +26569,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "transpose_then_shuffle", type_name: "",
                 doc: "The DVE page: StreamShuffle is a forward stream_transpose (0x6A) then a stream_shuffle (0x69); StreamTranspose is {0x6B + 0x69} on the wide path. The 0x6A GEN block writes its bundle (fwrite @0x123b936) before the 0x69 GEN block (0x123ba50..) runs.",
                 confidence: confidence::certainty::CERTAIN,
-                evidence: &[evidence::E1010, evidence::E1011, evidence::E1012],
+                evidence: &[evidence::E1047, evidence::E1048, evidence::E1049],
             },
             meta::Alternative {
                 name: "mask_then_data_move", type_name: "",
                 doc: "The Master Opcode Reference: IT 39 StreamShuffle's bundle sequence is the 0x69 mask + the 0x6A data-move word, IT 40 StreamTranspose's the 0x69 mask + 0x6B.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1013],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1050],
             },
         ],
     },
@@ -25990,12 +26587,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "reg_load_then_pool_buffer_load", type_name: "",
                 doc: "The DVE page: per 512-element chunk, {0x68 reg_load + 0x67 pool_buffer_load}; reg_load loads the gathered register / index base, pool_buffer_load performs the indexed read. The 0x68 GEN block ends with its fwrite (@0x12537ea) before the 0x67 GEN seed (@0x1253a58). That the address order is the emit order is the spec's reading of the page.",
                 confidence: confidence::certainty::MEDIUM,
-                evidence: &[evidence::E1014, evidence::E1015, evidence::E1016],
+                evidence: &[evidence::E1051, evidence::E1052, evidence::E1053],
             },
             meta::Alternative {
                 name: "buffer_load_then_gather", type_name: "",
                 doc: "The Master Opcode Reference lists IT 92 Gather's bundles as 0x67 buffer-load + 0x68 gather; the gather-scatter page: before GATHER runs, a PoolBufferLoad must fill up to 512 elements per channel into the Pool_Buffer.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1017, evidence::E1018],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1054, evidence::E1055],
             },
         ],
     },
@@ -26010,13 +26607,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "sixteen_byte_slots", type_name: "",
                 doc: "The DVE page's tables: every AP row has W = 16 (TENSOR4D at +0x0C / +0x2C, core_v3::TENSOR2D at +0x18 / +0x30).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1019, evidence::E1020],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1056, evidence::E1057],
             },
             meta::Alternative {
                 name: "typed_pattern_sizes", type_name: "",
                 doc: "The pattern types' own sizes: TENSOR2D 12 bytes (probe), the N-dimensional patterns 4 + 4N bytes (TENSOR4D 20); and the DVE page's own guard reads TENSOR4D num_elem[3] at +0x1E.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1021, evidence::E1022],
+                evidence: &[evidence::E1058, evidence::E1059],
             },
         ],
     },
@@ -26028,12 +26625,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "lane_map_fills_the_band", type_name: "",
                 doc: "The 32 lane bytes occupy the entire +0x20..+0x3F control band; the perm-loop base is r12+0x20 and the loop writes all 32 bytes (filling past the mask's end with the passthrough byte).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1023],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1060],
             },
             meta::Alternative {
                 name: "dst_pattern_at_0x2c", type_name: "",
                 doc: "The same table lists a dst AP at +0x2C (16 bytes, assignAccess(dst)), which would be lane bytes 12..31.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1024],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1061],
             },
         ],
     },
@@ -26045,13 +26642,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "carried_c2", type_name: "",
                 doc: "The field tables: §2.5 is (HIGH/CARRIED C2; envelope re-verified H1), §2.6 (HIGH/CARRIED C2); the RDMA op8/op9 inst_specific operand layout is carried byte-exact, not re-derived.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1025, evidence::E1026],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1062, evidence::E1063],
             },
             meta::Alternative {
                 name: "observed_header", type_name: "",
                 doc: "The descriptor model gives the structs from aws_neuron_isa_tpb_extended_utils.h as HIGH/OBSERVED header bytes; the RDMA page compiled both against the shipped headers with _Static_assert sizeof == 64 and __builtin_offsetof for every member, on sunda, cayman, mariana and maverick.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1027, evidence::E1028],
+                evidence: &[evidence::E1064, evidence::E1065],
             },
         ],
     },
@@ -26063,13 +26660,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "engine_count", type_name: "",
                 doc: "The field tables: the valid values are the fan {1,2,4,8,16} of active engines; the descriptor model's header comment: pow-2 {1,2,4,8,16} engines.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E920, evidence::E943],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E950, evidence::E973],
             },
             meta::Alternative {
                 name: "engine_bitmap", type_name: "",
                 doc: "The RDMA page: a 16-bit mask of which DMA engines (M2S/S2M queues) take part, the number of set bits a power of two; the firmware logs the mask and the active count apart.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E922, evidence::E1029, evidence::E1030],
+                evidence: &[evidence::E952, evidence::E1066, evidence::E1067],
             },
         ],
     },
@@ -26081,12 +26678,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "cayman_to_maverick", type_name: "",
                 doc: "The field tables' H1: neuron_{cayman,mariana,maverick}_arch_isa/tpb/…_extended.h.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1031],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1068],
             },
             meta::Alternative {
                 name: "all_four", type_name: "",
                 doc: "The RDMA page: the enum entries and both 64-byte structs compile-verify identically under sunda, cayman, mariana and maverick.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1032],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1069],
             },
         ],
     },
@@ -26098,12 +26695,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "concatenation", type_name: "",
                 doc: "§3.1: elem_sz_fld bits 6..7, offst_sz_fld bits 4..5, operation_fld bits 0..3; elem_sz = 1 with gathera is 0x0041.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1033],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1070],
             },
             meta::Alternative {
                 name: "ex_a_value", type_name: "",
                 doc: "§8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.",
-                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E1034],
+                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E1071],
             },
         ],
     },
@@ -26116,12 +26713,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "compiled_34_to_47", type_name: "",
                 doc: "gcc offsetof/sizeof probe of the shipped header and the libnrt DWARF (byte_size 64) agree: reserved1 @ 34, size 14; the device-side decode also reads reserved1 @ 34.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1035, evidence::E1036],
+                evidence: &[evidence::E1072, evidence::E1073],
             },
             meta::Alternative {
                 name: "header_comment_35_to_47", type_name: "",
                 doc: "The header comment annotates reserved1[14] as (35 - 47), 13 bytes for a 14-byte array, with no comment for byte 34.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1037],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1074],
             },
         ],
     },
@@ -26133,12 +26730,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "field_tables_bits", type_name: "",
                 doc: "Table 1.1: 32 bits, bit 0 = LSB; length_meta 0..15, md 16, rsvd_dummy 17, netag0_meta 18..23, concatenate 24, dmb 25, no_snoop 26, int_en 27, last 28, first 29, ringid 30..31.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1038],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1075],
             },
             meta::Alternative {
                 name: "descriptor_model_listing", type_name: "",
                 doc: "The descriptor model: 'length_meta:16, netag0_meta:6, md:1, then ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1', MSB from the top: 31 bits named, no rsvd_dummy.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1039],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1076],
             },
         ],
     },
@@ -26150,12 +26747,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "bd_word0", type_name: "",
                 doc: "Table 1.1: bit 23 is netag0_meta's top bit; bits 24..31 are concatenate, dmb, no_snoop, int_en, last, first, ringid.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1040],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1077],
             },
             meta::Alternative {
                 name: "cce_w0", type_name: "",
                 doc: "Table 7.0: bit 23 = has meta-ctrl (0x800000), bits 24..31 = meta_idx.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1041],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1078],
             },
         ],
     },
@@ -26167,12 +26764,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "bd_word1", type_name: "",
                 doc: "Table 1.2: write_barrier [5], op [8:6] (CCE = 4 for a compute transfer, per the CCE-vs-COPY table), optype [11:9].",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1042, evidence::E1043],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1079, evidence::E1080],
             },
             meta::Alternative {
                 name: "cce_meta_ctrl", type_name: "",
                 doc: "Table 7.1: use_const [4], write_barrier [6], last [7], in/mid dtype [11:8], scale/out dtype [15:12], accumulation dtype [19:16], op selector [22:20], VALID [25].",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1044],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1081],
             },
         ],
     },
@@ -26189,7 +26786,7 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "cce_w2_w3", type_name: "",
                 doc: "Table 7.0: bytes 8..11 are W2 (sema/length & 0xFFFFFF, a_sel [25:24], b_sel [27:26], c_sel [29:28]), bytes 12..15 W3 (FMA FP32 scale; 0 for ADD/MIN/MAX).",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1045],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1082],
             },
         ],
     },
@@ -26201,119 +26798,119 @@ pub const GAPS: &[meta::Gap] = &[
         name: "GENERATE",
         reason: "A device-DGE push primitive, not an instruction word: \"These are the device DGE's descriptor-program push primitives … They are not 64-byte slots.\" The sources give its firmware emit format string (\"S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\") and which word fields fill its arguments, never its bytes.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1046, evidence::E1047, evidence::E1048], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1083, evidence::E1084, evidence::E1085], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "DIMPUSH",
         reason: "A device-DGE push primitive, not an instruction word (\"They are not 64-byte slots\"): one loop level per tensor dimension. The sources give its emit format string (\"S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\") and the fields its counts and strides come from, never its bytes.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1049, evidence::E1050, evidence::E1051], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1086, evidence::E1087, evidence::E1088], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "REGWRITE",
         reason: "A device-DGE push primitive, not an instruction word (\"They are not 64-byte slots\"): an inline control-register write ahead of the data BDs. Its format string has no field arguments (\"S: push REGWRITE to DMA[%d]\"), the WORD1 optype it maps to is MED (\"FLIX-desynced body\"), and it is absent from the MARIANA_PLUS and MAVERICK firmware.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1052, evidence::E1053, evidence::E1054], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1089, evidence::E1090, evidence::E1091], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "S4_PB band", opcode: Some((0x67, "POOL_BUFFER_LOAD")),
         word: Some("POOL_BUFFER_LOAD"),
-        reason: "The DVE data-move page summarises five offsets of 0x67 and leaves the rest to another page: \"0x67 pool_buffer_load / 0x9B companion — out of scope here. The pool-buffer-load S4_PB band is 2.10\"; and of that page: \"2.10 PE-matmul page covers 0x67 only by reference\". So the word's other bytes stay unknown.",
-        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1055, evidence::E1056],
-        ..meta::Gap::DEFAULT
+        reason: "Bytes 33 and 35..39 of S4_PB: the shipped header's table on the gap-cluster page lists src_mem_pattern@12 (20), in_dtype@32 (1), num_active_channels@34 (1), start_index@40, mask@44 and reserved2[16]@48, and no row between (its offsetof line: \"src@12 in_dtype@32 start_index@40 mask@44\"). The name reserved2 suggests a reserved0 / reserved1 there, but no page gives them, so the bytes stay unknown.",
+        confidence: confidence::wiki::HIGH_OBSERVED,
+        evidence: &[evidence::E1092, evidence::E1093], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "0x9B select-reduce companion",
         opcode: Some((0x9b, "DveReadAccumulator")),
         reason: "The word RangeSelect (0xBC) may append: \"the 0x9B select-reduce companion is not deep-transcribed (out of the named-encoder scope)\". The encoder seeds its opcode byte, but no page gives its fields.",
         confidence: confidence::certainty::CERTAIN,
-        evidence: &[evidence::E1057, evidence::E1058, evidence::E1059], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1094, evidence::E1095, evidence::E1096], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "PSEUDO_TRIGGER_ALL_REDUCE",
         opcode: Some((0xc7, "PSEUDO_TRIGGER_ALL_REDUCE")),
         reason: "A pseudo word the runtime lowers host-side: \"NRT lowers them host-side into a sequence of SDMA/SB2SB legs; … the pseudo trigger is gone before the device sees anything.\" The S3D3 page names it and its value; no page in reach gives its bytes (its own page, trigger-collective.md, is not in the index).",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1060, evidence::E1061],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1097, evidence::E1098],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "PSEUDO_TRIGGER_COLLECTIVE",
         opcode: Some((0xc8, "PSEUDO_TRIGGER_COLLECTIVE")),
         reason: "A pseudo word the runtime lowers host-side (\"the pseudo trigger is gone before the device sees anything\"). No page in reach gives its layout. The NEFF container page shows the first 32 bytes of one instance (a 16-bit lead \"c8 10\", then input_tensor_id = 3 at +0x10, output_tensor_id = 4 at +0x14, num_elements = 32 at +0x18, bytes 4..15 only \"predicate / semaphore operands\") beside its disassembly: one example, not a field table, so no field is placed from it.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1062, evidence::E1063],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1099, evidence::E1100],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "PSEUDO_TRIGGER_COLLECTIVE2", opcode: Some((0xd9, "CollectiveCompute")),
         reason: "The v2 pseudo TriggerCollective, lowered host-side like the others. The S3D3 page gives only that it carries PSEUDO_ADDR8TENSOR2D operands (\"The v2 pseudo TriggerCollective2 (0xD9/0xDA) carries PSEUDO_ADDR8TENSOR2D … instead of TENSOR3D\"), not where; its own page (trigger-collective2-ext.md) is not in the index.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1064, evidence::E1065],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1101, evidence::E1102],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "TRIGGER_COLLECTIVE2_EXT", opcode: Some((0xda, "PSEUDO_EXTENSION")),
         word: Some("PSEUDO_DMA_EXT"),
         reason: "0xDA is positional: after 0xD4 it is PSEUDO_DMA_EXT (specified); after 0xD9 the S3D3 page reads it as TriggerCollective2's extension (\"0xD9/0xDA Collective2/_ext — are pseudo\"), whose bytes no page in reach gives. Such a 0xDA decodes as PSEUDO_DMA_EXT's layout, which is not its own.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1066],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1103],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "PSEUDO_ADDR8TENSOR2D",
         reason: "The 24-byte operand pattern of TriggerCollective2. The S3D3 page gives its size and its members' types (\"PSEUDO_ADDR8 (8 B …)\", \"int32 step_elem[2]\", \"uint32 num_elem[2]\") in a contrast table, not their offsets; no word in the spec carries it.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1067, evidence::E1021], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1104, evidence::E1058], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_ENGINE_NOP", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 0. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1068, evidence::E1069],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1105, evidence::E1106],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_COPY", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 1. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1070, evidence::E1069],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1107, evidence::E1106],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_RAND_SET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 3. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1071, evidence::E1069],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1108, evidence::E1106],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_RAND_GET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 4. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1072, evidence::E1069],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1109, evidence::E1106],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_SBUF_TO_SBUF", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 6, the SB2SB collective's extended form. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1073, evidence::E1069],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1110, evidence::E1106],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_CPTC_DECODE", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 7. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1074, evidence::E1069],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1111, evidence::E1106],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "kbin_dma_desc_cce_info_t",
         reason: "The host-side CCE op description (140 B). Table 7.4 gives num_sources at 0 and num_dests at 136 but bytes 4..135 only as \"(union) | per-op source descriptor union (FMA scale array / min-max const / EXT-GCE payload)\"; and \"the host-side kbin_dma_desc_cce_info_t are not in this extraction\". A 132-byte union with no arms placed is not byte-exact.",
-        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1075, evidence::E1076],
+        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1112, evidence::E1113],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "SDMA_CCETYPE placement", word: Some("SDMA_CCE_DESC"),
         reason: "Table 7.2 declares the device CCE op enum, but no table places its value in the 16 bytes: the META-CTRL op selector encodes FMA, EXT and GCE (\"ADD/MIN/MAX leave 0\"), so which of ADD, MIN or MAX a descriptor carries is not in the bits the page gives.",
-        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1077, evidence::E230],
+        confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1114, evidence::E230],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
@@ -28398,210 +28995,210 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1078], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1078], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1078], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1079], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1115], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1115], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1115], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1116], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1080, evidence::E1081], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1080, evidence::E1081], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1082], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1083], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1080, evidence::E1084], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1085], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1086], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1117, evidence::E1118], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1117, evidence::E1118], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1119], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1120], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1117, evidence::E1121], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1122], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1123], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1087], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1087], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1087], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1088], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1124], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1124], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1124], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1125], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1089], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1089], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1089], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1090], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1126], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1126], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1126], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1127], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1091], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1092], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1128], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1129], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1093], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1094], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1130], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1131], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1095], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1095], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1095], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1095], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1096], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1097], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1098], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1133], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1134], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1135], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1099], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1100], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1101], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1102], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1103], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1104], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1105], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1106], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1107], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1136], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1137], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1138], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1139], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1140], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1141], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1142], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1143], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1144], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1108], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1109], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1110], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1145], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1146], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1147], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1112], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1113], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1114], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1149], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1150], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1151], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1115], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1116], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1117], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1152], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1153], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1154], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1118], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1119], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1120], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1155], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1156], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1157], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1121, evidence::E1122], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1123], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1158, evidence::E1159], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1160], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1124], ..PathInfo::NONE },
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1161], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1089], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1089], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1126], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1126], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E1125], ..PathInfo::NONE },
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E1162], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1126], ..PathInfo::NONE },
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1163], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1126], ..PathInfo::NONE },
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1163], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1095, evidence::E1127], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132, evidence::E1164], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1128, evidence::E1129], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1165, evidence::E1166], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1130, evidence::E1131], ..PathInfo::NONE },
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1167, evidence::E1168], ..PathInfo::NONE },
     ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132], ..PathInfo::NONE },
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1169], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1133], ..PathInfo::NONE },
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1170], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111], ..PathInfo::NONE },
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148], ..PathInfo::NONE },
     ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1134, evidence::E1135], ..PathInfo::NONE },
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1171, evidence::E1172], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1136, evidence::E1137], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1138, evidence::E1139], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1173, evidence::E1174], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1175, evidence::E1176], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1140] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1141, evidence::E1142] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1087, evidence::E1143] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1144] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1145] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1126, evidence::E1146] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1147] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1095, evidence::E1148] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1128, evidence::E1149] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1150, evidence::E1151] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132, evidence::E1152] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111, evidence::E1153] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1111, evidence::E1154] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1134] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1155, evidence::E1156] },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1177] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1178, evidence::E1179] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1124, evidence::E1180] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1181] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1182] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1163, evidence::E1183] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1184] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1132, evidence::E1185] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1165, evidence::E1186] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1187, evidence::E1188] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1169, evidence::E1189] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148, evidence::E1190] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1148, evidence::E1191] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1171] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1192, evidence::E1193] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     #[allow(non_snake_case)]
@@ -29277,25 +29874,25 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1157, evidence::E95, evidence::E1158, evidence::E1159, evidence::E1160],
+        evidence: &[evidence::E1194, evidence::E95, evidence::E1195, evidence::E1196, evidence::E1197],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E1161, evidence::E1162],
+            evidence: &[evidence::E1198, evidence::E1199],
         },
         abis: &[
             lowering::AbiMeta {
                 name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
                 default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E1163],
+                note: None, evidence: &[evidence::E1200],
             },
             lowering::AbiMeta {
                 name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
                 default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E1164, evidence::E1165],
+                note: None, evidence: &[evidence::E1201, evidence::E1202],
             },
         ],
         kinds: &[
@@ -29308,14 +29905,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1166],
+                        evidence: &[evidence::E1203],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E1167, evidence::E1168],
+                        evidence: &[evidence::E1204, evidence::E1205],
                     },
                 ],
                 mappings: &[
@@ -29323,13 +29920,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1169, evidence::E1170],
+                        evidence: &[evidence::E1206, evidence::E1207],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1171],
+                        evidence: &[evidence::E1208],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -29337,7 +29934,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E1172, evidence::E1173],
+                        evidence: &[evidence::E1209, evidence::E1210],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -29345,7 +29942,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E1172],
+                        evidence: &[evidence::E1209],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -29353,7 +29950,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1172, evidence::E1174],
+                        evidence: &[evidence::E1209, evidence::E1211],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29367,7 +29964,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E1175, evidence::E1176],
+                        evidence: &[evidence::E1212, evidence::E1213],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -29375,7 +29972,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1177],
+                        evidence: &[evidence::E1214],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -29383,14 +29980,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1177],
+                        evidence: &[evidence::E1214],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E1178, evidence::E1179],
+                        evidence: &[evidence::E1215, evidence::E1216],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -29401,7 +29998,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E1180, evidence::E1181],
+                        evidence: &[evidence::E1217, evidence::E1218],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -29409,7 +30006,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1172],
+                        evidence: &[evidence::E1209],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -29417,7 +30014,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1172],
+                        evidence: &[evidence::E1209],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -29425,7 +30022,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1172],
+                        evidence: &[evidence::E1209],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29439,7 +30036,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1182, evidence::E1183],
+                        evidence: &[evidence::E1219, evidence::E1220],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29453,7 +30050,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1184, evidence::E1183],
+                        evidence: &[evidence::E1221, evidence::E1220],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -29464,7 +30061,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1185],
+                        evidence: &[evidence::E1222],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -29472,7 +30069,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1172],
+                        evidence: &[evidence::E1209],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -29480,7 +30077,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1172],
+                        evidence: &[evidence::E1209],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -29488,7 +30085,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1172],
+                        evidence: &[evidence::E1209],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -29496,7 +30093,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1186],
+                        evidence: &[evidence::E1223],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -29504,7 +30101,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1186],
+                        evidence: &[evidence::E1223],
                     },
                 ],
                 unmapped: &[], unread: &[],
@@ -29516,21 +30113,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
                     confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                    evidence: &[evidence::E1187],
+                    evidence: &[evidence::E1224],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1188],
+                        evidence: &[evidence::E1225],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E1189, evidence::E1190],
+                        evidence: &[evidence::E1226, evidence::E1227],
                     },
                 ],
                 mappings: &[
@@ -29538,13 +30135,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1191],
+                        evidence: &[evidence::E1228],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1171],
+                        evidence: &[evidence::E1208],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -29552,7 +30149,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1174],
+                        evidence: &[evidence::E1211],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -29560,7 +30157,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1174],
+                        evidence: &[evidence::E1211],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -29568,7 +30165,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1192, evidence::E92],
+                        evidence: &[evidence::E1229, evidence::E92],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -29576,7 +30173,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E1193, evidence::E1194],
+                        evidence: &[evidence::E1230, evidence::E1231],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -29584,7 +30181,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E1195, evidence::E1196],
+                        evidence: &[evidence::E1232, evidence::E1233],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -29592,7 +30189,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E1197, evidence::E1198],
+                        evidence: &[evidence::E1234, evidence::E1235],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -29600,7 +30197,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E1199, evidence::E1183],
+                        evidence: &[evidence::E1236, evidence::E1220],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -29611,7 +30208,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E1185],
+                        evidence: &[evidence::E1222],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -29619,7 +30216,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E1200, evidence::E1201],
+                        evidence: &[evidence::E1237, evidence::E1238],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -29627,13 +30224,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1202],
+                        evidence: &[evidence::E1239],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1203],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1240],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -29643,7 +30240,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1185],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1222],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -29651,7 +30248,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1204],
+                        evidence: &[evidence::E1241],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -29659,13 +30256,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1205],
+                        evidence: &[evidence::E1242],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1206],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1243],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -29673,27 +30270,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E1207, evidence::E1208],
+                        evidence: &[evidence::E1244, evidence::E1245],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E1209],
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E1246],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E1210],
+                        evidence: &[evidence::E1247],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E1211],
+                        evidence: &[evidence::E1248],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29707,7 +30304,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1212, evidence::E1183],
+                        evidence: &[evidence::E1249, evidence::E1220],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29721,7 +30318,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1213, evidence::E1183],
+                        evidence: &[evidence::E1250, evidence::E1220],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -29729,7 +30326,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E1214],
+                        evidence: &[evidence::E1251],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29743,7 +30340,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E1215, evidence::E1216],
+                        evidence: &[evidence::E1252, evidence::E1253],
                     },
                 ],
                 unmapped: &[],
@@ -29762,7 +30359,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E1217],
+                    evidence: &[evidence::E1254],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -29773,13 +30370,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1218],
+                        evidence: &[evidence::E1255],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1219],
+                        evidence: &[evidence::E1256],
                     },
                 ],
                 mappings: &[
@@ -29787,13 +30384,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1220, evidence::E1221],
+                        evidence: &[evidence::E1257, evidence::E1258],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1171],
+                        evidence: &[evidence::E1208],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -29801,7 +30398,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1174],
+                        evidence: &[evidence::E1211],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -29809,7 +30406,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1174],
+                        evidence: &[evidence::E1211],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -29817,7 +30414,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1222],
+                        evidence: &[evidence::E1259],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29831,7 +30428,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1184, evidence::E1183],
+                        evidence: &[evidence::E1221, evidence::E1220],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29845,7 +30442,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1184, evidence::E1183],
+                        evidence: &[evidence::E1221, evidence::E1220],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -29853,7 +30450,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E1223],
+                        evidence: &[evidence::E1260],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -29861,7 +30458,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E1224],
+                        evidence: &[evidence::E1261],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -29872,7 +30469,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1225, evidence::E1185],
+                        evidence: &[evidence::E1262, evidence::E1222],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -29880,7 +30477,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E1226],
+                        evidence: &[evidence::E1263],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -29888,7 +30485,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1227],
+                        evidence: &[evidence::E1264],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -29896,7 +30493,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E1228],
+                        evidence: &[evidence::E1265],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -29906,7 +30503,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1185],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1222],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -29914,7 +30511,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E1229],
+                        evidence: &[evidence::E1266],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -29922,19 +30519,19 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1230],
+                        evidence: &[evidence::E1267],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1231],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1268],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1232],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1269],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -29942,7 +30539,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E1233],
+                        evidence: &[evidence::E1270],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -29956,7 +30553,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E1234, evidence::E1235],
+                        evidence: &[evidence::E1271, evidence::E1272],
                     },
                 ],
                 unmapped: &[],
@@ -29980,7 +30577,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E1236],
+                    evidence: &[evidence::E1273],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -29991,13 +30588,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1237],
+                        evidence: &[evidence::E1274],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1238],
+                        evidence: &[evidence::E1275],
                     },
                 ],
                 mappings: &[
@@ -30005,13 +30602,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1239, evidence::E1240],
+                        evidence: &[evidence::E1276, evidence::E1277],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1171],
+                        evidence: &[evidence::E1208],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -30019,7 +30616,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1174],
+                        evidence: &[evidence::E1211],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -30027,7 +30624,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1174],
+                        evidence: &[evidence::E1211],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -30035,7 +30632,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1241],
+                        evidence: &[evidence::E1278],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -30043,7 +30640,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E1242],
+                        evidence: &[evidence::E1279],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -30057,7 +30654,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E1243, evidence::E1244],
+                        evidence: &[evidence::E1280, evidence::E1281],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -30065,7 +30662,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E1198, evidence::E1245],
+                        evidence: &[evidence::E1235, evidence::E1282],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -30079,7 +30676,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E1246],
+                        evidence: &[evidence::E1283],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -30090,7 +30687,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1185],
+                        evidence: &[evidence::E1222],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -30098,7 +30695,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E1247],
+                        evidence: &[evidence::E1284],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -30106,7 +30703,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1248],
+                        evidence: &[evidence::E1285],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -30114,7 +30711,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E1249],
+                        evidence: &[evidence::E1286],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -30124,7 +30721,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1185],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1222],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -30138,7 +30735,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E1250],
+                        evidence: &[evidence::E1287],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -30146,14 +30743,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E1251],
+                        evidence: &[evidence::E1288],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E1252],
+                        evidence: &[evidence::E1289],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -30161,7 +30758,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E1253],
+                        evidence: &[evidence::E1290],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -30169,7 +30766,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E1254, evidence::E1255],
+                        evidence: &[evidence::E1291, evidence::E1292],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -30177,7 +30774,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E1256],
+                        evidence: &[evidence::E1293],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -30191,7 +30788,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E1257, evidence::E1258],
+                        evidence: &[evidence::E1294, evidence::E1295],
                     },
                 ],
                 unmapped: &[],
@@ -30342,15 +30939,15 @@ impl Word {
             127u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::DROPOUT(DROPOUT::read(b))),
-            103u8 if matches!(arch, Arch::sunda | Arch::cayman) => {
-                Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::read(b)))
-            }
+            103u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::read(b))),
             188u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(Word::RANGE_SELECT(RANGE_SELECT::read(b)))
             }
-            105u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
-                Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::read(b)))
-            }
+            105u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::read(b))),
             106u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE::read(b))),
@@ -30429,15 +31026,15 @@ impl Word {
             127u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&DROPOUT::META),
-            103u8 if matches!(arch, Arch::sunda | Arch::cayman) => {
-                Some(&POOL_BUFFER_LOAD::META)
-            }
+            103u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&POOL_BUFFER_LOAD::META),
             188u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(&RANGE_SELECT::META)
             }
-            105u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
-                Some(&STREAM_SHUFFLE::META)
-            }
+            105u8 if matches!(
+                arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
+            ) => Some(&STREAM_SHUFFLE::META),
             106u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&STREAM_SHUFFLE_TRANSPOSE::META),
@@ -30680,7 +31277,13 @@ pub fn check_rules_by_name(
             Some(DMA_INDIRECT1D::check_rules(bytes.try_into().ok()?, arch))
         }
         "DROPOUT" => Some(DROPOUT::check_rules(bytes.try_into().ok()?, arch)),
+        "POOL_BUFFER_LOAD" => {
+            Some(POOL_BUFFER_LOAD::check_rules(bytes.try_into().ok()?, arch))
+        }
         "RANGE_SELECT" => Some(RANGE_SELECT::check_rules(bytes.try_into().ok()?, arch)),
+        "STREAM_SHUFFLE" => {
+            Some(STREAM_SHUFFLE::check_rules(bytes.try_into().ok()?, arch))
+        }
         "STREAM_SHUFFLE_TRANSPOSE" => {
             Some(STREAM_SHUFFLE_TRANSPOSE::check_rules(bytes.try_into().ok()?, arch))
         }
@@ -30756,15 +31359,17 @@ impl Word {
                 let b = w.encode();
                 DROPOUT::check_rules(&b, arch)
             }
-            Word::POOL_BUFFER_LOAD(_) => {
-                rules::Violations::from_truth("POOL_BUFFER_LOAD", &[], 0)
+            Word::POOL_BUFFER_LOAD(w) => {
+                let b = w.encode();
+                POOL_BUFFER_LOAD::check_rules(&b, arch)
             }
             Word::RANGE_SELECT(w) => {
                 let b = w.encode();
                 RANGE_SELECT::check_rules(&b, arch)
             }
-            Word::STREAM_SHUFFLE(_) => {
-                rules::Violations::from_truth("STREAM_SHUFFLE", &[], 0)
+            Word::STREAM_SHUFFLE(w) => {
+                let b = w.encode();
+                STREAM_SHUFFLE::check_rules(&b, arch)
             }
             Word::STREAM_SHUFFLE_TRANSPOSE(w) => {
                 let b = w.encode();
@@ -30847,9 +31452,9 @@ impl Word {
             Word::DMA_INDIRECT1D(_) => DMA_INDIRECT1D::RULES,
             Word::DMA_COPY2D(_) => &[],
             Word::DROPOUT(_) => DROPOUT::RULES,
-            Word::POOL_BUFFER_LOAD(_) => &[],
+            Word::POOL_BUFFER_LOAD(_) => POOL_BUFFER_LOAD::RULES,
             Word::RANGE_SELECT(_) => RANGE_SELECT::RULES,
-            Word::STREAM_SHUFFLE(_) => &[],
+            Word::STREAM_SHUFFLE(_) => STREAM_SHUFFLE::RULES,
             Word::STREAM_SHUFFLE_TRANSPOSE(_) => STREAM_SHUFFLE_TRANSPOSE::RULES,
             Word::STREAM_TRANSPOSE(_) => STREAM_TRANSPOSE::RULES,
             Word::EXTENDED(_) => EXTENDED::RULES,
@@ -38605,17 +39210,26 @@ pub mod view {
         pub fn read(&self) -> super::POOL_BUFFER_LOAD {
             super::POOL_BUFFER_LOAD {
                 header: self.header().read(),
-                unknown_4: *self.unknown_4(),
+                events: self.events().read(),
+                src_mem_pattern: self.src_mem_pattern().read(),
                 in_dtype: self.in_dtype(),
                 unknown_33: *self.unknown_33(),
+                num_active_channels: self.num_active_channels(),
+                unknown_35: *self.unknown_35(),
+                start_index: self.start_index(),
+                mask: self.mask(),
+                reserved2: *self.reserved2(),
             }
         }
         /// [`POOL_BUFFER_LOAD::header`](super::POOL_BUFFER_LOAD::header), offset 0.
         #[inline]
         pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
-        /// [`POOL_BUFFER_LOAD::unknown_4`](super::POOL_BUFFER_LOAD::unknown_4), offset 4.
+        /// [`POOL_BUFFER_LOAD::events`](super::POOL_BUFFER_LOAD::events), offset 4.
         #[inline]
-        pub fn unknown_4(&self) -> &'a [u8; 28] { at::<4, 28, 64>(self.0) }
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        /// [`POOL_BUFFER_LOAD::src_mem_pattern`](super::POOL_BUFFER_LOAD::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
         /// [`POOL_BUFFER_LOAD::in_dtype`](super::POOL_BUFFER_LOAD::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE {
@@ -38623,7 +39237,22 @@ pub mod view {
         }
         /// [`POOL_BUFFER_LOAD::unknown_33`](super::POOL_BUFFER_LOAD::unknown_33), offset 33.
         #[inline]
-        pub fn unknown_33(&self) -> &'a [u8; 31] { at::<33, 31, 64>(self.0) }
+        pub fn unknown_33(&self) -> &'a [u8; 1] { at::<33, 1, 64>(self.0) }
+        /// [`POOL_BUFFER_LOAD::num_active_channels`](super::POOL_BUFFER_LOAD::num_active_channels), offset 34.
+        #[inline]
+        pub fn num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
+        /// [`POOL_BUFFER_LOAD::unknown_35`](super::POOL_BUFFER_LOAD::unknown_35), offset 35.
+        #[inline]
+        pub fn unknown_35(&self) -> &'a [u8; 5] { at::<35, 5, 64>(self.0) }
+        /// [`POOL_BUFFER_LOAD::start_index`](super::POOL_BUFFER_LOAD::start_index), offset 40.
+        #[inline]
+        pub fn start_index(&self) -> u32 { u32::from_le_bytes(*at::<40, 4, 64>(self.0)) }
+        /// [`POOL_BUFFER_LOAD::mask`](super::POOL_BUFFER_LOAD::mask), offset 44.
+        #[inline]
+        pub fn mask(&self) -> u32 { u32::from_le_bytes(*at::<44, 4, 64>(self.0)) }
+        /// [`POOL_BUFFER_LOAD::reserved2`](super::POOL_BUFFER_LOAD::reserved2), offset 48.
+        #[inline]
+        pub fn reserved2(&self) -> &'a [u8; 16] { at::<48, 16, 64>(self.0) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -38635,6 +39264,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::POOL_BUFFER_LOAD::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`POOL_BUFFER_LOAD`](super::POOL_BUFFER_LOAD); see [`POOL_BUFFER_LOAD`].
@@ -38657,23 +39296,47 @@ pub mod view {
         #[inline]
         pub fn write(&mut self, v: &super::POOL_BUFFER_LOAD) -> &mut Self {
             self.header_mut().write(&v.header);
-            self.set_unknown_4(v.unknown_4);
+            self.events_mut().write(&v.events);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
             self.set_in_dtype(v.in_dtype);
             self.set_unknown_33(v.unknown_33);
+            self.set_num_active_channels(v.num_active_channels);
+            self.set_unknown_35(v.unknown_35);
+            self.set_start_index(v.start_index);
+            self.set_mask(v.mask);
+            self.set_reserved2(v.reserved2);
             self
         }
         /// [`POOL_BUFFER_LOAD::header`](super::POOL_BUFFER_LOAD::header), offset 0.
         #[inline]
         pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
-        /// [`POOL_BUFFER_LOAD::unknown_4`](super::POOL_BUFFER_LOAD::unknown_4), offset 4.
+        /// [`POOL_BUFFER_LOAD::events`](super::POOL_BUFFER_LOAD::events), offset 4.
         #[inline]
-        pub fn unknown_4(&self) -> &[u8; 28] { self.as_view().unknown_4() }
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        /// [`POOL_BUFFER_LOAD::src_mem_pattern`](super::POOL_BUFFER_LOAD::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
         /// [`POOL_BUFFER_LOAD::in_dtype`](super::POOL_BUFFER_LOAD::in_dtype), offset 32.
         #[inline]
         pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
         /// [`POOL_BUFFER_LOAD::unknown_33`](super::POOL_BUFFER_LOAD::unknown_33), offset 33.
         #[inline]
-        pub fn unknown_33(&self) -> &[u8; 31] { self.as_view().unknown_33() }
+        pub fn unknown_33(&self) -> &[u8; 1] { self.as_view().unknown_33() }
+        /// [`POOL_BUFFER_LOAD::num_active_channels`](super::POOL_BUFFER_LOAD::num_active_channels), offset 34.
+        #[inline]
+        pub fn num_active_channels(&self) -> u8 { self.as_view().num_active_channels() }
+        /// [`POOL_BUFFER_LOAD::unknown_35`](super::POOL_BUFFER_LOAD::unknown_35), offset 35.
+        #[inline]
+        pub fn unknown_35(&self) -> &[u8; 5] { self.as_view().unknown_35() }
+        /// [`POOL_BUFFER_LOAD::start_index`](super::POOL_BUFFER_LOAD::start_index), offset 40.
+        #[inline]
+        pub fn start_index(&self) -> u32 { self.as_view().start_index() }
+        /// [`POOL_BUFFER_LOAD::mask`](super::POOL_BUFFER_LOAD::mask), offset 44.
+        #[inline]
+        pub fn mask(&self) -> u32 { self.as_view().mask() }
+        /// [`POOL_BUFFER_LOAD::reserved2`](super::POOL_BUFFER_LOAD::reserved2), offset 48.
+        #[inline]
+        pub fn reserved2(&self) -> &[u8; 16] { self.as_view().reserved2() }
         /// [`POOL_BUFFER_LOAD::header`](super::POOL_BUFFER_LOAD::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -38685,15 +39348,28 @@ pub mod view {
         pub fn header_mut(&mut self) -> HEADER_mut<'_> {
             HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
         }
-        /// [`POOL_BUFFER_LOAD::unknown_4`](super::POOL_BUFFER_LOAD::unknown_4), offset 4.
+        /// [`POOL_BUFFER_LOAD::events`](super::POOL_BUFFER_LOAD::events), offset 4.
         #[inline]
-        pub fn set_unknown_4(&mut self, v: [u8; 28]) -> &mut Self {
-            *at_mut::<4, 28, 64>(self.0) = v;
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`POOL_BUFFER_LOAD::events`](super::POOL_BUFFER_LOAD::events), offset 4.
         #[inline]
-        pub fn unknown_4_mut(&mut self) -> &mut [u8; 28] { at_mut::<4, 28, 64>(self.0) }
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`POOL_BUFFER_LOAD::src_mem_pattern`](super::POOL_BUFFER_LOAD::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<12, 20, 64>(self.0));
+            self
+        }
+        /// [`POOL_BUFFER_LOAD::src_mem_pattern`](super::POOL_BUFFER_LOAD::src_mem_pattern), offset 12.
+        #[inline]
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        }
         /// [`POOL_BUFFER_LOAD::in_dtype`](super::POOL_BUFFER_LOAD::in_dtype), offset 32.
         #[inline]
         pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
@@ -38702,13 +39378,49 @@ pub mod view {
         }
         /// [`POOL_BUFFER_LOAD::unknown_33`](super::POOL_BUFFER_LOAD::unknown_33), offset 33.
         #[inline]
-        pub fn set_unknown_33(&mut self, v: [u8; 31]) -> &mut Self {
-            *at_mut::<33, 31, 64>(self.0) = v;
+        pub fn set_unknown_33(&mut self, v: [u8; 1]) -> &mut Self {
+            *at_mut::<33, 1, 64>(self.0) = v;
             self
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn unknown_33_mut(&mut self) -> &mut [u8; 31] { at_mut::<33, 31, 64>(self.0) }
+        pub fn unknown_33_mut(&mut self) -> &mut [u8; 1] { at_mut::<33, 1, 64>(self.0) }
+        /// [`POOL_BUFFER_LOAD::num_active_channels`](super::POOL_BUFFER_LOAD::num_active_channels), offset 34.
+        #[inline]
+        pub fn set_num_active_channels(&mut self, v: u8) -> &mut Self {
+            *at_mut::<34, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`POOL_BUFFER_LOAD::unknown_35`](super::POOL_BUFFER_LOAD::unknown_35), offset 35.
+        #[inline]
+        pub fn set_unknown_35(&mut self, v: [u8; 5]) -> &mut Self {
+            *at_mut::<35, 5, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn unknown_35_mut(&mut self) -> &mut [u8; 5] { at_mut::<35, 5, 64>(self.0) }
+        /// [`POOL_BUFFER_LOAD::start_index`](super::POOL_BUFFER_LOAD::start_index), offset 40.
+        #[inline]
+        pub fn set_start_index(&mut self, v: u32) -> &mut Self {
+            *at_mut::<40, 4, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`POOL_BUFFER_LOAD::mask`](super::POOL_BUFFER_LOAD::mask), offset 44.
+        #[inline]
+        pub fn set_mask(&mut self, v: u32) -> &mut Self {
+            *at_mut::<44, 4, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`POOL_BUFFER_LOAD::reserved2`](super::POOL_BUFFER_LOAD::reserved2), offset 48.
+        #[inline]
+        pub fn set_reserved2(&mut self, v: [u8; 16]) -> &mut Self {
+            *at_mut::<48, 16, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn reserved2_mut(&mut self) -> &mut [u8; 16] { at_mut::<48, 16, 64>(self.0) }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -38720,6 +39432,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::POOL_BUFFER_LOAD::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     impl super::POOL_BUFFER_LOAD {
@@ -39137,7 +39859,9 @@ pub mod view {
             super::STREAM_SHUFFLE {
                 header: self.header().read(),
                 events: self.events().read(),
-                src_mem_pattern: self.src_mem_pattern().read(),
+                param_ram_offset: self.param_ram_offset(),
+                imm_ptr_select: self.imm_ptr_select(),
+                reserved0: *self.reserved0(),
                 immediate: *self.immediate(),
             }
         }
@@ -39147,9 +39871,15 @@ pub mod view {
         /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
         #[inline]
         pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        /// [`STREAM_SHUFFLE::param_ram_offset`](super::STREAM_SHUFFLE::param_ram_offset), offset 12.
         #[inline]
-        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
+        pub fn param_ram_offset(&self) -> u16 { u16::from_le_bytes(*at::<12, 2, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::imm_ptr_select`](super::STREAM_SHUFFLE::imm_ptr_select), offset 14.
+        #[inline]
+        pub fn imm_ptr_select(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::reserved0`](super::STREAM_SHUFFLE::reserved0), offset 15.
+        #[inline]
+        pub fn reserved0(&self) -> &'a [u8; 17] { at::<15, 17, 64>(self.0) }
         /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
         #[inline]
         pub fn immediate(&self) -> &'a [u8; 32] { at::<32, 32, 64>(self.0) }
@@ -39164,6 +39894,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::STREAM_SHUFFLE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     /// Writable view of [`STREAM_SHUFFLE`](super::STREAM_SHUFFLE); see [`STREAM_SHUFFLE`].
@@ -39187,7 +39927,9 @@ pub mod view {
         pub fn write(&mut self, v: &super::STREAM_SHUFFLE) -> &mut Self {
             self.header_mut().write(&v.header);
             self.events_mut().write(&v.events);
-            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
+            self.set_param_ram_offset(v.param_ram_offset);
+            self.set_imm_ptr_select(v.imm_ptr_select);
+            self.set_reserved0(v.reserved0);
             self.set_immediate(v.immediate);
             self
         }
@@ -39197,9 +39939,15 @@ pub mod view {
         /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
         #[inline]
         pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
-        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        /// [`STREAM_SHUFFLE::param_ram_offset`](super::STREAM_SHUFFLE::param_ram_offset), offset 12.
         #[inline]
-        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
+        pub fn param_ram_offset(&self) -> u16 { self.as_view().param_ram_offset() }
+        /// [`STREAM_SHUFFLE::imm_ptr_select`](super::STREAM_SHUFFLE::imm_ptr_select), offset 14.
+        #[inline]
+        pub fn imm_ptr_select(&self) -> u8 { self.as_view().imm_ptr_select() }
+        /// [`STREAM_SHUFFLE::reserved0`](super::STREAM_SHUFFLE::reserved0), offset 15.
+        #[inline]
+        pub fn reserved0(&self) -> &[u8; 17] { self.as_view().reserved0() }
         /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
         #[inline]
         pub fn immediate(&self) -> &[u8; 32] { self.as_view().immediate() }
@@ -39225,17 +39973,27 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        /// [`STREAM_SHUFFLE::param_ram_offset`](super::STREAM_SHUFFLE::param_ram_offset), offset 12.
         #[inline]
-        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
-            v.write(at_mut::<12, 20, 64>(self.0));
+        pub fn set_param_ram_offset(&mut self, v: u16) -> &mut Self {
+            *at_mut::<12, 2, 64>(self.0) = v.to_le_bytes();
             self
         }
-        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
+        /// [`STREAM_SHUFFLE::imm_ptr_select`](super::STREAM_SHUFFLE::imm_ptr_select), offset 14.
         #[inline]
-        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
-            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        pub fn set_imm_ptr_select(&mut self, v: u8) -> &mut Self {
+            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
+            self
         }
+        /// [`STREAM_SHUFFLE::reserved0`](super::STREAM_SHUFFLE::reserved0), offset 15.
+        #[inline]
+        pub fn set_reserved0(&mut self, v: [u8; 17]) -> &mut Self {
+            *at_mut::<15, 17, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn reserved0_mut(&mut self) -> &mut [u8; 17] { at_mut::<15, 17, 64>(self.0) }
         /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
         #[inline]
         pub fn set_immediate(&mut self, v: [u8; 32]) -> &mut Self {
@@ -39256,6 +40014,16 @@ pub mod view {
                 });
             }
             Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::STREAM_SHUFFLE::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
         }
     }
     impl super::STREAM_SHUFFLE {
@@ -40088,7 +40856,7 @@ pub mod view {
                 index_miss_behavior: self.index_miss_behavior(),
                 free_pool_buffer: self.free_pool_buffer(),
                 reserved1: *self.reserved1(),
-                immediate: self.immediate(),
+                immediate: self.immediate().read(),
                 dst_mem_pattern: self.dst_mem_pattern().read(),
             }
         }
@@ -40130,7 +40898,9 @@ pub mod view {
         pub fn reserved1(&self) -> &'a [u8; 2] { at::<38, 2, 64>(self.0) }
         /// [`GATHER::immediate`](super::GATHER::immediate), offset 40.
         #[inline]
-        pub fn immediate(&self) -> u32 { u32::from_le_bytes(*at::<40, 4, 64>(self.0)) }
+        pub fn immediate(&self) -> IMM_VAL_INST_FIELD<'a> {
+            IMM_VAL_INST_FIELD::new(at::<40, 4, 64>(self.0))
+        }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
         pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
@@ -40186,7 +40956,7 @@ pub mod view {
             self.set_index_miss_behavior(v.index_miss_behavior);
             self.set_free_pool_buffer(v.free_pool_buffer);
             self.set_reserved1(v.reserved1);
-            self.set_immediate(v.immediate);
+            self.immediate_mut().write(&v.immediate);
             self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
             self
         }
@@ -40224,7 +40994,7 @@ pub mod view {
         pub fn reserved1(&self) -> &[u8; 2] { self.as_view().reserved1() }
         /// [`GATHER::immediate`](super::GATHER::immediate), offset 40.
         #[inline]
-        pub fn immediate(&self) -> u32 { self.as_view().immediate() }
+        pub fn immediate(&self) -> IMM_VAL_INST_FIELD<'_> { self.as_view().immediate() }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
         pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
@@ -40308,9 +41078,14 @@ pub mod view {
         pub fn reserved1_mut(&mut self) -> &mut [u8; 2] { at_mut::<38, 2, 64>(self.0) }
         /// [`GATHER::immediate`](super::GATHER::immediate), offset 40.
         #[inline]
-        pub fn set_immediate(&mut self, v: u32) -> &mut Self {
-            *at_mut::<40, 4, 64>(self.0) = v.to_le_bytes();
+        pub fn set_immediate(&mut self, v: super::IMM_VAL_INST_FIELD) -> &mut Self {
+            v.write(at_mut::<40, 4, 64>(self.0));
             self
+        }
+        /// [`GATHER::immediate`](super::GATHER::immediate), offset 40.
+        #[inline]
+        pub fn immediate_mut(&mut self) -> IMM_VAL_INST_FIELD_mut<'_> {
+            IMM_VAL_INST_FIELD_mut::new(at_mut::<40, 4, 64>(self.0))
         }
         /// [`GATHER::dst_mem_pattern`](super::GATHER::dst_mem_pattern), offset 44.
         #[inline]
@@ -43169,9 +43944,9 @@ pub mod view {
                 completion_info: self.completion_info().read(),
                 local_sem: self.local_sem(),
                 remote_sem: self.remote_sem(),
-                remote_core_id: self.remote_core_id(),
-                remote_routing_id: self.remote_routing_id(),
-                dma_engine_mask: self.dma_engine_mask(),
+                remote_core_id: self.remote_core_id().read(),
+                remote_routing_id: self.remote_routing_id().read(),
+                dma_engine_mask: self.dma_engine_mask().read(),
                 src_addr: self.src_addr().read(),
                 dst_addr: self.dst_addr().read(),
                 free_dim_bytes: self.free_dim_bytes(),
@@ -43205,13 +43980,19 @@ pub mod view {
         pub fn remote_sem(&self) -> u8 { u8::from_le_bytes(*at::<15, 1, 64>(self.0)) }
         /// [`EXTENDED_RDMA_DESC_GEN::remote_core_id`](super::EXTENDED_RDMA_DESC_GEN::remote_core_id), offset 16.
         #[inline]
-        pub fn remote_core_id(&self) -> u32 { u32::from_le_bytes(*at::<16, 4, 64>(self.0)) }
+        pub fn remote_core_id(&self) -> IMM_VAL_INST_FIELD<'a> {
+            IMM_VAL_INST_FIELD::new(at::<16, 4, 64>(self.0))
+        }
         /// [`EXTENDED_RDMA_DESC_GEN::remote_routing_id`](super::EXTENDED_RDMA_DESC_GEN::remote_routing_id), offset 20.
         #[inline]
-        pub fn remote_routing_id(&self) -> u32 { u32::from_le_bytes(*at::<20, 4, 64>(self.0)) }
+        pub fn remote_routing_id(&self) -> IMM_VAL_INST_FIELD<'a> {
+            IMM_VAL_INST_FIELD::new(at::<20, 4, 64>(self.0))
+        }
         /// [`EXTENDED_RDMA_DESC_GEN::dma_engine_mask`](super::EXTENDED_RDMA_DESC_GEN::dma_engine_mask), offset 24.
         #[inline]
-        pub fn dma_engine_mask(&self) -> u32 { u32::from_le_bytes(*at::<24, 4, 64>(self.0)) }
+        pub fn dma_engine_mask(&self) -> IMM_VAL_INST_FIELD<'a> {
+            IMM_VAL_INST_FIELD::new(at::<24, 4, 64>(self.0))
+        }
         /// [`EXTENDED_RDMA_DESC_GEN::src_addr`](super::EXTENDED_RDMA_DESC_GEN::src_addr), offset 28.
         #[inline]
         pub fn src_addr(&self) -> ADDR4<'a> { ADDR4::new(at::<28, 4, 64>(self.0)) }
@@ -43283,9 +44064,9 @@ pub mod view {
             self.completion_info_mut().write(&v.completion_info);
             self.set_local_sem(v.local_sem);
             self.set_remote_sem(v.remote_sem);
-            self.set_remote_core_id(v.remote_core_id);
-            self.set_remote_routing_id(v.remote_routing_id);
-            self.set_dma_engine_mask(v.dma_engine_mask);
+            self.remote_core_id_mut().write(&v.remote_core_id);
+            self.remote_routing_id_mut().write(&v.remote_routing_id);
+            self.dma_engine_mask_mut().write(&v.dma_engine_mask);
             self.src_addr_mut().write(&v.src_addr);
             self.dst_addr_mut().write(&v.dst_addr);
             self.set_free_dim_bytes(v.free_dim_bytes);
@@ -43317,13 +44098,15 @@ pub mod view {
         pub fn remote_sem(&self) -> u8 { self.as_view().remote_sem() }
         /// [`EXTENDED_RDMA_DESC_GEN::remote_core_id`](super::EXTENDED_RDMA_DESC_GEN::remote_core_id), offset 16.
         #[inline]
-        pub fn remote_core_id(&self) -> u32 { self.as_view().remote_core_id() }
+        pub fn remote_core_id(&self) -> IMM_VAL_INST_FIELD<'_> { self.as_view().remote_core_id() }
         /// [`EXTENDED_RDMA_DESC_GEN::remote_routing_id`](super::EXTENDED_RDMA_DESC_GEN::remote_routing_id), offset 20.
         #[inline]
-        pub fn remote_routing_id(&self) -> u32 { self.as_view().remote_routing_id() }
+        pub fn remote_routing_id(&self) -> IMM_VAL_INST_FIELD<'_> {
+            self.as_view().remote_routing_id()
+        }
         /// [`EXTENDED_RDMA_DESC_GEN::dma_engine_mask`](super::EXTENDED_RDMA_DESC_GEN::dma_engine_mask), offset 24.
         #[inline]
-        pub fn dma_engine_mask(&self) -> u32 { self.as_view().dma_engine_mask() }
+        pub fn dma_engine_mask(&self) -> IMM_VAL_INST_FIELD<'_> { self.as_view().dma_engine_mask() }
         /// [`EXTENDED_RDMA_DESC_GEN::src_addr`](super::EXTENDED_RDMA_DESC_GEN::src_addr), offset 28.
         #[inline]
         pub fn src_addr(&self) -> ADDR4<'_> { self.as_view().src_addr() }
@@ -43398,21 +44181,36 @@ pub mod view {
         }
         /// [`EXTENDED_RDMA_DESC_GEN::remote_core_id`](super::EXTENDED_RDMA_DESC_GEN::remote_core_id), offset 16.
         #[inline]
-        pub fn set_remote_core_id(&mut self, v: u32) -> &mut Self {
-            *at_mut::<16, 4, 64>(self.0) = v.to_le_bytes();
+        pub fn set_remote_core_id(&mut self, v: super::IMM_VAL_INST_FIELD) -> &mut Self {
+            v.write(at_mut::<16, 4, 64>(self.0));
+            self
+        }
+        /// [`EXTENDED_RDMA_DESC_GEN::remote_core_id`](super::EXTENDED_RDMA_DESC_GEN::remote_core_id), offset 16.
+        #[inline]
+        pub fn remote_core_id_mut(&mut self) -> IMM_VAL_INST_FIELD_mut<'_> {
+            IMM_VAL_INST_FIELD_mut::new(at_mut::<16, 4, 64>(self.0))
+        }
+        /// [`EXTENDED_RDMA_DESC_GEN::remote_routing_id`](super::EXTENDED_RDMA_DESC_GEN::remote_routing_id), offset 20.
+        #[inline]
+        pub fn set_remote_routing_id(&mut self, v: super::IMM_VAL_INST_FIELD) -> &mut Self {
+            v.write(at_mut::<20, 4, 64>(self.0));
             self
         }
         /// [`EXTENDED_RDMA_DESC_GEN::remote_routing_id`](super::EXTENDED_RDMA_DESC_GEN::remote_routing_id), offset 20.
         #[inline]
-        pub fn set_remote_routing_id(&mut self, v: u32) -> &mut Self {
-            *at_mut::<20, 4, 64>(self.0) = v.to_le_bytes();
+        pub fn remote_routing_id_mut(&mut self) -> IMM_VAL_INST_FIELD_mut<'_> {
+            IMM_VAL_INST_FIELD_mut::new(at_mut::<20, 4, 64>(self.0))
+        }
+        /// [`EXTENDED_RDMA_DESC_GEN::dma_engine_mask`](super::EXTENDED_RDMA_DESC_GEN::dma_engine_mask), offset 24.
+        #[inline]
+        pub fn set_dma_engine_mask(&mut self, v: super::IMM_VAL_INST_FIELD) -> &mut Self {
+            v.write(at_mut::<24, 4, 64>(self.0));
             self
         }
         /// [`EXTENDED_RDMA_DESC_GEN::dma_engine_mask`](super::EXTENDED_RDMA_DESC_GEN::dma_engine_mask), offset 24.
         #[inline]
-        pub fn set_dma_engine_mask(&mut self, v: u32) -> &mut Self {
-            *at_mut::<24, 4, 64>(self.0) = v.to_le_bytes();
-            self
+        pub fn dma_engine_mask_mut(&mut self) -> IMM_VAL_INST_FIELD_mut<'_> {
+            IMM_VAL_INST_FIELD_mut::new(at_mut::<24, 4, 64>(self.0))
         }
         /// [`EXTENDED_RDMA_DESC_GEN::src_addr`](super::EXTENDED_RDMA_DESC_GEN::src_addr), offset 28.
         #[inline]
@@ -44027,9 +44825,9 @@ pub mod view {
                 187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::new(b))),
                 185 if matches!(arch, Arch::maverick) => Some(Word::DMA_COPY2D(DMA_COPY2D::new(b))),
                 127 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DROPOUT(DROPOUT::new(b))),
-                103 if matches!(arch, Arch::sunda | Arch::cayman) => Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::new(b))),
+                103 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::new(b))),
                 188 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::RANGE_SELECT(RANGE_SELECT::new(b))),
-                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::new(b))),
+                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::new(b))),
                 106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE::new(b))),
                 107 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::STREAM_TRANSPOSE(STREAM_TRANSPOSE::new(b))),
                 240 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::EXTENDED(EXTENDED::new(b))),
@@ -44157,9 +44955,9 @@ pub mod view {
                 Word::DMA_INDIRECT1D(w) => super::DMA_INDIRECT1D::check_rules(w.bytes(), arch),
                 Word::DMA_COPY2D(_) => rules::Violations::from_truth("DMA_COPY2D", &[], 0),
                 Word::DROPOUT(w) => super::DROPOUT::check_rules(w.bytes(), arch),
-                Word::POOL_BUFFER_LOAD(_) => rules::Violations::from_truth("POOL_BUFFER_LOAD", &[], 0),
+                Word::POOL_BUFFER_LOAD(w) => super::POOL_BUFFER_LOAD::check_rules(w.bytes(), arch),
                 Word::RANGE_SELECT(w) => super::RANGE_SELECT::check_rules(w.bytes(), arch),
-                Word::STREAM_SHUFFLE(_) => rules::Violations::from_truth("STREAM_SHUFFLE", &[], 0),
+                Word::STREAM_SHUFFLE(w) => super::STREAM_SHUFFLE::check_rules(w.bytes(), arch),
                 Word::STREAM_SHUFFLE_TRANSPOSE(w) => super::STREAM_SHUFFLE_TRANSPOSE::check_rules(w.bytes(), arch),
                 Word::STREAM_TRANSPOSE(w) => super::STREAM_TRANSPOSE::check_rules(w.bytes(), arch),
                 Word::EXTENDED(w) => super::EXTENDED::check_rules(w.bytes(), arch),
@@ -44230,9 +45028,9 @@ pub mod view {
                 187 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DMA_INDIRECT1D(DMA_INDIRECT1D_mut::new(b))),
                 185 if matches!(arch, Arch::maverick) => Some(Word_mut::DMA_COPY2D(DMA_COPY2D_mut::new(b))),
                 127 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DROPOUT(DROPOUT_mut::new(b))),
-                103 if matches!(arch, Arch::sunda | Arch::cayman) => Some(Word_mut::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD_mut::new(b))),
+                103 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD_mut::new(b))),
                 188 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::RANGE_SELECT(RANGE_SELECT_mut::new(b))),
-                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => Some(Word_mut::STREAM_SHUFFLE(STREAM_SHUFFLE_mut::new(b))),
+                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::STREAM_SHUFFLE(STREAM_SHUFFLE_mut::new(b))),
                 106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE_mut::new(b))),
                 107 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::STREAM_TRANSPOSE(STREAM_TRANSPOSE_mut::new(b))),
                 240 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::EXTENDED(EXTENDED_mut::new(b))),
