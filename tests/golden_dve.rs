@@ -614,7 +614,7 @@ fn pool_buffer_load_decodes_every_row() {
     // Rows "32 in_dtype (DTYPE) 1", "34 num_active_channels 1"; 33 and 35..39 have no row.
     assert_eq!(w.in_dtype, DTYPE::UINT16);
     assert_eq!(w.num_active_channels, 128);
-    assert_eq!((w.unknown_33, w.unknown_35), (0, [0; 5]));
+    assert_eq!((w.unknown_33, w.unknown_35), ([0], [0; 5]));
     // Rows "40 start_index (u32) 4", "44 mask (u32) 4": the header's example 0xab400 / 0x1ff.
     assert_eq!((w.start_index, w.mask), (0xab400, 0x1ff));
     // Row "48 reserved2[16] 16 0".
