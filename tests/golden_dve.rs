@@ -642,11 +642,17 @@ fn pool_buffer_load_decodes_every_row() {
         assert_eq!(at(name), Some(place), "{name}");
     }
     // The gap shrank to the bytes without a row.
-    let gap = GAPS.iter().find(|g| g.name == "S4_PB band").expect("the gap");
+    let gap = GAPS
+        .iter()
+        .find(|g| g.name == "S4_PB band")
+        .expect("the gap");
     assert!(gap.reason.contains("Bytes 33 and 35..39"), "{}", gap.reason);
     // The two readings disagree on the order, so neither is enforced.
     assert!(POOL_BUFFER_LOAD::META.follows.is_empty());
-    for c in ["gather_pool_buffer_load_order", "pool_buffer_load_src_pattern"] {
+    for c in [
+        "gather_pool_buffer_load_order",
+        "pool_buffer_load_src_pattern",
+    ] {
         let c = CONFLICTS.iter().find(|x| x.name == c).expect(c);
         assert_eq!(c.readings.len(), 2);
     }
@@ -679,7 +685,10 @@ fn pool_buffer_load_breaks_each_header_rule_alone() {
     w.in_dtype = DTYPE::FP32R;
     assert!(w.validate(Arch::cayman).is_ok());
     for id in ["valid_pool_buffer_load_element_count", "is_valid_dtype_in"] {
-        let r = POOL_BUFFER_LOAD::RULES.iter().find(|r| r.id == id).expect(id);
+        let r = POOL_BUFFER_LOAD::RULES
+            .iter()
+            .find(|r| r.id == id)
+            .expect(id);
         assert_ne!(r.kind, dmaspec::runtime::rules::RuleKind::Expr, "{id}");
     }
 }

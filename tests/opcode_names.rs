@@ -185,21 +185,23 @@ fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
 fn the_dve_opcodes_are_words_on_the_generations_the_pages_read() {
     // (opcode, word, enumerator, engine, architectures): the DVE datamove page's encoders
     // (CoreV2GenImpl, RangeSelect CoreV3GenImpl only) and the Master Opcode Reference §1 rows
-    // IT 39 / 40 / 63 / 65 / 92 (V2 / V3 / V4 columns; Gather is a plain COPY on V4).
+    // IT 39 / 40 / 63 / 65 / 92 (V2 / V3 / V4 columns; Gather is a plain COPY on V4); the
+    // header pages add the generations whose shipped headers carry the struct (0x67 / 0x69:
+    // wiki-gap-cluster §19, `// Y` + struct on SUNDA..MAVERICK).
     for (op, word, enumerator, engine, arch) in [
         (
             0x67,
             "POOL_BUFFER_LOAD",
             "POOL_BUFFER_LOAD",
             "POOL",
-            &["sunda", "cayman"][..],
+            &["sunda", "cayman", "mariana", "maverick"][..],
         ),
         (
             0x69,
             "STREAM_SHUFFLE",
             "LOAD_MASK_SELECT",
             "DVE",
-            &["sunda", "cayman", "mariana"],
+            &["sunda", "cayman", "mariana", "maverick"],
         ),
         (
             0x6a,
