@@ -1918,9 +1918,10 @@ enum NEURON_ISA_TPB_OPCODE {
      * LOAD_MASK_SELECT (CTRL_IM): loads a 32-byte channel-select mask table, decoded on the SEQ
      * control surface (wiki-opcode-diff §2; wiki-gap-cluster §7, common.h maverick:205 /
      * sunda:194). The Master Opcode Reference's mask bundle of IT 39 StreamShuffle and IT 40
-     * StreamTranspose ([col], §2, §3), the engine column's DVE; the word is LOAD_MASK_SELECT, the
-     * lane-map half that follows either data-move half on the DVE datamove page (conflict
-     * stream_shuffle_pair_order). CERTAIN Engine: DVE.
+     * StreamTranspose ([col], §2, §3), the engine column's DVE; the word is STREAM_SHUFFLE (the
+     * header's CTRL_IM layout, wiki-gap-cluster §7), which the DVE datamove page emits after either
+     * data-move half (conflicts load_mask_select_pairing, stream_shuffle_pair_order). CERTAIN
+     * Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT = 0x69,
     /**
