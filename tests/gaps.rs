@@ -68,7 +68,7 @@ fn the_json_carries_the_gaps() {
     assert_eq!(c8["evidence"][1]["source"], "wiki-neff-container");
     let band = gaps.iter().find(|g| g["name"] == "S4_PB band").unwrap();
     assert_eq!(band["word"], "POOL_BUFFER_LOAD");
-    assert_eq!(band["confidence"]["tag"], "CERTAIN");
+    assert_eq!(band["confidence"]["tag"], "HIGH/OBSERVED");
 }
 
 #[test]

@@ -193,7 +193,7 @@ fn indirect_copy_ex_b_decodes_encodes_and_is_valid() {
     // EX-B "src.i.p.num_elem = 24", FP32 in and out, 16 channels, 8 per index, 4096 buffer.
     assert_eq!(w.num_elem, 24);
     assert_eq!((w.in_dtype, w.out_dtype), (DTYPE::FP32, DTYPE::FP32));
-    assert_eq!(w.active_channels, 16);
+    assert_eq!(w.num_active_channels, 16);
     assert_eq!(w.src_num_elem_per_idx, 8);
     assert_eq!(w.dst_num_elem_per_idx, 0);
     assert_eq!(w.src_buffer_size, 4096);

@@ -30,9 +30,9 @@ fn rdma_desc_gen_decodes_every_row() {
     assert_eq!((c.reserved0, c.reserved1), (0, 0));
     // §2.5 rows 14..41, one per operand.
     assert_eq!((w.local_sem, w.remote_sem), (3, 4));
-    assert_eq!(w.remote_core_id, 5);
-    assert_eq!(w.remote_routing_id, 1);
-    assert_eq!(w.dma_engine_mask, 1);
+    assert_eq!(w.remote_core_id.imm_arith_fp32, 5);
+    assert_eq!(w.remote_routing_id.imm_arith_fp32, 1);
+    assert_eq!(w.dma_engine_mask.imm_arith_fp32, 1);
     assert_eq!((w.src_addr.address, w.src_addr.register_mode), (0x100, 0));
     assert_eq!((w.dst_addr.address, w.dst_addr.register_mode), (0x200, 0));
     assert_eq!(w.free_dim_bytes, 2048);
@@ -218,7 +218,7 @@ fn cli_decode_names_the_sub_words_in_a_mixed_stream() {
         "EXTENDED_RDMA_DESC_GEN"
     );
     assert_eq!(gen_fields["free_dim_bytes"], 2048);
-    assert_eq!(gen_fields["remote_core_id"], 5);
+    assert_eq!(gen_fields["remote_core_id"]["imm_arith_fp32"], 5);
     assert_eq!(
         all[2]["fields"]["events"]["wait_mode"]["name"],
         "WAIT_FOR_SEM_GE_IMM"

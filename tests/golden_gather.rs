@@ -51,7 +51,7 @@ fn gather_ex_a_decodes_encodes_and_is_valid() {
     assert_eq!(w.reserved1, [0, 0]);
     // §7.2 row 36, EX-A "index_miss_behavior = ImmediateWrite"; row 40, "immediate = 0x0000".
     assert_eq!(w.index_miss_behavior, INDEX_MISS_BEHAVIOR::IMMEDIATE_WRITE);
-    assert_eq!(w.immediate, 0);
+    assert_eq!(w.immediate.imm_arith_fp32, 0);
     // §7.2 row 37.
     assert_eq!(w.free_pool_buffer, 0);
 
@@ -84,11 +84,11 @@ fn gather_immediate_only_with_immediate_write() {
     // §7.2 row 40: immediate must be 0 unless index_miss_behavior == ImmediateWrite
     // (gather_valid_options); §7.2 note: mid/last-of-group gathers use SkipWrite.
     let mut w = GATHER::decode(&vector("gather_ex_a.hex")).unwrap();
-    w.immediate = 0x3c00;
+    w.immediate.imm_arith_fp32 = 0x3c00;
     assert!(w.validate(Arch::mariana).is_ok());
     w.index_miss_behavior = INDEX_MISS_BEHAVIOR::SKIP_WRITE;
     assert_eq!(broken(&w, Arch::mariana), ["gather_valid_options"]);
-    w.immediate = 0;
+    w.immediate.imm_arith_fp32 = 0;
     assert!(w.validate(Arch::mariana).is_ok());
 }
 

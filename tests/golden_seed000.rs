@@ -304,7 +304,7 @@ fn mode_byte_0x6c_decodes_to_exactly_its_bits() {
 fn trigger_with_a_full_length_queue_name() {
     let bytes = vector("seed000_trigger.hex");
     let w = PSEUDO_DMA_TRIGGER::decode(&bytes).expect("opcode 0xc1");
-    assert_header(&w.header, OPCODE::PSEUDO_DMA_TRIGGER);
+    assert_header(&w.header, OPCODE::PSEUDO_DMATRIGGER);
     assert_eq!(
         w.events,
         events(WAIT_MODE::WAIT_FOR_SEM_EQ_IMM, 3, UPDATE_MODE::NONE, 0, 2)
@@ -355,7 +355,7 @@ fn queue_name_that_does_not_fit_with_its_nul_is_refused() {
 fn swap_queue_set() {
     let bytes = vector("seed000_swap_queue_set.hex");
     let w = PSEUDO_DMA_SWAP_QUEUE_SET::decode(&bytes).expect("opcode 0xcf");
-    assert_header(&w.header, OPCODE::PSEUDO_DMA_SWAP_QUEUE_SET);
+    assert_header(&w.header, OPCODE::PSEUDO_DMASWAP_QUEUE_SET);
     assert_eq!(
         w.events,
         events(WAIT_MODE::NONE, 0, UPDATE_MODE::SEM_INC_COMPLETE, 1, 1)
@@ -388,7 +388,7 @@ fn swap_queue_set() {
 fn rearm() {
     let bytes = vector("seed000_rearm.hex");
     let w = PSEUDO_DMA_REARM::decode(&bytes).expect("opcode 0xc2");
-    assert_header(&w.header, OPCODE::PSEUDO_DMA_REARM);
+    assert_header(&w.header, OPCODE::PSEUDO_DMAREARM);
     assert_eq!(
         w.events,
         events(WAIT_MODE::WAIT_FOR_SEM_GE_IMM, 1, UPDATE_MODE::NONE, 0, 1)
@@ -499,7 +499,7 @@ fn indirect_copy_both_width_readings() {
     assert_eq!(w.num_elem, 24);
     assert_eq!(w.unknown_24, [0; 8]);
     assert_eq!((w.in_dtype, w.out_dtype), (DTYPE::FP32, DTYPE::FP32));
-    assert_eq!(w.active_channels, 16);
+    assert_eq!(w.num_active_channels, 16);
     assert_eq!(w.src_num_elem_per_idx, 8);
     assert_eq!(w.dst_num_elem_per_idx, 0);
     assert_eq!(w.reserved0, [0]);

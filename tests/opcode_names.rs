@@ -185,49 +185,51 @@ fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
 fn the_dve_opcodes_are_words_on_the_generations_the_pages_read() {
     // (opcode, word, enumerator, engine, architectures): the DVE datamove page's encoders
     // (CoreV2GenImpl, RangeSelect CoreV3GenImpl only) and the Master Opcode Reference §1 rows
-    // IT 39 / 40 / 63 / 65 / 92 (V2 / V3 / V4 columns; Gather is a plain COPY on V4).
+    // IT 39 / 40 / 63 / 65 / 92 (V2 / V3 / V4 columns; Gather is a plain COPY on V4); the
+    // header pages add the generations whose shipped headers carry the struct (0x67 / 0x69:
+    // wiki-gap-cluster §19, `// Y` + struct on SUNDA..MAVERICK).
     for (op, word, enumerator, engine, arch) in [
         (
             0x67,
             "POOL_BUFFER_LOAD",
             "POOL_BUFFER_LOAD",
             "POOL",
-            &["sunda", "cayman"][..],
+            &["sunda", "cayman", "mariana", "maverick"][..],
         ),
         (
             0x69,
             "STREAM_SHUFFLE",
-            "StreamShuffle_0x69",
+            "LOAD_MASK_SELECT",
             "DVE",
-            &["sunda", "cayman", "mariana"],
+            &["sunda", "cayman", "mariana", "maverick"],
         ),
         (
             0x6a,
             "STREAM_SHUFFLE_TRANSPOSE",
-            "StreamShuffle",
+            "STREAM_SHUFFLE",
             "DVE",
-            &["sunda", "cayman", "mariana"],
+            &["sunda", "cayman", "mariana", "maverick"],
         ),
         (
             0x6b,
             "STREAM_TRANSPOSE",
-            "StreamTranspose",
+            "STREAM_TRANSPOSE",
             "DVE",
-            &["sunda", "cayman", "mariana"],
+            &["sunda", "cayman", "mariana", "maverick"],
         ),
         (
             0x7f,
             "DROPOUT",
-            "Dropout",
+            "DROPOUT",
             "DVE",
-            &["sunda", "cayman", "mariana"],
+            &["sunda", "cayman", "mariana", "maverick"],
         ),
         (
             0xbc,
             "RANGE_SELECT",
-            "RangeSelect",
+            "RANGE_SELECT",
             "DVE",
-            &["cayman", "mariana"],
+            &["cayman", "mariana", "maverick"],
         ),
     ] {
         let w = WORDS.iter().find(|w| w.opcode == op).unwrap();
@@ -238,9 +240,9 @@ fn the_dve_opcodes_are_words_on_the_generations_the_pages_read() {
     }
     // The DVE page's own spellings resolve too (its opcode witness ledger).
     for (enumerator, alias) in [
-        ("StreamShuffle_0x69", "stream_shuffle"),
-        ("Dropout", "dropout"),
-        ("RangeSelect", "range_select"),
+        ("LOAD_MASK_SELECT", "stream_shuffle"),
+        ("DROPOUT", "dropout"),
+        ("RANGE_SELECT", "range_select"),
         ("POOL_BUFFER_LOAD", "pool_buffer_load"),
     ] {
         assert!(opcode(enumerator).aliases.contains(&alias), "{enumerator}");
@@ -248,14 +250,54 @@ fn the_dve_opcodes_are_words_on_the_generations_the_pages_read() {
     // The 0x9B companion of RangeSelect has an enumerator but no layout (no page transcribes it).
     assert!(WORDS.iter().all(|w| w.opcode != 0x9b));
     let o = dmaspec(
-        &["decode", "--hex", "--arch", "maverick", "-"],
-        &word_hex(0x7f),
+        &["decode", "--hex", "--arch", "sunda", "-"],
+        &word_hex(0xbc),
     );
     assert!(
-        stdout(&o).contains("0x7f Dropout (DVE): no word in maverick"),
+        stdout(&o).contains("0xbc RANGE_SELECT (DVE): no word in sunda"),
         "{}",
         stdout(&o)
     );
+}
+
+#[test]
+fn the_shipped_common_h_spellings_are_primary() {
+    // "Cross-Generation Opcode-Table Diff + TONGA" §2 (the four common.h enum bodies): the
+    // shipped spelling is the enumerator, the spec's older names aliases (ours or a page's).
+    for (value, name, aliases) in [
+        (
+            0x69,
+            "LOAD_MASK_SELECT",
+            &["StreamShuffle_0x69", "stream_shuffle"][..],
+        ),
+        (0x6a, "STREAM_SHUFFLE", &["StreamShuffle"]),
+        (0x6b, "STREAM_TRANSPOSE", &["StreamTranspose"]),
+        (0x7f, "DROPOUT", &["Dropout", "dropout"]),
+        (0xbc, "RANGE_SELECT", &["RangeSelect", "range_select"]),
+        (0xbe, "GET_SEQUENCE_BOUNDS", &["GetSequenceBounds"]),
+        (
+            0xc1,
+            "PSEUDO_DMATRIGGER",
+            &["PSEUDO_DMA_TRIGGER", "PseudoDMATrigger"],
+        ),
+        (
+            0xc2,
+            "PSEUDO_DMAREARM",
+            &["PSEUDO_DMA_REARM", "PseudoDMARearm"],
+        ),
+        (
+            0xcf,
+            "PSEUDO_DMASWAP_QUEUE_SET",
+            &["PSEUDO_DMA_SWAP_QUEUE_SET"],
+        ),
+    ] {
+        let e = opcode(name);
+        assert_eq!(e.value, value, "{name}");
+        assert_eq!(e.aliases, aliases, "{name}");
+    }
+    // The old names still resolve on the command line.
+    let o = dmaspec(&["explain", "StreamShuffle_0x69"], &[]);
+    assert!(stdout(&o).contains("LOAD_MASK_SELECT"), "{}", stdout(&o));
 }
 
 #[test]
@@ -282,7 +324,7 @@ fn the_instruction_record_pages_fill_the_enumerator_gaps() {
         ("TensorScalarPtr_0x43", "TENSOR_SCALAR_ARITH_OP"),
         ("Exit", "PSEUDO_INST"),
         ("CollectiveCompute", "PSEUDO_TRIGGER_COLLECTIVE2"),
-        ("Dropout", "DROPOUT"),
+        ("CollectiveSend", "PSEUDO_SEND_RECV"),
     ] {
         assert!(opcode(name).aliases.contains(&alias), "{name}: {alias}");
     }

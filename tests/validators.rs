@@ -891,7 +891,7 @@ fn gather_rules() {
                 gather_ex_a,
                 |w| {
                     w.index_miss_behavior = INDEX_MISS_BEHAVIOR::SKIP_WRITE;
-                    w.immediate = 1;
+                    w.immediate.imm_arith_fp32 = 1;
                 }
             ),
             // 8 x 1 x 1 x 1 against 4 x 1 x 1 x 1: the counts differ in the low 24 bits.
@@ -1101,7 +1101,7 @@ fn access_pattern_rules() {
     );
 }
 
-/// The golden DVE words (tests/vectors/dve_*.hex, from the DVE datamove page's tables).
+/// The golden DVE words (tests/vectors/dve_*.hex, from the header pages' and the DVE datamove page's tables).
 fn dropout() -> DROPOUT {
     DROPOUT::decode(&vector("dve_dropout.hex")).unwrap()
 }
@@ -1118,16 +1118,55 @@ fn range_select() -> RANGE_SELECT {
     RANGE_SELECT::decode(&vector("dve_range_select.hex")).unwrap()
 }
 
+fn load_mask_select() -> STREAM_SHUFFLE {
+    STREAM_SHUFFLE::decode(&vector("dve_stream_shuffle.hex")).unwrap()
+}
+
+fn pool_buffer_load() -> POOL_BUFFER_LOAD {
+    POOL_BUFFER_LOAD::decode(&vector("dve_pool_buffer_load.hex")).unwrap()
+}
+
 #[test]
 fn dve_word_rules() {
     word_cases!(
         DROPOUT,
-        [case(
-            "d3_dropout_same_src_dst_type",
-            "supp-dve-datamove §Dropout: d3_dropout_same_src_dst_type asserts in==out",
-            dropout,
-            |w| w.out_dtype = DTYPE::FP32
-        )]
+        [
+            case(
+                "s3d3_dropout_same_src_dst_type",
+                "wiki-dropout §3: out_dtype == in_dtype",
+                dropout,
+                |w| w.out_dtype = DTYPE::FP32
+            ),
+            case(
+                "s3d3_dropout_threshold_dtype_check",
+                "wiki-dropout §6.1: an immediate threshold must be FP32",
+                dropout,
+                |w| w.threshold_dtype = DTYPE::BFLOAT16
+            ),
+            case(
+                "threshold_dtype_fp32",
+                "wiki-dropout §6.1: a pointer threshold is FP32 for an integer in_dtype",
+                dropout,
+                |w| {
+                    w.threshold_src = IMM_SRC::POINTER_IMMEDIATE;
+                    w.in_dtype = DTYPE::INT16;
+                    w.out_dtype = DTYPE::INT16;
+                    w.threshold_dtype = DTYPE::BFLOAT16;
+                }
+            ),
+            case(
+                "reserved0_zero",
+                "wiki-dropout §3: reserved0[4] must be 0",
+                dropout,
+                |w| w.reserved0[1] = 1
+            ),
+            case(
+                "reserved1_zero",
+                "wiki-dropout §3: reserved1[6] must be 0",
+                dropout,
+                |w| w.reserved1[4] = 1
+            ),
+        ]
     );
     word_cases!(
         STREAM_SHUFFLE_TRANSPOSE,
@@ -1161,16 +1200,179 @@ fn dve_word_rules() {
                 stream_transpose,
                 |w| w.src_mem_pattern.start_addr.indirect = 1
             ),
+            case(
+                "has_stream_transpose_opcode",
+                "wiki-stream-transpose §4.2: opcode == 0x6b",
+                stream_transpose,
+                |w| w.header.opcode = OPCODE::STREAM_SHUFFLE
+            ),
+            case(
+                "s4d4_tr_reserved_zero",
+                "wiki-stream-transpose §4.2: reserved1[0..4] == 0",
+                stream_transpose,
+                |w| w.reserved1[0] = 1
+            ),
+            case(
+                "mask_enable_valid",
+                "wiki-stream-transpose §4.2: mask_enable in {0, 1}",
+                stream_transpose,
+                |w| w.mask_enable = 3
+            ),
+            case(
+                "s4d4_tr_same_src_dst_type",
+                "wiki-stream-transpose §4.2: out_dtype == in_dtype",
+                stream_transpose,
+                |w| w.out_dtype = DTYPE::INT16
+            ),
+            case(
+                "is_zero_subdim",
+                "wiki-stream-transpose §4.2: op_dim in {UNUSED, X}",
+                stream_transpose,
+                |w| w.op_dim = TENSOR_SUBDIM::XYZW
+            ),
+            case(
+                "s4d4_tr_op_bypass",
+                "wiki-stream-transpose §4.2: op == Bypass",
+                stream_transpose,
+                |w| w.op = ALU_OP::MAX
+            ),
+            case(
+                "has_multiple_32_channels",
+                "wiki-stream-transpose §4.2: channels in {32, 64, 96, 128}",
+                stream_transpose,
+                |w| w.num_active_channels = 33
+            ),
+            case(
+                "has_transpose_src_element_count_t4d",
+                "wiki-stream-transpose §4.2: prod(src.num_elem) % 32 == 0",
+                stream_transpose,
+                |w| w.src_mem_pattern.num_elem[0] = 33
+            ),
+            case(
+                "has_zero_negated_field",
+                "wiki-stream-transpose §4.2: negated == 0",
+                stream_transpose,
+                |w| w.negated = 1
+            ),
         ]
     );
     word_cases!(
         RANGE_SELECT,
-        [case(
-            "in_num_eles_eq_out_num_eles",
-            "supp-dve-datamove §RangeSelect: NeuronAssertion(inNumEles == outNumEles)",
-            range_select,
-            |w| w.src_mem_pattern.num_elem[1] = 1
-        )]
+        [
+            case(
+                "has_valid_nc_rs",
+                "wiki-range-select §10.2: nc >= V3",
+                range_select,
+                |_| {}
+            )
+            .moved_to(Arch::sunda),
+            case(
+                "has_range_select_opcode",
+                "wiki-range-select §5.1: opcode == 0xbc",
+                range_select,
+                |w| w.header.opcode = OPCODE::DMA_TRANSPOSE
+            ),
+            case(
+                "has_same_elem_count_rs_src_dst",
+                "wiki-range-select §5.1 / §9: equal src / dst element counts",
+                range_select,
+                |w| w.src_mem_pattern.num_elem[1] = 1
+            ),
+            case(
+                "has_valid_total_index_range",
+                "wiki-range-select §5.5: base + count <= 2^24",
+                range_select,
+                |w| w.base = 16_777_200
+            ),
+            case(
+                "is_valid_fp_dtype_datapath_in",
+                "wiki-range-select §8: input FP8 / FP16 / BF16 / FP32",
+                range_select,
+                |w| w.in_out_dtype.dtype_lo = DTYPE::INT8
+            ),
+            case(
+                "is_valid_fp_dtype_datapath_out",
+                "wiki-range-select §8: output adds FP32R",
+                range_select,
+                |w| w.in_out_dtype.dtype_hi = DTYPE::UINT8
+            ),
+            case(
+                "is_valid_fill_val",
+                "wiki-range-select §5.3: fill_val == 0xff7fffff",
+                range_select,
+                |w| w.fill_val = 0
+            ),
+            case(
+                "is_valid_rs_comp_op0",
+                "wiki-range-select §5.2: IsEQ / IsGT / IsGE / IsLE / IsLT",
+                range_select,
+                |w| w.comp_op0 = ALU_OP::ADD
+            ),
+            case(
+                "is_valid_rs_comp_op1",
+                "wiki-range-select §5.2: IsEQ / IsGT / IsGE / IsLE / IsLT",
+                range_select,
+                |w| w.comp_op1 = ALU_OP::MIN
+            ),
+            case(
+                "has_valid_range_select_reduce_cmd",
+                "wiki-range-select §5.4: Idle / Accumulate / ZeroAccumulate",
+                range_select,
+                |w| w.reduce_cmd = ACCUM_CMD::ZERO
+            ),
+            case(
+                "has_valid_range_select_reduce_op",
+                "wiki-range-select §5.4: reduce_op == MAX",
+                range_select,
+                |w| w.reduce_op = ALU_OP::MIN
+            ),
+        ]
+    );
+    word_cases!(
+        STREAM_SHUFFLE,
+        [
+            case(
+                "has_zero_pram_offset",
+                "wiki-gap-cluster §7: param_ram_offset == 0",
+                load_mask_select,
+                |w| w.param_ram_offset = 1
+            ),
+            case(
+                "ctrl_imm_ptr_select_zero",
+                "wiki-gap-cluster §7: imm_ptr_select == 0",
+                load_mask_select,
+                |w| w.imm_ptr_select = 0x80
+            ),
+            case(
+                "ctrl_im_reserved_zero",
+                "wiki-gap-cluster §7: reserved0[17] == 0",
+                load_mask_select,
+                |w| w.reserved0[8] = 1
+            ),
+            case(
+                "has_valid_masksel_data",
+                "wiki-gap-cluster §7: valid_masksel_byte(b) = b < 64 || b == 255",
+                load_mask_select,
+                |w| w.immediate[20] = 0x40
+            ),
+        ]
+    );
+    word_cases!(
+        POOL_BUFFER_LOAD,
+        [
+            case(
+                "has_pool_buffer_load_opcode",
+                "wiki-gap-cluster §6: has_pool_buffer_load_opcode",
+                pool_buffer_load,
+                |w| w.header.opcode = OPCODE::GATHER
+            ),
+            case(
+                "s4_pb_reserved_zero",
+                "wiki-gap-cluster §6: reserved2[16] == 0",
+                pool_buffer_load,
+                |w| w.reserved2[7] = 1
+            ),
+        ]
     );
 }
 
@@ -1230,7 +1432,7 @@ fn extended_inst_rules() {
     // The engine-count rule is declared, not enforced (conflict rdma_dma_engine_mask_meaning):
     // a mask of 0x000f, four engines as a bitmap, is no violation.
     let mut w = rdma_desc_gen();
-    w.dma_engine_mask = 0xf;
+    w.dma_engine_mask.imm_arith_fp32 = 0xf;
     assert!(w.validate(Arch::cayman).is_ok());
     let r = EXTENDED_RDMA_DESC_GEN::RULES
         .iter()

@@ -1272,6 +1272,108 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DESCRIPTOR_RAW) == 16, "NEURON_ISA_T
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DESCRIPTOR_RAW, bytes) == 0, "NEURON_ISA_TPB_DESCRIPTOR_RAW.bytes is at offset 0");
 
 /**
+ * ALU_OP (1 byte): The ALU operator byte (common.h:940): the reduce / scalar operator of the
+ * S4D4_TR reduce siblings, RANGE_SELECT's reduce_op and comparators. Only the values the pages give
+ * are enumerators (the header has about 60); any other byte decodes as a raw value.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-stream-transpose §3.1; wiki-range-select §5.2; wiki-range-select §5.4. Spec:
+ * types/dve.toml:80.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_ALU_OP : uint8_t {
+#else
+enum NEURON_ISA_TPB_ALU_OP {
+#endif
+    /** No arithmetic (the op of a position-only move). */
+    NEURON_ISA_TPB_ALU_OP_BYPASS = 0x00,
+    NEURON_ISA_TPB_ALU_OP_ADD = 0x04,
+    NEURON_ISA_TPB_ALU_OP_MAX = 0x08,
+    NEURON_ISA_TPB_ALU_OP_MIN = 0x09,
+    NEURON_ISA_TPB_ALU_OP_BITWISE_AND = 0x0a,
+    NEURON_ISA_TPB_ALU_OP_BITWISE_OR = 0x0b,
+    NEURON_ISA_TPB_ALU_OP_IS_EQ = 0x12,
+    NEURON_ISA_TPB_ALU_OP_IS_GT = 0x13,
+    NEURON_ISA_TPB_ALU_OP_IS_GE = 0x14,
+    NEURON_ISA_TPB_ALU_OP_IS_LE = 0x15,
+    NEURON_ISA_TPB_ALU_OP_IS_LT = 0x16,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_ALU_OP;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ALU_OP) == 1, "NEURON_ISA_TPB_ALU_OP is 1 byte");
+
+/**
+ * ACCUM_CMD (1 byte): The accumulator command (common.h:777).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-range-select §5.4. Spec: types/dve.toml:105.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_ACCUM_CMD : uint8_t {
+#else
+enum NEURON_ISA_TPB_ACCUM_CMD {
+#endif
+    NEURON_ISA_TPB_ACCUM_CMD_IDLE = 0x00,
+    NEURON_ISA_TPB_ACCUM_CMD_ZERO = 0x01,
+    NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE = 0x02,
+    NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE = 0x03,
+    NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE = 0x04,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_ACCUM_CMD;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ACCUM_CMD) == 1, "NEURON_ISA_TPB_ACCUM_CMD is 1 byte");
+
+/**
+ * TENSOR_SUBDIM (1 byte): Which sub-dimensions of a tensor an op folds (S4D4_TR's op_dim).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-stream-transpose §4.2. Spec: types/dve.toml:120.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_TENSOR_SUBDIM : uint8_t {
+#else
+enum NEURON_ISA_TPB_TENSOR_SUBDIM {
+#endif
+    NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED = 0x00,
+    NEURON_ISA_TPB_TENSOR_SUBDIM_X = 0x02,
+    NEURON_ISA_TPB_TENSOR_SUBDIM_XY = 0x03,
+    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ = 0x04,
+    NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW = 0x05,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_TENSOR_SUBDIM;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR_SUBDIM) == 1, "NEURON_ISA_TPB_TENSOR_SUBDIM is 1 byte");
+
+/**
+ * DROPOUT_THRESHOLD_TYPE (1 byte): Whether DROPOUT's threshold is a drop rate or a keep rate
+ * (common.h:1135).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-dropout §3. Spec: types/dve.toml:135.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE : uint8_t {
+#else
+enum NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE {
+#endif
+    /** If rand() < threshold, flush the element to zero. */
+    NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_DROP_RATE = 0x00,
+    /** If rand() > threshold, flush the element to zero. */
+    NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_KEEP_RATE = 0x01,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE) == 1, "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE is 1 byte");
+
+/**
  * RANGE_SELECT_DTYPE_MODE (1 byte): RANGE_SELECT's +0x0D: the dtype tag in the low nibble and a
  * second 4-bit field, which the page does not name, in the high nibble. The C name is the spec's
  * (the page calls the byte "dtype/mode packed").
@@ -1606,18 +1708,24 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UPDATE_MODE) == 1, "NEURON_ISA_TPB_U
  * the engine that page lists (metadata: the engine is never encoded in the word); only the words
  * with a [[struct]] have a layout. Enumerators in SCREAMING_CASE are shipped NEURON_ISA_TPB_OPCODE
  * spellings (common.h, struct2opcode, the field tables' Table 4.0) or, where a doc says so, the
- * spec's. Enumerators in CamelCase carry that page's name for the byte (its L2 name where its Kind
- * column gives one, otherwise the InstructionType name), suffixed with the byte where one
- * instruction type stamps several bytes the page does not name apart: no source gives their
- * NEURON_ISA_TPB_OPCODE spelling, so their C enumerators are the spec's. An enumerator doc's
- * closing tag is that row's Conf column (CERTAIN: a binary-pinned encoder).
+ * spec's. Enumerators in CamelCase carry the Master Opcode Reference's name for the byte (its L2
+ * name where its Kind column gives one, otherwise the InstructionType name), suffixed with the byte
+ * where one instruction type stamps several bytes the page does not name apart. The shipped
+ * NEURON_ISA_TPB_OPCODE spelling of every value is on the Cross-Generation Opcode-Table Diff page
+ * (its master presence matrix, read from the four common.h enum bodies): for the DMA-family and DVE
+ * data-move words (0x69 LOAD_MASK_SELECT, 0x6a STREAM_SHUFFLE, 0x6b STREAM_TRANSPOSE, 0x7f DROPOUT,
+ * 0xbc RANGE_SELECT, 0xbe GET_SEQUENCE_BOUNDS, 0xc1 PSEUDO_DMATRIGGER, 0xc2 PSEUDO_DMAREARM, 0xcf
+ * PSEUDO_DMASWAP_QUEUE_SET) that spelling is the primary, the older name an alias; the remaining
+ * CamelCase enumerators keep the Master Opcode Reference's name for now, and their C enumerators
+ * are the spec's, not common.h's. An enumerator doc's closing tag is that row's Conf column
+ * (CERTAIN: a binary-pinned encoder).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: seed-004 §1; supp-field-tables §4 Table 4.0; seed-000 §At a glance; supp-gather-scatter
  * §0; wiki-master-opcode §1; wiki-master-opcode §3; wiki-indirection-engine §1; supp-dge-microop
  * §1.1; seed-004 §7; seed-004 §10; wiki-instruction-record §2; wiki-pseudo-lowering §3;
- * wiki-s3d3-collective §1. Spec: types/opcode.toml:5.
+ * wiki-opcode-diff §2; wiki-gap-cluster §1; wiki-s3d3-collective §1. Spec: types/opcode.toml:5.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_OPCODE : uint8_t {
@@ -1806,33 +1914,53 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_GATHER = 0x68,
     /**
-     * The mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose ([col], §2, §3); the word is
-     * STREAM_SHUFFLE, the lane-map half that follows either transpose half on the DVE datamove page
-     * (conflict stream_shuffle_pair_order). CERTAIN Engine: DVE.
+     * LOAD_MASK_SELECT (CTRL_IM): loads a 32-byte channel-select mask table, decoded on the SEQ
+     * control surface (wiki-opcode-diff §2; wiki-gap-cluster §7, common.h maverick:205 /
+     * sunda:194). The Master Opcode Reference's mask bundle of IT 39 StreamShuffle and IT 40
+     * StreamTranspose ([col], §2, §3), the engine column's DVE; the word is STREAM_SHUFFLE (the
+     * header's CTRL_IM layout, wiki-gap-cluster §7), which the DVE datamove page emits after either
+     * data-move half (conflicts load_mask_select_pairing, stream_shuffle_pair_order). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT = 0x69,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT` (as dmaspec (an older spec name; no source
+     * uses it) spells it). The spec's name before the shipped spelling was found (the Master Opcode
+     * Reference's IT name with the byte).
      */
     NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69 = 0x69,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69` (as supp-dve-datamove §Opcode witness
+     * Alias of `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT` (as supp-dve-datamove §Opcode witness
      * ledger spells it). The DVE datamove page's name for 0x69.
      */
     NEURON_ISA_TPB_OPCODE_stream_shuffle = 0x69,
     /**
-     * IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference
-     * (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict
+     * STREAM_SHUFFLE (S4D4_TR, wiki-opcode-diff §2; wiki-gap-cluster §8). IT 39 StreamShuffle's
+     * data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the
+     * DVE datamove page, which calls it the stream_transpose half (conflict
      * stream_shuffle_pair_order); the word is STREAM_SHUFFLE_TRANSPOSE. CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE = 0x6a,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's IT 39 name, the spec's primary before the shipped spelling was
+     * found.
      */
     NEURON_ISA_TPB_OPCODE_StreamShuffle = 0x6a,
     /**
-     * IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode Reference
-     * (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the word is
-     * STREAM_TRANSPOSE (S4D4_TR). CERTAIN Engine: DVE.
-     */
-    NEURON_ISA_TPB_OPCODE_StreamTranspose = 0x6b,
-    /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_StreamTranspose` (as wiki-instruction-record §2 spells it).
-     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * STREAM_TRANSPOSE (S4D4_TR): the shipped spelling, in common.h (wiki-opcode-diff §2,
+     * wiki-stream-transpose §9: common.h:199) and the libnrt DWARF enum (wiki-instruction-record
+     * §2). IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode
+     * Reference (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the
+     * word is STREAM_TRANSPOSE. CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE = 0x6b,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's IT 40 name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_StreamTranspose = 0x6b,
     /** IT 88 Max (L2 Max8). CERTAIN Engine: DVE. */
     NEURON_ISA_TPB_OPCODE_Max = 0x6c,
     /**
@@ -1875,15 +2003,20 @@ enum NEURON_ISA_TPB_OPCODE {
      * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
      */
     NEURON_ISA_TPB_OPCODE_IOTA = 0x7e,
-    /** IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN Engine: DVE. */
-    NEURON_ISA_TPB_OPCODE_Dropout = 0x7f,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Dropout` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * DROPOUT: the shipped spelling, in common.h (wiki-opcode-diff §2; wiki-dropout §2:
+     * common.h:218, all four generations) and the libnrt DWARF enum (wiki-instruction-record §2).
+     * IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_DROPOUT = 0x7f,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Dropout` (as supp-dve-datamove §Opcode witness ledger spells
+     * Alias of `NEURON_ISA_TPB_OPCODE_DROPOUT` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's IT 65 name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Dropout = 0x7f,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_DROPOUT` (as supp-dve-datamove §Opcode witness ledger spells
      * it). The DVE datamove page's name for 0x7F.
      */
     NEURON_ISA_TPB_OPCODE_dropout = 0x7f,
@@ -2001,18 +2134,35 @@ enum NEURON_ISA_TPB_OPCODE {
     /** INDIRECT1D (indexed gather/scatter), real HW */
     NEURON_ISA_TPB_OPCODE_DMA_INDIRECT = 0xbb,
     /**
-     * IT 63 RangeSelect, [newV3] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT
-     * (S2D2_RS). CERTAIN Engine: DVE.
+     * RANGE_SELECT: the shipped spelling (wiki-opcode-diff §2; wiki-range-select §3: common.h:259
+     * cayman / :265 mariana / :271 maverick, absent on sunda). IT 63 RangeSelect, [newV3] (CoreV3
+     * stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RANGE_SELECT` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's IT 63 name, the spec's primary before the shipped spelling was
+     * found.
      */
     NEURON_ISA_TPB_OPCODE_RangeSelect = 0xbc,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_RangeSelect` (as supp-dve-datamove §Opcode witness ledger
+     * Alias of `NEURON_ISA_TPB_OPCODE_RANGE_SELECT` (as supp-dve-datamove §Opcode witness ledger
      * spells it). The DVE datamove page's name for 0xBC.
      */
     NEURON_ISA_TPB_OPCODE_range_select = 0xbc,
     /** DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE = 0xbd,
-    /** IT 64 GetSequenceBounds, [newV3]. CERTAIN Engine: GPSIMD. */
+    /**
+     * GET_SEQUENCE_BOUNDS: the shipped spelling (wiki-opcode-diff §2, +v3; a POOL kernel at funcVA
+     * 0x01004204, wiki-range-select §7.1). IT 64 GetSequenceBounds, [newV3]. CERTAIN Engine:
+     * GPSIMD.
+     */
+    NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS = 0xbe,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's IT 64 name, the spec's primary before the shipped spelling was
+     * found.
+     */
     NEURON_ISA_TPB_OPCODE_GetSequenceBounds = 0xbe,
     /**
      * S3D3_COLLECTIVE (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT): the collective (cross-NeuronCore)
@@ -2030,17 +2180,40 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_Sb2sbCollective = 0xbf,
     /**
+     * PSEUDO_DMATRIGGER: the shipped spelling (wiki-opcode-diff §2 and §4, invariant v2..v5).
      * DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger,
      * NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT; Master Opcode Reference IT 67, L2 PseudoDMATrigger)
      * Engine: DMA.
      */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER = 0xc1,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER` (as wiki-opcode-diff §6.3 spells it).
+     * TONGA V1's RT-pseudo spelling (PSEUDO_DMA_{TRIGGER 0xc1, …}), which V2+ renamed
+     * PSEUDO_DMATRIGGER on the same byte; also the spec's earlier primary, after the struct name.
+     */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_TRIGGER = 0xc1,
     /**
-     * ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance,
-     * NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT; Master Opcode Reference IT 86, L2 PseudoDMARearm)
-     * Engine: DMA.
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER` (as wiki-master-opcode §1 spells it). The
+     * page's L2 name (IT 67 DMATrigger).
+     */
+    NEURON_ISA_TPB_OPCODE_PseudoDMATrigger = 0xc1,
+    /**
+     * PSEUDO_DMAREARM: the shipped spelling (wiki-opcode-diff §2). ResetQueueInstance: re-arm a DMA
+     * queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT;
+     * Master Opcode Reference IT 86, L2 PseudoDMARearm) Engine: DMA.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM = 0xc2,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM` (as wiki-opcode-diff §6.3 spells it). TONGA
+     * V1's RT-pseudo spelling (PSEUDO_DMA_{…, REARM 0xc2, …}), which V2+ renamed PSEUDO_DMAREARM on
+     * the same byte; also the spec's earlier primary, after the struct name.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_REARM = 0xc2,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM` (as wiki-master-opcode §1 spells it). The
+     * page's L2 name (IT 86 ResetQueueInstance).
+     */
+    NEURON_ISA_TPB_OPCODE_PseudoDMARearm = 0xc2,
     /**
      * pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT
      * 43 IndirectLoad / IT 45 IndirectSave, [split] with 0xD6 by direction; which direction is
@@ -2083,9 +2256,15 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_CollectiveSend = 0xcb,
     /**
      * Alias of `NEURON_ISA_TPB_OPCODE_CollectiveSend` (as wiki-pseudo-lowering §3 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * libnrt DWARF enum's spelling.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_SENDRECV = 0xcb,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CollectiveSend` (as wiki-opcode-diff §2 spells it). The
+     * shipped common.h spelling (the opcode-table diff's matrix), which differs from the DWARF
+     * enum's PSEUDO_SENDRECV; not made primary here (a collective pseudo, outside the DMA family).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV = 0xcb,
     /**
      * A host-only pseudo resolved to a PC and deleted (num_extra_instrs = -1)
      * (wiki-instruction-record §2; wiki-pseudo-lowering §5).
@@ -2096,16 +2275,19 @@ enum NEURON_ISA_TPB_OPCODE {
     /** IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN Engine: scalar. */
     NEURON_ISA_TPB_OPCODE_TensorLoad = 0xce,
     /**
-     * SwitchQueueInstance: re-point a DMA queue at another instance (seed 000
-     * visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode
-     * Reference IT 85, L2 PseudoDMASwapQueueSet) Engine: DMA.
-     */
-    NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET = 0xcf,
-    /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET` (as wiki-instruction-record §2
-     * spells it). The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * PSEUDO_DMASWAP_QUEUE_SET: the shipped spelling, in common.h (wiki-opcode-diff §2) and the
+     * libnrt DWARF enum (wiki-instruction-record §2). SwitchQueueInstance: re-point a DMA queue at
+     * another instance (seed 000 visitInstSwitchQueueInstance,
+     * NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode Reference IT 85, L2
+     * PseudoDMASwapQueueSet) Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMASWAP_QUEUE_SET = 0xcf,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMASWAP_QUEUE_SET` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary
+     * (after the struct name NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT).
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET = 0xcf,
     /**
      * IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN Engine: DVE/Pool.
      */
@@ -2320,6 +2502,66 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, wait_idx) == 1, "NEURON_IS
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, update_mode) == 2, "NEURON_ISA_TPB_EVENTS.update_mode is at offset 2");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, update_idx) == 3, "NEURON_ISA_TPB_EVENTS.update_idx is at offset 3");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, semaphore_value) == 4, "NEURON_ISA_TPB_EVENTS.semaphore_value is at offset 4");
+
+/**
+ * IMM_SRC (1 byte): Where an IMM_VAL_INST_FIELD operand's value comes from (common.h:1207).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-dropout §3; wiki-range-select §6. Spec: types/imm_val.toml:40.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_IMM_SRC : uint8_t {
+#else
+enum NEURON_ISA_TPB_IMM_SRC {
+#endif
+    /** The value is in the instruction (imm_arith_fp32). */
+    NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE = 0x00,
+    /** A PartitionOffset pointer to the immediate (imm_ptr). */
+    NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE = 0x01,
+    /** A PartitionOffset pointer taken from a register (imm_reg). */
+    NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE = 0x02,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_IMM_SRC;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_IMM_SRC) == 1, "NEURON_ISA_TPB_IMM_SRC is 1 byte");
+
+/**
+ * IMM_VAL_INST_FIELD (4 bytes): A 4-byte union: { PARTITION_OFFSET imm_ptr; IMM_REG imm_reg; float
+ * imm_arith_fp32; int32 imm_bitvec_int32; … } (common.h:866; the page elides further arms). Which
+ * arm holds is not in the four bytes: a separate IMM_SRC byte of the word (bound0_src,
+ * threshold_src, …) says, 0 INSTRUCTION_IMMEDIATE for the inline value, 1 POINTER_IMMEDIATE for
+ * imm_ptr, 2 REG_PTR_IMMEDIATE for imm_reg. The spec's [[union]] picks its arm from bits inside the
+ * union, so the arms are the field's primary reading (imm_arith_fp32, the IEEE-754 bits as a u32:
+ * the spec has no float type) and its alternatives (the other arms, same bytes). The layouts of
+ * PARTITION_OFFSET and IMM_REG inside the arms are not given by this page, so those arms are read
+ * as u32.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-range-select §4; wiki-range-select §6; wiki-dropout §3. Spec:
+ * types/imm_val.toml:6.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_IMM_VAL_INST_FIELD {
+    /**
+     * Offset 0, 4 bytes. The inline FP32 immediate (the arm an INSTRUCTION_IMMEDIATE source
+     * selects), as its IEEE-754 bits. Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `imm_bitvec_int32` (int32_t): The inline 32-bit integer immediate arm.
+     * [HIGH/OBSERVED]
+     *
+     * Alternative reading `imm_ptr` (uint32_t): The PartitionOffset pointer to the immediate (the
+     * arm a POINTER_IMMEDIATE source selects); must be channel- and dtype-aligned
+     * (has_valid_immediates). [HIGH/OBSERVED]
+     *
+     * Alternative reading `imm_reg` (uint32_t): The register that supplies the pointer (the arm a
+     * REG_PTR_IMMEDIATE source selects); must be a valid imm_reg. [HIGH/OBSERVED]
+     */
+    uint32_t imm_arith_fp32;
+} NEURON_ISA_TPB_IMM_VAL_INST_FIELD;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_IMM_VAL_INST_FIELD) == 4, "NEURON_ISA_TPB_IMM_VAL_INST_FIELD is 4 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_IMM_VAL_INST_FIELD, imm_arith_fp32) == 0, "NEURON_ISA_TPB_IMM_VAL_INST_FIELD.imm_arith_fp32 is at offset 0");
 
 /**
  * The `addr_var` arm of NEURON_ISA_TPB_PSEUDO_ADDR8, selected when `(marker & 0x10) == 0x10`.
@@ -4698,6 +4940,92 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  * sdma_data_type_size reports 0 bytes for FP32R, not 4 (a round/replicated accumulation tag that
  * does not ride the I/O-length path); both pages tag it CARRIED. [HIGH/CARRIED] Evidence:
  * supp-consolidated §1.3; supp-field-tables §7.
+ */
+
+/**
+ * Conflict `dropout_threshold_inline` (about DROPOUT): Whether DROPOUT carries its threshold in the
+ * word. The shipped header has threshold_src (IMM_SRC) at +35 and the threshold itself, an
+ * IMM_VAL_INST_FIELD, at +44 (inline FP32 or a pointer); the DVE datamove page read +0x23 as a
+ * 1-byte slot index into the engine's scalar-operand bank and said the f32 threshold lives in the
+ * bank, not in the bundle, with +0x2C..+0x2F unexplained. The header outranks the encoder reading:
+ * the spec follows it.
+ *
+ * Reading `inline_imm_val`: The header: threshold_src@35 (IMM_SRC), threshold@44
+ * (IMM_VAL_INST_FIELD: fp32 imm / ptr / reg). [HIGH/OBSERVED] Evidence: wiki-dropout §3.
+ *
+ * Reading `operand_bank_slot`: The DVE page: +0x23 threshold_imm_ptr, a scalar-operand slot index
+ * from a boost::variant; the threshold is not inline. [HIGH] Evidence: supp-dve-datamove §Dropout.
+ */
+
+/**
+ * Conflict `s4d4_tr_num_active_channels_width` (about STREAM_SHUFFLE_TRANSPOSE, STREAM_TRANSPOSE):
+ * How wide S4D4_TR's num_active_channels is (STREAM_SHUFFLE 0x6a, STREAM_TRANSPOSE 0x6b). The
+ * compile-verified header has a uint8_t at +34 followed by negated@35, op@36, op_dim@37 and
+ * mask_enable@38; the DVE datamove page's width column gives 4 bytes at +0x22 (a u32 over
+ * +0x22..+0x25). Read as a u32, a word with 64 channels and negated = 1 decodes as 320 channels.
+ * The header outranks the encoder reading: the spec reads one byte.
+ *
+ * Reading `u8_at_34`: The header: uint8_t num_active_channels at 34, then negated, op, op_dim,
+ * mask_enable, reserved1[5]. [HIGH/OBSERVED] Evidence: wiki-stream-transpose §4; wiki-gap-cluster
+ * §3.
+ *
+ * Reading `u32_at_0x22`: The DVE page: | +0x22 | 4 | num_active_channels |
+ * instr.num_active_channels |, written via sub_12173A0. [CERTAIN] Evidence: supp-dve-datamove
+ * §`0x6B` stream_transpose half; supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing
+ * bundle).
+ */
+
+/**
+ * Conflict `load_mask_select_src_pattern` (about STREAM_SHUFFLE): What LOAD_MASK_SELECT's
+ * (STREAM_SHUFFLE 0x69) bytes +12..+31 are. The shipped header's CTRL_IM struct (compile-verified)
+ * has param_ram_offset (u16) at 12, imm_ptr_select (u8) at 14 and reserved0[17] at 15, all required
+ * to be 0 by is_valid_load_mask_select; the DVE datamove page's encoder table writes a 16-byte
+ * source access pattern at +0x0C (assignAccess(src)), and its dbg validator reads the pattern's
+ * tails at +0x18 / +0x1A. A word the encoder writes with a nonzero source pattern breaks
+ * has_zero_pram_offset and ctrl_im_reserved_zero. The header outranks the encoder reading: the spec
+ * lays out the CTRL_IM fields.
+ *
+ * Reading `ctrl_im_fields`: The header: param_ram_offset@12 (has_zero_pram_offset ⇒ 0),
+ * imm_ptr_select@14 (ctrl_imm_ptr_select_zero ⇒ 0), reserved0[17]@15 (0). [HIGH/OBSERVED] Evidence:
+ * wiki-gap-cluster §7.
+ *
+ * Reading `src_access_pattern`: The DVE page: a source access pattern (TENSOR4D, the page's width
+ * column 16) at +0x0C, the spec's earlier src_mem_pattern (20 bytes, +12..+31). [CERTAIN] Evidence:
+ * supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate).
+ */
+
+/**
+ * Conflict `load_mask_select_pairing` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
+ * STREAM_TRANSPOSE): Whether LOAD_MASK_SELECT (0x69) is a positional extension. The DVE datamove
+ * page's encoder emits it right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, and
+ * the spec keeps that as `follows`; the header page treats it as a CTRL_IM control load of its own,
+ * validated alone by is_valid_load_mask_select, whose consumer is only plausibly StreamShuffle 0x6a
+ * (not byte-traced, MED/INFERRED), which would put it before the shuffle (as the Master Opcode
+ * Reference does, conflict stream_shuffle_pair_order). No page states that a lone 0x69 is invalid;
+ * the spec's `follows` reports one.
+ *
+ * Reading `after_the_transpose_half`: The DVE page: the compiler's two-bundle micro-sequences
+ * {0x6A, 0x69} and {0x6B, 0x69}. [CERTAIN] Evidence: supp-dve-datamove §StreamShuffle.
+ *
+ * Reading `standalone_control_load`: The header page: a config / argument load on the SEQ control
+ * surface, validated by itself; the natural consumer is a downstream channel select / permute,
+ * plausibly StreamShuffle 0x6a or AffineSelect 0x92, not byte-traced. [MED/INFERRED] Evidence:
+ * wiki-gap-cluster §7.
+ */
+
+/**
+ * Conflict `pool_buffer_load_src_pattern` (about POOL_BUFFER_LOAD): Where POOL_BUFFER_LOAD's (0x67)
+ * source access pattern sits. The shipped header's S4_PB struct (compile-verified) has
+ * src_mem_pattern, a 20-byte TENSOR4D, at 12..31; the DVE datamove page's summary of the band puts
+ * the index / source access pattern at +0x18, inside it. The header outranks the summary: the spec
+ * lays out src_mem_pattern at 12.
+ *
+ * Reading `tensor4d_at_12`: The header: | 12 | src_mem_pattern (TENSOR4D) | 20 |. [HIGH/OBSERVED]
+ * Evidence: wiki-gap-cluster §6.
+ *
+ * Reading `index_pattern_at_0x18`: The DVE page: the index / source access pattern at +0x18 (no
+ * width given). [CERTAIN] Evidence: supp-dve-datamove §Master offset table; supp-dve-datamove
+ * §`0x68` reg_load half.
  */
 
 /**

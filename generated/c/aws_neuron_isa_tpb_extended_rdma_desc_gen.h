@@ -28,7 +28,10 @@ DMASPEC_OWN_USES_BEGIN
  * operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the
  * whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker
  * tag and the disagreement is the conflict rdma_operand_layout_tag. The three
- * NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32: no page gives that type's layout. The
+ * NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are typed IMM_VAL_INST_FIELD as the header types them
+ * (spec/types/imm_val.toml, the 4-byte union the RangeSelect page gives: {imm_ptr, imm_reg,
+ * imm_arith_fp32, imm_bitvec_int32, …}); no page says which arm they hold (the word has no IMM_SRC
+ * byte), so they decode through the union's primary arm, its other arms the alternatives. The
  * header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as
  * SBUF partition offsets, are not enforced: no page states them as a validity rule.
  *
@@ -73,19 +76,28 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STR
     /**
      * Offset 16, 4 bytes. Physical id of the peer core (an immediate,
      * NEURON_ISA_TPB_IMM_VAL_INST_FIELD). Confidence: HIGH/CARRIED (strong).
+     *
+     * Here no member of `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` is surer than HIGH/CARRIED, whatever
+     * its own tag.
      */
-    uint32_t remote_core_id DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
+    NEURON_ISA_TPB_IMM_VAL_INST_FIELD remote_core_id DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 20, 4 bytes. Routing id of the peer core, folded into the SoC high bits of the
      * destination (CAYMAN_ID / EXIT_DIE). Confidence: HIGH/CARRIED (strong).
+     *
+     * Here no member of `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` is surer than HIGH/CARRIED, whatever
+     * its own tag.
      */
-    uint32_t remote_routing_id DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
+    NEURON_ISA_TPB_IMM_VAL_INST_FIELD remote_routing_id DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 24, 4 bytes. Which DMA engines take part; their number is a power of two (1, 2, 4, 8
      * or 16). Whether the value is that number or a bitmap of the engines is the conflict
      * rdma_dma_engine_mask_meaning. Confidence: HIGH/CARRIED (strong).
+     *
+     * Here no member of `NEURON_ISA_TPB_IMM_VAL_INST_FIELD` is surer than HIGH/CARRIED, whatever
+     * its own tag.
      */
-    uint32_t dma_engine_mask DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
+    NEURON_ISA_TPB_IMM_VAL_INST_FIELD dma_engine_mask DMASPEC_GATED_STRONG("STRONG: tagged HIGH/CARRIED (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-field-tables §2.5; supp-descriptor-model §2.6; wiki-rdma-desc §2.1");
     /**
      * Offset 28, 4 bytes. Local SBUF partition offset of the source. Confidence: HIGH/CARRIED
      * (strong).

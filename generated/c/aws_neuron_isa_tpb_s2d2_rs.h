@@ -10,131 +10,179 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S2D2_RS_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_RangeSelect`. */
+/** Opcode of NEURON_ISA_TPB_S2D2_RS_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_RANGE_SELECT`. */
 #define NEURON_ISA_TPB_S2D2_RS_OPCODE 0xbc
 /** Size of NEURON_ISA_TPB_S2D2_RS_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S2D2_RS_SIZE 64
 
 /**
- * RANGE_SELECT (64 bytes): RangeSelect (bir::InstRangeSelect, IT 63): selects the elements of a 2-D
- * source that fall within [lower, upper] into a 2-D destination. The two bounds are f32 immediates
- * (the lower an int -> float convert, the upper a raw f32), each range-checked by the compiler
- * (backend::checkBoundRange) before its store. The encoder exists only in CoreV3GenImpl (no V2
- * counterpart); the compiler may append a 0x9B (DveReadAccumulator) select-reduce / drain word,
- * which no page transcribes, so the spec has no word for it and cannot state that pairing. The
- * compiler also asserts "fill_val in RangeSelect must be float MAX_NEG …", on a value the bundle
- * does not carry. Bytes the page writes without naming them (+0x0E, +0x24, +0x25, the high nibble
- * of +0x0D) stay unknown: the page fabricates no field name, and neither does the spec. The page's
- * TENSOR2D slots are 12 bytes here (conflict dve_access_pattern_widths).
+ * RANGE_SELECT (64 bytes): RangeSelect: for each source element x, pred = (x comp_op0 bound0) && (x
+ * comp_op1 bound1); the destination gets x where pred holds and fill_val (pinned to -FLT_MAX,
+ * 0xff7fffff) where it does not, optionally Max-reduced (reduce_cmd, reduce_op == MAX). The two
+ * bounds are FP32 scalars (IMM_VAL_INST_FIELD), each inline or a pointer as its IMM_SRC byte says.
+ * The layout is the shipped header's NEURON_ISA_TPB_S2D2_RS_STRUCT, every offset compile-verified
+ * (gcc offsetof, sizeof == 64), and the rules are its validator is_valid_range_select (21
+ * sub-checks). The DVE datamove page read the compiler's encoder
+ * (CoreV3GenImpl::visitInstRangeSelect) and named the bytes otherwise (lower_bound / upper_bound at
+ * +0x10 / +0x14, dtype_mode, bound-check fields, and unnamed bytes); the header outranks it, and
+ * each of those readings stays as an alternative of the field it covers. The compiler may append a
+ * 0x9B (DveReadAccumulator) drain word, which no page transcribes (spec/gaps.toml). Architectures:
+ * cayman, mariana and maverick (nc >= 3, has_valid_nc_rs); the header is byte-identical on the
+ * three, absent on sunda.
  *
- * Opcode 0xbc (`NEURON_ISA_TPB_OPCODE_RangeSelect`). Architectures: cayman, mariana.
+ * Opcode 0xbc (`NEURON_ISA_TPB_OPCODE_RANGE_SELECT`). Architectures: cayman, mariana, maverick.
  *
- * Confidence: CERTAIN (confirmed).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-dve-datamove §RangeSelect; supp-dve-datamove §Gaps and confidence;
- * supp-dve-datamove §Opcode witness ledger; wiki-master-opcode §1; wiki-master-opcode §3. Spec:
- * words/dve_range_select.toml:6.
+ * Evidence: wiki-range-select §4; wiki-range-select §3; wiki-range-select §10.1; supp-dve-datamove
+ * §RangeSelect; supp-dve-datamove §Gaps and confidence; supp-dve-datamove §Opcode witness ledger;
+ * wiki-master-opcode §1; wiki-master-opcode §3. Spec: words/dve_range_select.toml:7.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_S2D2_RS_STRUCT {
     /**
-     * Offset 0, 4 bytes. opcode == 0xBC, inst_word_len == 0x10, bytes +2..+3 zero. Confidence:
-     * CERTAIN (confirmed).
+     * Offset 0, 4 bytes. header.opcode == 0xbc (has_range_select_opcode); the encoder writes
+     * inst_word_len 0x10 and zero bytes +2..+3. Confidence: HIGH/OBSERVED (confirmed).
      */
     NEURON_ISA_TPB_HEADER header;
     /**
-     * Offset 4, 8 bytes. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the
-     * page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
-     *
-     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
-     */
-    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six)");
-    /**
-     * Offset 12, 1 byte. Unknown: no source gives a meaning; kept raw. No source gives +0x0C a
-     * meaning; the validator reads it.
-     */
-    uint8_t unknown_12[1];
-    /**
-     * Offset 13, 1 byte. The dtype tag (low nibble) and a second, unnamed 4-bit field (high
-     * nibble), packed into one byte. Confidence: HIGH (strong).
-     */
-    NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE dtype_mode DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §RangeSelect");
-    /**
-     * Offset 14, 1 byte. Unknown: no source gives a meaning; kept raw. The page's "(mode flag)":
-     * written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no
-     * meaning given.
-     */
-    uint8_t unknown_14[1];
-    /**
-     * Offset 15, 1 byte. The op-variant flag: the encoder always writes 8. Confidence: CERTAIN
+     * Offset 4, 8 bytes. The event semaphore block (wait / update). Confidence: HIGH/OBSERVED
      * (confirmed).
      */
-    uint8_t op_variant_flag;
+    NEURON_ISA_TPB_EVENTS events;
     /**
-     * Offset 16, 4 bytes. The lower bound, an IEEE-754 f32 (the bits as a u32): the compiler
-     * converts an integer bound to float and range-checks it (checkBoundRange) before the store.
-     * Confidence: CERTAIN (confirmed).
+     * Offset 12, 1 byte. The partition count: both start addresses must fit it
+     * (start_addr_active_channels) and check_active_channels bounds it. Confidence: HIGH/OBSERVED
+     * (confirmed).
      */
-    uint32_t lower_bound;
+    uint8_t num_active_channels;
     /**
-     * Offset 20, 4 bytes. The upper bound, an IEEE-754 f32 (the bits as a u32), stored raw after
-     * the compiler's range check. Confidence: CERTAIN (confirmed).
+     * Offset 13, 1 byte. The input dtype (dtype_lo, bits 0..3) and the output dtype (dtype_hi, bits
+     * 4..7). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `dtype_mode` (NEURON_ISA_TPB_S2D2_RS_DTYPE_MODE): The DVE datamove page's
+     * reading: the dtype tag in the low nibble and a second, unnamed 4-bit field in the high
+     * nibble. The header names the high nibble dtype_hi, the output dtype. [CERTAIN]
      */
-    uint32_t upper_bound;
+    NEURON_ISA_TPB_DTYPE_PAIR in_out_dtype;
     /**
-     * Offset 24, 12 bytes. The data source: a 2-D access pattern (core_v3::TENSOR2D). Confidence:
-     * CERTAIN (confirmed).
+     * Offset 14, 1 byte. The optional Max-reduction: IDLE (none), ACCUMULATE or ZERO_ACCUMULATE
+     * (has_valid_range_select_reduce_cmd; ZERO and LOAD_ACCUMULATE are rejected). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `mode_flag` (uint8_t): The DVE datamove page's "(mode flag)": written
+     * from inst+0x124 via sub_1343d50, with no name or meaning given (the spec held it unknown).
+     * [CERTAIN]
+     */
+    NEURON_ISA_TPB_ACCUM_CMD reduce_cmd;
+    /**
+     * Offset 15, 1 byte. The reduction operator: must be MAX (0x08)
+     * (has_valid_range_select_reduce_op), the identity of the -FLT_MAX fill. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `op_variant_flag` (uint8_t): The DVE datamove page's "op-variant flag":
+     * the encoder always writes 8, which is ALU_OP MAX, the one value the header allows. [CERTAIN]
+     */
+    NEURON_ISA_TPB_ALU_OP reduce_op;
+    /**
+     * Offset 16, 4 bytes. The per-element index origin: a float in the struct (the IEEE-754 bits
+     * here), read as uint32_t by has_valid_total_index_range, which bounds it and base + element
+     * count to 2^24. Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `lower_bound` (uint32_t): The DVE datamove page's reading: the LOWER
+     * bound, an f32 the compiler converts from an integer (cvtsi2ss) and range-checks. The header
+     * has the bounds at +40 / +44 (bound0 / bound1) and base here. [CERTAIN]
+     */
+    uint32_t base;
+    /**
+     * Offset 20, 4 bytes. The fill for elements outside the range, as its IEEE-754 bits: must be
+     * 0xff7fffff (-FLT_MAX, is_valid_fill_val), hard-coded "due to DVE restrictions". Confidence:
+     * HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `upper_bound` (uint32_t): The DVE datamove page's reading: the UPPER
+     * bound, a raw f32 stored after the compiler's range check. The header pins these bytes to
+     * -FLT_MAX (the compiler also asserts "fill_val in RangeSelect must be float MAX_NEG").
+     * [CERTAIN]
+     */
+    uint32_t fill_val;
+    /**
+     * Offset 24, 12 bytes. The input 2-D pattern (read; PSUM or SBUF). Confidence: HIGH/OBSERVED
+     * (confirmed).
      */
     NEURON_ISA_TPB_TENSOR2D src_mem_pattern;
     /**
-     * Offset 36, 2 bytes. Unknown: no source gives a meaning; kept raw. The page's "(field a)" at
-     * +0x24 (from inst+0x118) and "(field b)" at +0x25 (from inst+0x11c), both via sub_1343e40
-     * (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given.
+     * Offset 36, 1 byte. The first comparator (x comp_op0 bound0): IS_EQ / IS_GT / IS_GE / IS_LE /
+     * IS_LT (is_valid_rs_comp_op). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `field_a` (uint8_t): The DVE datamove page's "(field a)" at +0x24:
+     * written from inst+0x118 via sub_1343e40, with no name or meaning given (the spec held it
+     * unknown). [CERTAIN]
      */
-    uint8_t unknown_36[2];
+    NEURON_ISA_TPB_ALU_OP comp_op0;
     /**
-     * Offset 38, 1 byte. The lower bound's check result (checkBoundRange(lower)), packed by the
-     * variant dispatcher; checked by valid_rs_comp_op. Confidence: CERTAIN (confirmed).
+     * Offset 37, 1 byte. The second comparator (x comp_op1 bound1): IS_EQ / IS_GT / IS_GE / IS_LE /
+     * IS_LT (is_valid_rs_comp_op). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `field_b` (uint8_t): The DVE datamove page's "(field b)" at +0x25:
+     * written from inst+0x11c via sub_1343e40, with no name or meaning given (the spec held it
+     * unknown). [CERTAIN]
      */
-    uint8_t bound_check_field_0;
+    NEURON_ISA_TPB_ALU_OP comp_op1;
     /**
-     * Offset 39, 1 byte. The upper bound's check result (checkBoundRange(upper)); checked by
-     * valid_rs_comp_op. Confidence: CERTAIN (confirmed).
+     * Offset 38, 1 byte. Where bound0 comes from: the instruction (imm_arith_fp32), a pointer
+     * (imm_ptr) or a register pointer (imm_reg). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `bound_check_field_0` (uint8_t): The DVE datamove page's reading: the
+     * lower bound's check result (checkBoundRange(lower)), packed by the variant dispatcher. The
+     * RangeSelect page's correction: 38 / 39 are the 1-byte *_src selectors, the FP32 bounds begin
+     * at 40. [CERTAIN]
      */
-    uint8_t bound_check_field_1;
+    NEURON_ISA_TPB_IMM_SRC bound0_src;
     /**
-     * Offset 40, 8 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x28..+0x2F a meaning (the encoder zeroes the bundle first).
+     * Offset 39, 1 byte. Where bound1 comes from (as bound0_src). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     *
+     * Alternative reading `bound_check_field_1` (uint8_t): The DVE datamove page's reading: the
+     * upper bound's check result (checkBoundRange(upper)). [CERTAIN]
      */
-    uint8_t unknown_40[8];
+    NEURON_ISA_TPB_IMM_SRC bound1_src;
     /**
-     * Offset 48, 12 bytes. The destination: a 2-D access pattern (core_v3::TENSOR2D). The validator
-     * reads +0x38, its num_elem[0]. Confidence: CERTAIN (confirmed).
+     * Offset 40, 4 bytes. The first (lo) bound, FP32: inline when bound0_src is
+     * INSTRUCTION_IMMEDIATE, else a pointer (has_valid_immediates(…, FP32)). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_IMM_VAL_INST_FIELD bound0;
+    /**
+     * Offset 44, 4 bytes. The second (hi) bound, FP32 (as bound0). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_IMM_VAL_INST_FIELD bound1;
+    /**
+     * Offset 48, 12 bytes. The output 2-D pattern (write; PSUM or SBUF), one element per source
+     * element. Confidence: HIGH/OBSERVED (confirmed).
      */
     NEURON_ISA_TPB_TENSOR2D dst_mem_pattern;
-    /**
-     * Offset 60, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at
-     * +0x3B).
-     */
-    uint8_t unknown_60[4];
+    /** Offset 60, 4 bytes. Reserved. Padding to 64 bytes. Confidence: HIGH/OBSERVED (confirmed). */
+    uint8_t reserved1[4];
 } NEURON_ISA_TPB_S2D2_RS_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S2D2_RS_STRUCT) == 64, "NEURON_ISA_TPB_S2D2_RS_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, header) == 0, "NEURON_ISA_TPB_S2D2_RS_STRUCT.header is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, events) == 4, "NEURON_ISA_TPB_S2D2_RS_STRUCT.events is at offset 4");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, unknown_12) == 12, "NEURON_ISA_TPB_S2D2_RS_STRUCT.unknown_12 is at offset 12");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, dtype_mode) == 13, "NEURON_ISA_TPB_S2D2_RS_STRUCT.dtype_mode is at offset 13");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, unknown_14) == 14, "NEURON_ISA_TPB_S2D2_RS_STRUCT.unknown_14 is at offset 14");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, op_variant_flag) == 15, "NEURON_ISA_TPB_S2D2_RS_STRUCT.op_variant_flag is at offset 15");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, lower_bound) == 16, "NEURON_ISA_TPB_S2D2_RS_STRUCT.lower_bound is at offset 16");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, upper_bound) == 20, "NEURON_ISA_TPB_S2D2_RS_STRUCT.upper_bound is at offset 20");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, num_active_channels) == 12, "NEURON_ISA_TPB_S2D2_RS_STRUCT.num_active_channels is at offset 12");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, in_out_dtype) == 13, "NEURON_ISA_TPB_S2D2_RS_STRUCT.in_out_dtype is at offset 13");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, reduce_cmd) == 14, "NEURON_ISA_TPB_S2D2_RS_STRUCT.reduce_cmd is at offset 14");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, reduce_op) == 15, "NEURON_ISA_TPB_S2D2_RS_STRUCT.reduce_op is at offset 15");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, base) == 16, "NEURON_ISA_TPB_S2D2_RS_STRUCT.base is at offset 16");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, fill_val) == 20, "NEURON_ISA_TPB_S2D2_RS_STRUCT.fill_val is at offset 20");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, src_mem_pattern) == 24, "NEURON_ISA_TPB_S2D2_RS_STRUCT.src_mem_pattern is at offset 24");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, unknown_36) == 36, "NEURON_ISA_TPB_S2D2_RS_STRUCT.unknown_36 is at offset 36");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound_check_field_0) == 38, "NEURON_ISA_TPB_S2D2_RS_STRUCT.bound_check_field_0 is at offset 38");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound_check_field_1) == 39, "NEURON_ISA_TPB_S2D2_RS_STRUCT.bound_check_field_1 is at offset 39");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, unknown_40) == 40, "NEURON_ISA_TPB_S2D2_RS_STRUCT.unknown_40 is at offset 40");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, comp_op0) == 36, "NEURON_ISA_TPB_S2D2_RS_STRUCT.comp_op0 is at offset 36");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, comp_op1) == 37, "NEURON_ISA_TPB_S2D2_RS_STRUCT.comp_op1 is at offset 37");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound0_src) == 38, "NEURON_ISA_TPB_S2D2_RS_STRUCT.bound0_src is at offset 38");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound1_src) == 39, "NEURON_ISA_TPB_S2D2_RS_STRUCT.bound1_src is at offset 39");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound0) == 40, "NEURON_ISA_TPB_S2D2_RS_STRUCT.bound0 is at offset 40");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound1) == 44, "NEURON_ISA_TPB_S2D2_RS_STRUCT.bound1 is at offset 44");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, dst_mem_pattern) == 48, "NEURON_ISA_TPB_S2D2_RS_STRUCT.dst_mem_pattern is at offset 48");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, unknown_60) == 60, "NEURON_ISA_TPB_S2D2_RS_STRUCT.unknown_60 is at offset 60");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S2D2_RS_OPCODE == NEURON_ISA_TPB_OPCODE_RangeSelect, "NEURON_ISA_TPB_S2D2_RS_OPCODE is NEURON_ISA_TPB_OPCODE_RangeSelect");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, reserved1) == 60, "NEURON_ISA_TPB_S2D2_RS_STRUCT.reserved1 is at offset 60");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S2D2_RS_OPCODE == NEURON_ISA_TPB_OPCODE_RANGE_SELECT, "NEURON_ISA_TPB_S2D2_RS_OPCODE is NEURON_ISA_TPB_OPCODE_RANGE_SELECT");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -146,27 +194,365 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S2D2_RS_OPCODE == NEURON_ISA_TPB_OPCODE_Ran
  * Bit of each rule of NEURON_ISA_TPB_S2D2_RS_STRUCT in NEURON_ISA_TPB_S2D2_RS_rule_truth() and
  * NEURON_ISA_TPB_S2D2_RS_violations() (spec order).
  */
-#define NEURON_ISA_TPB_S2D2_RS_RULE_in_num_eles_eq_out_num_eles 0
-#define NEURON_ISA_TPB_S2D2_RS_RULE_s_same_elem_count_rs_src_dst 1
-#define NEURON_ISA_TPB_S2D2_RS_RULE_valid_rs_comp_op 2
-#define NEURON_ISA_TPB_S2D2_RS_RULE_s_valid_range_select_reduce_op 3
-#define NEURON_ISA_TPB_S2D2_RS_RULE_s_valid_idx_bound_check_reg 4
+#define NEURON_ISA_TPB_S2D2_RS_RULE_is_valid_range_select 0
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_neuron_header 1
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_neuron_events 2
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_nc_rs 3
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_range_select_opcode 4
+#define NEURON_ISA_TPB_S2D2_RS_RULE_start_addr_active_channels_src 5
+#define NEURON_ISA_TPB_S2D2_RS_RULE_start_addr_active_channels_dst 6
+#define NEURON_ISA_TPB_S2D2_RS_RULE_tensor2d_valid_src 7
+#define NEURON_ISA_TPB_S2D2_RS_RULE_tensor2d_valid_dst 8
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_same_elem_count_rs_src_dst 9
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_total_index_range 10
+#define NEURON_ISA_TPB_S2D2_RS_RULE_is_valid_fp_dtype_datapath_in 11
+#define NEURON_ISA_TPB_S2D2_RS_RULE_is_valid_fp_dtype_datapath_out 12
+#define NEURON_ISA_TPB_S2D2_RS_RULE_is_valid_fill_val 13
+#define NEURON_ISA_TPB_S2D2_RS_RULE_is_valid_rs_comp_op0 14
+#define NEURON_ISA_TPB_S2D2_RS_RULE_is_valid_rs_comp_op1 15
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_immediates_bound0 16
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_immediates_bound1 17
+#define NEURON_ISA_TPB_S2D2_RS_RULE_check_active_channels 18
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_range_select_reduce_cmd 19
+#define NEURON_ISA_TPB_S2D2_RS_RULE_has_valid_range_select_reduce_op 20
+#define NEURON_ISA_TPB_S2D2_RS_RULE_in_num_eles_eq_out_num_eles 21
+#define NEURON_ISA_TPB_S2D2_RS_RULE_s_same_elem_count_rs_src_dst 22
+#define NEURON_ISA_TPB_S2D2_RS_RULE_valid_rs_comp_op 23
+#define NEURON_ISA_TPB_S2D2_RS_RULE_s_valid_range_select_reduce_op 24
+#define NEURON_ISA_TPB_S2D2_RS_RULE_s_valid_idx_bound_check_reg 25
+
+/**
+ * has_valid_neuron_header: the header must be valid.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_neuron_header(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_neuron_events: the events must be valid.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_neuron_events(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_nc_rs(nc): RangeSelect needs NeuronCore v3 or later (not sunda).
+ *
+ * Checks: nc >= 3
+ *
+ * Source: wiki-range-select §10.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_nc_rs(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return (((int64_t)nc) >= INT64_C(3));
+}
+
+/**
+ * has_range_select_opcode: header.opcode must be RANGE_SELECT (0xbc).
+ *
+ * Checks: header.opcode == OPCODE::RANGE_SELECT
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_range_select_opcode(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->header.opcode) == INT64_C(188));
+}
+
+/**
+ * start_addr_active_channels(i.s2d2_rs.src_mem_pattern.start_addr, i.s2d2_rs.num_active_channels):
+ * the source start address must fit num_active_channels.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_start_addr_active_channels_src(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * start_addr_active_channels(i.s2d2_rs.dst_mem_pattern.start_addr, i.s2d2_rs.num_active_channels):
+ * the destination start address must fit num_active_channels.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_start_addr_active_channels_dst(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * tensor2d_valid(i.s2d2_rs.src_mem_pattern, dtype_lo, WRITE_TENSOR_FALSE, ALLOWED_IN_PSUM_TRUE,
+ * ALLOWED_IN_SBUF_TRUE): the source pattern must be a valid readable TENSOR2D (PSUM or SBUF).
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_tensor2d_valid_src(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * tensor2d_valid(i.s2d2_rs.dst_mem_pattern, dtype_hi, WRITE_TENSOR_TRUE, ALLOWED_IN_PSUM_TRUE,
+ * ALLOWED_IN_SBUF_TRUE): the destination pattern must be a valid writable TENSOR2D (PSUM or SBUF).
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_tensor2d_valid_dst(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_same_elem_count_rs_src_dst(i.s2d2_rs.src_mem_pattern, i.s2d2_rs.dst_mem_pattern): src and dst
+ * must have the same element count unless either shape comes from a register.
+ *
+ * The rule is the header's (equal element counts, waived when either start address is
+ * register-supplied, shape_from_register). Two readings are dmaspec's inference: the element count
+ * of a TENSOR2D is num_elem[0] * num_elem[1] (the page's t2d count), and shape_from_register is
+ * ADDR4 bit 30, the SHAPE_REG marker 0x40 of the field tables and the StreamTranspose page's
+ * TENSOR4D comment.
+ *
+ * Checks: src_mem_pattern.start_addr.active == 1 || dst_mem_pattern.start_addr.active == 1 ||
+ * src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] == dst_mem_pattern.num_elem[0] *
+ * dst_mem_pattern.num_elem[1]
+ *
+ * Source: wiki-range-select §5.1; wiki-range-select §9; wiki-stream-transpose §4.1. Confidence:
+ * MED/INFERRED (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_same_elem_count_rs_src_dst(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->src_mem_pattern.start_addr.active) == INT64_C(1)) || (((int64_t)i->dst_mem_pattern.start_addr.active) == INT64_C(1))) || ((((int64_t)i->src_mem_pattern.num_elem[0]) * ((int64_t)i->src_mem_pattern.num_elem[1])) == (((int64_t)i->dst_mem_pattern.num_elem[0]) * ((int64_t)i->dst_mem_pattern.num_elem[1]))));
+}
+
+/**
+ * has_valid_total_index_range(i.s2d2_rs.src_mem_pattern, i.s2d2_rs.base): base must be at most
+ * 2^24, and base + the source element count too unless the shape comes from a register.
+ *
+ * The body is the header's (assert.h:16185), on base as a uint32_t. The element count as
+ * num_elem[0] * num_elem[1] and shape_from_register as ADDR4 bit 30 are dmaspec's inference (see
+ * has_same_elem_count_rs_src_dst).
+ *
+ * Checks: base <= 16777216 && (src_mem_pattern.start_addr.active == 1 || base +
+ * src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] <= 16777216)
+ *
+ * Source: wiki-range-select §5.5. Confidence: MED/INFERRED (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_total_index_range(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->base) <= INT64_C(16777216)) && ((((int64_t)i->src_mem_pattern.start_addr.active) == INT64_C(1)) || ((((int64_t)i->base) + (((int64_t)i->src_mem_pattern.num_elem[0]) * ((int64_t)i->src_mem_pattern.num_elem[1]))) <= INT64_C(16777216))));
+}
+
+/**
+ * is_valid_fp_dtype_datapath(dtype_lo, ALLOW_FP32R_FALSE): the input dtype (dtype_lo) must be
+ * FP8_EXP3/4/5, FP16, BFLOAT16 or FP32.
+ *
+ * Checks: in_out_dtype.dtype_lo in [DTYPE::FP8_EXP3, DTYPE::FP8_EXP4, DTYPE::FP8_EXP5, DTYPE::FP16,
+ * DTYPE::BFLOAT16, DTYPE::FP32]
+ *
+ * Source: wiki-range-select §8. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid_fp_dtype_datapath_in(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->in_out_dtype.dtype_lo) == INT64_C(13)) || (((int64_t)i->in_out_dtype.dtype_lo) == INT64_C(14)) || (((int64_t)i->in_out_dtype.dtype_lo) == INT64_C(15)) || (((int64_t)i->in_out_dtype.dtype_lo) == INT64_C(7)) || (((int64_t)i->in_out_dtype.dtype_lo) == INT64_C(6)) || (((int64_t)i->in_out_dtype.dtype_lo) == INT64_C(10)));
+}
+
+/**
+ * is_valid_fp_dtype_datapath(dtype_hi, ALLOW_FP32R_TRUE): the output dtype (dtype_hi) must be
+ * FP8_EXP3/4/5, FP16, BFLOAT16, FP32 or FP32R.
+ *
+ * Checks: in_out_dtype.dtype_hi in [DTYPE::FP8_EXP3, DTYPE::FP8_EXP4, DTYPE::FP8_EXP5, DTYPE::FP16,
+ * DTYPE::BFLOAT16, DTYPE::FP32, DTYPE::FP32R]
+ *
+ * Source: wiki-range-select §8. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid_fp_dtype_datapath_out(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->in_out_dtype.dtype_hi) == INT64_C(13)) || (((int64_t)i->in_out_dtype.dtype_hi) == INT64_C(14)) || (((int64_t)i->in_out_dtype.dtype_hi) == INT64_C(15)) || (((int64_t)i->in_out_dtype.dtype_hi) == INT64_C(7)) || (((int64_t)i->in_out_dtype.dtype_hi) == INT64_C(6)) || (((int64_t)i->in_out_dtype.dtype_hi) == INT64_C(10)) || (((int64_t)i->in_out_dtype.dtype_hi) == INT64_C(11)));
+}
+
+/**
+ * is_valid_fill_val(i.s2d2_rs.fill_val): fill_val must be -FLT_MAX (0xff7fffff).
+ *
+ * Checks: fill_val == 0xff7fffff
+ *
+ * Source: wiki-range-select §5.3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid_fill_val(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->fill_val) == INT64_C(4286578687));
+}
+
+/**
+ * is_valid_rs_comp_op(i.s2d2_rs.comp_op0): comp_op0 must be IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT.
+ *
+ * Checks: comp_op0 in [ALU_OP::IS_EQ, ALU_OP::IS_GT, ALU_OP::IS_GE, ALU_OP::IS_LE, ALU_OP::IS_LT]
+ *
+ * Source: wiki-range-select §5.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid_rs_comp_op0(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->comp_op0) == INT64_C(18)) || (((int64_t)i->comp_op0) == INT64_C(19)) || (((int64_t)i->comp_op0) == INT64_C(20)) || (((int64_t)i->comp_op0) == INT64_C(21)) || (((int64_t)i->comp_op0) == INT64_C(22)));
+}
+
+/**
+ * is_valid_rs_comp_op(i.s2d2_rs.comp_op1): comp_op1 must be IS_EQ, IS_GT, IS_GE, IS_LE or IS_LT.
+ *
+ * Checks: comp_op1 in [ALU_OP::IS_EQ, ALU_OP::IS_GT, ALU_OP::IS_GE, ALU_OP::IS_LE, ALU_OP::IS_LT]
+ *
+ * Source: wiki-range-select §5.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid_rs_comp_op1(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->comp_op1) == INT64_C(18)) || (((int64_t)i->comp_op1) == INT64_C(19)) || (((int64_t)i->comp_op1) == INT64_C(20)) || (((int64_t)i->comp_op1) == INT64_C(21)) || (((int64_t)i->comp_op1) == INT64_C(22)));
+}
+
+/**
+ * has_valid_immediates(i.s2d2_rs.bound0, i.s2d2_rs.bound0_src, i.s2d2_rs.num_active_channels,
+ * NEURON_ISA_TPB_DTYPE_FP32): bound0 must be a valid FP32 immediate for its source.
+ *
+ * The page describes the body (assert.h:413) in prose only: an instruction immediate always passes;
+ * a pointer must be channel-aligned (tpb_addr_active_channels) and FP32-aligned
+ * (addr_aligned_dtype); a register pointer must be a valid imm_reg. Not enforced: the helpers'
+ * bodies are not given.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_immediates_bound0(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_immediates(i.s2d2_rs.bound1, i.s2d2_rs.bound1_src, i.s2d2_rs.num_active_channels,
+ * NEURON_ISA_TPB_DTYPE_FP32): bound1 must be a valid FP32 immediate for its source.
+ *
+ * As has_valid_immediates on bound0.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_immediates_bound1(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * check_active_channels(i.s2d2_rs.num_active_channels): num_active_channels must be a valid channel
+ * count.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_check_active_channels(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_range_select_reduce_cmd(i.s2d2_rs.reduce_cmd): reduce_cmd must be IDLE, ACCUMULATE or
+ * ZERO_ACCUMULATE.
+ *
+ * Checks: reduce_cmd in [ACCUM_CMD::IDLE, ACCUM_CMD::ACCUMULATE, ACCUM_CMD::ZERO_ACCUMULATE]
+ *
+ * Source: wiki-range-select §5.4. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_range_select_reduce_cmd(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->reduce_cmd) == INT64_C(0)) || (((int64_t)i->reduce_cmd) == INT64_C(2)) || (((int64_t)i->reduce_cmd) == INT64_C(3)));
+}
+
+/**
+ * has_valid_range_select_reduce_op(i.s2d2_rs.reduce_op): reduce_op must be MAX (0x08).
+ *
+ * Checks: reduce_op == ALU_OP::MAX
+ *
+ * Source: wiki-range-select §5.4. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_has_valid_range_select_reduce_op(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->reduce_op) == INT64_C(8));
+}
+
+/**
+ * is_valid_range_select(i, nc): not a valid RangeSelect word.
+ *
+ * The header's conjunction of 21 sub-checks (is_valid_rs_comp_op, has_valid_immediates,
+ * start_addr_active_channels and tensor2d_valid each called twice: 20 parts here, the two calls of
+ * one predicate told apart by id). Those whose body the page does not give are declared without one
+ * (enforced = false): they hold.
+ *
+ * Holds when all of has_valid_neuron_header, has_valid_neuron_events, has_valid_nc_rs,
+ * has_range_select_opcode, start_addr_active_channels_src, start_addr_active_channels_dst,
+ * tensor2d_valid_src, tensor2d_valid_dst, has_same_elem_count_rs_src_dst,
+ * has_valid_total_index_range, is_valid_fp_dtype_datapath_in, is_valid_fp_dtype_datapath_out,
+ * is_valid_fill_val, is_valid_rs_comp_op0, is_valid_rs_comp_op1, has_valid_immediates_bound0,
+ * has_valid_immediates_bound1, check_active_channels, has_valid_range_select_reduce_cmd,
+ * has_valid_range_select_reduce_op hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: wiki-range-select §5.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid_range_select(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return (NEURON_ISA_TPB_S2D2_RS_has_valid_neuron_header(i) && NEURON_ISA_TPB_S2D2_RS_has_valid_neuron_events(i) && NEURON_ISA_TPB_S2D2_RS_has_valid_nc_rs(i, nc) && NEURON_ISA_TPB_S2D2_RS_has_range_select_opcode(i) && NEURON_ISA_TPB_S2D2_RS_start_addr_active_channels_src(i) && NEURON_ISA_TPB_S2D2_RS_start_addr_active_channels_dst(i) && NEURON_ISA_TPB_S2D2_RS_tensor2d_valid_src(i) && NEURON_ISA_TPB_S2D2_RS_tensor2d_valid_dst(i) && NEURON_ISA_TPB_S2D2_RS_has_same_elem_count_rs_src_dst(i) && NEURON_ISA_TPB_S2D2_RS_has_valid_total_index_range(i) && NEURON_ISA_TPB_S2D2_RS_is_valid_fp_dtype_datapath_in(i) && NEURON_ISA_TPB_S2D2_RS_is_valid_fp_dtype_datapath_out(i) && NEURON_ISA_TPB_S2D2_RS_is_valid_fill_val(i) && NEURON_ISA_TPB_S2D2_RS_is_valid_rs_comp_op0(i) && NEURON_ISA_TPB_S2D2_RS_is_valid_rs_comp_op1(i) && NEURON_ISA_TPB_S2D2_RS_has_valid_immediates_bound0(i) && NEURON_ISA_TPB_S2D2_RS_has_valid_immediates_bound1(i) && NEURON_ISA_TPB_S2D2_RS_check_active_channels(i) && NEURON_ISA_TPB_S2D2_RS_has_valid_range_select_reduce_cmd(i) && NEURON_ISA_TPB_S2D2_RS_has_valid_range_select_reduce_op(i));
+}
 
 /**
  * in_num_eles_eq_out_num_eles: src and dst must have the same element count (inNumEles ==
  * outNumEles).
  *
- * The assertion is the page's; reading inNumEles / outNumEles as the product of each TENSOR2D's two
- * num_elem is dmaspec's inference from the pattern's layout (ADDR4 + 2 x i16 stride + 2 x u16 num).
+ * The assertion is the DVE datamove page's (the spec enforced it as the product of each TENSOR2D's
+ * two num_elem, its inference). Not enforced now: the header's has_same_elem_count_rs_src_dst
+ * checks the same counts (waived for a register-supplied shape), so a broken word is reported once,
+ * as a violation.
  *
- * Checks: src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] == dst_mem_pattern.num_elem[0]
- * * dst_mem_pattern.num_elem[1]
+ * Not enforced: the sources name this predicate without its body, so it holds.
  *
  * Source: supp-dve-datamove §RangeSelect. Confidence: INFERRED (inferred). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_S2D2_RS_in_num_eles_eq_out_num_eles(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
     (void)i;
-    return ((((int64_t)i->src_mem_pattern.num_elem[0]) * ((int64_t)i->src_mem_pattern.num_elem[1])) == (((int64_t)i->dst_mem_pattern.num_elem[0]) * ((int64_t)i->dst_mem_pattern.num_elem[1])));
+    return true;
 }
 
 /**
@@ -176,7 +562,8 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_in_num_eles_eq_out_num_eles(const NEUR
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §RangeSelect. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §RangeSelect. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_S2D2_RS_s_same_elem_count_rs_src_dst(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
     (void)i;
@@ -186,11 +573,14 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_s_same_elem_count_rs_src_dst(const NEU
 /**
  * valid_rs_comp_op: the bound-check fields must hold a valid comparison.
  *
- * Named by the page without its body.
+ * Named by the DVE datamove page without its body, beside the +0x26 / +0x27 rows it annotates
+ * (valid_rs_comp); the shipped header's is_valid_rs_comp_op checks comp_op0 / comp_op1 instead
+ * (rules is_valid_rs_comp_op).
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §RangeSelect. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §RangeSelect. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_S2D2_RS_valid_rs_comp_op(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
     (void)i;
@@ -204,7 +594,8 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_valid_rs_comp_op(const NEURON_ISA_TPB_
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §RangeSelect. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §RangeSelect. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_S2D2_RS_s_valid_range_select_reduce_op(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
     (void)i;
@@ -218,7 +609,8 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_s_valid_range_select_reduce_op(const N
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §RangeSelect. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §RangeSelect. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * compiler.
  */
 static inline bool NEURON_ISA_TPB_S2D2_RS_s_valid_idx_bound_check_reg(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i) {
     (void)i;
@@ -233,11 +625,32 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_s_valid_idx_bound_check_reg(const NEUR
 static inline uint64_t NEURON_ISA_TPB_S2D2_RS_rule_truth(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
     (void)nc;
-    if (NEURON_ISA_TPB_S2D2_RS_in_num_eles_eq_out_num_eles(i)) t |= UINT64_C(1) << 0;
-    if (NEURON_ISA_TPB_S2D2_RS_s_same_elem_count_rs_src_dst(i)) t |= UINT64_C(1) << 1;
-    if (NEURON_ISA_TPB_S2D2_RS_valid_rs_comp_op(i)) t |= UINT64_C(1) << 2;
-    if (NEURON_ISA_TPB_S2D2_RS_s_valid_range_select_reduce_op(i)) t |= UINT64_C(1) << 3;
-    if (NEURON_ISA_TPB_S2D2_RS_s_valid_idx_bound_check_reg(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_S2D2_RS_is_valid_range_select(i, nc)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_neuron_header(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_neuron_events(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_nc_rs(i, nc)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_S2D2_RS_has_range_select_opcode(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_S2D2_RS_start_addr_active_channels_src(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_S2D2_RS_start_addr_active_channels_dst(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_S2D2_RS_tensor2d_valid_src(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_S2D2_RS_tensor2d_valid_dst(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_S2D2_RS_has_same_elem_count_rs_src_dst(i)) t |= UINT64_C(1) << 9;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_total_index_range(i)) t |= UINT64_C(1) << 10;
+    if (NEURON_ISA_TPB_S2D2_RS_is_valid_fp_dtype_datapath_in(i)) t |= UINT64_C(1) << 11;
+    if (NEURON_ISA_TPB_S2D2_RS_is_valid_fp_dtype_datapath_out(i)) t |= UINT64_C(1) << 12;
+    if (NEURON_ISA_TPB_S2D2_RS_is_valid_fill_val(i)) t |= UINT64_C(1) << 13;
+    if (NEURON_ISA_TPB_S2D2_RS_is_valid_rs_comp_op0(i)) t |= UINT64_C(1) << 14;
+    if (NEURON_ISA_TPB_S2D2_RS_is_valid_rs_comp_op1(i)) t |= UINT64_C(1) << 15;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_immediates_bound0(i)) t |= UINT64_C(1) << 16;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_immediates_bound1(i)) t |= UINT64_C(1) << 17;
+    if (NEURON_ISA_TPB_S2D2_RS_check_active_channels(i)) t |= UINT64_C(1) << 18;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_range_select_reduce_cmd(i)) t |= UINT64_C(1) << 19;
+    if (NEURON_ISA_TPB_S2D2_RS_has_valid_range_select_reduce_op(i)) t |= UINT64_C(1) << 20;
+    if (NEURON_ISA_TPB_S2D2_RS_in_num_eles_eq_out_num_eles(i)) t |= UINT64_C(1) << 21;
+    if (NEURON_ISA_TPB_S2D2_RS_s_same_elem_count_rs_src_dst(i)) t |= UINT64_C(1) << 22;
+    if (NEURON_ISA_TPB_S2D2_RS_valid_rs_comp_op(i)) t |= UINT64_C(1) << 23;
+    if (NEURON_ISA_TPB_S2D2_RS_s_valid_range_select_reduce_op(i)) t |= UINT64_C(1) << 24;
+    if (NEURON_ISA_TPB_S2D2_RS_s_valid_idx_bound_check_reg(i)) t |= UINT64_C(1) << 25;
     return t;
 }
 
@@ -249,10 +662,31 @@ static inline uint64_t NEURON_ISA_TPB_S2D2_RS_broken(const NEURON_ISA_TPB_S2D2_R
     uint64_t t = NEURON_ISA_TPB_S2D2_RS_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
-    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
-    if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
-    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
-    if (!((t >> 4) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 9;
+    if (!((t >> 10) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 10;
+    if (!((t >> 11) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 11;
+    if (!((t >> 12) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 12;
+    if (!((t >> 13) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 13;
+    if (!((t >> 14) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 14;
+    if (!((t >> 15) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 15;
+    if (!((t >> 16) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 16;
+    if (!((t >> 17) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 17;
+    if (!((t >> 18) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 18;
+    if (!((t >> 19) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 19;
+    if (!((t >> 20) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 20;
+    if (!((t >> 21) & 1u)) v |= UINT64_C(1) << 21;
+    if (!((t >> 22) & 1u)) v |= UINT64_C(1) << 22;
+    if (!((t >> 23) & 1u)) v |= UINT64_C(1) << 23;
+    if (!((t >> 24) & 1u)) v |= UINT64_C(1) << 24;
+    if (!((t >> 25) & 1u)) v |= UINT64_C(1) << 25;
     return v;
 }
 
@@ -261,7 +695,7 @@ static inline uint64_t NEURON_ISA_TPB_S2D2_RS_broken(const NEURON_ISA_TPB_S2D2_R
  * makes the value invalid.
  */
 static inline uint64_t NEURON_ISA_TPB_S2D2_RS_violations(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S2D2_RS_broken(i, nc) & UINT64_C(0x0);
+    return NEURON_ISA_TPB_S2D2_RS_broken(i, nc) & UINT64_C(0x1fffff);
 }
 
 /**
@@ -269,7 +703,7 @@ static inline uint64_t NEURON_ISA_TPB_S2D2_RS_violations(const NEURON_ISA_TPB_S2
  * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
  */
 static inline uint64_t NEURON_ISA_TPB_S2D2_RS_compiler_findings(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S2D2_RS_broken(i, nc) & UINT64_C(0x1f);
+    return NEURON_ISA_TPB_S2D2_RS_broken(i, nc) & UINT64_C(0x3e00000);
 }
 
 /** Whether NEURON_ISA_TPB_S2D2_RS_STRUCT breaks none of its header rules. */

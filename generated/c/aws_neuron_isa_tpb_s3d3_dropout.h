@@ -10,111 +10,128 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_Dropout`. */
+/** Opcode of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DROPOUT`. */
 #define NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE 0x7f
 /** Size of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S3D3_DROPOUT_SIZE 64
 
 /**
- * DROPOUT (64 bytes): Dropout (bir::InstDropout, IT 65): keeps or drops each element of a 3-D
- * source against a threshold and writes a 3-D destination. The threshold is a 1-byte index into the
- * engine's scalar-operand bank (threshold_imm_ptr, with its dtype beside it), not an inline f32;
- * the bundle carries no RNG seed: rng_mode picks the RNG variant, and the seed or state is set out
- * of band by a PseudoSetRngSeed pseudo-instruction (s_rng_opcode) ahead of the dropout. The C
- * name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's S3D3_DROPOUT.
+ * DROPOUT (64 bytes): Dropout: per element, an inline per-lane LFSR draw cast to an f32 in [0, 1)
+ * is compared with threshold, and the element is written unchanged or flushed to 0.0 (no 1/(1-p)
+ * scale). threshold_type says whether threshold is a drop rate or a keep rate; the threshold itself
+ * is an IMM_VAL_INST_FIELD at +44, inline FP32 or a pointer as threshold_src says, of dtype
+ * threshold_dtype (0 reads as FP32). The layout is the shipped header's
+ * NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT (ISA_STATIC_ASSERT(sizeof == 64), the header's own offset
+ * column), on all four generations. The DVE datamove page read the compiler's encoder
+ * (CoreV2GenImpl::visitInstDropout) and took +0x23 for a 1-byte slot index of the threshold
+ * (threshold_imm_ptr), +0x2B for an RNG-mode byte and +0x2C..+0x2F for unknown bytes, and said the
+ * threshold is not inline; the header outranks it and those readings stay as alternatives (and
+ * conflict dropout_threshold_inline).
  *
- * Opcode 0x7f (`NEURON_ISA_TPB_OPCODE_Dropout`). Architectures: sunda, cayman, mariana.
+ * Opcode 0x7f (`NEURON_ISA_TPB_OPCODE_DROPOUT`). Architectures: sunda, cayman, mariana, maverick.
  *
- * Confidence: CERTAIN (confirmed).
+ * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-dve-datamove §Dropout; supp-dve-datamove §Opcode witness ledger;
- * wiki-master-opcode §1. Spec: words/dve_dropout.toml:6.
+ * Evidence: wiki-dropout §3; wiki-dropout §2; wiki-dropout §9; supp-dve-datamove §Dropout;
+ * supp-dve-datamove §Opcode witness ledger; wiki-master-opcode §1. Spec: words/dve_dropout.toml:6.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT {
     /**
-     * Offset 0, 4 bytes. opcode == 0x7F, inst_word_len == 0x10, bytes +2..+3 zero. Confidence:
-     * CERTAIN (confirmed).
+     * Offset 0, 4 bytes. header.opcode == DROPOUT (0x7f); the encoder writes inst_word_len 0x10 and
+     * zero bytes +2..+3. Confidence: HIGH/OBSERVED (confirmed).
      */
     NEURON_ISA_TPB_HEADER header;
     /**
-     * Offset 4, 8 bytes. Wait/update semaphore gate: the encoder runs the setupSync thunks before
-     * it fills the control band. Confidence: MEDIUM (inferred).
-     *
-     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MEDIUM, whatever its own tag.
+     * Offset 4, 8 bytes. The semaphore / event block: the encoder runs the setupSync thunks before
+     * it fills the control band. Confidence: HIGH/OBSERVED (confirmed).
      */
-    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §Dropout; supp-dve-datamove §The bundle lifecycle (shared by all six)");
+    NEURON_ISA_TPB_EVENTS events;
     /**
-     * Offset 12, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an
-     * encoder-written word has 0 here).
+     * Offset 12, 4 bytes. Reserved. Reserved: must be 0 (the DVE page gives these bytes no row; its
+     * encoder zeroes the whole bundle first). Confidence: HIGH/OBSERVED (confirmed).
      */
-    uint8_t unknown_12[4];
+    uint8_t reserved0[4];
     /**
-     * Offset 16, 16 bytes. The source: a 3-D access pattern (TENSOR3D, not 4-D). Confidence:
-     * CERTAIN (confirmed).
+     * Offset 16, 16 bytes. The input activations: a 3-D access pattern (TENSOR3D, not 4-D).
+     * Confidence: HIGH/OBSERVED (confirmed).
      */
     NEURON_ISA_TPB_TENSOR3D src_mem_pattern;
-    /** Offset 32, 1 byte. Source dtype; must equal out_dtype. Confidence: CERTAIN (confirmed). */
+    /**
+     * Offset 32, 1 byte. Input dtype: FP32R not allowed (is_valid_dtype(in_dtype,
+     * DtypeAllowFP32R::False)). Confidence: HIGH/OBSERVED (confirmed).
+     */
     NEURON_ISA_TPB_DTYPE in_dtype;
     /**
-     * Offset 33, 1 byte. Destination dtype; d3_dropout_same_src_dst_type asserts it equals
-     * in_dtype. Confidence: CERTAIN (confirmed).
+     * Offset 33, 1 byte. Output dtype: must equal in_dtype (s3d3_dropout_same_src_dst_type).
+     * Confidence: HIGH/OBSERVED (confirmed).
      */
     NEURON_ISA_TPB_DTYPE out_dtype;
     /**
-     * Offset 34, 1 byte. Active channels (lanes): the low byte of the source pattern's partition
-     * count. The name is the page's Field column ("active / lane"); it gives no pybind member name.
-     * Confidence: CERTAIN (confirmed).
+     * Offset 34, 1 byte. Active channels (the spec's name was `active`, after the DVE datamove
+     * page's Field column "active / lane"): 1..128 (POOLING_NUM_CHANNELS; DVE_NUM_CHANNELS on
+     * maverick, with the tile-aware range). The encoder writes the low byte of the source pattern's
+     * partition count. Confidence: HIGH/OBSERVED (confirmed).
      */
-    uint8_t active;
+    uint8_t num_active_channels;
     /**
-     * Offset 35, 1 byte. The threshold's slot in the engine's scalar-operand bank (the threshold
-     * may be an immediate or a register); the f32 threshold itself lives in the bank, not in the
-     * bundle. Confidence: HIGH (strong).
+     * Offset 35, 1 byte. Where threshold comes from: the instruction (an inline FP32), a pointer,
+     * or a register pointer. Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `threshold_imm_ptr` (uint8_t): The DVE datamove page's reading: the
+     * threshold's slot in the engine's scalar-operand bank (the f32 threshold living in the bank,
+     * not in the bundle). The header has this byte select the threshold's source and the threshold
+     * inline at +44 (conflict dropout_threshold_inline). [HIGH]
      */
-    uint8_t threshold_imm_ptr DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §Dropout");
+    NEURON_ISA_TPB_IMM_SRC threshold_src;
     /**
-     * Offset 36, 1 byte. The dtype of the threshold operand (checked by
-     * d3_dropout_threshold_dtype_check). Confidence: CERTAIN (confirmed).
+     * Offset 36, 1 byte. The dtype of the threshold value: FP32 for an inline threshold; for a
+     * pointer, FP32 when in_dtype is integer, any FP dtype otherwise; 0 (INVALID) reads as FP32 for
+     * backward compatibility (s3d3_dropout_threshold_dtype_check). Confidence: HIGH/OBSERVED
+     * (confirmed).
      */
     NEURON_ISA_TPB_DTYPE threshold_dtype;
     /**
-     * Offset 37, 6 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x25..+0x2A a meaning for this word.
+     * Offset 37, 6 bytes. Reserved. Reserved: must be 0 (the DVE page gives these bytes no row).
+     * Confidence: HIGH/OBSERVED (confirmed).
      */
-    uint8_t unknown_37[6];
+    uint8_t reserved1[6];
     /**
-     * Offset 43, 1 byte. Which RNG mode / variant the dropout draws from (the generator's
-     * RNG-config byte). The store is CERTAIN; that it selects an RNG variant is the page's MEDIUM
-     * reading. It is not a seed. The name is the page's Field column ("rng_mode /
-     * dropout_variant"); it gives no pybind member name. Confidence: MEDIUM (inferred).
+     * Offset 43, 1 byte. Whether threshold is a drop rate (DROP_RATE: flush when rand() <
+     * threshold) or a keep rate (KEEP_RATE: flush when rand() > threshold). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `rng_mode` (uint8_t): The DVE datamove page's reading: which RNG mode /
+     * variant the dropout draws from (the generator's RNG-config byte; store CERTAIN, semantic
+     * MEDIUM). The header names it the threshold polarity. [MEDIUM]
      */
-    uint8_t rng_mode DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §Dropout; supp-dve-datamove §Gaps and confidence");
+    NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE threshold_type;
     /**
-     * Offset 44, 4 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x2C..+0x2F a meaning for this word.
+     * Offset 44, 4 bytes. The keep / drop rate: an inline FP32 (threshold_src
+     * INSTRUCTION_IMMEDIATE) or a pointer / register pointer to it. Confidence: HIGH/OBSERVED
+     * (confirmed).
      */
-    uint8_t unknown_44[4];
+    NEURON_ISA_TPB_IMM_VAL_INST_FIELD threshold;
     /**
-     * Offset 48, 16 bytes. The destination: a 3-D access pattern. Confidence: CERTAIN (confirmed).
+     * Offset 48, 16 bytes. The output tensor: a 3-D access pattern, the same element count as the
+     * source. Confidence: HIGH/OBSERVED (confirmed).
      */
     NEURON_ISA_TPB_TENSOR3D dst_mem_pattern;
 } NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT) == 64, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, header) == 0, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.header is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, events) == 4, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.events is at offset 4");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, unknown_12) == 12, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.unknown_12 is at offset 12");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, reserved0) == 12, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.reserved0 is at offset 12");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, src_mem_pattern) == 16, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.src_mem_pattern is at offset 16");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, in_dtype) == 32, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.in_dtype is at offset 32");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, out_dtype) == 33, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.out_dtype is at offset 33");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, active) == 34, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.active is at offset 34");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold_imm_ptr) == 35, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.threshold_imm_ptr is at offset 35");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, num_active_channels) == 34, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.num_active_channels is at offset 34");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold_src) == 35, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.threshold_src is at offset 35");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold_dtype) == 36, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.threshold_dtype is at offset 36");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, unknown_37) == 37, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.unknown_37 is at offset 37");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, rng_mode) == 43, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.rng_mode is at offset 43");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, unknown_44) == 44, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.unknown_44 is at offset 44");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, reserved1) == 37, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.reserved1 is at offset 37");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold_type) == 43, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.threshold_type is at offset 43");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold) == 44, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.threshold is at offset 44");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, dst_mem_pattern) == 48, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.dst_mem_pattern is at offset 48");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE == NEURON_ISA_TPB_OPCODE_Dropout, "NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE is NEURON_ISA_TPB_OPCODE_Dropout");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE == NEURON_ISA_TPB_OPCODE_DROPOUT, "NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE is NEURON_ISA_TPB_OPCODE_DROPOUT");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -127,25 +144,214 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE == NEURON_ISA_TPB_OPCOD
  * NEURON_ISA_TPB_S3D3_DROPOUT_rule_truth() and NEURON_ISA_TPB_S3D3_DROPOUT_violations() (spec
  * order).
  */
-#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_same_src_dst_type 0
-#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_src_dst_count_check 1
-#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_threshold_imm_ptr 2
-#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_threshold_dtype_check 3
-#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_reserved_zero 4
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_is_valid_dropout 0
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_s3d3_dropout_same_src_dst_type 1
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_s3d3_dropout_src_dst_count_check 2
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_is_valid_dtype_in 3
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_is_valid_dtype_out 4
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_has_valid_active_channel_range 5
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_s3d3_dropout_threshold_dtype_check 6
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_threshold_dtype_fp32 7
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_s3d3_dropout_reserved_zero 8
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_reserved0_zero 9
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_reserved1_zero 10
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_same_src_dst_type 11
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_src_dst_count_check 12
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_threshold_imm_ptr 13
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_threshold_dtype_check 14
+#define NEURON_ISA_TPB_S3D3_DROPOUT_RULE_d3_dropout_reserved_zero 15
+
+/**
+ * s3d3_dropout_same_src_dst_type: out_dtype must equal in_dtype (s3d3_dropout_same_src_dst_type).
+ *
+ * Checks: out_dtype == in_dtype
+ *
+ * Source: wiki-dropout §3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_same_src_dst_type(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->out_dtype) == ((int64_t)i->in_dtype));
+}
+
+/**
+ * s3d3_dropout_src_dst_count_check: src and dst must have the same element count
+ * (same_element_count_t3d).
+ *
+ * The page names the check and its helper same_element_count_t3d without the helper's body (which
+ * start-address modes waive it is not given).
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-dropout §3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_src_dst_count_check(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dtype(in_dtype, DtypeAllowFP32R::False): in_dtype must be a valid dtype other than
+ * FP32R.
+ *
+ * The page names the call; is_valid_dtype's body (which also excludes U64 / I64, per the
+ * StreamTranspose page) is not given in full, so it is not enforced.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-dropout §8. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dtype_in(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dtype(out_dtype, DtypeAllowFP32R::True): out_dtype must be a valid dtype.
+ *
+ * As is_valid_dtype on in_dtype.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-dropout §8. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dtype_out(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_active_channel_range(num_active_channels, POOLING_NUM_CHANNELS): num_active_channels
+ * must be 1..128.
+ *
+ * The page gives the range (1..128, POOLING_NUM_CHANNELS) in its table and the call, not the
+ * helper's body; maverick calls has_valid_active_channel_range_with_tile(num_active_channels,
+ * DVE_NUM_CHANNELS, header.inst_flags) instead. Not enforced: the tile-aware form's body is not
+ * given.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-dropout §9. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_has_valid_active_channel_range(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * s3d3_dropout_threshold_dtype_check: an inline threshold (threshold_src INSTRUCTION_IMMEDIATE)
+ * must have threshold_dtype FP32 (0 reads as FP32).
+ *
+ * The immediate half of the header's check, with threshold_dtype == 0 read as FP32 (back-compat).
+ * The pointer half (FP32 when in_dtype is integer, any FP dtype otherwise) is rule
+ * threshold_dtype_fp32.
+ *
+ * Checks: threshold_src != IMM_SRC::INSTRUCTION_IMMEDIATE || threshold_dtype == DTYPE::FP32 ||
+ * threshold_dtype == DTYPE::INVALID
+ *
+ * Source: wiki-dropout §6.1. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_threshold_dtype_check(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->threshold_src) != INT64_C(0)) || (((int64_t)i->threshold_dtype) == INT64_C(10))) || (((int64_t)i->threshold_dtype) == INT64_C(0)));
+}
+
+/**
+ * threshold_dtype_fp32: a pointer threshold must be FP32 when in_dtype is an integer, an FP dtype
+ * otherwise.
+ *
+ * The pointer half of the header's threshold dtype rule. The sets are dmaspec's inference:
+ * "integer" as the six integer dtypes of the page's dtype matrix ({2,3,4,5,8,9}, the firmware's
+ * checker), "any FP dtype" as BFLOAT16, FP16, FP32 and the three FP8 dtypes (FP32R excluded, as for
+ * in_dtype).
+ *
+ * Checks: threshold_src == IMM_SRC::INSTRUCTION_IMMEDIATE || threshold_dtype == DTYPE::INVALID ||
+ * threshold_dtype == DTYPE::FP32 || (!(in_dtype in [DTYPE::INT8, DTYPE::UINT8, DTYPE::INT16,
+ * DTYPE::UINT16, DTYPE::INT32, DTYPE::UINT32]) && threshold_dtype in [DTYPE::BFLOAT16, DTYPE::FP16,
+ * DTYPE::FP32, DTYPE::FP8_EXP3, DTYPE::FP8_EXP4, DTYPE::FP8_EXP5])
+ *
+ * Source: wiki-dropout §6.1; wiki-dropout §4. Confidence: MED/INFERRED (inferred). Authority:
+ * header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_threshold_dtype_fp32(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->threshold_src) == INT64_C(0)) || (((int64_t)i->threshold_dtype) == INT64_C(0))) || (((int64_t)i->threshold_dtype) == INT64_C(10))) || ((!((((int64_t)i->in_dtype) == INT64_C(2)) || (((int64_t)i->in_dtype) == INT64_C(3)) || (((int64_t)i->in_dtype) == INT64_C(4)) || (((int64_t)i->in_dtype) == INT64_C(5)) || (((int64_t)i->in_dtype) == INT64_C(8)) || (((int64_t)i->in_dtype) == INT64_C(9)))) && ((((int64_t)i->threshold_dtype) == INT64_C(6)) || (((int64_t)i->threshold_dtype) == INT64_C(7)) || (((int64_t)i->threshold_dtype) == INT64_C(10)) || (((int64_t)i->threshold_dtype) == INT64_C(13)) || (((int64_t)i->threshold_dtype) == INT64_C(14)) || (((int64_t)i->threshold_dtype) == INT64_C(15)))));
+}
+
+/**
+ * reserved0_zero: reserved0 must be zero.
+ *
+ * Checks: reserved0[0] == 0 && reserved0[1] == 0 && reserved0[2] == 0 && reserved0[3] == 0
+ *
+ * Source: wiki-dropout §3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_reserved0_zero(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->reserved0[0]) == INT64_C(0)) && (((int64_t)i->reserved0[1]) == INT64_C(0))) && (((int64_t)i->reserved0[2]) == INT64_C(0))) && (((int64_t)i->reserved0[3]) == INT64_C(0)));
+}
+
+/**
+ * reserved1_zero: reserved1 must be zero.
+ *
+ * Checks: reserved1[0] == 0 && reserved1[1] == 0 && reserved1[2] == 0 && (reserved1[3] == 0 &&
+ * reserved1[4] == 0 && reserved1[5] == 0)
+ *
+ * Source: wiki-dropout §3. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_reserved1_zero(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return ((((((int64_t)i->reserved1[0]) == INT64_C(0)) && (((int64_t)i->reserved1[1]) == INT64_C(0))) && (((int64_t)i->reserved1[2]) == INT64_C(0))) && (((((int64_t)i->reserved1[3]) == INT64_C(0)) && (((int64_t)i->reserved1[4]) == INT64_C(0))) && (((int64_t)i->reserved1[5]) == INT64_C(0))));
+}
+
+/**
+ * s3d3_dropout_reserved_zero: reserved0 and reserved1 must be zero.
+ *
+ * The header's table: reserved0[4] and reserved1[6] must be 0. The predicate's name is the DVE
+ * page's d3_dropout_reserved_zero in the header's s3d3_ form (as s3d3_dropout_same_src_dst_type):
+ * dmaspec's inference.
+ *
+ * Holds when all of reserved0_zero, reserved1_zero hold.
+ *
+ * Source: wiki-dropout §3. Confidence: MED/INFERRED (inferred). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_reserved_zero(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_S3D3_DROPOUT_reserved0_zero(i) && NEURON_ISA_TPB_S3D3_DROPOUT_reserved1_zero(i));
+}
+
+/**
+ * is_valid_dropout(i, nc): not a valid Dropout word.
+ *
+ * The checks of is_valid_dropout the Dropout page quotes (it does not reproduce the whole body).
+ * Those whose body it does not give are declared without one (enforced = false).
+ *
+ * Holds when all of s3d3_dropout_same_src_dst_type, s3d3_dropout_src_dst_count_check,
+ * is_valid_dtype_in, is_valid_dtype_out, has_valid_active_channel_range,
+ * s3d3_dropout_threshold_dtype_check, threshold_dtype_fp32, s3d3_dropout_reserved_zero hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: wiki-dropout §8; wiki-dropout §3. Confidence: HIGH/OBSERVED (confirmed). Authority:
+ * header.
+ */
+static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dropout(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_same_src_dst_type(i) && NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_src_dst_count_check(i) && NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dtype_in(i) && NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dtype_out(i) && NEURON_ISA_TPB_S3D3_DROPOUT_has_valid_active_channel_range(i) && NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_threshold_dtype_check(i) && NEURON_ISA_TPB_S3D3_DROPOUT_threshold_dtype_fp32(i) && NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_reserved_zero(i));
+}
 
 /**
  * d3_dropout_same_src_dst_type: in_dtype must equal out_dtype (d3_dropout_same_src_dst_type).
  *
- * A libwalrus validator the compiler runs on the words it writes (runISACheck), not a shipped
- * header check.
+ * A libwalrus validator the compiler runs on the words it writes (runISACheck). Not enforced here:
+ * the header's s3d3_dropout_same_src_dst_type checks the same equality, so a broken word is
+ * reported once, as a violation.
  *
- * Checks: in_dtype == out_dtype
+ * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §Dropout. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §Dropout. Confidence: HIGH/OBSERVED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_same_src_dst_type(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
     (void)i;
-    return (((int64_t)i->in_dtype) == ((int64_t)i->out_dtype));
+    return true;
 }
 
 /**
@@ -156,7 +362,7 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_same_src_dst_type(cons
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §Dropout. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §Dropout. Confidence: HIGH/OBSERVED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_src_dst_count_check(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
     (void)i;
@@ -170,7 +376,7 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_src_dst_count_check(co
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §Dropout. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §Dropout. Confidence: HIGH/OBSERVED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_threshold_imm_ptr(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
     (void)i;
@@ -184,7 +390,7 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_threshold_imm_ptr(const NEURON_IS
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §Dropout. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §Dropout. Confidence: HIGH/OBSERVED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_threshold_dtype_check(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
     (void)i;
@@ -194,12 +400,12 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_threshold_dtype_check(
 /**
  * d3_dropout_reserved_zero: the reserved bytes must be zero.
  *
- * Named by the page without its body: which bytes it reads as reserved is not given (so it is not
- * enforced on the unknown bytes, which the encoder zeroes).
+ * Named by the DVE page without its body; the header's reserved bytes are reserved0 and reserved1
+ * (rule s3d3_dropout_reserved_zero).
  *
  * Not enforced: the sources name this predicate without its body, so it holds.
  *
- * Source: supp-dve-datamove §Dropout. Confidence: CERTAIN (confirmed). Authority: compiler.
+ * Source: supp-dve-datamove §Dropout. Confidence: HIGH/OBSERVED (confirmed). Authority: compiler.
  */
 static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_reserved_zero(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i) {
     (void)i;
@@ -214,11 +420,22 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_reserved_zero(const NE
 static inline uint64_t NEURON_ISA_TPB_S3D3_DROPOUT_rule_truth(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
     (void)nc;
-    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_same_src_dst_type(i)) t |= UINT64_C(1) << 0;
-    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_src_dst_count_check(i)) t |= UINT64_C(1) << 1;
-    if (NEURON_ISA_TPB_S3D3_DROPOUT_threshold_imm_ptr(i)) t |= UINT64_C(1) << 2;
-    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_threshold_dtype_check(i)) t |= UINT64_C(1) << 3;
-    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_reserved_zero(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dropout(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_same_src_dst_type(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_src_dst_count_check(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dtype_in(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dtype_out(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_has_valid_active_channel_range(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_threshold_dtype_check(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_threshold_dtype_fp32(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_s3d3_dropout_reserved_zero(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_reserved0_zero(i)) t |= UINT64_C(1) << 9;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_reserved1_zero(i)) t |= UINT64_C(1) << 10;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_same_src_dst_type(i)) t |= UINT64_C(1) << 11;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_src_dst_count_check(i)) t |= UINT64_C(1) << 12;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_threshold_imm_ptr(i)) t |= UINT64_C(1) << 13;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_threshold_dtype_check(i)) t |= UINT64_C(1) << 14;
+    if (NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_reserved_zero(i)) t |= UINT64_C(1) << 15;
     return t;
 }
 
@@ -230,10 +447,21 @@ static inline uint64_t NEURON_ISA_TPB_S3D3_DROPOUT_broken(const NEURON_ISA_TPB_S
     uint64_t t = NEURON_ISA_TPB_S3D3_DROPOUT_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
-    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
-    if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
-    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
-    if (!((t >> 4) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u) && ((v >> 8) & 1u)) v |= UINT64_C(1) << 9;
+    if (!((t >> 10) & 1u) && ((v >> 8) & 1u)) v |= UINT64_C(1) << 10;
+    if (!((t >> 11) & 1u)) v |= UINT64_C(1) << 11;
+    if (!((t >> 12) & 1u)) v |= UINT64_C(1) << 12;
+    if (!((t >> 13) & 1u)) v |= UINT64_C(1) << 13;
+    if (!((t >> 14) & 1u)) v |= UINT64_C(1) << 14;
+    if (!((t >> 15) & 1u)) v |= UINT64_C(1) << 15;
     return v;
 }
 
@@ -242,7 +470,7 @@ static inline uint64_t NEURON_ISA_TPB_S3D3_DROPOUT_broken(const NEURON_ISA_TPB_S
  * which makes the value invalid.
  */
 static inline uint64_t NEURON_ISA_TPB_S3D3_DROPOUT_violations(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S3D3_DROPOUT_broken(i, nc) & UINT64_C(0x0);
+    return NEURON_ISA_TPB_S3D3_DROPOUT_broken(i, nc) & UINT64_C(0x7ff);
 }
 
 /**
@@ -250,7 +478,7 @@ static inline uint64_t NEURON_ISA_TPB_S3D3_DROPOUT_violations(const NEURON_ISA_T
  * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
  */
 static inline uint64_t NEURON_ISA_TPB_S3D3_DROPOUT_compiler_findings(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S3D3_DROPOUT_broken(i, nc) & UINT64_C(0x1f);
+    return NEURON_ISA_TPB_S3D3_DROPOUT_broken(i, nc) & UINT64_C(0xf800);
 }
 
 /** Whether NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT breaks none of its header rules. */

@@ -16,26 +16,31 @@ DMASPEC_OWN_USES_BEGIN
 #define NEURON_ISA_TPB_S4_PB_SIZE 64
 
 /**
- * POOL_BUFFER_LOAD (64 bytes): Gather's pool_buffer_load (bir::InstGather, IT 92; S4_PB), once per
- * 512-element chunk: the indexed read into the pool buffer, after the chunk's 0x68 (which the DVE
- * page reads as reg_load, the gather-scatter page as GATHER). The DVE page summarises its band
- * without widths: +0x18 the index / source access pattern, +0x20 in_dtype, +0x22 a lane count,
- * +0x28 an element count and +0x2C a vector depth of 0x1FF (the 0x68 half writes 0 there). Only the
- * dtype byte has a width the spec can state (a dtype byte is one byte); the rest stays unknown, as
- * the issue asks. The pair is not checked in the stream: the DVE page writes it {0x68 + 0x67},
- * while the Master Opcode Reference and the gather-scatter page put the buffer load before the
- * gather (conflict gather_pool_buffer_load_order); a `follows` in either direction would report
- * every real pair of the other reading as an orphan. The engine is DVE on the DVE page and POOL in
- * the Master Opcode Reference (README conflict #9). The C name is the house form of the page's
- * S4_PB.
+ * POOL_BUFFER_LOAD (64 bytes): POOL_BUFFER_LOAD (S4_PB): loads up to 512 elements per channel of a
+ * 4-D SBUF source into the Pooling Engine's storage buffer as raw 1/2/4-byte elements (no
+ * conversion), for a following Gather to index; start_index and mask say which gather indices match
+ * this subset (the header's example: start_index = 0xab400, mask = 0x1ff match 0xab400..0xab5ff).
+ * The layout is the shipped header's (gap-cluster page §6, compile-verified), which outranks the
+ * DVE datamove page's summary of the band: that page puts the index access pattern at +0x18 (inside
+ * src_mem_pattern: conflict pool_buffer_load_src_pattern), an element count at +0x28 (start_index's
+ * bytes) and a vector depth 0x1FF at +0x2C (mask's bytes), kept as alternatives. The header's table
+ * has no row for bytes 33 and 35..39 (unknown; gap "S4_PB band"). The compiler's Gather pairs it
+ * with a 0x68 bundle, but not checked in the stream: the DVE page writes {0x68 + 0x67}, while the
+ * Master Opcode Reference and the gather-scatter page put the buffer load before the gather
+ * (conflict gather_pool_buffer_load_order); a `follows` in either direction would report every real
+ * pair of the other reading as an orphan. The engine is DVE on the DVE page and POOL in the Master
+ * Opcode Reference (README conflict #9); the header page reaches it through the SUNDA Q7 kernel
+ * table and the sequencer on CAYMAN+. The C name is the header's S4_PB.
  *
- * Opcode 0x67 (`NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD`). Architectures: sunda, cayman.
+ * Opcode 0x67 (`NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD`). Architectures: sunda, cayman, mariana,
+ * maverick.
  *
  * Confidence: CERTAIN (confirmed).
  *
  * Evidence: supp-dve-datamove §Gather; supp-dve-datamove §`0x68` reg_load half; supp-dve-datamove
  * §Master offset table; supp-dve-datamove §Gaps and confidence; supp-dve-datamove §Opcode witness
- * ledger; wiki-master-opcode §1. Spec: words/dve_pool_buffer_load.toml:7.
+ * ledger; wiki-master-opcode §1; wiki-gap-cluster §6; wiki-gap-cluster §19. Spec:
+ * words/dve_pool_buffer_load.toml:9.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4_PB_STRUCT {
     /**
@@ -44,26 +49,301 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4_PB_STRUCT {
      */
     NEURON_ISA_TPB_HEADER header;
     /**
-     * Offset 4, 28 bytes. Unknown: no source gives a meaning; kept raw. Not mapped by any page in
-     * the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without
-     * its width or type.
+     * Offset 4, 8 bytes. The wait/update semaphore gate of the shared 64-byte skeleton (the
+     * validator checks has_valid_neuron_events). Confidence: MED/INFERRED (inferred).
+     *
+     * Here no member of `NEURON_ISA_TPB_EVENTS` is surer than MED/INFERRED, whatever its own tag.
      */
-    uint8_t unknown_4[28];
-    /** Offset 32, 1 byte. The source dtype. Confidence: CERTAIN (confirmed). */
+    NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MED/INFERRED (inferred), below DMASPEC_MIN_CONFIDENCE; cited: wiki-gap-cluster §6; wiki-gap-cluster §3");
+    /**
+     * Offset 12, 20 bytes. The source to load, at most 512 elements per channel, SBUF only
+     * (tensor4d_valid(..., PSUM false, SBUF true); valid_pool_buffer_load_element_count). The DVE
+     * datamove page summarises the index / source access pattern at +0x18 (conflict
+     * pool_buffer_load_src_pattern). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_TENSOR4D src_mem_pattern;
+    /**
+     * Offset 32, 1 byte. The source dtype; FP32R is not allowed (is_valid_dtype(.., FP32R::False)).
+     * The header's comment lists FP16 / BFLOAT16 / UINT8 / UINT16 / FP32 / UINT32 / INT32: the
+     * elements are stored as raw bytes, so the dtype only sizes them. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
     NEURON_ISA_TPB_DTYPE in_dtype;
     /**
-     * Offset 33, 31 bytes. Unknown: no source gives a meaning; kept raw. Not mapped by any page in
-     * the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and
-     * the vector depth 0x1FF at +0x2C, without widths.
+     * Offset 33, 1 byte. Unknown: no source gives a meaning; kept raw. The header's table has no
+     * row for this byte (between in_dtype@32 and num_active_channels@34); the DVE page's summary
+     * writes "--" (no out_dtype) for it. See the gap "S4_PB band".
      */
-    uint8_t unknown_33[31];
+    uint8_t unknown_33[1];
+    /**
+     * Offset 34, 1 byte. The active channels (lanes); the source start address must fit them
+     * (start_addr_active_channels). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    uint8_t num_active_channels;
+    /**
+     * Offset 35, 5 bytes. Unknown: no source gives a meaning; kept raw. The header's table has no
+     * row for bytes 35..39 (between num_active_channels@34 and start_index@40). See the gap "S4_PB
+     * band".
+     */
+    uint8_t unknown_35[5];
+    /**
+     * Offset 40, 4 bytes. The first gather index of the subset this buffer holds
+     * (pool_buffer_start_index); with mask it says which gather indices match (start_index =
+     * 0xab400, mask = 0x1ff match 0xab400..0xab5ff). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `elem_count` (uint32_t): The DVE datamove page's summary: an element
+     * count at +0x28 (no width given), 512 per chunk. [CERTAIN]
+     */
+    uint32_t start_index;
+    /**
+     * Offset 44, 4 bytes. The subset-match bits (pool_buffer_mask): the index bits that vary within
+     * the subset; 0x1ff for a 512-element buffer. Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `vec_depth` (uint32_t): The DVE datamove page's summary: a vector depth
+     * of 0x1FF at +0x2C (no width given; the 0x68 half writes 0 in its own +0x28). The value agrees
+     * with the header's mask for a 512-element buffer. [CERTAIN]
+     */
+    uint32_t mask;
+    /**
+     * Offset 48, 16 bytes. Reserved. Must be zero (s4_pb_reserved_zero). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    uint8_t reserved2[16];
 } NEURON_ISA_TPB_S4_PB_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_S4_PB_STRUCT) == 64, "NEURON_ISA_TPB_S4_PB_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, header) == 0, "NEURON_ISA_TPB_S4_PB_STRUCT.header is at offset 0");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, unknown_4) == 4, "NEURON_ISA_TPB_S4_PB_STRUCT.unknown_4 is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, events) == 4, "NEURON_ISA_TPB_S4_PB_STRUCT.events is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, src_mem_pattern) == 12, "NEURON_ISA_TPB_S4_PB_STRUCT.src_mem_pattern is at offset 12");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, in_dtype) == 32, "NEURON_ISA_TPB_S4_PB_STRUCT.in_dtype is at offset 32");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, unknown_33) == 33, "NEURON_ISA_TPB_S4_PB_STRUCT.unknown_33 is at offset 33");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, num_active_channels) == 34, "NEURON_ISA_TPB_S4_PB_STRUCT.num_active_channels is at offset 34");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, unknown_35) == 35, "NEURON_ISA_TPB_S4_PB_STRUCT.unknown_35 is at offset 35");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, start_index) == 40, "NEURON_ISA_TPB_S4_PB_STRUCT.start_index is at offset 40");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, mask) == 44, "NEURON_ISA_TPB_S4_PB_STRUCT.mask is at offset 44");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, reserved2) == 48, "NEURON_ISA_TPB_S4_PB_STRUCT.reserved2 is at offset 48");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4_PB_OPCODE == NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD, "NEURON_ISA_TPB_S4_PB_OPCODE is NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD");
+
+/* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_S4_PB_STRUCT in NEURON_ISA_TPB_S4_PB_rule_truth() and
+ * NEURON_ISA_TPB_S4_PB_violations() (spec order).
+ */
+#define NEURON_ISA_TPB_S4_PB_RULE_is_valid_pool_buffer_load 0
+#define NEURON_ISA_TPB_S4_PB_RULE_has_valid_neuron_header 1
+#define NEURON_ISA_TPB_S4_PB_RULE_has_valid_neuron_events 2
+#define NEURON_ISA_TPB_S4_PB_RULE_has_pool_buffer_load_opcode 3
+#define NEURON_ISA_TPB_S4_PB_RULE_s4_pb_reserved_zero 4
+#define NEURON_ISA_TPB_S4_PB_RULE_is_valid_dtype_in 5
+#define NEURON_ISA_TPB_S4_PB_RULE_start_addr_active_channels 6
+#define NEURON_ISA_TPB_S4_PB_RULE_tensor4d_valid 7
+#define NEURON_ISA_TPB_S4_PB_RULE_valid_pool_buffer_load_element_count 8
+
+/**
+ * has_valid_neuron_header: the header must be valid.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_has_valid_neuron_header(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_neuron_events: the events must be valid.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_has_valid_neuron_events(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_pool_buffer_load_opcode: header.opcode must be POOL_BUFFER_LOAD (0x67).
+ *
+ * Checks: header.opcode == OPCODE::POOL_BUFFER_LOAD
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_has_pool_buffer_load_opcode(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->header.opcode) == INT64_C(103));
+}
+
+/**
+ * s4_pb_reserved_zero: reserved2 must be all zero.
+ *
+ * The page names the predicate without its body; its table's one reserved row is reserved2[16] (0),
+ * which this checks. Whether the predicate also reads bytes 33 and 35..39 (a reserved0 / reserved1,
+ * which the name reserved2 suggests) the page does not say.
+ *
+ * Checks: (((reserved2[0] == 0 && reserved2[1] == 0) && (reserved2[2] == 0 && reserved2[3] == 0))
+ * && ((reserved2[4] == 0 && reserved2[5] == 0) && (reserved2[6] == 0 && reserved2[7] == 0))) &&
+ * (((reserved2[8] == 0 && reserved2[9] == 0) && (reserved2[10] == 0 && reserved2[11] == 0)) &&
+ * ((reserved2[12] == 0 && reserved2[13] == 0) && (reserved2[14] == 0 && reserved2[15] == 0)))
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_s4_pb_reserved_zero(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return (((((((int64_t)i->reserved2[0]) == INT64_C(0)) && (((int64_t)i->reserved2[1]) == INT64_C(0))) && ((((int64_t)i->reserved2[2]) == INT64_C(0)) && (((int64_t)i->reserved2[3]) == INT64_C(0)))) && (((((int64_t)i->reserved2[4]) == INT64_C(0)) && (((int64_t)i->reserved2[5]) == INT64_C(0))) && ((((int64_t)i->reserved2[6]) == INT64_C(0)) && (((int64_t)i->reserved2[7]) == INT64_C(0))))) && ((((((int64_t)i->reserved2[8]) == INT64_C(0)) && (((int64_t)i->reserved2[9]) == INT64_C(0))) && ((((int64_t)i->reserved2[10]) == INT64_C(0)) && (((int64_t)i->reserved2[11]) == INT64_C(0)))) && (((((int64_t)i->reserved2[12]) == INT64_C(0)) && (((int64_t)i->reserved2[13]) == INT64_C(0))) && ((((int64_t)i->reserved2[14]) == INT64_C(0)) && (((int64_t)i->reserved2[15]) == INT64_C(0))))));
+}
+
+/**
+ * is_valid_dtype(i.s4_pb.in_dtype, /\*FP32R*\/ false): in_dtype must be a valid dtype (no FP32R).
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_is_valid_dtype_in(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * start_addr_active_channels(i.s4_pb.src_mem_pattern.start_addr, i.s4_pb.num_active_channels): the
+ * source start address must fit num_active_channels.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_start_addr_active_channels(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * tensor4d_valid(i.s4_pb.src_mem_pattern, i.s4_pb.in_dtype, /\*write*\/false, /\*PSUM*\/false,
+ * /\*SBUF*\/true): the source must be a valid readable TENSOR4D in SBUF.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_tensor4d_valid(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * valid_pool_buffer_load_element_count: the source may hold at most 512 elements per channel
+ * (unless its shape comes from a register).
+ *
+ * The page gives its sense, not its body: the product of the four num_elem dims is at most 512, or
+ * the shape comes from a register (shape_from_register). Not enforced: the spec does not know how
+ * TENSOR4D marks a register-supplied shape (shape_from_register's body is not given).
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_valid_pool_buffer_load_element_count(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_pool_buffer_load(i): not a valid PoolBufferLoad word.
+ *
+ * The header's predicate, every conjunct as the page gives it ("verbatim sense"). Those whose body
+ * the page does not give are declared without one (enforced = false).
+ *
+ * Holds when all of has_valid_neuron_header, has_valid_neuron_events, has_pool_buffer_load_opcode,
+ * s4_pb_reserved_zero, is_valid_dtype_in, start_addr_active_channels, tensor4d_valid,
+ * valid_pool_buffer_load_element_count hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: wiki-gap-cluster §6. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4_PB_is_valid_pool_buffer_load(const NEURON_ISA_TPB_S4_PB_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_S4_PB_has_valid_neuron_header(i) && NEURON_ISA_TPB_S4_PB_has_valid_neuron_events(i) && NEURON_ISA_TPB_S4_PB_has_pool_buffer_load_opcode(i) && NEURON_ISA_TPB_S4_PB_s4_pb_reserved_zero(i) && NEURON_ISA_TPB_S4_PB_is_valid_dtype_in(i) && NEURON_ISA_TPB_S4_PB_start_addr_active_channels(i) && NEURON_ISA_TPB_S4_PB_tensor4d_valid(i) && NEURON_ISA_TPB_S4_PB_valid_pool_buffer_load_element_count(i));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_S4_PB_STRUCT holds (NEURON_ISA_TPB_S4_PB_RULE_*); rules
+ * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
+ * mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_S4_PB_rule_truth(const NEURON_ISA_TPB_S4_PB_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_S4_PB_is_valid_pool_buffer_load(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_S4_PB_has_valid_neuron_header(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_S4_PB_has_valid_neuron_events(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_S4_PB_has_pool_buffer_load_opcode(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_S4_PB_s4_pb_reserved_zero(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_S4_PB_is_valid_dtype_in(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_S4_PB_start_addr_active_channels(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_S4_PB_tensor4d_valid(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_S4_PB_valid_pool_buffer_load_element_count(i)) t |= UINT64_C(1) << 8;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_S4_PB_STRUCT is broken: it does not hold, and neither
+ * does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_S4_PB_broken(const NEURON_ISA_TPB_S4_PB_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_S4_PB_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 8;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_S4_PB_STRUCT is violated: a broken header rule, which
+ * makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_S4_PB_violations(const NEURON_ISA_TPB_S4_PB_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_S4_PB_broken(i, nc) & UINT64_C(0x1ff);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_S4_PB_STRUCT is a compiler finding: a broken compiler
+ * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_S4_PB_compiler_findings(const NEURON_ISA_TPB_S4_PB_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_S4_PB_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_S4_PB_STRUCT breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_S4_PB_is_valid(const NEURON_ISA_TPB_S4_PB_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_S4_PB_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_S4_PB_H */

@@ -83,11 +83,14 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_GT_STRUCT {
      */
     uint8_t reserved1[2];
     /**
-     * Offset 40, 4 bytes. The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in
-     * this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE. Confidence:
-     * HIGH/OBSERVED (confirmed).
+     * Offset 40, 4 bytes. The miss fill (IMM_VAL_INST_FIELD, 4 bytes); must be 0 unless
+     * index_miss_behavior is IMMEDIATE_WRITE. Typed as the header types it: the 4-byte union the
+     * RangeSelect page gives, {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}
+     * (spec/types/imm_val.toml). The word has no IMM_SRC byte saying which arm holds, so it decodes
+     * through the union's primary arm (imm_arith_fp32), the other arms its alternatives; the zero
+     * check reads those four bytes. Confidence: HIGH/OBSERVED (confirmed).
      */
-    uint32_t immediate;
+    NEURON_ISA_TPB_IMM_VAL_INST_FIELD immediate;
     /**
      * Offset 44, 20 bytes. The gathered output: a TENSOR4D access pattern. Confidence:
      * HIGH/OBSERVED (confirmed).
@@ -146,13 +149,14 @@ static inline bool NEURON_ISA_TPB_S4D4_GT_has_gather_index_dtype(const NEURON_IS
  * gather_valid_options(index_miss_behavior, immediate): immediate must be 0 unless
  * index_miss_behavior is IMMEDIATE_WRITE.
  *
- * Checks: index_miss_behavior == INDEX_MISS_BEHAVIOR::IMMEDIATE_WRITE || immediate == 0
+ * Checks: index_miss_behavior == INDEX_MISS_BEHAVIOR::IMMEDIATE_WRITE || immediate.imm_arith_fp32
+ * == 0
  *
  * Source: supp-gather-scatter §7.2. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
  */
 static inline bool NEURON_ISA_TPB_S4D4_GT_gather_valid_options(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i) {
     (void)i;
-    return ((((int64_t)i->index_miss_behavior) == INT64_C(0)) || (((int64_t)i->immediate) == INT64_C(0)));
+    return ((((int64_t)i->index_miss_behavior) == INT64_C(0)) || (((int64_t)i->immediate.imm_arith_fp32) == INT64_C(0)));
 }
 
 /**

@@ -85,9 +85,11 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_IC_STRUCT {
     NEURON_ISA_TPB_DTYPE out_dtype;
     /**
      * Offset 34, 1 byte. Active partitions: a multiple of 16, 1..128; the starting partition is 0,
-     * 32, 64 or 96. Confidence: CERTAIN (confirmed).
+     * 32, 64 or 96. The name is the header's (S4D4_IC, the gather-scatter page); the spec called it
+     * active_channels, after the DVE datamove page's predicate and seed 000's newer revision.
+     * Confidence: CERTAIN (confirmed).
      */
-    uint8_t active_channels;
+    uint8_t num_active_channels;
     /**
      * Offset 35, 1 byte. Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32. Confidence:
      * CERTAIN (confirmed).
@@ -136,7 +138,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, num_elem) == 20, "
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, unknown_24) == 24, "NEURON_ISA_TPB_S4D4_IC_STRUCT.unknown_24 is at offset 24");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, in_dtype) == 32, "NEURON_ISA_TPB_S4D4_IC_STRUCT.in_dtype is at offset 32");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, out_dtype) == 33, "NEURON_ISA_TPB_S4D4_IC_STRUCT.out_dtype is at offset 33");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, active_channels) == 34, "NEURON_ISA_TPB_S4D4_IC_STRUCT.active_channels is at offset 34");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, num_active_channels) == 34, "NEURON_ISA_TPB_S4D4_IC_STRUCT.num_active_channels is at offset 34");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, src_num_elem_per_idx) == 35, "NEURON_ISA_TPB_S4D4_IC_STRUCT.src_num_elem_per_idx is at offset 35");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, dst_num_elem_per_idx) == 36, "NEURON_ISA_TPB_S4D4_IC_STRUCT.dst_num_elem_per_idx is at offset 36");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, reserved0) == 37, "NEURON_ISA_TPB_S4D4_IC_STRUCT.reserved0 is at offset 37");

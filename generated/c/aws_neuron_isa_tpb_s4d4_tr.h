@@ -10,7 +10,7 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S4D4_TR_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_StreamTranspose`. */
+/** Opcode of NEURON_ISA_TPB_S4D4_TR_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE`. */
 #define NEURON_ISA_TPB_S4D4_TR_OPCODE 0x6b
 /** Size of NEURON_ISA_TPB_S4D4_TR_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S4D4_TR_SIZE 64
@@ -24,7 +24,8 @@ DMASPEC_OWN_USES_BEGIN
  * guards: the source pattern is not TensorIndirect, and its num_elem[3] is 1. The page's TENSOR4D
  * slots are 20 bytes here (conflict dve_access_pattern_widths).
  *
- * Opcode 0x6b (`NEURON_ISA_TPB_OPCODE_StreamTranspose`). Architectures: sunda, cayman, mariana.
+ * Opcode 0x6b (`NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE`). Architectures: sunda, cayman, mariana,
+ * maverick.
  *
  * Confidence: CERTAIN (confirmed).
  *
@@ -54,22 +55,44 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_STRUCT {
     /** Offset 33, 1 byte. Destination dtype. Confidence: CERTAIN (confirmed). */
     NEURON_ISA_TPB_DTYPE out_dtype;
     /**
-     * Offset 34, 4 bytes. Active channels: the destination's element count rounded up to a multiple
-     * of 32, (num_elem + 0x1f) & ~0x1f. The validator also reads +0x25, this field's high byte.
+     * Offset 34, 1 byte. The partition / channel count: 32, 64, 96 or 128
+     * (has_multiple_32_channels), at most POOLING_NUM_CHANNELS. The encoder computes it rounded up
+     * to a multiple of 32. The DVE datamove page reads a u32 over +0x22..+0x25, which would take
+     * negated, op and op_dim into the count (conflict s4d4_tr_num_active_channels_width).
      * Confidence: CERTAIN (confirmed).
      */
-    uint32_t num_active_channels;
+    uint8_t num_active_channels;
     /**
-     * Offset 38, 1 byte. Channel-transpose enable: always 1 on this word (a constant store), and
-     * the only byte that tells it from the shuffle-internal 0x6A half, which leaves it 0.
-     * Confidence: HIGH (strong).
+     * Offset 35, 1 byte. Must be 0 on STREAM_TRANSPOSE (has_zero_negated_field); the reduce
+     * siblings' negate flag. Confidence: CERTAIN (confirmed).
      */
-    uint8_t transpose_ch DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §`0x6B` stream_transpose half");
+    uint8_t negated;
     /**
-     * Offset 39, 5 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x27..+0x2B a meaning (the encoder zeroes the bundle first).
+     * Offset 36, 1 byte. The ALU op: must be BYPASS (s4d4_tr_op_bypass): a position-only move.
+     * Confidence: CERTAIN (confirmed).
      */
-    uint8_t unknown_39[5];
+    NEURON_ISA_TPB_ALU_OP op;
+    /**
+     * Offset 37, 1 byte. The fold axis of the reduce siblings: must be UNUSED or X here
+     * (is_zero_subdim). Confidence: CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_TENSOR_SUBDIM op_dim;
+    /**
+     * Offset 38, 1 byte. The partial-tile mask switch: 0 or 1 on STREAM_TRANSPOSE
+     * (mask_enable_valid), the one field it uses that the other S4D4_TR opcodes force to 0.
+     * Confidence: CERTAIN (confirmed).
+     *
+     * Alternative reading `transpose_ch` (uint8_t): The DVE datamove page's reading: the
+     * channel-transpose enable, always 1 on this word (a constant store) and 0 on the 0x6A half.
+     * The header names the byte mask_enable, which StreamTranspose alone may set
+     * (mask_enable_valid: 0 or 1). [HIGH]
+     */
+    uint8_t mask_enable;
+    /**
+     * Offset 39, 5 bytes. Reserved. Must be all zero (s4d4_tr_reserved_zero); the DVE page gives
+     * these bytes no row. Confidence: CERTAIN (confirmed).
+     */
+    uint8_t reserved1[5];
     /**
      * Offset 44, 20 bytes. The destination: a 4-D access pattern. Confidence: CERTAIN (confirmed).
      */
@@ -82,10 +105,13 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, src_mem_pattern) =
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, in_dtype) == 32, "NEURON_ISA_TPB_S4D4_TR_STRUCT.in_dtype is at offset 32");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, out_dtype) == 33, "NEURON_ISA_TPB_S4D4_TR_STRUCT.out_dtype is at offset 33");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, num_active_channels) == 34, "NEURON_ISA_TPB_S4D4_TR_STRUCT.num_active_channels is at offset 34");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, transpose_ch) == 38, "NEURON_ISA_TPB_S4D4_TR_STRUCT.transpose_ch is at offset 38");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, unknown_39) == 39, "NEURON_ISA_TPB_S4D4_TR_STRUCT.unknown_39 is at offset 39");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, negated) == 35, "NEURON_ISA_TPB_S4D4_TR_STRUCT.negated is at offset 35");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, op) == 36, "NEURON_ISA_TPB_S4D4_TR_STRUCT.op is at offset 36");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, op_dim) == 37, "NEURON_ISA_TPB_S4D4_TR_STRUCT.op_dim is at offset 37");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, mask_enable) == 38, "NEURON_ISA_TPB_S4D4_TR_STRUCT.mask_enable is at offset 38");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, reserved1) == 39, "NEURON_ISA_TPB_S4D4_TR_STRUCT.reserved1 is at offset 39");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, dst_mem_pattern) == 44, "NEURON_ISA_TPB_S4D4_TR_STRUCT.dst_mem_pattern is at offset 44");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_TR_OPCODE == NEURON_ISA_TPB_OPCODE_StreamTranspose, "NEURON_ISA_TPB_S4D4_TR_OPCODE is NEURON_ISA_TPB_OPCODE_StreamTranspose");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_TR_OPCODE == NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE, "NEURON_ISA_TPB_S4D4_TR_OPCODE is NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -97,13 +123,322 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_TR_OPCODE == NEURON_ISA_TPB_OPCODE_Str
  * Bit of each rule of NEURON_ISA_TPB_S4D4_TR_STRUCT in NEURON_ISA_TPB_S4D4_TR_rule_truth() and
  * NEURON_ISA_TPB_S4D4_TR_violations() (spec order).
  */
-#define NEURON_ISA_TPB_S4D4_TR_RULE_src_num_elem_3_is_1 0
-#define NEURON_ISA_TPB_S4D4_TR_RULE_src_is_not_tensor_indirect 1
-#define NEURON_ISA_TPB_S4D4_TR_RULE_has_valid_active_channel_range 2
-#define NEURON_ISA_TPB_S4D4_TR_RULE_s4d4_tr_same_src_dst_count 3
-#define NEURON_ISA_TPB_S4D4_TR_RULE_d4_tr_same_src_dst_count 4
-#define NEURON_ISA_TPB_S4D4_TR_RULE_d4_tr_transpose_src_dst_count 5
-#define NEURON_ISA_TPB_S4D4_TR_RULE_d4_tr_reserved_z 6
+#define NEURON_ISA_TPB_S4D4_TR_RULE_is_valid_stream_transpose 0
+#define NEURON_ISA_TPB_S4D4_TR_RULE_has_valid_neuron_header 1
+#define NEURON_ISA_TPB_S4D4_TR_RULE_has_valid_neuron_events 2
+#define NEURON_ISA_TPB_S4D4_TR_RULE_has_stream_transpose_opcode 3
+#define NEURON_ISA_TPB_S4D4_TR_RULE_s4d4_tr_reserved_zero 4
+#define NEURON_ISA_TPB_S4D4_TR_RULE_mask_enable_valid 5
+#define NEURON_ISA_TPB_S4D4_TR_RULE_is_valid_dtype_in 6
+#define NEURON_ISA_TPB_S4D4_TR_RULE_is_valid_dtype_out 7
+#define NEURON_ISA_TPB_S4D4_TR_RULE_s4d4_tr_same_src_dst_type 8
+#define NEURON_ISA_TPB_S4D4_TR_RULE_is_zero_subdim 9
+#define NEURON_ISA_TPB_S4D4_TR_RULE_has_valid_active_channel_range 10
+#define NEURON_ISA_TPB_S4D4_TR_RULE_start_addr_active_channels_src 11
+#define NEURON_ISA_TPB_S4D4_TR_RULE_start_addr_active_channels_dst 12
+#define NEURON_ISA_TPB_S4D4_TR_RULE_tensor4d_valid_src 13
+#define NEURON_ISA_TPB_S4D4_TR_RULE_tensor4d_valid_dst 14
+#define NEURON_ISA_TPB_S4D4_TR_RULE_s4d4_tr_transpose_src_dst_count 15
+#define NEURON_ISA_TPB_S4D4_TR_RULE_s4d4_tr_op_bypass 16
+#define NEURON_ISA_TPB_S4D4_TR_RULE_has_multiple_32_channels 17
+#define NEURON_ISA_TPB_S4D4_TR_RULE_has_transpose_src_element_count_t4d 18
+#define NEURON_ISA_TPB_S4D4_TR_RULE_has_zero_negated_field 19
+#define NEURON_ISA_TPB_S4D4_TR_RULE_src_num_elem_3_is_1 20
+#define NEURON_ISA_TPB_S4D4_TR_RULE_src_is_not_tensor_indirect 21
+#define NEURON_ISA_TPB_S4D4_TR_RULE_s4d4_tr_same_src_dst_count 22
+#define NEURON_ISA_TPB_S4D4_TR_RULE_d4_tr_same_src_dst_count 23
+#define NEURON_ISA_TPB_S4D4_TR_RULE_d4_tr_transpose_src_dst_count 24
+#define NEURON_ISA_TPB_S4D4_TR_RULE_d4_tr_reserved_z 25
+
+/**
+ * has_valid_neuron_header: the header must be valid.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_has_valid_neuron_header(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_valid_neuron_events: the events must be valid.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_has_valid_neuron_events(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * has_stream_transpose_opcode: header.opcode must be STREAM_TRANSPOSE (0x6b).
+ *
+ * Checks: header.opcode == OPCODE::STREAM_TRANSPOSE
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_has_stream_transpose_opcode(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->header.opcode) == INT64_C(107));
+}
+
+/**
+ * s4d4_tr_reserved_zero: reserved1 must be all zero.
+ *
+ * Checks: reserved1[0] == 0 && reserved1[1] == 0 && reserved1[2] == 0 && reserved1[3] == 0 &&
+ * reserved1[4] == 0
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_s4d4_tr_reserved_zero(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return (((((((int64_t)i->reserved1[0]) == INT64_C(0)) && (((int64_t)i->reserved1[1]) == INT64_C(0))) && (((int64_t)i->reserved1[2]) == INT64_C(0))) && (((int64_t)i->reserved1[3]) == INT64_C(0))) && (((int64_t)i->reserved1[4]) == INT64_C(0)));
+}
+
+/**
+ * mask_enable_valid: mask_enable must be 0 or 1.
+ *
+ * Checks: mask_enable == 0 || mask_enable == 1
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_mask_enable_valid(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->mask_enable) == INT64_C(0)) || (((int64_t)i->mask_enable) == INT64_C(1)));
+}
+
+/**
+ * is_valid_dtype(i.s4d4_tr.in_dtype, DtypeAllowFP32R::False): in_dtype must be a valid dtype (no
+ * FP32R, no U64 / I64).
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_is_valid_dtype_in(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * is_valid_dtype(i.s4d4_tr.out_dtype, DtypeAllowFP32R::True): out_dtype must be a valid dtype (no
+ * U64 / I64).
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_is_valid_dtype_out(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * s4d4_tr_same_src_dst_type: out_dtype must equal in_dtype (no cast).
+ *
+ * Checks: out_dtype == in_dtype
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_s4d4_tr_same_src_dst_type(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->out_dtype) == ((int64_t)i->in_dtype));
+}
+
+/**
+ * is_zero_subdim(i.s4d4_tr.op_dim): op_dim must be UNUSED or X.
+ *
+ * Checks: op_dim == TENSOR_SUBDIM::UNUSED || op_dim == TENSOR_SUBDIM::X
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_is_zero_subdim(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->op_dim) == INT64_C(0)) || (((int64_t)i->op_dim) == INT64_C(2)));
+}
+
+/**
+ * has_valid_active_channel_range(i.s4d4_tr.num_active_channels, POOLING_NUM_CHANNELS):
+ * num_active_channels must be at most POOLING_NUM_CHANNELS (128).
+ *
+ * The page glosses the helper as `<= 128` without its body. Not enforced: has_multiple_32_channels
+ * (the closed set 32 / 64 / 96 / 128) already implies it. The DVE datamove page names the same
+ * predicate in dbg_is_valid_stream_transpose.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2; supp-dve-datamove §`0x6B` stream_transpose half. Confidence:
+ * CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_has_valid_active_channel_range(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * start_addr_active_channels: the source start address must fit num_active_channels.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_start_addr_active_channels_src(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * start_addr_active_channels: the destination start address must fit num_active_channels.
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_start_addr_active_channels_dst(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * tensor4d_valid: the source must be a valid readable TENSOR4D (SBUF or PSUM).
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_tensor4d_valid_src(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * tensor4d_valid: the destination must be a valid writable TENSOR4D (SBUF or PSUM).
+ *
+ * Named by the page without its body.
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_tensor4d_valid_dst(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * s4d4_tr_transpose_src_dst_count: the destination element count must not exceed the source's
+ * unless either shape comes from a register.
+ *
+ * same_or_fewer_element_count_t4d, whose body the header gives: shape_from_register(dst.start_addr)
+ * || shape_from_register(src.start_addr) || t4d_element_count(dst) <= t4d_element_count(src). Not
+ * enforced: the product of four u16 counts can exceed the 64-bit signed range the rule language
+ * proves its operations within, so the comparison cannot be written; shape_from_register would be
+ * ADDR4 bit 30 (the SHAPE_REG marker 0x40). The DVE datamove page names the predicate
+ * d4_tr_transpose_src_dst_count (rule of that name, compiler).
+ *
+ * Not enforced: the sources name this predicate without its body, so it holds.
+ *
+ * Source: wiki-stream-transpose §4.2; wiki-stream-transpose §4.1. Confidence: CERTAIN (confirmed).
+ * Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_s4d4_tr_transpose_src_dst_count(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return true;
+}
+
+/**
+ * s4d4_tr_op_bypass: op must be BYPASS (0x00).
+ *
+ * Checks: op == ALU_OP::BYPASS
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_s4d4_tr_op_bypass(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->op) == INT64_C(0));
+}
+
+/**
+ * has_multiple_32_channels(i.s4d4_tr.num_active_channels): num_active_channels must be 32, 64, 96
+ * or 128.
+ *
+ * Checks: num_active_channels in [32, 64, 96, 128]
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_has_multiple_32_channels(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return ((((int64_t)i->num_active_channels) == INT64_C(32)) || (((int64_t)i->num_active_channels) == INT64_C(64)) || (((int64_t)i->num_active_channels) == INT64_C(96)) || (((int64_t)i->num_active_channels) == INT64_C(128)));
+}
+
+/**
+ * has_transpose_src_element_count_t4d(i.s4d4_tr.src_mem_pattern): the source element count must be
+ * a multiple of 32.
+ *
+ * The product of the four num_elem, taken modulo 32 factor by factor (the same residue: the full
+ * product of four u16 can pass the 64-bit rule evaluator's range).
+ *
+ * Checks: ((src_mem_pattern.num_elem[0] % 32) * (src_mem_pattern.num_elem[1] % 32) *
+ * (src_mem_pattern.num_elem[2] % 32) * (src_mem_pattern.num_elem[3] % 32)) % 32 == 0
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_has_transpose_src_element_count_t4d(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return ((((((((int64_t)i->src_mem_pattern.num_elem[0]) % INT64_C(32)) * (((int64_t)i->src_mem_pattern.num_elem[1]) % INT64_C(32))) * (((int64_t)i->src_mem_pattern.num_elem[2]) % INT64_C(32))) * (((int64_t)i->src_mem_pattern.num_elem[3]) % INT64_C(32))) % INT64_C(32)) == INT64_C(0));
+}
+
+/**
+ * has_zero_negated_field: negated must be 0.
+ *
+ * Checks: negated == 0
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_has_zero_negated_field(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->negated) == INT64_C(0));
+}
+
+/**
+ * is_valid_stream_transpose(i): not a valid StreamTranspose word.
+ *
+ * The header's assertion, every conjunct (OBSERVED verbatim). Those whose body the page does not
+ * give are declared without one (enforced = false).
+ *
+ * Holds when all of has_valid_neuron_header, has_valid_neuron_events, has_stream_transpose_opcode,
+ * s4d4_tr_reserved_zero, mask_enable_valid, is_valid_dtype_in, is_valid_dtype_out,
+ * s4d4_tr_same_src_dst_type, is_zero_subdim, has_valid_active_channel_range,
+ * start_addr_active_channels_src, start_addr_active_channels_dst, tensor4d_valid_src,
+ * tensor4d_valid_dst, s4d4_tr_transpose_src_dst_count, s4d4_tr_op_bypass, has_multiple_32_channels,
+ * has_transpose_src_element_count_t4d, has_zero_negated_field hold.
+ *
+ * Partly enforced: some parts are not enforced and hold.
+ *
+ * Source: wiki-stream-transpose §4.2. Confidence: CERTAIN (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_S4D4_TR_is_valid_stream_transpose(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_S4D4_TR_has_valid_neuron_header(i) && NEURON_ISA_TPB_S4D4_TR_has_valid_neuron_events(i) && NEURON_ISA_TPB_S4D4_TR_has_stream_transpose_opcode(i) && NEURON_ISA_TPB_S4D4_TR_s4d4_tr_reserved_zero(i) && NEURON_ISA_TPB_S4D4_TR_mask_enable_valid(i) && NEURON_ISA_TPB_S4D4_TR_is_valid_dtype_in(i) && NEURON_ISA_TPB_S4D4_TR_is_valid_dtype_out(i) && NEURON_ISA_TPB_S4D4_TR_s4d4_tr_same_src_dst_type(i) && NEURON_ISA_TPB_S4D4_TR_is_zero_subdim(i) && NEURON_ISA_TPB_S4D4_TR_has_valid_active_channel_range(i) && NEURON_ISA_TPB_S4D4_TR_start_addr_active_channels_src(i) && NEURON_ISA_TPB_S4D4_TR_start_addr_active_channels_dst(i) && NEURON_ISA_TPB_S4D4_TR_tensor4d_valid_src(i) && NEURON_ISA_TPB_S4D4_TR_tensor4d_valid_dst(i) && NEURON_ISA_TPB_S4D4_TR_s4d4_tr_transpose_src_dst_count(i) && NEURON_ISA_TPB_S4D4_TR_s4d4_tr_op_bypass(i) && NEURON_ISA_TPB_S4D4_TR_has_multiple_32_channels(i) && NEURON_ISA_TPB_S4D4_TR_has_transpose_src_element_count_t4d(i) && NEURON_ISA_TPB_S4D4_TR_has_zero_negated_field(i));
+}
 
 /**
  * src_num_elem_3_is_1: src_mem_pattern.num_elem[3] must be 1 (instr.src_mem_pattern.num_elem[3] ==
@@ -136,21 +471,6 @@ static inline bool NEURON_ISA_TPB_S4D4_TR_src_num_elem_3_is_1(const NEURON_ISA_T
 static inline bool NEURON_ISA_TPB_S4D4_TR_src_is_not_tensor_indirect(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
     (void)i;
     return (((int64_t)i->src_mem_pattern.start_addr.indirect) == INT64_C(0));
-}
-
-/**
- * has_valid_active_channel_range: num_active_channels must be in the valid range.
- *
- * Named by the page (dbg_is_valid_stream_transpose's predicates) without its body.
- *
- * Not enforced: the sources name this predicate without its body, so it holds.
- *
- * Source: supp-dve-datamove §`0x6B` stream_transpose half. Confidence: CERTAIN (confirmed).
- * Authority: compiler.
- */
-static inline bool NEURON_ISA_TPB_S4D4_TR_has_valid_active_channel_range(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i) {
-    (void)i;
-    return true;
 }
 
 /**
@@ -221,13 +541,32 @@ static inline bool NEURON_ISA_TPB_S4D4_TR_d4_tr_reserved_z(const NEURON_ISA_TPB_
 static inline uint64_t NEURON_ISA_TPB_S4D4_TR_rule_truth(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
     (void)nc;
-    if (NEURON_ISA_TPB_S4D4_TR_src_num_elem_3_is_1(i)) t |= UINT64_C(1) << 0;
-    if (NEURON_ISA_TPB_S4D4_TR_src_is_not_tensor_indirect(i)) t |= UINT64_C(1) << 1;
-    if (NEURON_ISA_TPB_S4D4_TR_has_valid_active_channel_range(i)) t |= UINT64_C(1) << 2;
-    if (NEURON_ISA_TPB_S4D4_TR_s4d4_tr_same_src_dst_count(i)) t |= UINT64_C(1) << 3;
-    if (NEURON_ISA_TPB_S4D4_TR_d4_tr_same_src_dst_count(i)) t |= UINT64_C(1) << 4;
-    if (NEURON_ISA_TPB_S4D4_TR_d4_tr_transpose_src_dst_count(i)) t |= UINT64_C(1) << 5;
-    if (NEURON_ISA_TPB_S4D4_TR_d4_tr_reserved_z(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_S4D4_TR_is_valid_stream_transpose(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_S4D4_TR_has_valid_neuron_header(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_S4D4_TR_has_valid_neuron_events(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_S4D4_TR_has_stream_transpose_opcode(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_S4D4_TR_s4d4_tr_reserved_zero(i)) t |= UINT64_C(1) << 4;
+    if (NEURON_ISA_TPB_S4D4_TR_mask_enable_valid(i)) t |= UINT64_C(1) << 5;
+    if (NEURON_ISA_TPB_S4D4_TR_is_valid_dtype_in(i)) t |= UINT64_C(1) << 6;
+    if (NEURON_ISA_TPB_S4D4_TR_is_valid_dtype_out(i)) t |= UINT64_C(1) << 7;
+    if (NEURON_ISA_TPB_S4D4_TR_s4d4_tr_same_src_dst_type(i)) t |= UINT64_C(1) << 8;
+    if (NEURON_ISA_TPB_S4D4_TR_is_zero_subdim(i)) t |= UINT64_C(1) << 9;
+    if (NEURON_ISA_TPB_S4D4_TR_has_valid_active_channel_range(i)) t |= UINT64_C(1) << 10;
+    if (NEURON_ISA_TPB_S4D4_TR_start_addr_active_channels_src(i)) t |= UINT64_C(1) << 11;
+    if (NEURON_ISA_TPB_S4D4_TR_start_addr_active_channels_dst(i)) t |= UINT64_C(1) << 12;
+    if (NEURON_ISA_TPB_S4D4_TR_tensor4d_valid_src(i)) t |= UINT64_C(1) << 13;
+    if (NEURON_ISA_TPB_S4D4_TR_tensor4d_valid_dst(i)) t |= UINT64_C(1) << 14;
+    if (NEURON_ISA_TPB_S4D4_TR_s4d4_tr_transpose_src_dst_count(i)) t |= UINT64_C(1) << 15;
+    if (NEURON_ISA_TPB_S4D4_TR_s4d4_tr_op_bypass(i)) t |= UINT64_C(1) << 16;
+    if (NEURON_ISA_TPB_S4D4_TR_has_multiple_32_channels(i)) t |= UINT64_C(1) << 17;
+    if (NEURON_ISA_TPB_S4D4_TR_has_transpose_src_element_count_t4d(i)) t |= UINT64_C(1) << 18;
+    if (NEURON_ISA_TPB_S4D4_TR_has_zero_negated_field(i)) t |= UINT64_C(1) << 19;
+    if (NEURON_ISA_TPB_S4D4_TR_src_num_elem_3_is_1(i)) t |= UINT64_C(1) << 20;
+    if (NEURON_ISA_TPB_S4D4_TR_src_is_not_tensor_indirect(i)) t |= UINT64_C(1) << 21;
+    if (NEURON_ISA_TPB_S4D4_TR_s4d4_tr_same_src_dst_count(i)) t |= UINT64_C(1) << 22;
+    if (NEURON_ISA_TPB_S4D4_TR_d4_tr_same_src_dst_count(i)) t |= UINT64_C(1) << 23;
+    if (NEURON_ISA_TPB_S4D4_TR_d4_tr_transpose_src_dst_count(i)) t |= UINT64_C(1) << 24;
+    if (NEURON_ISA_TPB_S4D4_TR_d4_tr_reserved_z(i)) t |= UINT64_C(1) << 25;
     return t;
 }
 
@@ -239,12 +578,31 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_TR_broken(const NEURON_ISA_TPB_S4D4_T
     uint64_t t = NEURON_ISA_TPB_S4D4_TR_rule_truth(i, nc);
     uint64_t v = 0;
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
-    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
-    if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
-    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
-    if (!((t >> 4) & 1u)) v |= UINT64_C(1) << 4;
-    if (!((t >> 5) & 1u)) v |= UINT64_C(1) << 5;
-    if (!((t >> 6) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (!((t >> 5) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 5;
+    if (!((t >> 6) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 6;
+    if (!((t >> 7) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 7;
+    if (!((t >> 8) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 8;
+    if (!((t >> 9) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 9;
+    if (!((t >> 10) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 10;
+    if (!((t >> 11) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 11;
+    if (!((t >> 12) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 12;
+    if (!((t >> 13) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 13;
+    if (!((t >> 14) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 14;
+    if (!((t >> 15) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 15;
+    if (!((t >> 16) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 16;
+    if (!((t >> 17) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 17;
+    if (!((t >> 18) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 18;
+    if (!((t >> 19) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 19;
+    if (!((t >> 20) & 1u)) v |= UINT64_C(1) << 20;
+    if (!((t >> 21) & 1u)) v |= UINT64_C(1) << 21;
+    if (!((t >> 22) & 1u)) v |= UINT64_C(1) << 22;
+    if (!((t >> 23) & 1u)) v |= UINT64_C(1) << 23;
+    if (!((t >> 24) & 1u)) v |= UINT64_C(1) << 24;
+    if (!((t >> 25) & 1u)) v |= UINT64_C(1) << 25;
     return v;
 }
 
@@ -253,7 +611,7 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_TR_broken(const NEURON_ISA_TPB_S4D4_T
  * makes the value invalid.
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_TR_violations(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S4D4_TR_broken(i, nc) & UINT64_C(0x0);
+    return NEURON_ISA_TPB_S4D4_TR_broken(i, nc) & UINT64_C(0xfffff);
 }
 
 /**
@@ -261,7 +619,7 @@ static inline uint64_t NEURON_ISA_TPB_S4D4_TR_violations(const NEURON_ISA_TPB_S4
  * rule, a value neuronx-cc would not write that the ISA sources do not forbid.
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_TR_compiler_findings(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_S4D4_TR_broken(i, nc) & UINT64_C(0x7f);
+    return NEURON_ISA_TPB_S4D4_TR_broken(i, nc) & UINT64_C(0x3f00000);
 }
 
 /** Whether NEURON_ISA_TPB_S4D4_TR_STRUCT breaks none of its header rules. */

@@ -11,7 +11,7 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
- * Opcode of NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_StreamShuffle`.
+ * Opcode of NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE`.
  */
 #define NEURON_ISA_TPB_S4D4_TR_SHUFFLE_OPCODE 0x6a
 /** Size of NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT in bytes. */
@@ -26,7 +26,8 @@ DMASPEC_OWN_USES_BEGIN
  * both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict
  * dve_access_pattern_widths).
  *
- * Opcode 0x6a (`NEURON_ISA_TPB_OPCODE_StreamShuffle`). Architectures: sunda, cayman, mariana.
+ * Opcode 0x6a (`NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE`). Architectures: sunda, cayman, mariana,
+ * maverick.
  *
  * Confidence: CERTAIN (confirmed).
  *
@@ -60,17 +61,39 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT {
      */
     NEURON_ISA_TPB_DTYPE out_dtype;
     /**
-     * Offset 34, 4 bytes. Active channels: the smaller of the source and destination sizes rounded
-     * up to a multiple of 32, (min(src.sz, dst.sz) + 0x1f) & ~0x1f. Confidence: CERTAIN
+     * Offset 34, 1 byte. The partition / channel count: 32, 64, 96 or 128
+     * (has_multiple_32_channels), at most POOLING_NUM_CHANNELS. The encoder computes it rounded up
+     * to a multiple of 32. The DVE datamove page reads a u32 over +0x22..+0x25, which would take
+     * negated, op and op_dim into the count (conflict s4d4_tr_num_active_channels_width).
+     * Confidence: CERTAIN (confirmed).
+     */
+    uint8_t num_active_channels;
+    /**
+     * Offset 35, 1 byte. Must be 0 on STREAM_SHUFFLE (has_zero_negated_field). Confidence: CERTAIN
      * (confirmed).
      */
-    uint32_t num_active_channels;
+    uint8_t negated;
     /**
-     * Offset 38, 6 bytes. Unknown: no source gives a meaning; kept raw. No source gives
-     * +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B
-     * word's transpose_ch) zeroed.
+     * Offset 36, 1 byte. The ALU op: must be BYPASS (s4d4_tr_op_bypass): a position-only move.
+     * Confidence: CERTAIN (confirmed).
      */
-    uint8_t unknown_38[6];
+    NEURON_ISA_TPB_ALU_OP op;
+    /**
+     * Offset 37, 1 byte. The fold axis of the reduce siblings: must be UNUSED or X here
+     * (is_zero_subdim). Confidence: CERTAIN (confirmed).
+     */
+    NEURON_ISA_TPB_TENSOR_SUBDIM op_dim;
+    /**
+     * Offset 38, 1 byte. The partial-tile mask switch of StreamTranspose: must be 0 here
+     * (mask_enable_zero, as for every S4D4_TR opcode but STREAM_TRANSPOSE). The DVE page notes the
+     * encoder leaves +0x26 zeroed on this half. Confidence: CERTAIN (confirmed).
+     */
+    uint8_t mask_enable;
+    /**
+     * Offset 39, 5 bytes. Reserved. Must be all zero (s4d4_tr_reserved_zero); the DVE page gives
+     * these bytes no row. Confidence: CERTAIN (confirmed).
+     */
+    uint8_t reserved1[5];
     /**
      * Offset 44, 20 bytes. The destination: a 4-D access pattern. Confidence: CERTAIN (confirmed).
      */
@@ -83,9 +106,13 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, src_mem_pa
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, in_dtype) == 32, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.in_dtype is at offset 32");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, out_dtype) == 33, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.out_dtype is at offset 33");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, num_active_channels) == 34, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.num_active_channels is at offset 34");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, unknown_38) == 38, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.unknown_38 is at offset 38");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, negated) == 35, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.negated is at offset 35");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, op) == 36, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.op is at offset 36");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, op_dim) == 37, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.op_dim is at offset 37");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, mask_enable) == 38, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.mask_enable is at offset 38");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, reserved1) == 39, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.reserved1 is at offset 39");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT, dst_mem_pattern) == 44, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT.dst_mem_pattern is at offset 44");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_OPCODE == NEURON_ISA_TPB_OPCODE_StreamShuffle, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_OPCODE is NEURON_ISA_TPB_OPCODE_StreamShuffle");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_TR_SHUFFLE_OPCODE == NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE, "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_OPCODE is NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)

@@ -12,26 +12,30 @@ DMASPEC_OWN_USES_BEGIN
 
 /**
  * Opcode of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT (byte 0):
- * `NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69`.
+ * `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT`.
  */
 #define NEURON_ISA_TPB_STREAM_SHUFFLE_OPCODE 0x69
 /** Size of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT in bytes. */
 #define NEURON_ISA_TPB_STREAM_SHUFFLE_SIZE 64
 
 /**
- * STREAM_SHUFFLE (64 bytes): The stream_shuffle half of StreamShuffle (after its 0x6A transpose
- * half) and of the wide StreamTranspose (after its 0x6B half): a 32-byte lane-select immediate, one
- * byte per lane, each a mask byte or the passthrough sentinel partition_count | 0x20 where the mask
- * said 0xFF. The lane map takes the whole +0x20..+0x3F control band, so the word has no dtype
- * field: the dtypes ride on the transpose half before it, and the validator
- * (dbg_is_valid_stream_shuffle) checks the pair. The page also lists a destination pattern at
- * +0x2C, inside the lane map; the spec follows the page's statement that the lane bytes occupy the
- * entire band (conflict stream_shuffle_lane_map_overlap). The order of the two halves is the DVE
- * page's; the Master Opcode Reference lists the 0x69 mask first (conflict
- * stream_shuffle_pair_order). The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the
- * page's …_STREAM_SHUFFLE.
+ * STREAM_SHUFFLE (64 bytes): LOAD_MASK_SELECT (CTRL_IM): loads a 32-entry channel-select mask table
+ * from immediate[0..31] into the engine's config state, one select byte per output channel, each <
+ * 64 or 255 (is_valid_load_mask_select). The shipped header (gap-cluster page §7, compile-verified)
+ * lays out param_ram_offset@12 and imm_ptr_select@14, both 0 here, reserved0[17]@15 and the
+ * MOVE_IMMEDIATE payload@32; it outranks the DVE datamove page's encoder reading, which puts a
+ * 16-byte src AP at +0x0C (conflict load_mask_select_src_pattern: an encoder word with a nonzero
+ * src AP breaks has_zero_pram_offset / ctrl_im_reserved_zero). The pairing is the DVE page's: the
+ * compiler emits this word right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, so
+ * the spec keeps `follows`; the header page validates it alone and names its consumer only as
+ * plausibly StreamShuffle 0x6a, not byte-traced (conflict load_mask_select_pairing; the order is
+ * also conflict stream_shuffle_pair_order). The DVE page's destination pattern at +0x2C lies inside
+ * the immediate (conflict stream_shuffle_lane_map_overlap). The word's name and C name are the
+ * spec's (the house form of the DVE page's …_STREAM_SHUFFLE); the header's CTRL_IM is an alias (a C
+ * typedef NEURON_ISA_TPB_CTRL_IM_STRUCT).
  *
- * Opcode 0x69 (`NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69`). Architectures: sunda, cayman, mariana.
+ * Opcode 0x69 (`NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT`). Architectures: sunda, cayman, mariana,
+ * maverick.
  *
  * Must immediately follow a STREAM_SHUFFLE_TRANSPOSE or STREAM_TRANSPOSE word.
  *
@@ -39,7 +43,8 @@ DMASPEC_OWN_USES_BEGIN
  *
  * Evidence: supp-dve-datamove §StreamShuffle; supp-dve-datamove §`0x69` stream_shuffle half (the
  * 32-byte lane immediate); supp-dve-datamove §StreamTranspose; supp-dve-datamove §Opcode witness
- * ledger; wiki-master-opcode §2; wiki-master-opcode §1. Spec: words/dve_stream_shuffle.toml:6.
+ * ledger; wiki-master-opcode §2; wiki-master-opcode §1; wiki-gap-cluster §7; wiki-gap-cluster §19.
+ * Spec: words/dve_stream_shuffle.toml:9.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT {
     /**
@@ -55,24 +60,201 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT {
      */
     NEURON_ISA_TPB_EVENTS events DMASPEC_GATED_INFERRED("INFERRED: tagged MEDIUM (inferred), below DMASPEC_MIN_CONFIDENCE; cited: supp-dve-datamove §The bundle lifecycle (shared by all six)");
     /**
-     * Offset 12, 20 bytes. The source: a 4-D access pattern. The validator reads its num_elem[0]
-     * and num_elem[1] (+0x18, +0x1A). Confidence: CERTAIN (confirmed).
+     * Offset 12, 2 bytes. The Param-RAM offset of the CTRL_IM siblings (LoadParameterRam uses it):
+     * must be 0 on LOAD_MASK_SELECT (has_zero_pram_offset). The DVE datamove page reads a src AP
+     * over +0x0C.. (conflict load_mask_select_src_pattern). Confidence: HIGH/OBSERVED (confirmed).
      */
-    NEURON_ISA_TPB_TENSOR4D src_mem_pattern;
+    uint16_t param_ram_offset;
     /**
-     * Offset 32, 32 bytes. The lane map, one byte per lane: the mask byte, or the passthrough
-     * sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end). The
-     * compiler asserts the mask has exactly 32 entries ("Mask.size() == 32"). Confidence: CERTAIN
-     * (confirmed).
+     * Offset 14, 1 byte. Per-slot pointer-mode bits on LoadPoolArgument; must be 0 on
+     * LOAD_MASK_SELECT (ctrl_imm_ptr_select_zero), which tells it apart from LoadPoolArgument.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    uint8_t imm_ptr_select;
+    /**
+     * Offset 15, 17 bytes. Reserved. Must be all zero (ctrl_im_reserved_zero). Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    uint8_t reserved0[17];
+    /**
+     * Offset 32, 32 bytes. The 32-byte mask payload (the header's MOVE_IMMEDIATE, read here as its
+     * uint8[32] view), one select byte per output channel: each must be < 64 or 255
+     * (has_valid_masksel_data). The DVE datamove page's encoder writes the mask byte, or the
+     * passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's
+     * end), and asserts the mask has exactly 32 entries ("Mask.size() == 32"). Confidence:
+     * HIGH/OBSERVED (confirmed).
      */
     uint8_t immediate[32];
 } NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT) == 64, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, header) == 0, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.header is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, events) == 4, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.events is at offset 4");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, src_mem_pattern) == 12, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.src_mem_pattern is at offset 12");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, param_ram_offset) == 12, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.param_ram_offset is at offset 12");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, imm_ptr_select) == 14, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.imm_ptr_select is at offset 14");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, reserved0) == 15, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.reserved0 is at offset 15");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, immediate) == 32, "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT.immediate is at offset 32");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_STREAM_SHUFFLE_OPCODE == NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69, "NEURON_ISA_TPB_STREAM_SHUFFLE_OPCODE is NEURON_ISA_TPB_OPCODE_StreamShuffle_0x69");
+/** Alias of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT (as wiki-gap-cluster §7 names it). */
+typedef NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT NEURON_ISA_TPB_CTRL_IM_STRUCT;
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_STREAM_SHUFFLE_OPCODE == NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT, "NEURON_ISA_TPB_STREAM_SHUFFLE_OPCODE is NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT");
+
+/* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/**
+ * Bit of each rule of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT in
+ * NEURON_ISA_TPB_STREAM_SHUFFLE_rule_truth() and NEURON_ISA_TPB_STREAM_SHUFFLE_violations() (spec
+ * order).
+ */
+#define NEURON_ISA_TPB_STREAM_SHUFFLE_RULE_is_valid_load_mask_select 0
+#define NEURON_ISA_TPB_STREAM_SHUFFLE_RULE_has_zero_pram_offset 1
+#define NEURON_ISA_TPB_STREAM_SHUFFLE_RULE_has_valid_masksel_data 2
+#define NEURON_ISA_TPB_STREAM_SHUFFLE_RULE_ctrl_im_reserved_zero 3
+#define NEURON_ISA_TPB_STREAM_SHUFFLE_RULE_ctrl_imm_ptr_select_zero 4
+
+/**
+ * has_zero_pram_offset: param_ram_offset must be 0.
+ *
+ * Checks: param_ram_offset == 0
+ *
+ * Source: wiki-gap-cluster §7. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_STREAM_SHUFFLE_has_zero_pram_offset(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->param_ram_offset) == INT64_C(0));
+}
+
+/**
+ * has_valid_masksel_data: every immediate byte must be < 64 or 255 (valid_masksel_byte).
+ *
+ * valid_masksel_byte(b) = (b < 64) || (b == 255), applied to all 32 immediate.uint8[0..31] and
+ * AND-ed.
+ *
+ * Checks: (((((immediate[0] < 64 || immediate[0] == 255) && (immediate[1] < 64 || immediate[1] ==
+ * 255)) && ((immediate[2] < 64 || immediate[2] == 255) && (immediate[3] < 64 || immediate[3] ==
+ * 255))) && (((immediate[4] < 64 || immediate[4] == 255) && (immediate[5] < 64 || immediate[5] ==
+ * 255)) && ((immediate[6] < 64 || immediate[6] == 255) && (immediate[7] < 64 || immediate[7] ==
+ * 255)))) && ((((immediate[8] < 64 || immediate[8] == 255) && (immediate[9] < 64 || immediate[9] ==
+ * 255)) && ((immediate[10] < 64 || immediate[10] == 255) && (immediate[11] < 64 || immediate[11] ==
+ * 255))) && (((immediate[12] < 64 || immediate[12] == 255) && (immediate[13] < 64 || immediate[13]
+ * == 255)) && ((immediate[14] < 64 || immediate[14] == 255) && (immediate[15] < 64 || immediate[15]
+ * == 255))))) && (((((immediate[16] < 64 || immediate[16] == 255) && (immediate[17] < 64 ||
+ * immediate[17] == 255)) && ((immediate[18] < 64 || immediate[18] == 255) && (immediate[19] < 64 ||
+ * immediate[19] == 255))) && (((immediate[20] < 64 || immediate[20] == 255) && (immediate[21] < 64
+ * || immediate[21] == 255)) && ((immediate[22] < 64 || immediate[22] == 255) && (immediate[23] < 64
+ * || immediate[23] == 255)))) && ((((immediate[24] < 64 || immediate[24] == 255) && (immediate[25]
+ * < 64 || immediate[25] == 255)) && ((immediate[26] < 64 || immediate[26] == 255) && (immediate[27]
+ * < 64 || immediate[27] == 255))) && (((immediate[28] < 64 || immediate[28] == 255) &&
+ * (immediate[29] < 64 || immediate[29] == 255)) && ((immediate[30] < 64 || immediate[30] == 255) &&
+ * (immediate[31] < 64 || immediate[31] == 255)))))
+ *
+ * Source: wiki-gap-cluster §7. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_STREAM_SHUFFLE_has_valid_masksel_data(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i) {
+    (void)i;
+    return (((((((((int64_t)i->immediate[0]) < INT64_C(64)) || (((int64_t)i->immediate[0]) == INT64_C(255))) && ((((int64_t)i->immediate[1]) < INT64_C(64)) || (((int64_t)i->immediate[1]) == INT64_C(255)))) && (((((int64_t)i->immediate[2]) < INT64_C(64)) || (((int64_t)i->immediate[2]) == INT64_C(255))) && ((((int64_t)i->immediate[3]) < INT64_C(64)) || (((int64_t)i->immediate[3]) == INT64_C(255))))) && ((((((int64_t)i->immediate[4]) < INT64_C(64)) || (((int64_t)i->immediate[4]) == INT64_C(255))) && ((((int64_t)i->immediate[5]) < INT64_C(64)) || (((int64_t)i->immediate[5]) == INT64_C(255)))) && (((((int64_t)i->immediate[6]) < INT64_C(64)) || (((int64_t)i->immediate[6]) == INT64_C(255))) && ((((int64_t)i->immediate[7]) < INT64_C(64)) || (((int64_t)i->immediate[7]) == INT64_C(255)))))) && (((((((int64_t)i->immediate[8]) < INT64_C(64)) || (((int64_t)i->immediate[8]) == INT64_C(255))) && ((((int64_t)i->immediate[9]) < INT64_C(64)) || (((int64_t)i->immediate[9]) == INT64_C(255)))) && (((((int64_t)i->immediate[10]) < INT64_C(64)) || (((int64_t)i->immediate[10]) == INT64_C(255))) && ((((int64_t)i->immediate[11]) < INT64_C(64)) || (((int64_t)i->immediate[11]) == INT64_C(255))))) && ((((((int64_t)i->immediate[12]) < INT64_C(64)) || (((int64_t)i->immediate[12]) == INT64_C(255))) && ((((int64_t)i->immediate[13]) < INT64_C(64)) || (((int64_t)i->immediate[13]) == INT64_C(255)))) && (((((int64_t)i->immediate[14]) < INT64_C(64)) || (((int64_t)i->immediate[14]) == INT64_C(255))) && ((((int64_t)i->immediate[15]) < INT64_C(64)) || (((int64_t)i->immediate[15]) == INT64_C(255))))))) && ((((((((int64_t)i->immediate[16]) < INT64_C(64)) || (((int64_t)i->immediate[16]) == INT64_C(255))) && ((((int64_t)i->immediate[17]) < INT64_C(64)) || (((int64_t)i->immediate[17]) == INT64_C(255)))) && (((((int64_t)i->immediate[18]) < INT64_C(64)) || (((int64_t)i->immediate[18]) == INT64_C(255))) && ((((int64_t)i->immediate[19]) < INT64_C(64)) || (((int64_t)i->immediate[19]) == INT64_C(255))))) && ((((((int64_t)i->immediate[20]) < INT64_C(64)) || (((int64_t)i->immediate[20]) == INT64_C(255))) && ((((int64_t)i->immediate[21]) < INT64_C(64)) || (((int64_t)i->immediate[21]) == INT64_C(255)))) && (((((int64_t)i->immediate[22]) < INT64_C(64)) || (((int64_t)i->immediate[22]) == INT64_C(255))) && ((((int64_t)i->immediate[23]) < INT64_C(64)) || (((int64_t)i->immediate[23]) == INT64_C(255)))))) && (((((((int64_t)i->immediate[24]) < INT64_C(64)) || (((int64_t)i->immediate[24]) == INT64_C(255))) && ((((int64_t)i->immediate[25]) < INT64_C(64)) || (((int64_t)i->immediate[25]) == INT64_C(255)))) && (((((int64_t)i->immediate[26]) < INT64_C(64)) || (((int64_t)i->immediate[26]) == INT64_C(255))) && ((((int64_t)i->immediate[27]) < INT64_C(64)) || (((int64_t)i->immediate[27]) == INT64_C(255))))) && ((((((int64_t)i->immediate[28]) < INT64_C(64)) || (((int64_t)i->immediate[28]) == INT64_C(255))) && ((((int64_t)i->immediate[29]) < INT64_C(64)) || (((int64_t)i->immediate[29]) == INT64_C(255)))) && (((((int64_t)i->immediate[30]) < INT64_C(64)) || (((int64_t)i->immediate[30]) == INT64_C(255))) && ((((int64_t)i->immediate[31]) < INT64_C(64)) || (((int64_t)i->immediate[31]) == INT64_C(255))))))));
+}
+
+/**
+ * ctrl_im_reserved_zero: reserved0 must be all zero.
+ *
+ * Checks: ((((reserved0[0] == 0 && reserved0[1] == 0) && reserved0[2] == 0) && (reserved0[3] == 0
+ * && reserved0[4] == 0)) && ((reserved0[5] == 0 && reserved0[6] == 0) && (reserved0[7] == 0 &&
+ * reserved0[8] == 0))) && (((reserved0[9] == 0 && reserved0[10] == 0) && (reserved0[11] == 0 &&
+ * reserved0[12] == 0)) && ((reserved0[13] == 0 && reserved0[14] == 0) && (reserved0[15] == 0 &&
+ * reserved0[16] == 0)))
+ *
+ * Source: wiki-gap-cluster §7. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_STREAM_SHUFFLE_ctrl_im_reserved_zero(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i) {
+    (void)i;
+    return ((((((((int64_t)i->reserved0[0]) == INT64_C(0)) && (((int64_t)i->reserved0[1]) == INT64_C(0))) && (((int64_t)i->reserved0[2]) == INT64_C(0))) && ((((int64_t)i->reserved0[3]) == INT64_C(0)) && (((int64_t)i->reserved0[4]) == INT64_C(0)))) && (((((int64_t)i->reserved0[5]) == INT64_C(0)) && (((int64_t)i->reserved0[6]) == INT64_C(0))) && ((((int64_t)i->reserved0[7]) == INT64_C(0)) && (((int64_t)i->reserved0[8]) == INT64_C(0))))) && ((((((int64_t)i->reserved0[9]) == INT64_C(0)) && (((int64_t)i->reserved0[10]) == INT64_C(0))) && ((((int64_t)i->reserved0[11]) == INT64_C(0)) && (((int64_t)i->reserved0[12]) == INT64_C(0)))) && (((((int64_t)i->reserved0[13]) == INT64_C(0)) && (((int64_t)i->reserved0[14]) == INT64_C(0))) && ((((int64_t)i->reserved0[15]) == INT64_C(0)) && (((int64_t)i->reserved0[16]) == INT64_C(0))))));
+}
+
+/**
+ * ctrl_imm_ptr_select_zero: imm_ptr_select must be 0.
+ *
+ * Checks: imm_ptr_select == 0
+ *
+ * Source: wiki-gap-cluster §7. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_STREAM_SHUFFLE_ctrl_imm_ptr_select_zero(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i) {
+    (void)i;
+    return (((int64_t)i->imm_ptr_select) == INT64_C(0));
+}
+
+/**
+ * is_valid_load_mask_select(i): not a valid LoadMaskSelect word.
+ *
+ * The header's predicate as the gap-cluster page gives it: four conjuncts (the page lists no
+ * header, events or opcode check for it).
+ *
+ * Holds when all of has_zero_pram_offset, has_valid_masksel_data, ctrl_im_reserved_zero,
+ * ctrl_imm_ptr_select_zero hold.
+ *
+ * Source: wiki-gap-cluster §7. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_STREAM_SHUFFLE_is_valid_load_mask_select(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i) {
+    (void)i;
+    return (NEURON_ISA_TPB_STREAM_SHUFFLE_has_zero_pram_offset(i) && NEURON_ISA_TPB_STREAM_SHUFFLE_has_valid_masksel_data(i) && NEURON_ISA_TPB_STREAM_SHUFFLE_ctrl_im_reserved_zero(i) && NEURON_ISA_TPB_STREAM_SHUFFLE_ctrl_imm_ptr_select_zero(i));
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT holds
+ * (NEURON_ISA_TPB_STREAM_SHUFFLE_RULE_*); rules limited to other architectures hold. `nc` is the
+ * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ */
+static inline uint64_t NEURON_ISA_TPB_STREAM_SHUFFLE_rule_truth(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (NEURON_ISA_TPB_STREAM_SHUFFLE_is_valid_load_mask_select(i)) t |= UINT64_C(1) << 0;
+    if (NEURON_ISA_TPB_STREAM_SHUFFLE_has_zero_pram_offset(i)) t |= UINT64_C(1) << 1;
+    if (NEURON_ISA_TPB_STREAM_SHUFFLE_has_valid_masksel_data(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_STREAM_SHUFFLE_ctrl_im_reserved_zero(i)) t |= UINT64_C(1) << 3;
+    if (NEURON_ISA_TPB_STREAM_SHUFFLE_ctrl_imm_ptr_select_zero(i)) t |= UINT64_C(1) << 4;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT is broken: it does not hold, and
+ * neither does any composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_STREAM_SHUFFLE_broken(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i, unsigned nc) {
+    uint64_t t = NEURON_ISA_TPB_STREAM_SHUFFLE_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (!((t >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (!((t >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT is violated: a broken header rule,
+ * which makes the value invalid.
+ */
+static inline uint64_t NEURON_ISA_TPB_STREAM_SHUFFLE_violations(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_STREAM_SHUFFLE_broken(i, nc) & UINT64_C(0x1f);
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT is a compiler finding: a broken
+ * compiler rule, a value neuronx-cc would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t NEURON_ISA_TPB_STREAM_SHUFFLE_compiler_findings(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_STREAM_SHUFFLE_broken(i, nc) & UINT64_C(0x0);
+}
+
+/** Whether NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT breaks none of its header rules. */
+static inline bool NEURON_ISA_TPB_STREAM_SHUFFLE_is_valid(const NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT *i, unsigned nc) {
+    return NEURON_ISA_TPB_STREAM_SHUFFLE_violations(i, nc) == 0;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_STREAM_SHUFFLE_H */

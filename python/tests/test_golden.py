@@ -97,25 +97,27 @@ def test_dma_indirect1d(dm):
 
 
 def test_dve_dropout(dm):
-    # tests/vectors/dve_dropout.hex: supp-dve-datamove §Dropout (cayman)
+    # tests/vectors/dve_dropout.hex: wiki-dropout §3, the S3D3_DROPOUT header table (cayman)
     w = one(dm, "dve_dropout.hex", "cayman")
     f = w["fields"]
-    # row "+0x00 1 opcode = 0x7F"
+    # row "0 4 header ... header.opcode == Dropout (0x7f)"
     assert (w["opcode"], w["struct"]) == (0x7F, "DROPOUT")
-    assert f["header"]["opcode"] == {"raw": 0x7F, "name": "Dropout"}
-    # row "+0x10 16 src AP (TENSOR3D)": start_addr 0x200, step_elem [1, 32, 128], num_elem [32, 4, 1]
+    assert f["header"]["opcode"] == {"raw": 0x7F, "name": "DROPOUT"}
+    # row "16 16 src_mem_pattern TENSOR3D": start_addr 0x200, step_elem [1, 32, 128], num_elem [32, 4, 1]
     src = f["src_mem_pattern"]
     assert src["start_addr"]["address"] == 0x200
     assert src["step_elem"] == [1, 32, 128]
     assert src["num_elem"] == [32, 4, 1]
-    # row "+0x20 1 in_dtype", "+0x21 1 out_dtype": BFLOAT16
+    # rows "32 1 in_dtype", "33 1 out_dtype": BFLOAT16
     assert f["in_dtype"] == f["out_dtype"] == {"raw": 6, "name": "BFLOAT16"}
-    # rows "+0x22 1 active / lane" 32, "+0x23 1 threshold_imm_ptr" 2, "+0x24 1 threshold_dtype" FP32
-    assert (f["active"], f["threshold_imm_ptr"]) == (32, 2)
+    # rows "34 1 num_active_channels" 32, "35 1 threshold_src" inline, "36 1 threshold_dtype" FP32
+    assert f["num_active_channels"] == 32
+    assert f["threshold_src"] == {"raw": 0, "name": "INSTRUCTION_IMMEDIATE"}
     assert f["threshold_dtype"] == {"raw": 10, "name": "FP32"}
-    # row "+0x2B 1 rng_mode / dropout_variant": 1
-    assert f["rng_mode"] == 1
-    # row "+0x30 16 dst AP (TENSOR3D)": start_addr 0x8000
+    # rows "43 1 threshold_type" DROP_RATE, "44 4 threshold" 0.25f
+    assert f["threshold_type"] == {"raw": 0, "name": "DROP_RATE"}
+    assert f["threshold"]["imm_arith_fp32"] == 0x3E800000
+    # row "48 16 dst_mem_pattern TENSOR3D": start_addr 0x8000
     assert f["dst_mem_pattern"]["start_addr"]["address"] == 0x8000
 
 
