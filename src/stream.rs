@@ -1,6 +1,6 @@
 //! Decoding a stream of 64-byte words, with the positional rule for extension words: a
 //! word whose spec says `follows = X` (PSEUDO_DMA_EXT after PSEUDO_DMA_DIRECT2D), or
-//! `follows = [X, Y]` (STREAM_SHUFFLE after either transpose half), is only that struct
+//! `follows = [X, Y]` (LOAD_MASK_SELECT after either transpose half), is only that struct
 //! when it comes right after one of them; anywhere else it is reported, not guessed.
 
 use core::fmt;

@@ -102,10 +102,11 @@ fn explain_of_an_opcode_without_a_word_says_why() {
         generate.contains("- supp-dge-microop §3 [HIGH/OBSERVED]"),
         "{generate}"
     );
-    // 0xd9 by its shipped spelling; the enumerator is CollectiveCompute (wiki-pseudo-lowering §3).
+    // 0xd9 by its shipped spelling (wiki-pseudo-lowering §3, wiki-opcode-diff §2); the Master
+    // Opcode Reference's CollectiveCompute is an alias.
     let d9 = stdout(&dmaspec(&["explain", "0xd9"], &[]));
     assert!(
-        d9.contains("opcode 0xd9 (CollectiveCompute, also spelled PSEUDO_TRIGGER_COLLECTIVE2)"),
+        d9.contains("opcode 0xd9 (PSEUDO_TRIGGER_COLLECTIVE2, also spelled CollectiveCompute)"),
         "{d9}"
     );
 }

@@ -155,14 +155,14 @@ fn dropout_keeps_the_compiler_predicate_names() {
     }
 }
 
-// ---- 0x6A STREAM_SHUFFLE_TRANSPOSE + 0x69 STREAM_SHUFFLE (StreamShuffle) ------------------
+// ---- 0x6A STREAM_SHUFFLE + 0x69 LOAD_MASK_SELECT (StreamShuffle) ------------------------
 
-fn shuffle_transpose() -> STREAM_SHUFFLE_TRANSPOSE {
-    STREAM_SHUFFLE_TRANSPOSE::decode(&vector("dve_stream_shuffle_transpose.hex")).expect("0x6a")
+fn shuffle_transpose() -> STREAM_SHUFFLE {
+    STREAM_SHUFFLE::decode(&vector("dve_stream_shuffle_transpose.hex")).expect("0x6a")
 }
 
-fn shuffle() -> STREAM_SHUFFLE {
-    STREAM_SHUFFLE::decode(&vector("dve_stream_shuffle.hex")).expect("0x69")
+fn shuffle() -> LOAD_MASK_SELECT {
+    LOAD_MASK_SELECT::decode(&vector("dve_stream_shuffle.hex")).expect("0x69")
 }
 
 /// The S4D4_TR / CTRL_IM words read on sunda, cayman and mariana (and maverick for S4D4_TR).
@@ -199,7 +199,7 @@ fn stream_shuffle_transpose_decodes_every_row() {
     assert_eq!(w.encode(), bytes);
     for arch in V2_TO_V4 {
         assert!(w.validate(arch).is_ok(), "{arch:?}");
-        let got = findings(STREAM_SHUFFLE_TRANSPOSE::check_rules, &bytes, arch);
+        let got = findings(STREAM_SHUFFLE::check_rules, &bytes, arch);
         assert_eq!(got, Vec::<&str>::new());
     }
 }
@@ -210,7 +210,7 @@ fn stream_shuffle_transpose_guards_are_compiler_findings() {
     let mut w = shuffle_transpose();
     w.src_mem_pattern.num_elem[2] = 0;
     let got = findings(
-        STREAM_SHUFFLE_TRANSPOSE::check_rules,
+        STREAM_SHUFFLE::check_rules,
         &w.encode(),
         Arch::cayman,
     );
@@ -218,7 +218,7 @@ fn stream_shuffle_transpose_guards_are_compiler_findings() {
     let mut w = shuffle_transpose();
     w.dst_mem_pattern.num_elem[0] = 0;
     let got = findings(
-        STREAM_SHUFFLE_TRANSPOSE::check_rules,
+        STREAM_SHUFFLE::check_rules,
         &w.encode(),
         Arch::cayman,
     );
@@ -252,14 +252,14 @@ fn stream_shuffle_decodes_every_row() {
     for arch in [Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick] {
         assert!(w.validate(arch).is_ok(), "{arch:?}");
         assert_eq!(
-            violations(STREAM_SHUFFLE::check_rules, &bytes, arch),
+            violations(LOAD_MASK_SELECT::check_rules, &bytes, arch),
             Vec::<&str>::new()
         );
     }
     // The layout: the CTRL_IM members at 12 / 14 / 15 / 32; no source pattern, no dtype and
     // no destination pattern is decoded.
     let at = |name: &str| {
-        STREAM_SHUFFLE::META
+        LOAD_MASK_SELECT::META
             .fields
             .iter()
             .find(|f| f.name == name)
@@ -274,8 +274,8 @@ fn stream_shuffle_decodes_every_row() {
     }
     // The DVE page's pairing stays (conflict load_mask_select_pairing).
     assert_eq!(
-        STREAM_SHUFFLE::META.follows,
-        ["STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"]
+        LOAD_MASK_SELECT::META.follows,
+        ["STREAM_SHUFFLE", "STREAM_TRANSPOSE"]
     );
     for c in [
         "stream_shuffle_lane_map_overlap",
@@ -292,7 +292,7 @@ fn stream_shuffle_decodes_every_row() {
 fn stream_shuffle_breaks_each_header_rule_alone() {
     // wiki-gap-cluster §7: is_valid_load_mask_select = has_zero_pram_offset &&
     // has_valid_masksel_data && ctrl_im_reserved_zero && ctrl_imm_ptr_select_zero.
-    let cases: [Break<STREAM_SHUFFLE>; 6] = [
+    let cases: [Break<LOAD_MASK_SELECT>; 6] = [
         // Row "12 param_ram_offset ... has_zero_pram_offset => 0".
         (|w| w.param_ram_offset = 0x400, "has_zero_pram_offset"),
         // Row "14 imm_ptr_select ... ctrl_imm_ptr_select_zero => 0".
@@ -308,7 +308,7 @@ fn stream_shuffle_breaks_each_header_rule_alone() {
         let mut w = shuffle();
         brk(&mut w);
         assert_eq!(
-            violations(STREAM_SHUFFLE::check_rules, &w.encode(), Arch::cayman),
+            violations(LOAD_MASK_SELECT::check_rules, &w.encode(), Arch::cayman),
             [id]
         );
         assert!(w.validate(Arch::cayman).is_err(), "{id}");
@@ -319,7 +319,7 @@ fn stream_shuffle_breaks_each_header_rule_alone() {
     b[0x0C..0x10].copy_from_slice(&[0x00, 0x04, 0x00, 0x00]);
     b[0x18..0x20].copy_from_slice(&[0x10, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00]);
     assert_eq!(
-        violations(STREAM_SHUFFLE::check_rules, &b, Arch::cayman),
+        violations(LOAD_MASK_SELECT::check_rules, &b, Arch::cayman),
         ["has_zero_pram_offset", "ctrl_im_reserved_zero"]
     );
 }
@@ -381,7 +381,7 @@ fn s4d4_tr_channels_are_one_byte() {
     let mut bytes = vector("dve_stream_shuffle_transpose.hex");
     bytes[34] = 64;
     bytes[35] = 1;
-    let w = STREAM_SHUFFLE_TRANSPOSE::decode(&bytes).expect("0x6a");
+    let w = STREAM_SHUFFLE::decode(&bytes).expect("0x6a");
     assert_eq!((w.num_active_channels, w.negated), (64, 1));
     let c = CONFLICTS
         .iter()
@@ -701,14 +701,14 @@ fn validate_reports_a_lone_stream_shuffle() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         common::stdout(&out).trim_end(),
-        "offset 0 STREAM_SHUFFLE: must immediately follow STREAM_SHUFFLE_TRANSPOSE or \
+        "offset 0 LOAD_MASK_SELECT: must immediately follow STREAM_SHUFFLE or \
          STREAM_TRANSPOSE, and does not"
     );
     // After a word that is neither half (a DROPOUT), it is still an orphan.
     let input = [vector("dve_dropout.hex"), vector("dve_stream_shuffle.hex")].concat();
     let out = common::dmaspec(&["validate"], &input);
     assert_eq!(out.status.code(), Some(1));
-    assert!(common::stdout(&out).starts_with("offset 64 STREAM_SHUFFLE: must immediately follow"));
+    assert!(common::stdout(&out).starts_with("offset 64 LOAD_MASK_SELECT: must immediately follow"));
 }
 
 #[test]

@@ -1106,8 +1106,8 @@ fn dropout() -> DROPOUT {
     DROPOUT::decode(&vector("dve_dropout.hex")).unwrap()
 }
 
-fn shuffle_transpose() -> STREAM_SHUFFLE_TRANSPOSE {
-    STREAM_SHUFFLE_TRANSPOSE::decode(&vector("dve_stream_shuffle_transpose.hex")).unwrap()
+fn shuffle_transpose() -> STREAM_SHUFFLE {
+    STREAM_SHUFFLE::decode(&vector("dve_stream_shuffle_transpose.hex")).unwrap()
 }
 
 fn stream_transpose() -> STREAM_TRANSPOSE {
@@ -1118,8 +1118,8 @@ fn range_select() -> RANGE_SELECT {
     RANGE_SELECT::decode(&vector("dve_range_select.hex")).unwrap()
 }
 
-fn load_mask_select() -> STREAM_SHUFFLE {
-    STREAM_SHUFFLE::decode(&vector("dve_stream_shuffle.hex")).unwrap()
+fn load_mask_select() -> LOAD_MASK_SELECT {
+    LOAD_MASK_SELECT::decode(&vector("dve_stream_shuffle.hex")).unwrap()
 }
 
 fn pool_buffer_load() -> POOL_BUFFER_LOAD {
@@ -1169,7 +1169,7 @@ fn dve_word_rules() {
         ]
     );
     word_cases!(
-        STREAM_SHUFFLE_TRANSPOSE,
+        STREAM_SHUFFLE,
         [
             case(
                 "src_element_count_nonzero",
@@ -1329,7 +1329,7 @@ fn dve_word_rules() {
         ]
     );
     word_cases!(
-        STREAM_SHUFFLE,
+        LOAD_MASK_SELECT,
         [
             case(
                 "has_zero_pram_offset",

@@ -1704,21 +1704,20 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UPDATE_MODE) == 1, "NEURON_ISA_TPB_U
 
 /**
  * OPCODE (1 byte): Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that
- * the runtime lowers. Every wire opcode the Master Opcode Reference names is an enumerator, with
- * the engine that page lists (metadata: the engine is never encoded in the word); only the words
- * with a [[struct]] have a layout. Enumerators in SCREAMING_CASE are shipped NEURON_ISA_TPB_OPCODE
- * spellings (common.h, struct2opcode, the field tables' Table 4.0) or, where a doc says so, the
- * spec's. Enumerators in CamelCase carry the Master Opcode Reference's name for the byte (its L2
- * name where its Kind column gives one, otherwise the InstructionType name), suffixed with the byte
- * where one instruction type stamps several bytes the page does not name apart. The shipped
- * NEURON_ISA_TPB_OPCODE spelling of every value is on the Cross-Generation Opcode-Table Diff page
- * (its master presence matrix, read from the four common.h enum bodies): for the DMA-family and DVE
- * data-move words (0x69 LOAD_MASK_SELECT, 0x6a STREAM_SHUFFLE, 0x6b STREAM_TRANSPOSE, 0x7f DROPOUT,
- * 0xbc RANGE_SELECT, 0xbe GET_SEQUENCE_BOUNDS, 0xc1 PSEUDO_DMATRIGGER, 0xc2 PSEUDO_DMAREARM, 0xcf
- * PSEUDO_DMASWAP_QUEUE_SET) that spelling is the primary, the older name an alias; the remaining
- * CamelCase enumerators keep the Master Opcode Reference's name for now, and their C enumerators
- * are the spec's, not common.h's. An enumerator doc's closing tag is that row's Conf column
- * (CERTAIN: a binary-pinned encoder).
+ * the runtime lowers. Every enumerator of the shipped NEURON_ISA_TPB_OPCODE is one here, under its
+ * shipped spelling and limited to the generations whose header has it: the union of the four
+ * common.h enum bodies (SUNDA, CAYMAN, MARIANA, MAVERICK), 172 names with the INVALID sentinel, as
+ * the Cross-Generation Opcode-Table Diff page's master presence matrix reads them. Only the words
+ * with a [[struct]] have a layout. The Master Opcode Reference's names for a byte (its
+ * InstructionType name, Kind-column name or bundle name), which the spec once took as primaries,
+ * are aliases citing that page; the names the spec coined (the byte-suffixed ones) are aliases
+ * marked ours. The engine is the Master Opcode Reference's (metadata: the engine is never encoded
+ * in the word); the enumerators that page has no row for carry none. Where the compiler reading
+ * makes a byte another operation than the header's name says, the header's name leads and the
+ * disagreement is a conflict (bn_backprop_bundle_roles, opcode_0x8a_bf16_add,
+ * opcode_0xea_select_reduce, tensor_scalar_ptr_dispatch_bytes). An enumerator doc's closing tag,
+ * where it has one, is that Master Opcode Reference row's Conf column (CERTAIN: a binary-pinned
+ * encoder).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
@@ -1733,166 +1732,443 @@ enum NEURON_ISA_TPB_OPCODE : uint8_t {
 enum NEURON_ISA_TPB_OPCODE {
 #endif
     /**
-     * IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's
-     * LoadWeights. CERTAIN Engine: PE.
+     * LDWEIGHTS: the shipped spelling (wiki-opcode-diff §2, the row | 0x01 | LDWEIGHTS | 01 | 01 |
+     * 01 | 01 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult's first
+     * bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's LoadWeights. CERTAIN
+     * Engine: PE.
+     */
+    NEURON_ISA_TPB_OPCODE_LDWEIGHTS = 0x01,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_LDWEIGHTS` (as wiki-master-opcode §3 spells it). The Master
+     * Opcode Reference's bundle name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_LdWeights = 0x01,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_LdWeights` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
-     */
-    NEURON_ISA_TPB_OPCODE_LDWEIGHTS = 0x01,
-    /** IT 8 Matmult: [split][mb:2] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN Engine: PE. */
-    NEURON_ISA_TPB_OPCODE_MatMul = 0x02,
-    /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_MatMul` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * MATMUL: the shipped spelling (wiki-opcode-diff §2, the row | 0x02 | MATMUL | 02 | 02 | 02 |
+     * 02 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult: [split][mb:2]
+     * LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN Engine: PE.
      */
     NEURON_ISA_TPB_OPCODE_MATMUL = 0x02,
     /**
-     * IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), [newV3]. CERTAIN
-     * Engine: PE.
+     * Alias of `NEURON_ISA_TPB_OPCODE_MATMUL` (as wiki-master-opcode §3 spells it). The Master
+     * Opcode Reference's bundle name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_MatMul = 0x02,
+    /**
+     * PE_REG_WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x03 |
+     * PE_REG_WRITE | 03 | 03 | 03 | 03 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_PE_REG_WRITE = 0x03,
+    /**
+     * WEIGHT_MASK: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x04 | WEIGHT_MASK
+     * | 04 | 04 | 04 | 04 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_WEIGHT_MASK = 0x04,
+    /**
+     * WEIGHT_SHIFT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x05 |
+     * WEIGHT_SHIFT | 05 | 05 | 05 | 05 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_WEIGHT_SHIFT = 0x05,
+    /**
+     * LDTAGS: the shipped spelling (wiki-opcode-diff §2, the row | 0x06 | LDTAGS | · | 06 | 06 | 06
+     * |). IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), [newV3].
+     * Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them
+     * (common.h). CERTAIN (only on cayman, mariana, maverick) Engine: PE.
+     */
+    NEURON_ISA_TPB_OPCODE_LDTAGS = 0x06,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_LDTAGS` (as wiki-master-opcode §3 spells it). The Master
+     * Opcode Reference's bundle name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_Ldtags = 0x06,
-    /** IT 9 MatmultSparse (§3), [newV3]. CERTAIN Engine: PE. */
-    NEURON_ISA_TPB_OPCODE_MatMulSparse = 0x07,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_MatMulSparse` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * MATMUL_SPARSE: the shipped spelling (wiki-opcode-diff §2, the row | 0x07 | MATMUL_SPARSE | ·
+     * | 07 | 07 | 07 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 9
+     * MatmultSparse (§3), [newV3]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5
+     * columns give them (common.h). CERTAIN (only on cayman, mariana, maverick) Engine: PE.
      */
     NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE = 0x07,
     /**
-     * IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, [newV4] (§3, §4 row 2).
-     * CERTAIN Engine: PE.
+     * Alias of `NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE` (as wiki-master-opcode §3 spells it). The
+     * Master Opcode Reference's bundle name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_MatMulSparse = 0x07,
+    /**
+     * PE_MANAGE_SEED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x08 |
+     * PE_MANAGE_SEED | · | · | 08 | 08 |); no word and no Master Opcode Reference row. (only on
+     * mariana, maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED = 0x08,
+    /**
+     * LDWEIGHTS_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x09 | LDWEIGHTS_MX | · |
+     * · | 09 | 09 |). IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, [newV4]
+     * (§3, §4 row 2). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them
+     * (common.h). CERTAIN (only on mariana, maverick) Engine: PE.
+     */
+    NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX = 0x09,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX` (as wiki-master-opcode §3 spells it). The
+     * Master Opcode Reference's bundle name, the spec's primary before the shipped spelling was
+     * made primary.
      */
     NEURON_ISA_TPB_OPCODE_LdWeightMx = 0x09,
-    /** IT 95 MatmultMx (§3, §4 row 2), [newV4]. CERTAIN Engine: PE. */
-    NEURON_ISA_TPB_OPCODE_MatmultMx = 0x0a,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_MatmultMx` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * MATMUL_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x0a | MATMUL_MX | · | · | 0a
+     * | 0a |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 95 MatmultMx (§3, §4
+     * row 2), [newV4]. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them
+     * (common.h). CERTAIN (only on mariana, maverick) Engine: PE.
      */
     NEURON_ISA_TPB_OPCODE_MATMUL_MX = 0x0a,
-    /** IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN Engine: ACT. */
-    NEURON_ISA_TPB_OPCODE_Activation = 0x21,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Activation` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_MATMUL_MX` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_MatmultMx = 0x0a,
+    /**
+     * ACTIVATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x21 | ACTIVATE | 21 | 21 | 21
+     * | 21 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 4 Activation on V2/V3
+     * (V4 stamps 0x25, §4 row 1). CERTAIN Engine: ACT.
      */
     NEURON_ISA_TPB_OPCODE_ACTIVATE = 0x21,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_ACTIVATE` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Activation = 0x21,
     /**
      * The shipped enumerator (libnrt DWARF), in the ACT cluster 0x21..0x30 (wiki-instruction-record
      * §2); no word and no Master Opcode Reference row. Engine: ACT.
      */
     NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE = 0x22,
-    /** IT 6 LoadActFuncSet. CERTAIN Engine: ACT. */
-    NEURON_ISA_TPB_OPCODE_LoadActFuncSet = 0x23,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_LoadActFuncSet` (as wiki-instruction-record §2 spells it).
-     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * ACTIVATION_TABLE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x23 |
+     * ACTIVATION_TABLE_LOAD | 23 | 23 | 23 | 23 |; also the libnrt DWARF enum's,
+     * wiki-instruction-record §2). IT 6 LoadActFuncSet. CERTAIN Engine: ACT.
      */
     NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD = 0x23,
     /**
-     * IT 5 ReadActivationAccumulator; [col] shared with IT 101 ActivationReadAccumulator (§2).
-     * CERTAIN Engine: ACT.
+     * Alias of `NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_LoadActFuncSet = 0x23,
+    /**
+     * ACTIVATION_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x24 |
+     * ACTIVATION_READ_ACCUMULATOR | 24 | 24 | 24 | 24 |). IT 5 ReadActivationAccumulator; [col]
+     * shared with IT 101 ActivationReadAccumulator (§2). CERTAIN Engine: ACT.
+     */
+    NEURON_ISA_TPB_OPCODE_ACTIVATION_READ_ACCUMULATOR = 0x24,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_ACTIVATION_READ_ACCUMULATOR` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
      */
     NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator = 0x24,
     /**
-     * IT 4 Activation on V4: [ΔV4], the only per-generation renumber (§4 row 1). Named with its
-     * byte: the page gives this byte no name of its own. CERTAIN Engine: ACT.
+     * ACTIVATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x25 | ACTIVATE2 | · | · | 25
+     * | 25 |). IT 4 Activation on V4: [ΔV4], the only per-generation renumber (§4 row 1). Named
+     * with its byte: the page gives this byte no name of its own. Architectures: mariana, maverick,
+     * as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
+     * Engine: ACT.
+     */
+    NEURON_ISA_TPB_OPCODE_ACTIVATE2 = 0x25,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_ACTIVATE2` (as dmaspec (an older spec name; no source uses
+     * it) spells it). The spec's name before the shipped spelling was made primary (the Master
+     * Opcode Reference's instruction-type name with the byte).
      */
     NEURON_ISA_TPB_OPCODE_Activation_0x25 = 0x25,
-    /** IT 103 Exponential, fused exp+sum, [newV4]. CERTAIN Engine: ACT. */
-    NEURON_ISA_TPB_OPCODE_Exponential = 0x30,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Exponential` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * ACTIVATE_MULTIPASS: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x26 |
+     * ACTIVATE_MULTIPASS | · | · | · | 26 |); no word and no Master Opcode Reference row. (only on
+     * maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_ACTIVATE_MULTIPASS = 0x26,
+    /**
+     * EXPONENTIAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x30 | EXPONENTIAL | 30 |
+     * 30 | 30 | 30 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 103
+     * Exponential, fused exp+sum, [newV4]. In common.h on all four generations (wiki-opcode-diff
+     * §2); the Master Opcode Reference's new-on-V4 tag is where the compiler's encoder starts, not
+     * the enumerator. CERTAIN Engine: ACT.
      */
     NEURON_ISA_TPB_OPCODE_EXPONENTIAL = 0x30,
-    /** IT 31 TensorTensor; [split] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN Engine: DVE. */
-    NEURON_ISA_TPB_OPCODE_TensorTensor = 0x41,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_TensorTensor` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_EXPONENTIAL` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Exponential = 0x30,
+    /**
+     * TENSOR_TENSOR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x41 |
+     * TENSOR_TENSOR_ARITH_OP | 41 | 41 | 41 | 41 |; also the libnrt DWARF enum's,
+     * wiki-instruction-record §2). IT 31 TensorTensor; [split] 0x41 / 0x51 by isBitVecInstruction
+     * (§3). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP = 0x41,
     /**
-     * IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose,
-     * isBitVec)); engine Pool/DVE for the IT. CERTAIN Engine: DVE.
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorTensor = 0x41,
+    /**
+     * TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x42 |
+     * TENSOR_REDUCE_ARITH_OP | 42 | 42 | 42 | 42 |). IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D +
+     * CR 0x42/0x52/0x83/0x84 by (apply_transpose, isBitVec)); engine Pool/DVE for the IT. CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP = 0x42,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
      */
     NEURON_ISA_TPB_OPCODE_TensorReduce_0x42 = 0x42,
     /**
-     * IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3).
-     * CERTAIN Engine: DVE.
+     * TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x43 |
+     * TENSOR_SCALAR_ARITH_OP | 43 | 43 | 43 | 43 |; also the libnrt DWARF enum's,
+     * wiki-instruction-record §2). IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher
+     * generateTensorScalarOrPtr (§3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
      */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43 = 0x43,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43` (as wiki-instruction-record §2 spells
-     * it). The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * TENSOR_SCALAR_PTR_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x44
+     * | TENSOR_SCALAR_PTR_ARITH_OP | 44 | 44 | 44 | 44 |); no word and no Master Opcode Reference
+     * row.
      */
-    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP = 0x43,
-    /** IT 20 Pool. CERTAIN Engine: POOL. */
-    NEURON_ISA_TPB_OPCODE_Pool = 0x45,
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP = 0x44,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Pool` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * POOL: the shipped spelling (wiki-opcode-diff §2, the row | 0x45 | POOL | 45 | 45 | 45 | 45 |;
+     * also the libnrt DWARF enum's, wiki-instruction-record §2). IT 20 Pool. CERTAIN Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_POOL = 0x45,
-    /** IT 23 TensorCopy without a dtype cast ([+1=cast]: 0x47 casts). CERTAIN Engine: DVE. */
-    NEURON_ISA_TPB_OPCODE_TensorCopy = 0x46,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_TensorCopy` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_POOL` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Pool = 0x45,
+    /**
+     * COPY: the shipped spelling (wiki-opcode-diff §2, the row | 0x46 | COPY | 46 | 46 | 46 | 46 |;
+     * also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy without a dtype
+     * cast ([+1=cast]: 0x47 casts). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_COPY = 0x46,
     /**
-     * IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN Engine:
-     * DVE.
+     * Alias of `NEURON_ISA_TPB_OPCODE_COPY` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorCopy = 0x46,
+    /**
+     * CAST: the shipped spelling (wiki-opcode-diff §2, the row | 0x47 | CAST | 47 | 47 | 47 | 47 |;
+     * also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy with a dtype
+     * change (decided on the raw src/dst dtype, §3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_CAST = 0x47,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CAST` (as dmaspec (an older spec name; no source uses it)
+     * spells it). The spec's name before the shipped spelling was made primary (the Master Opcode
+     * Reference's instruction-type name with the byte).
      */
     NEURON_ISA_TPB_OPCODE_TensorCopy_0x47 = 0x47,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_TensorCopy_0x47` (as wiki-instruction-record §2 spells it).
-     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * RECIPROCAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x48 | RECIPROCAL | 48 | 48
+     * | 48 | 48 |). IT 21 Reciprocal. CERTAIN Engine: DVE.
      */
-    NEURON_ISA_TPB_OPCODE_CAST = 0x47,
-    /** IT 21 Reciprocal. CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_RECIPROCAL = 0x48,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RECIPROCAL` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
     NEURON_ISA_TPB_OPCODE_Reciprocal = 0x48,
-    /** IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN Engine: DVE. */
+    /**
+     * MEMSET: the shipped spelling (wiki-opcode-diff §2, the row | 0x49 | MEMSET | 49 | 49 | 49 |
+     * 49 |). IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_MEMSET = 0x49,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MEMSET` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
     NEURON_ISA_TPB_OPCODE_Memset = 0x49,
     /**
-     * IT 100 Rng; [col] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at
-     * Inst+0xF8, Rng forces 0). CERTAIN Engine: DVE.
+     * REG_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4a | REG_LOAD | 4a |
+     * 4a | 4a | 4a |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_REG_LOAD = 0x4a,
+    /**
+     * REG_STORE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4b | REG_STORE | 4b
+     * | 4b | 4b | 4b |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_REG_STORE = 0x4b,
+    /**
+     * REG_SHUFFLE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4c | REG_SHUFFLE
+     * | 4c | 4c | 4c | 4c |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_REG_SHUFFLE = 0x4c,
+    /**
+     * RNG: the shipped spelling (wiki-opcode-diff §2, the row | 0x4d | RNG | 4d | 4d | 4d | 4d |;
+     * also the libnrt DWARF enum's, wiki-instruction-record §2). IT 100 Rng; [col] the same byte as
+     * IT 10 Memset in Random mode (§2: Memset writes the fill at Inst+0xF8, Rng forces 0). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_RNG = 0x4d,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RNG` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
      */
     NEURON_ISA_TPB_OPCODE_Rng = 0x4d,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Rng` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * TENSOR_CUMULATIVE_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4e
+     * | TENSOR_CUMULATIVE_ARITH_OP | 4e | 4e | 4e | 4e |); no word and no Master Opcode Reference
+     * row.
      */
-    NEURON_ISA_TPB_OPCODE_RNG = 0x4d,
-    /** IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP = 0x4e,
+    /**
+     * TENSOR_SCALAR_PTR_MULTI_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row |
+     * 0x4f | TENSOR_SCALAR_PTR_MULTI_ARITH | 4f | 4f | 4f | 4f |); no word and no Master Opcode
+     * Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH = 0x4f,
+    /**
+     * TENSOR_TENSOR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x51 |
+     * TENSOR_TENSOR_BITVEC_OP | 51 | 51 | 51 | 51 |). IT 31 TensorTensor, the bit-vector form
+     * (isBitVecInstruction, §3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP = 0x51,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorTensor_0x51 = 0x51,
-    /** IT 27 TensorReduce, CR 82 (§3). CERTAIN Engine: DVE. */
+    /**
+     * TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x52 |
+     * TENSOR_REDUCE_BITVEC_OP | 52 | 52 | 52 | 52 |). IT 27 TensorReduce, CR 82 (§3). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP = 0x52,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorReduce_0x52 = 0x52,
-    /** IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN Engine: DVE. */
+    /**
+     * TENSOR_SCALAR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x53 |
+     * TENSOR_SCALAR_BITVEC_OP | 53 | 53 | 53 | 53 |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher
+     * (§3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP = 0x53,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53 = 0x53,
+    /**
+     * TENSOR_SCALAR_PTR_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row |
+     * 0x54 | TENSOR_SCALAR_PTR_BITVEC_OP | 54 | 54 | 54 | 54 |); no word and no Master Opcode
+     * Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP = 0x54,
+    /**
+     * MAX_POOL_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x58 |
+     * MAX_POOL_SELECT | 58 | 58 | 58 | 58 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_MAX_POOL_SELECT = 0x58,
+    /**
+     * TENSOR_CUMULATIVE_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row |
+     * 0x5e | TENSOR_CUMULATIVE_BITVEC_OP | 5e | 5e | 5e | 5e |); no word and no Master Opcode
+     * Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP = 0x5e,
+    /**
+     * TENSOR_SCALAR_PTR_MULTI_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row |
+     * 0x5f | TENSOR_SCALAR_PTR_MULTI_BITVEC | 5f | 5f | 5f | 5f |); no word and no Master Opcode
+     * Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC = 0x5f,
     /**
      * The shipped enumerator (libnrt DWARF, wiki-instruction-record §2, cluster 0x60..0x7F POOL /
      * DVE). The Master Opcode Reference has IT 34 BNStats stamp 0x61 / 0x82, not 0x60.
      */
     NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS = 0x60,
-    /** IT 34 BNStats; [split] 0x61 / 0x82 by apply_transpose. CERTAIN Engine: POOL. */
+    /**
+     * BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x61 |
+     * BATCH_NORM_STATS2 | 61 | 61 | 61 | 61 |). IT 34 BNStats; [split] 0x61 / 0x82 by
+     * apply_transpose. CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2 = 0x61,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_BNStats = 0x61,
-    /** IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN Engine: POOL. */
+    /**
+     * BATCH_NORM_AGGREGATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x62 |
+     * BATCH_NORM_AGGREGATE | 62 | 62 | 62 | 62 |). IT 35 BNStatsAggregate (L2 BatchNormAggregate).
+     * CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE = 0x62,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_BNStatsAggregate = 0x62,
-    /** IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN Engine: POOL. */
+    /**
+     * BATCH_NORM_GRAD_ACCUMULATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x63 |
+     * BATCH_NORM_GRAD_ACCUMULATE | 63 | 63 | 63 | 63 |). IT 36 BNGradients, AP coefficients (0x94:
+     * register coefficients). CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE = 0x63,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
     NEURON_ISA_TPB_OPCODE_BNGradients = 0x63,
     /**
-     * IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN
-     * Engine: POOL.
+     * BATCH_NORM_PARAM_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x64 |
+     * BATCH_NORM_PARAM_LOAD | 64 | 64 | 64 | 64 |). The spec's earlier reading of this byte is
+     * another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's BACK_PROP control
+     * bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD = 0x64,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_BNBackprop = 0x64,
-    /** IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN Engine: POOL. */
+    /**
+     * BATCH_NORM_BACK_PROP: the shipped spelling (wiki-opcode-diff §2, the row | 0x65 |
+     * BATCH_NORM_BACK_PROP | 65 | 65 | 65 | 65 |). The spec's earlier reading of this byte is
+     * another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's PARAM_LOAD bundle
+     * (§3). CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP = 0x65,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_BNBackprop_0x65 = 0x65,
+    /**
+     * LOAD_PARAMETER_RAM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x66 |
+     * LOAD_PARAMETER_RAM | 66 | 66 | 66 | 66 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_LOAD_PARAMETER_RAM = 0x66,
     /**
      * IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the
      * Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a); the DVE datamove page
@@ -1917,7 +2193,7 @@ enum NEURON_ISA_TPB_OPCODE {
      * LOAD_MASK_SELECT (CTRL_IM): loads a 32-byte channel-select mask table, decoded on the SEQ
      * control surface (wiki-opcode-diff §2; wiki-gap-cluster §7, common.h maverick:205 /
      * sunda:194). The Master Opcode Reference's mask bundle of IT 39 StreamShuffle and IT 40
-     * StreamTranspose ([col], §2, §3), the engine column's DVE; the word is STREAM_SHUFFLE (the
+     * StreamTranspose ([col], §2, §3), the engine column's DVE; the word is LOAD_MASK_SELECT (the
      * header's CTRL_IM layout, wiki-gap-cluster §7), which the DVE datamove page emits after either
      * data-move half (conflicts load_mask_select_pairing, stream_shuffle_pair_order). CERTAIN
      * Engine: DVE.
@@ -1938,7 +2214,8 @@ enum NEURON_ISA_TPB_OPCODE {
      * STREAM_SHUFFLE (S4D4_TR, wiki-opcode-diff §2; wiki-gap-cluster §8). IT 39 StreamShuffle's
      * data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the
      * DVE datamove page, which calls it the stream_transpose half (conflict
-     * stream_shuffle_pair_order); the word is STREAM_SHUFFLE_TRANSPOSE. CERTAIN Engine: DVE.
+     * stream_shuffle_pair_order); the word is STREAM_SHUFFLE (S4D4_TR, the spec's earlier
+     * STREAM_SHUFFLE_TRANSPOSE). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE = 0x6a,
     /**
@@ -1961,26 +2238,115 @@ enum NEURON_ISA_TPB_OPCODE {
      * primary.
      */
     NEURON_ISA_TPB_OPCODE_StreamTranspose = 0x6b,
-    /** IT 88 Max (L2 Max8). CERTAIN Engine: DVE. */
+    /**
+     * MAX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6c | MAX8 | 6c | 6c | 6c | 6c
+     * |). IT 88 Max (L2 Max8). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_MAX8 = 0x6c,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MAX8` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
     NEURON_ISA_TPB_OPCODE_Max = 0x6c,
     /**
-     * IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace ([col], §3).
-     * CERTAIN Engine: DVE.
+     * MATCH_VALUE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x6d |
+     * MATCH_VALUE_LOAD | 6d | 6d | 6d | 6d |). IT 89 MaxIndex's value-load bundle, shared with IT
+     * 91 MaxIndexAndMatchReplace ([col], §3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_MATCH_VALUE_LOAD = 0x6d,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MATCH_VALUE_LOAD` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_MaxIndex = 0x6d,
-    /** IT 89 MaxIndex's index bundle, shared with IT 91 ([col], §3). CERTAIN Engine: DVE. */
+    /**
+     * FIND_INDEX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6e | FIND_INDEX8 | 6e |
+     * 6e | 6e | 6e |). IT 89 MaxIndex's index bundle, shared with IT 91 ([col], §3). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_FIND_INDEX8 = 0x6e,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_FIND_INDEX8` (as dmaspec (an older spec name; no source uses
+     * it) spells it). The spec's name before the shipped spelling was made primary (the Master
+     * Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e = 0x6e,
-    /** IT 90 MatchReplace (L2 MatchReplace8). CERTAIN Engine: DVE. */
+    /**
+     * MATCH_REPLACE8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6f | MATCH_REPLACE8 |
+     * 6f | 6f | 6f | 6f |). IT 90 MatchReplace (L2 MatchReplace8). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8 = 0x6f,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_MatchReplace = 0x6f,
     /**
-     * IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr
-     * (wiki-indirection-engine §1 kernel map). CERTAIN Engine: DVE.
+     * TENSOR_SCALAR_IMM_LD_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x70
+     * | TENSOR_SCALAR_IMM_LD_ARITH | 70 | 70 | 70 | 70 |); no word and no Master Opcode Reference
+     * row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH = 0x70,
+    /**
+     * TENSOR_SCALAR_IMM_LD_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row |
+     * 0x71 | TENSOR_SCALAR_IMM_LD_BITVEC | 71 | 71 | 71 | 71 |); no word and no Master Opcode
+     * Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC = 0x71,
+    /**
+     * COPY_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x72 |
+     * COPY_PREDICATED | 72 | 72 | 72 | 72 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_COPY_PREDICATED = 0x72,
+    /**
+     * ROI_ALIGN: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x73 | ROI_ALIGN | 73
+     * | 73 | 73 | 73 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_ROI_ALIGN = 0x73,
+    /**
+     * TENSOR_SCALAR_ADDR: the shipped spelling (wiki-opcode-diff §2, the row | 0x74 |
+     * TENSOR_SCALAR_ADDR | 74 | 74 | 74 | 74 |). IT 29 TensorScalarPtr dispatcher (§3); on SUNDA
+     * the POOL kernel pool_tensor_scalar_addr (wiki-indirection-engine §1 kernel map). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR = 0x74,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
      */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74 = 0x74,
-    /** IT 58 GetRandState; [col] shared with IT 99 RandGetState. CERTAIN Engine: DVE/Pool. */
+    /**
+     * RAND: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x76 | RAND | 76 | 76 | 76
+     * | 76 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_RAND = 0x76,
+    /**
+     * RAND_GET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x77 | RAND_GET_STATE |
+     * 77 | 77 | 77 | 77 |). IT 58 GetRandState; [col] shared with IT 99 RandGetState. CERTAIN
+     * Engine: DVE/Pool.
+     */
+    NEURON_ISA_TPB_OPCODE_RAND_GET_STATE = 0x77,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RAND_GET_STATE` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_GetRandState = 0x77,
     /**
-     * IT 98 RandSetState, [newV3]; also IT 59 SetRandState's V3 Pool arm. CERTAIN Engine: Pool/DVE.
+     * RAND_SET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x78 | RAND_SET_STATE |
+     * 78 | 78 | 78 | 78 |). IT 98 RandSetState, [newV3]; also IT 59 SetRandState's V3 Pool arm. In
+     * common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's
+     * new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN Engine:
+     * Pool/DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_RAND_SET_STATE = 0x78,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RAND_SET_STATE` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_RandSetState = 0x78,
     /**
@@ -1989,20 +2355,51 @@ enum NEURON_ISA_TPB_OPCODE {
      * (wiki-indirection-engine §1, HIGH/OBSERVED). Not in the Master Opcode Reference Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE = 0x79,
-    /** IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN Engine: DVE. */
+    /**
+     * LOAD_POOL_ARGUMENT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7a |
+     * LOAD_POOL_ARGUMENT | 7a | 7a | 7a | 7a |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT = 0x7a,
+    /**
+     * TENSOR_DEQUANTIZE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7b |
+     * TENSOR_DEQUANTIZE | 7b | 7b | 7b | 7b |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE = 0x7b,
+    /**
+     * CROSS_LANE_REDUCE_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0x7c |
+     * CROSS_LANE_REDUCE_ARITH | 7c | 7c | 7c | 7c |). IT 27 TensorReduce, TR 124 (§3); engine
+     * Pool/DVE for the IT. CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_ARITH = 0x7c,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_ARITH` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
     NEURON_ISA_TPB_OPCODE_TensorReduce = 0x7c,
-    /** IT 27 TensorReduce, TR 125 (§3). CERTAIN Engine: DVE. */
+    /**
+     * CROSS_LANE_REDUCE_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x7d |
+     * CROSS_LANE_REDUCE_BITVEC | 7d | 7d | 7d | 7d |). IT 27 TensorReduce, TR 125 (§3). CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_BITVEC = 0x7d,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_BITVEC` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d = 0x7d,
     /**
-     * IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN Engine:
-     * DVE.
-     */
-    NEURON_ISA_TPB_OPCODE_Iota = 0x7e,
-    /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Iota` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * IOTA: the shipped spelling (wiki-opcode-diff §2, the row | 0x7e | IOTA | 7e | 7e | 7e | 7e |;
+     * also the libnrt DWARF enum's, wiki-instruction-record §2). IT 61 Iota (the SUNDA POOL kernel
+     * pool_iota, wiki-indirection-engine §1). CERTAIN Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_IOTA = 0x7e,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_IOTA` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Iota = 0x7e,
     /**
      * DROPOUT: the shipped spelling, in common.h (wiki-opcode-diff §2; wiki-dropout §2:
      * common.h:218, all four generations) and the libnrt DWARF enum (wiki-instruction-record §2).
@@ -2022,97 +2419,410 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_dropout = 0x7f,
     /**
      * The shipped enumerator (libnrt DWARF; wiki-instruction-record §2, its correction: 0x81, not
-     * 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7.
+     * 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7. Architectures: cayman, mariana,
+     * maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman, mariana,
+     * maverick)
      */
     NEURON_ISA_TPB_OPCODE_JPEG_DECODE = 0x81,
-    /** IT 34 BNStats with apply_transpose. CERTAIN Engine: POOL. */
+    /**
+     * TRANSPOSE_BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x82 |
+     * TRANSPOSE_BATCH_NORM_STATS2 | 82 | 82 | 82 | 82 |). IT 34 BNStats with apply_transpose.
+     * CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2 = 0x82,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2` (as dmaspec (an older spec name;
+     * no source uses it) spells it). The spec's name before the shipped spelling was made primary
+     * (the Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_BNStats_0x82 = 0x82,
-    /** IT 27 TensorReduce, CR 131 (§3). CERTAIN Engine: DVE. */
+    /**
+     * TRANSPOSE_TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x83 |
+     * TRANSPOSE_TENSOR_REDUCE_ARITH_OP | 83 | 83 | 83 | 83 |). IT 27 TensorReduce, CR 131 (§3).
+     * CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP = 0x83,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP` (as dmaspec (an older spec
+     * name; no source uses it) spells it). The spec's name before the shipped spelling was made
+     * primary (the Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorReduce_0x83 = 0x83,
-    /** IT 27 TensorReduce, CR 132 (§3). CERTAIN Engine: DVE. */
+    /**
+     * TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x84
+     * | TRANSPOSE_TENSOR_REDUCE_BITVEC_OP | 84 | 84 | 84 | 84 |). IT 27 TensorReduce, CR 132 (§3).
+     * CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP = 0x84,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP` (as dmaspec (an older spec
+     * name; no source uses it) spells it). The spec's name before the shipped spelling was made
+     * primary (the Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorReduce_0x84 = 0x84,
-    /** IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN Engine: any. */
+    /**
+     * CUSTOM_OP_HEADER: the shipped spelling (wiki-opcode-diff §2, the row | 0x85 |
+     * CUSTOM_OP_HEADER | 85 | 85 | 85 | 85 |). IT 53 CustomOp's header bundle, then 0x86 x (1 +
+     * num_args) (§3). CERTAIN Engine: any.
+     */
+    NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER = 0x85,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_CustomOp = 0x85,
-    /** IT 53 CustomOp's argument bundles (§3). CERTAIN Engine: any. */
+    /**
+     * CUSTOM_OP_PAYLOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x86 |
+     * CUSTOM_OP_PAYLOAD | 86 | 86 | 86 | 86 |). IT 53 CustomOp's argument bundles (§3). CERTAIN
+     * Engine: any.
+     */
+    NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD = 0x86,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD` (as dmaspec (an older spec name; no source
+     * uses it) spells it). The spec's name before the shipped spelling was made primary (the Master
+     * Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_CustomOp_0x86 = 0x86,
-    /** IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). CERTAIN Engine: DVE. */
+    /**
+     * TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the
+     * row | 0x87 | TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH | 87 | · | · | · |); no word and no Master
+     * Opcode Reference row. (only on sunda)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 0x87,
+    /**
+     * TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the
+     * row | 0x88 | TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC | 88 | · | · | · |); no word and no Master
+     * Opcode Reference row. (only on sunda)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 0x88,
+    /**
+     * TENSOR_TENSOR_ADD_BF16: the shipped spelling (wiki-opcode-diff §2, the row | 0x8a |
+     * TENSOR_TENSOR_ADD_BF16 | 8a | · | · | · |). The spec's earlier reading of this byte is
+     * another operation (conflict opcode_0x8a_bf16_add). IT 31 TensorTensor's GPSIMD int32 re-stamp
+     * (§1, §3). Architectures: sunda, as the matrix's V2..V5 columns give them (common.h). CERTAIN
+     * (only on sunda) Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16 = 0x8a,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a = 0x8a,
-    /** IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN Engine: POOL. */
+    /**
+     * TENSOR_TENSOR_MULT_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8b |
+     * TENSOR_TENSOR_MULT_BF16 | 8b | · | · | · |); no word and no Master Opcode Reference row.
+     * (only on sunda)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16 = 0x8b,
+    /**
+     * TENSOR_REDUCE_ADD_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8c |
+     * TENSOR_REDUCE_ADD_BF16 | 8c | · | · | · |); no word and no Master Opcode Reference row. (only
+     * on sunda)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16 = 0x8c,
+    /**
+     * TENSOR_REDUCE_MAX_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8d |
+     * TENSOR_REDUCE_MAX_BF16 | 8d | · | · | · |); no word and no Master Opcode Reference row. (only
+     * on sunda)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16 = 0x8d,
+    /**
+     * BATCH_NORM_PARAM_LOAD2: the shipped spelling (wiki-opcode-diff §2, the row | 0x8e |
+     * BATCH_NORM_PARAM_LOAD2 | 8e | 8e | 8e | 8e |). IT 38 BNBackprop2's parameter bundle (V2
+     * visit). CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2 = 0x8e,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e = 0x8e,
-    /** IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN Engine: DVE. */
+    /**
+     * TENSOR_TENSOR_SUB_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8f |
+     * TENSOR_TENSOR_SUB_BF16 | 8f | · | · | · |); no word and no Master Opcode Reference row. (only
+     * on sunda)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16 = 0x8f,
+    /**
+     * TENSOR_SCALAR_AFFINE_SELECT: the shipped spelling (wiki-opcode-diff §2, the row | 0x92 |
+     * TENSOR_SCALAR_AFFINE_SELECT | 92 | 92 | 92 | 92 |). IT 62 TensorScalarAffineSelect (fixed
+     * 0x92). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT = 0x92,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
     NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect = 0x92,
-    /** IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN Engine: DVE. */
+    /**
+     * TRANSPOSE_TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x93 |
+     * TRANSPOSE_TENSOR_SCALAR_ARITH_OP | 93 | 93 | 93 | 93 |). IT 28 / IT 29 TensorScalar(Ptr)
+     * dispatcher (§3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 0x93,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP` (as dmaspec (an older spec
+     * name; no source uses it) spells it). The spec's name before the shipped spelling was made
+     * primary (the Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93 = 0x93,
-    /** IT 36 BNGradients, register coefficients. CERTAIN Engine: POOL. */
+    /**
+     * BATCH_NORM_GRAD_ACCUMULATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x94 |
+     * BATCH_NORM_GRAD_ACCUMULATE2 | 94 | 94 | 94 | 94 |). IT 36 BNGradients, register coefficients.
+     * CERTAIN Engine: POOL.
+     */
+    NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE2 = 0x94,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE2` (as dmaspec (an older spec name;
+     * no source uses it) spells it). The spec's name before the shipped spelling was made primary
+     * (the Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_BNGradients_0x94 = 0x94,
     /**
-     * IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3).
-     * CERTAIN Engine: DVE.
+     * MODIFY_POOL_CONFIG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x95 |
+     * MODIFY_POOL_CONFIG | 95 | 95 | 95 | 95 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG = 0x95,
+    /**
+     * SORT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x96 | SORT | 96 | 96 | 96
+     * | 96 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_SORT = 0x96,
+    /**
+     * TENSOR_SCALAR_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x98 |
+     * TENSOR_SCALAR_SELECT | 98 | 98 | 98 | 98 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT = 0x98,
+    /**
+     * CAST_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x99 |
+     * CAST_PREDICATED | 99 | 99 | 99 | 99 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_CAST_PREDICATED = 0x99,
+    /**
+     * TENSOR_SCALAR_CACHE_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0x9a |
+     * TENSOR_SCALAR_CACHE_REDUCE | 9a | 9a | 9a | 9a |). IT 28 / IT 29 TensorScalar(Ptr)
+     * dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE = 0x9a,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE` (as dmaspec (an older spec name;
+     * no source uses it) spells it). The spec's name before the shipped spelling was made primary
+     * (the Master Opcode Reference's instruction-type name with the byte).
      */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a = 0x9a,
     /**
-     * IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN Engine:
-     * DVE.
+     * DVE_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x9b |
+     * DVE_READ_ACCUMULATOR | 9b | 9b | 9b | 9b |). IT 102 DveReadAccumulator (also the drain tail
+     * RangeSelect may append, §3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_DVE_READ_ACCUMULATOR = 0x9b,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_DVE_READ_ACCUMULATOR` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_DveReadAccumulator = 0x9b,
-    /** IT 29 TensorScalarPtr dispatcher (§3). CERTAIN Engine: DVE. */
-    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c = 0x9c,
-    /** IT 29 TensorScalarPtr dispatcher (§3). CERTAIN Engine: DVE. */
-    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e = 0x9e,
-    /** IT 13 EventSemaphore. CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_EventSemaphore = 0xa0,
-    /** IT 17 Halt. CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_Halt = 0xa1,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Halt` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * TENSOR_REDUCE_RANGE_CHECK: the shipped spelling (wiki-opcode-diff §2, the row | 0x9c |
+     * TENSOR_REDUCE_RANGE_CHECK | 9c | 9c | 9c | 9c |). The spec's earlier reading of this byte is
+     * another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr
+     * dispatcher (§3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_RANGE_CHECK = 0x9c,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_RANGE_CHECK` (as dmaspec (an older spec name;
+     * no source uses it) spells it). The spec's name before the shipped spelling was made primary
+     * (the Master Opcode Reference's instruction-type name with the byte).
+     */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c = 0x9c,
+    /**
+     * SCALAR_TENSOR_TENSOR_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9d
+     * | SCALAR_TENSOR_TENSOR_ARITH | 9d | 9d | 9d | 9d |); no word and no Master Opcode Reference
+     * row.
+     */
+    NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH = 0x9d,
+    /**
+     * SCALAR_TENSOR_TENSOR_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x9e |
+     * SCALAR_TENSOR_TENSOR_BITVEC | 9e | 9e | 9e | 9e |). IT 29 TensorScalarPtr dispatcher (§3).
+     * CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC = 0x9e,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC` (as dmaspec (an older spec name;
+     * no source uses it) spells it). The spec's name before the shipped spelling was made primary
+     * (the Master Opcode Reference's instruction-type name with the byte).
+     */
+    NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e = 0x9e,
+    /**
+     * ENGINE_NOP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9f | ENGINE_NOP |
+     * 9f | 9f | 9f | 9f |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_ENGINE_NOP = 0x9f,
+    /**
+     * EVENT_SEMAPHORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa0 | EVENT_SEMAPHORE
+     * | a0 | a0 | a0 | a0 |). IT 13 EventSemaphore. CERTAIN Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE = 0xa0,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_EventSemaphore = 0xa0,
+    /**
+     * HALT: the shipped spelling (wiki-opcode-diff §2, the row | 0xa1 | HALT | a1 | a1 | a1 | a1 |;
+     * also the libnrt DWARF enum's, wiki-instruction-record §2). IT 17 Halt. CERTAIN Engine: SP.
      */
     NEURON_ISA_TPB_OPCODE_HALT = 0xa1,
-    /** IT 16 Drain. CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_Drain = 0xa2,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Drain` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_HALT` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Halt = 0xa1,
+    /**
+     * DRAIN: the shipped spelling (wiki-opcode-diff §2, the row | 0xa2 | DRAIN | a2 | a2 | a2 | a2
+     * |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 16 Drain. CERTAIN Engine:
+     * SP.
      */
     NEURON_ISA_TPB_OPCODE_DRAIN = 0xa2,
-    /** IT 12 NoOp (L2 Nop). CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_NoOp = 0xa4,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_NoOp` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_DRAIN` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Drain = 0xa2,
+    /**
+     * INSTRUCTION_FLUSH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa3 |
+     * INSTRUCTION_FLUSH | a3 | a3 | a3 | a3 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_INSTRUCTION_FLUSH = 0xa3,
+    /**
+     * NOP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa4 | NOP | a4 | a4 | a4 | a4 |;
+     * also the libnrt DWARF enum's, wiki-instruction-record §2). IT 12 NoOp (L2 Nop). CERTAIN
+     * Engine: SP.
      */
     NEURON_ISA_TPB_OPCODE_NOP = 0xa4,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_NOP` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_NoOp = 0xa4,
+    /**
+     * WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa5 | WRITE | a5 | a5 |
+     * a5 | a5 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_WRITE = 0xa5,
     /**
      * The shipped enumerator (libnrt DWARF), in the SP / control cluster (wiki-instruction-record
      * §2). Engine: SP.
      */
     NEURON_ISA_TPB_OPCODE_NOTIFY = 0xa6,
-    /** IT 74 RegisterMove (L2 Move). CERTAIN Engine: SP. */
+    /**
+     * MOVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa7 | MOVE | a7 | a7 | a7 | a7
+     * |). IT 74 RegisterMove (L2 Move). CERTAIN Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_MOVE = 0xa7,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_MOVE` (as wiki-master-opcode §1 spells it). The Master Opcode
+     * Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
     NEURON_ISA_TPB_OPCODE_RegisterMove = 0xa7,
-    /** IT 73 RegisterAlu (L2 AluOp). CERTAIN Engine: SP. */
+    /**
+     * ALU_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa8 | ALU_OP | a8 | a8 | a8 |
+     * a8 |). IT 73 RegisterAlu (L2 AluOp). CERTAIN Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_ALU_OP = 0xa8,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_ALU_OP` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
     NEURON_ISA_TPB_OPCODE_RegisterAlu = 0xa8,
     /**
-     * IT 78 CompareAndBranch; [col] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch
+     * COMPARE_BRANCH: the shipped spelling (wiki-opcode-diff §2, the row | 0xa9 | COMPARE_BRANCH |
+     * a9 | a9 | a9 | a9 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 78
+     * CompareAndBranch; [col] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch
      * condition tells them apart). CERTAIN Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH = 0xa9,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_CompareAndBranch = 0xa9,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_CompareAndBranch` (as wiki-instruction-record §2 spells it).
-     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xaa | TENSOR_LOAD | aa |
+     * aa | aa | aa |). IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN Engine:
+     * scalar.
      */
-    NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH = 0xa9,
-    /** IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN Engine: scalar. */
+    NEURON_ISA_TPB_OPCODE_TENSOR_LOAD = 0xaa,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_LOAD` (as dmaspec (an older spec name; no source uses
+     * it) spells it). The spec's name before the shipped spelling was made primary (the Master
+     * Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa = 0xaa,
-    /** IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN Engine: scalar. */
+    /**
+     * TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xab | TENSOR_STORE | ab |
+     * ab | ab | ab |). IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN Engine:
+     * scalar.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_STORE = 0xab,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_STORE` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_TensorSave = 0xab,
-    /** IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN Engine: SP. */
+    /**
+     * EVENT_SEMAPHORE_RANGE_CLEAR: the shipped spelling (wiki-opcode-diff §2, the row | 0xb0 |
+     * EVENT_SEMAPHORE_RANGE_CLEAR | b0 | b0 | b0 | b0 |). IT 14 GroupResetSemaphores (L2
+     * EventSemaphoreRangeClear). CERTAIN Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE_RANGE_CLEAR = 0xb0,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE_RANGE_CLEAR` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
     NEURON_ISA_TPB_OPCODE_GroupResetSemaphores = 0xb0,
+    /**
+     * SET_ORDERING_MODE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb1 |
+     * SET_ORDERING_MODE | b1 | b1 | b1 | b1 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_SET_ORDERING_MODE = 0xb1,
     /**
      * MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape
      * @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the
-     * enumerator spelling is the spec's, from that L2 name Engine: DMA.
+     * enumerator spelling, which the spec first coined from that L2 name, is the shipped one
+     * (wiki-opcode-diff §2, the row | 0xb2 | MOVE_SHAPE | b2 | b2 | b2 | b2 |) Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_MOVE_SHAPE = 0xb2,
+    /**
+     * POLL_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb3 | POLL_SEM | b3 |
+     * b3 | b3 | b3 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_POLL_SEM = 0xb3,
+    /**
+     * TEST_EVENT_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb4 |
+     * TEST_EVENT_SEM | · | · | b4 | b4 |); no word and no Master Opcode Reference row. (only on
+     * mariana, maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_TEST_EVENT_SEM = 0xb4,
+    /**
+     * BRANCH_PREFETCH_HINT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb5 |
+     * BRANCH_PREFETCH_HINT | b5 | b5 | b5 | b5 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_BRANCH_PREFETCH_HINT = 0xb5,
+    /**
+     * COMPACT_CONTROL_INST: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb6 |
+     * COMPACT_CONTROL_INST | · | · | · | b6 |); no word and no Master Opcode Reference row. (only
+     * on maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_COMPACT_CONTROL_INST = 0xb6,
     /** DIRECT2D (2-D copy), real HW */
     NEURON_ISA_TPB_OPCODE_DMAMEMCPY = 0xb8,
     /**
@@ -2136,7 +2846,9 @@ enum NEURON_ISA_TPB_OPCODE {
     /**
      * RANGE_SELECT: the shipped spelling (wiki-opcode-diff §2; wiki-range-select §3: common.h:259
      * cayman / :265 mariana / :271 maverick, absent on sunda). IT 63 RangeSelect, [newV3] (CoreV3
-     * stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). CERTAIN Engine: DVE.
+     * stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). Architectures: cayman,
+     * mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on
+     * cayman, mariana, maverick) Engine: DVE.
      */
     NEURON_ISA_TPB_OPCODE_RANGE_SELECT = 0xbc,
     /**
@@ -2154,8 +2866,9 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE = 0xbd,
     /**
      * GET_SEQUENCE_BOUNDS: the shipped spelling (wiki-opcode-diff §2, +v3; a POOL kernel at funcVA
-     * 0x01004204, wiki-range-select §7.1). IT 64 GetSequenceBounds, [newV3]. CERTAIN Engine:
-     * GPSIMD.
+     * 0x01004204, wiki-range-select §7.1). IT 64 GetSequenceBounds, [newV3]. Architectures: cayman,
+     * mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on
+     * cayman, mariana, maverick) Engine: GPSIMD.
      */
     NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS = 0xbe,
     /**
@@ -2215,11 +2928,26 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_PseudoDMARearm = 0xc2,
     /**
+     * PSEUDO_DMABARRIER: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc3 |
+     * PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER = 0xc3,
+    /**
      * pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT
      * 43 IndirectLoad / IT 45 IndirectSave, [split] with 0xD6 by direction; which direction is
      * open, see PSEUDO_RANGE_CHECK) Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND = 0xc4,
+    /**
+     * PSEUDO_SEMAPHORE_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc5 |
+     * PSEUDO_SEMAPHORE_SET | c5 | c5 | c5 | c5 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_SEMAPHORE_SET = 0xc5,
+    /**
+     * PSEUDO_LOAD_ACT_FUNC_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc6 |
+     * PSEUDO_LOAD_ACT_FUNC_SET | c6 | c6 | c6 | c6 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_LOAD_ACT_FUNC_SET = 0xc6,
     /**
      * The compact pseudo TriggerCollective for an all-reduce, which the runtime lowers host-side
      * into SB2SB / DMA legs (wiki-s3d3-collective §1, its gcc probe and lowering diagram). No word:
@@ -2231,6 +2959,11 @@ enum NEURON_ISA_TPB_OPCODE {
      * ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE = 0xc8,
+    /**
+     * PSEUDO_READ_VAR_ADDR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc9 |
+     * PSEUDO_READ_VAR_ADDR | c9 | c9 | c9 | c9 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_READ_VAR_ADDR = 0xc9,
     /**
      * IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000
      * visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds
@@ -2250,29 +2983,51 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE = 0xca,
     /**
+     * PSEUDO_SEND_RECV: the shipped spelling (wiki-opcode-diff §2, the row | 0xcb |
+     * PSEUDO_SEND_RECV | cb | cb | cb | cb |; also the libnrt DWARF enum's, wiki-opcode-diff §2).
      * IT 49 CollectiveSend; [col] shared with IT 50 CollectiveRecv, direction is an in-bundle field
      * (§2, §4 row 5). CERTAIN Engine: POOL.
      */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV = 0xcb,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_CollectiveSend = 0xcb,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_CollectiveSend` (as wiki-pseudo-lowering §3 spells it). The
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV` (as wiki-pseudo-lowering §3 spells it). The
      * libnrt DWARF enum's spelling.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_SENDRECV = 0xcb,
-    /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_CollectiveSend` (as wiki-opcode-diff §2 spells it). The
-     * shipped common.h spelling (the opcode-table diff's matrix), which differs from the DWARF
-     * enum's PSEUDO_SENDRECV; not made primary here (a collective pseudo, outside the DMA family).
-     */
-    NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV = 0xcb,
     /**
      * A host-only pseudo resolved to a PC and deleted (num_extra_instrs = -1)
      * (wiki-instruction-record §2; wiki-pseudo-lowering §5).
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL = 0xcc,
-    /** IT 76 TensorSave, register mode. CERTAIN Engine: scalar. */
+    /**
+     * PSEUDO_TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xcd |
+     * PSEUDO_TENSOR_STORE | cd | cd | cd | cd |). IT 76 TensorSave, register mode. CERTAIN Engine:
+     * scalar.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_STORE = 0xcd,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_STORE` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorSave_0xcd = 0xcd,
-    /** IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN Engine: scalar. */
+    /**
+     * PSEUDO_TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xce |
+     * PSEUDO_TENSOR_LOAD | ce | ce | ce | ce |). IT 75 TensorLoad, immediate address (0xAA:
+     * register mode). CERTAIN Engine: scalar.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_LOAD = 0xce,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_LOAD` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_TensorLoad = 0xce,
     /**
      * PSEUDO_DMASWAP_QUEUE_SET: the shipped spelling, in common.h (wiki-opcode-diff §2) and the
@@ -2289,7 +3044,15 @@ enum NEURON_ISA_TPB_OPCODE {
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_SWAP_QUEUE_SET = 0xcf,
     /**
-     * IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN Engine: DVE/Pool.
+     * PSEUDO_SET_RNG_SEED: the shipped spelling (wiki-opcode-diff §2, the row | 0xd0 |
+     * PSEUDO_SET_RNG_SEED | d0 | d0 | d0 | d0 |). IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool
+     * arm stamps 0x78). CERTAIN Engine: DVE/Pool.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED = 0xd0,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_SetRandState = 0xd0,
     /**
@@ -2297,31 +3060,52 @@ enum NEURON_ISA_TPB_OPCODE {
      * (wiki-instruction-record §2).
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN = 0xd1,
-    /** IT 81 Return, one bundle per active engine. CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_Return = 0xd2,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Return` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * PSEUDO_FUNCTION_RETURN: the shipped spelling (wiki-opcode-diff §2, the row | 0xd2 |
+     * PSEUDO_FUNCTION_RETURN | d2 | d2 | d2 | d2 |; also the libnrt DWARF enum's,
+     * wiki-instruction-record §2). IT 81 Return, one bundle per active engine. CERTAIN Engine: SP.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN = 0xd2,
-    /** IT 84 Call, one bundle per engine. CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_Call = 0xd3,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Call` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Return = 0xd2,
+    /**
+     * PSEUDO_FUNCTION_CALL: the shipped spelling (wiki-opcode-diff §2, the row | 0xd3 |
+     * PSEUDO_FUNCTION_CALL | d3 | d3 | d3 | d3 |; also the libnrt DWARF enum's,
+     * wiki-instruction-record §2). IT 84 Call, one bundle per engine. CERTAIN Engine: SP.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL = 0xd3,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Call = 0xd3,
     /**
      * the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load,
      * IT 22 Save, IT 32 DMACopy all stamp it, [col]) Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D = 0xd4,
-    /** IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN Engine: SP. */
+    /**
+     * PSEUDO_SYNC_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd5 |
+     * PSEUDO_SYNC_BARRIER | d5 | d5 | d5 | d5 |). IT 15 AllEngineBarrier (L2 PseudoSyncBarrier).
+     * CERTAIN Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_SYNC_BARRIER = 0xd5,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_SYNC_BARRIER` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_AllEngineBarrier = 0xd5,
     /**
      * IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave
-     * form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling
-     * is the spec's INFERRED one (see the word's evidence) Engine: DMA.
+     * form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling,
+     * which the spec first inferred (see the word's evidence), is the shipped one (wiki-opcode-diff
+     * §2, the row | 0xd6 | PSEUDO_RANGE_CHECK | d6 | d6 | d6 | d6 |) Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK = 0xd6,
     /**
@@ -2337,76 +3121,169 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_INDIRECT_BOUND_CHECK = 0xd6,
     /**
      * The host-lowered (CC-top, device_tpb_idx == 0 only) form of JPEG_DECODE 0x81, handled by the
-     * v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1).
+     * v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1). Architectures: cayman,
+     * mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman,
+     * mariana, maverick)
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE = 0xd7,
-    /** IT 87 CoreBarrier (L2 PseudoCoreBarrier), [newV3]. CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_CoreBarrier = 0xd8,
-    /** IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN Engine: POOL. */
-    NEURON_ISA_TPB_OPCODE_CollectiveCompute = 0xd9,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_CollectiveCompute` (as wiki-pseudo-lowering §3 spells it).
-     * The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * PSEUDO_CORE_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd8 |
+     * PSEUDO_CORE_BARRIER | d8 | d8 | d8 | d8 |). IT 87 CoreBarrier (L2 PseudoCoreBarrier),
+     * [newV3]. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode
+     * Reference's new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN
+     * Engine: SP.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER = 0xd8,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER` (as wiki-master-opcode §1 spells it).
+     * The Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_CoreBarrier = 0xd8,
+    /**
+     * PSEUDO_TRIGGER_COLLECTIVE2: the shipped spelling (wiki-opcode-diff §2, the row | 0xd9 |
+     * PSEUDO_TRIGGER_COLLECTIVE2 | d9 | d9 | d9 | d9 |; also the libnrt DWARF enum's,
+     * wiki-pseudo-lowering §3). IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN Engine:
+     * POOL.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2 = 0xd9,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_CollectiveCompute = 0xd9,
     /**
      * pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference
      * also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's
      * coarse form (POOL); the engine here is the DMA reading Engine: DMA.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION = 0xda,
-    /** IT 66 GetCurProcessingRankID. CERTAIN Engine: CC. */
-    NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID = 0xdb,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID` (as wiki-pseudo-lowering §3 spells
-     * it). The shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * PSEUDO_CUR_PROCESSING_RANK_ID: the shipped spelling (wiki-opcode-diff §2, the row | 0xdb |
+     * PSEUDO_CUR_PROCESSING_RANK_ID | db | db | db | db |; also the libnrt DWARF enum's,
+     * wiki-pseudo-lowering §3). IT 66 GetCurProcessingRankID. CERTAIN Engine: CC.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID = 0xdb,
-    /** IT 11 GetGlobalRankId. CERTAIN Engine: CC. */
-    NEURON_ISA_TPB_OPCODE_GetGlobalRankId = 0xdc,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_GetGlobalRankId` (as wiki-pseudo-lowering §3 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID` (as wiki-master-opcode §1
+     * spells it). The Master Opcode Reference's name, the spec's primary before the shipped
+     * spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID = 0xdb,
+    /**
+     * PSEUDO_GID_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xdc | PSEUDO_GID_LOAD
+     * | dc | dc | dc | dc |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 11
+     * GetGlobalRankId. CERTAIN Engine: CC.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD = 0xdc,
-    /** IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_BranchHint = 0xdd,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_BranchHint` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
+    NEURON_ISA_TPB_OPCODE_GetGlobalRankId = 0xdc,
+    /**
+     * PSEUDO_BRANCH_PREFETCH_HINT: the shipped spelling (wiki-opcode-diff §2, the row | 0xdd |
+     * PSEUDO_BRANCH_PREFETCH_HINT | dd | dd | dd | dd |; also the libnrt DWARF enum's,
+     * wiki-instruction-record §2). IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN Engine:
+     * SP.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT = 0xdd,
-    /** IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN Engine: CC. */
-    NEURON_ISA_TPB_OPCODE_TensorCompletion = 0xde,
-    /** IT 82 Exit (L2 PseudoInst). CERTAIN Engine: SP. */
-    NEURON_ISA_TPB_OPCODE_Exit = 0xdf,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_Exit` (as wiki-instruction-record §2 spells it). The shipped
-     * NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_BranchHint = 0xdd,
+    /**
+     * PSEUDO_TENSOR_COMPLETION: the shipped spelling (wiki-opcode-diff §2, the row | 0xde |
+     * PSEUDO_TENSOR_COMPLETION | de | de | de | de |). IT 94 TensorCompletion (L2
+     * PseudoTensorCompletion). CERTAIN Engine: CC.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_COMPLETION = 0xde,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_COMPLETION` (as wiki-master-opcode §1 spells
+     * it). The Master Opcode Reference's name, the spec's primary before the shipped spelling was
+     * made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_TensorCompletion = 0xde,
+    /**
+     * PSEUDO_INST: the shipped spelling (wiki-opcode-diff §2, the row | 0xdf | PSEUDO_INST | df |
+     * df | df | df |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 82 Exit (L2
+     * PseudoInst). CERTAIN Engine: SP.
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_INST = 0xdf,
     /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_INST` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
+    NEURON_ISA_TPB_OPCODE_Exit = 0xdf,
+    /**
      * The shipped enumerator (libnrt DWARF), in the 0xE0..0xFF extended cluster
-     * (wiki-instruction-record §2).
+     * (wiki-instruction-record §2). Architectures: mariana, maverick, as the matrix's V2..V5
+     * columns give them (common.h). (only on mariana, maverick)
      */
     NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS = 0xe0,
-    /** IT 97 Rand2, bounded RNG, [newV4]. CERTAIN Engine: DVE. */
+    /**
+     * SPARSITY_COMPRESS_TAG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe1 |
+     * SPARSITY_COMPRESS_TAG | · | · | e1 | e1 |); no word and no Master Opcode Reference row. (only
+     * on mariana, maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS_TAG = 0xe1,
+    /**
+     * RAND2: the shipped spelling (wiki-opcode-diff §2, the row | 0xe2 | RAND2 | · | · | e2 | e2
+     * |). IT 97 Rand2, bounded RNG, [newV4]. Architectures: mariana, maverick, as the matrix's
+     * V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick) Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_RAND2 = 0xe2,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_RAND2` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
+     */
     NEURON_ISA_TPB_OPCODE_Rand2 = 0xe2,
     /**
-     * IT 96 QuantizeMx, [newV4]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). CERTAIN
-     * Engine: PE/DVE.
+     * QUANTIZE_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0xe3 | QUANTIZE_MX | · | ·
+     * | e3 | e3 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 96 QuantizeMx,
+     * [newV4]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). Architectures: mariana,
+     * maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana,
+     * maverick) Engine: PE/DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_QUANTIZE_MX = 0xe3,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_QUANTIZE_MX` (as wiki-master-opcode §1 spells it). The Master
+     * Opcode Reference's name, the spec's primary before the shipped spelling was made primary.
      */
     NEURON_ISA_TPB_OPCODE_QuantizeMx = 0xe3,
     /**
-     * Alias of `NEURON_ISA_TPB_OPCODE_QuantizeMx` (as wiki-instruction-record §2 spells it). The
-     * shipped NEURON_ISA_TPB_OPCODE spelling (libnrt DWARF enum).
+     * CONV_LUT_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe4 |
+     * CONV_LUT_LOAD | · | e4 | e4 | e4 |); no word and no Master Opcode Reference row. (only on
+     * cayman, mariana, maverick)
      */
-    NEURON_ISA_TPB_OPCODE_QUANTIZE_MX = 0xe3,
-    /** IT 29 TensorScalarPtr dispatcher (§3). CERTAIN Engine: DVE. */
+    NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD = 0xe4,
+    /**
+     * TENSOR_TENSOR_SCAN_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0xe5 |
+     * TENSOR_TENSOR_SCAN_ARITH | e5 | e5 | e5 | e5 |). The spec's earlier reading of this byte is
+     * another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr
+     * dispatcher (§3). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH = 0xe5,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH` (as dmaspec (an older spec name; no
+     * source uses it) spells it). The spec's name before the shipped spelling was made primary (the
+     * Master Opcode Reference's instruction-type name with the byte).
+     */
     NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5 = 0xe5,
     /**
-     * IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN
-     * Engine: DVE.
+     * TENSOR_SCALAR_CACHE_CUMULATIVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xe6 |
+     * TENSOR_SCALAR_CACHE_CUMULATIVE | e6 | e6 | e6 | e6 |). IT 30 TensorScalarCache, Cumulative +
+     * Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE = 0xe6,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE` (as wiki-master-opcode §1
+     * spells it). The Master Opcode Reference's name, the spec's primary before the shipped
+     * spelling was made primary.
      */
     NEURON_ISA_TPB_OPCODE_TensorScalarCache = 0xe6,
     /**
@@ -2415,7 +3292,29 @@ enum NEURON_ISA_TPB_OPCODE {
      * lowered to COPY on V4) Engine: POOL.
      */
     NEURON_ISA_TPB_OPCODE_INDIRECT_COPY = 0xe7,
-    /** IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN Engine: DVE. */
+    /**
+     * COPY_PREDICATED_SCALAR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe8 |
+     * COPY_PREDICATED_SCALAR | e8 | e8 | e8 | e8 |); no word and no Master Opcode Reference row.
+     */
+    NEURON_ISA_TPB_OPCODE_COPY_PREDICATED_SCALAR = 0xe8,
+    /**
+     * DVE_READ_INDICES: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe9 |
+     * DVE_READ_INDICES | · | e9 | e9 | e9 |); no word and no Master Opcode Reference row. (only on
+     * cayman, mariana, maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_DVE_READ_INDICES = 0xe9,
+    /**
+     * SELECT_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0xea | SELECT_REDUCE | ea
+     * | ea | ea | ea |). The spec's earlier reading of this byte is another operation (conflict
+     * opcode_0xea_select_reduce). IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN
+     * Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_SELECT_REDUCE = 0xea,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_SELECT_REDUCE` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
+     */
     NEURON_ISA_TPB_OPCODE_CopyPredicated = 0xea,
     /**
      * EXTENDED_STRUCT: the EXTISA extended instruction (common.h:301); byte 12 extended_opcode
@@ -2426,9 +3325,30 @@ enum NEURON_ISA_TPB_OPCODE {
     /** GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick) */
     NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE = 0xf1,
     /**
-     * IT 104 NonzeroWithCount, [newV3] (CoreV3 stamps 0xF2 @0x1355b18, §4). CERTAIN Engine: DVE.
+     * NONZERO_WITH_COUNT: the shipped spelling (wiki-opcode-diff §2, the row | 0xf2 |
+     * NONZERO_WITH_COUNT | · | f2 | f2 | f2 |). IT 104 NonzeroWithCount, [newV3] (CoreV3 stamps
+     * 0xF2 @0x1355b18, §4). Architectures: cayman, mariana, maverick, as the matrix's V2..V5
+     * columns give them (common.h). CERTAIN (only on cayman, mariana, maverick) Engine: DVE.
+     */
+    NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT = 0xf2,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT` (as wiki-master-opcode §1 spells it). The
+     * Master Opcode Reference's name, the spec's primary before the shipped spelling was made
+     * primary.
      */
     NEURON_ISA_TPB_OPCODE_NonzeroWithCount = 0xf2,
+    /**
+     * TENSOR_TENSOR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf3 |
+     * TENSOR_TENSOR_INT_WIDE | · | · | · | f3 |); no word and no Master Opcode Reference row. (only
+     * on maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE = 0xf3,
+    /**
+     * TENSOR_SCALAR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf4 |
+     * TENSOR_SCALAR_INT_WIDE | · | · | · | f4 |); no word and no Master Opcode Reference row. (only
+     * on maverick)
+     */
+    NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_INT_WIDE = 0xf4,
     /** The terminal sentinel, not an instruction (wiki-instruction-record §2). */
     NEURON_ISA_TPB_OPCODE_INVALID = 0xff,
 };
@@ -4958,8 +5878,8 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
- * Conflict `s4d4_tr_num_active_channels_width` (about STREAM_SHUFFLE_TRANSPOSE, STREAM_TRANSPOSE):
- * How wide S4D4_TR's num_active_channels is (STREAM_SHUFFLE 0x6a, STREAM_TRANSPOSE 0x6b). The
+ * Conflict `s4d4_tr_num_active_channels_width` (about STREAM_SHUFFLE, STREAM_TRANSPOSE): How wide
+ * S4D4_TR's num_active_channels is (STREAM_SHUFFLE 0x6a, STREAM_TRANSPOSE 0x6b). The
  * compile-verified header has a uint8_t at +34 followed by negated@35, op@36, op_dim@37 and
  * mask_enable@38; the DVE datamove page's width column gives 4 bytes at +0x22 (a u32 over
  * +0x22..+0x25). Read as a u32, a word with 64 channels and negated = 1 decodes as 320 channels.
@@ -4976,14 +5896,14 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
- * Conflict `load_mask_select_src_pattern` (about STREAM_SHUFFLE): What LOAD_MASK_SELECT's
- * (STREAM_SHUFFLE 0x69) bytes +12..+31 are. The shipped header's CTRL_IM struct (compile-verified)
- * has param_ram_offset (u16) at 12, imm_ptr_select (u8) at 14 and reserved0[17] at 15, all required
- * to be 0 by is_valid_load_mask_select; the DVE datamove page's encoder table writes a 16-byte
- * source access pattern at +0x0C (assignAccess(src)), and its dbg validator reads the pattern's
- * tails at +0x18 / +0x1A. A word the encoder writes with a nonzero source pattern breaks
- * has_zero_pram_offset and ctrl_im_reserved_zero. The header outranks the encoder reading: the spec
- * lays out the CTRL_IM fields.
+ * Conflict `load_mask_select_src_pattern` (about LOAD_MASK_SELECT): What LOAD_MASK_SELECT's (0x69)
+ * bytes +12..+31 are. The shipped header's CTRL_IM struct (compile-verified) has param_ram_offset
+ * (u16) at 12, imm_ptr_select (u8) at 14 and reserved0[17] at 15, all required to be 0 by
+ * is_valid_load_mask_select; the DVE datamove page's encoder table writes a 16-byte source access
+ * pattern at +0x0C (assignAccess(src)), and its dbg validator reads the pattern's tails at +0x18 /
+ * +0x1A. A word the encoder writes with a nonzero source pattern breaks has_zero_pram_offset and
+ * ctrl_im_reserved_zero. The header outranks the encoder reading: the spec lays out the CTRL_IM
+ * fields.
  *
  * Reading `ctrl_im_fields`: The header: param_ram_offset@12 (has_zero_pram_offset ⇒ 0),
  * imm_ptr_select@14 (ctrl_imm_ptr_select_zero ⇒ 0), reserved0[17]@15 (0). [HIGH/OBSERVED] Evidence:
@@ -4995,14 +5915,14 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
- * Conflict `load_mask_select_pairing` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
- * STREAM_TRANSPOSE): Whether LOAD_MASK_SELECT (0x69) is a positional extension. The DVE datamove
- * page's encoder emits it right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, and
- * the spec keeps that as `follows`; the header page treats it as a CTRL_IM control load of its own,
- * validated alone by is_valid_load_mask_select, whose consumer is only plausibly StreamShuffle 0x6a
- * (not byte-traced, MED/INFERRED), which would put it before the shuffle (as the Master Opcode
- * Reference does, conflict stream_shuffle_pair_order). No page states that a lone 0x69 is invalid;
- * the spec's `follows` reports one.
+ * Conflict `load_mask_select_pairing` (about LOAD_MASK_SELECT, STREAM_SHUFFLE, STREAM_TRANSPOSE):
+ * Whether LOAD_MASK_SELECT (0x69) is a positional extension. The DVE datamove page's encoder emits
+ * it right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, and the spec keeps that
+ * as `follows`; the header page treats it as a CTRL_IM control load of its own, validated alone by
+ * is_valid_load_mask_select, whose consumer is only plausibly StreamShuffle 0x6a (not byte-traced,
+ * MED/INFERRED), which would put it before the shuffle (as the Master Opcode Reference does,
+ * conflict stream_shuffle_pair_order). No page states that a lone 0x69 is invalid; the spec's
+ * `follows` reports one.
  *
  * Reading `after_the_transpose_half`: The DVE page: the compiler's two-bundle micro-sequences
  * {0x6A, 0x69} and {0x6B, 0x69}. [CERTAIN] Evidence: supp-dve-datamove §StreamShuffle.
@@ -5029,6 +5949,74 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
+ * Conflict `bn_backprop_bundle_roles` (about OPCODE): Which of 0x64 / 0x65 is BNBackprop's control
+ * bundle and which its parameter load. The shipped common.h enum names 0x64 BATCH_NORM_PARAM_LOAD
+ * and 0x65 BATCH_NORM_BACK_PROP; the Master Opcode Reference reads IT 37 BNBackprop as BACK_PROP
+ * 0x64 + PARAM_LOAD 0x65 (IT 38 BNBackprop2 as the 0x64 control + the 0x8E param-load, which the
+ * header's BATCH_NORM_PARAM_LOAD2 agrees with), the first two roles the other way round. The
+ * header's names lead; no word lays out either byte.
+ *
+ * Reading `header_0x64_param_load`: common.h: 0x64 BATCH_NORM_PARAM_LOAD, 0x65
+ * BATCH_NORM_BACK_PROP, 0x8e BATCH_NORM_PARAM_LOAD2, all four generations. [HIGH/OBSERVED]
+ * Evidence: wiki-opcode-diff §2.
+ *
+ * Reading `compiler_0x64_back_prop`: The Master Opcode Reference: BNBackprop stamps BACK_PROP 0x64
+ * and then PARAM_LOAD 0x65; BNBackprop2 shares 0x64 and stamps 0x8E as its parameter bundle.
+ * [CERTAIN] Evidence: wiki-master-opcode §1; wiki-master-opcode §3.
+ */
+
+/**
+ * Conflict `opcode_0x8a_bf16_add` (about OPCODE): What 0x8a is, and on which generations. The
+ * shipped SUNDA enum has TENSOR_TENSOR_ADD_BF16 = 0x8a (live there), retired at CAYMAN and never
+ * reused, so a 0x8a in a v3+ stream is a decode error or a v2 artifact; the Master Opcode Reference
+ * has IT 31 TensorTensor re-stamp its GPSIMD int32 form as 0x8A, in a row whose V3 / V4 columns
+ * carry the V2 words forward. The header leads: the enumerator is TENSOR_TENSOR_ADD_BF16, on sunda
+ * only.
+ *
+ * Reading `header_sunda_bf16_add`: common.h: TENSOR_TENSOR_ADD_BF16 = 0x8a in SUNDA only; one of
+ * the seven bytes CAYMAN abandons. [HIGH/OBSERVED] Evidence: wiki-opcode-diff §2; wiki-opcode-diff
+ * §3.1.
+ *
+ * Reading `compiler_int32_restamp`: The Master Opcode Reference: TensorTensor's GPSIMD int32
+ * re-stamp is 0x8A, with the IT's V3 / V4 words carried forward ('='). [CERTAIN] Evidence:
+ * wiki-master-opcode §1; wiki-master-opcode §3.
+ */
+
+/**
+ * Conflict `opcode_0xea_select_reduce` (about OPCODE): What 0xea is. The shipped enum names 0xea
+ * SELECT_REDUCE (all four generations) and has a COPY_PREDICATED of its own at 0x72; the Master
+ * Opcode Reference has IT 52 CopyPredicated, the masked-copy / SELECT emitter, stamp 0xEA, and IT
+ * 51 Select lower to it. The header's name leads: 0xea is SELECT_REDUCE, with CopyPredicated an
+ * alias citing the Master Opcode Reference, and 0x72 is COPY_PREDICATED.
+ *
+ * Reading `header_select_reduce`: common.h: 0x72 COPY_PREDICATED and 0xea SELECT_REDUCE, both on
+ * all four generations. [HIGH/OBSERVED] Evidence: wiki-opcode-diff §2.
+ *
+ * Reading `compiler_copy_predicated`: The Master Opcode Reference: IT 52 CopyPredicated stamps
+ * 0xEA; IT 51 Select is lowered to GenericCopy + CopyPredicated (0xEA). [CERTAIN] Evidence:
+ * wiki-master-opcode §1.
+ */
+
+/**
+ * Conflict `tensor_scalar_ptr_dispatch_bytes` (about OPCODE): What 0x9c and 0xe5 are. The Master
+ * Opcode Reference lists both among the eight bytes one TensorScalar / TensorScalarPtr dispatcher
+ * (generateTensorScalarOrPtr) stamps, and the spec named them TensorScalarPtr_0x9c /
+ * TensorScalarPtr_0xe5; the shipped enum names them TENSOR_REDUCE_RANGE_CHECK and
+ * TENSOR_TENSOR_SCAN_ARITH, a tensor-reduce and a tensor-tensor scan, not tensor-scalar forms. The
+ * dispatcher's other six bytes fit their shipped names (0x43 / 0x53 TENSOR_SCALAR_*, 0x93
+ * TRANSPOSE_TENSOR_SCALAR_ARITH_OP, 0x9a TENSOR_SCALAR_CACHE_REDUCE, 0x9e
+ * SCALAR_TENSOR_TENSOR_BITVEC, 0x74 TENSOR_SCALAR_ADDR). The header's names lead.
+ *
+ * Reading `header_reduce_range_check_and_scan`: common.h: 0x9c TENSOR_REDUCE_RANGE_CHECK and 0xe5
+ * TENSOR_TENSOR_SCAN_ARITH, all four generations. [HIGH/OBSERVED] Evidence: wiki-opcode-diff §2.
+ *
+ * Reading `compiler_tensor_scalar_dispatcher`: The Master Opcode Reference: IT 28 TensorScalar / IT
+ * 29 TensorScalarPtr share one dispatcher that stamps 0x43 / 0x93 / 0x53 / 0x9A / 0x9C / 0x9E /
+ * 0xE5 / 0x74 (OrPtr + STT + Addr). [CERTAIN] Evidence: wiki-master-opcode §1; wiki-master-opcode
+ * §3.
+ */
+
+/**
  * Conflict `dma_flags_queue_id_width` (about DMA_FLAGS): How wide DMA_FLAGS.queue_id is. The
  * shipped C bitfield (common.h) gives 3 bits, queue id 0..7; the header comment of the v5 words
  * says "4b queue ID", and the micro-op page repeats it. The spec lays out the 3-bit bitfield (the
@@ -5043,12 +6031,12 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
- * Conflict `stream_shuffle_pair_order` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
- * STREAM_TRANSPOSE): Which half of a StreamShuffle / StreamTranspose pair comes first in the
- * stream. The DVE datamove page has the transpose half (0x6A / 0x6B) first and the 0x69 lane map
- * after it; the Master Opcode Reference lists the bundle sequence as the 0x69 mask, then the
- * data-move word. The spec follows the DVE page, the one that maps the bytes and gives the emit
- * order: STREAM_SHUFFLE follows either transpose half.
+ * Conflict `stream_shuffle_pair_order` (about LOAD_MASK_SELECT, STREAM_SHUFFLE, STREAM_TRANSPOSE):
+ * Which half of a StreamShuffle / StreamTranspose pair comes first in the stream. The DVE datamove
+ * page has the transpose half (0x6A / 0x6B) first and the 0x69 lane map after it; the Master Opcode
+ * Reference lists the bundle sequence as the 0x69 mask, then the data-move word. The spec follows
+ * the DVE page, the one that maps the bytes and gives the emit order: STREAM_SHUFFLE follows either
+ * transpose half.
  *
  * Reading `transpose_then_shuffle`: The DVE page: StreamShuffle is a forward stream_transpose
  * (0x6A) then a stream_shuffle (0x69); StreamTranspose is {0x6B + 0x69} on the wide path. The 0x6A
@@ -5085,13 +6073,13 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
- * Conflict `dve_access_pattern_widths` (about STREAM_SHUFFLE, STREAM_SHUFFLE_TRANSPOSE,
- * STREAM_TRANSPOSE, RANGE_SELECT, TENSOR4D, TENSOR2D): How wide the DVE words' access-pattern slots
- * are. The DVE datamove page's width column gives 16 bytes for every AP slot, TENSOR4D and TENSOR2D
- * alike; a TENSOR4D is 20 bytes and a TENSOR2D 12 (4 + 4N). The page's own offsets agree with the
- * typed widths: the 0x6B guard reads src num_elem[3] at +0x1E (a 20-byte TENSOR4D at +0x0C), the
- * dtype bytes start at +0x20 where such a pattern ends, and RangeSelect's +0x24 field starts where
- * a 12-byte TENSOR2D at +0x18 ends. The spec types the slots by the pattern the page names, at its
+ * Conflict `dve_access_pattern_widths` (about LOAD_MASK_SELECT, STREAM_SHUFFLE, STREAM_TRANSPOSE,
+ * RANGE_SELECT, TENSOR4D, TENSOR2D): How wide the DVE words' access-pattern slots are. The DVE
+ * datamove page's width column gives 16 bytes for every AP slot, TENSOR4D and TENSOR2D alike; a
+ * TENSOR4D is 20 bytes and a TENSOR2D 12 (4 + 4N). The page's own offsets agree with the typed
+ * widths: the 0x6B guard reads src num_elem[3] at +0x1E (a 20-byte TENSOR4D at +0x0C), the dtype
+ * bytes start at +0x20 where such a pattern ends, and RangeSelect's +0x24 field starts where a
+ * 12-byte TENSOR2D at +0x18 ends. The spec types the slots by the pattern the page names, at its
  * size.
  *
  * Reading `sixteen_byte_slots`: The DVE page's tables: every AP row has W = 16 (TENSOR4D at +0x0C /
@@ -5105,11 +6093,12 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  */
 
 /**
- * Conflict `stream_shuffle_lane_map_overlap` (about STREAM_SHUFFLE): What STREAM_SHUFFLE's bytes
- * +0x2C..+0x3F are. The DVE page lists a dst AP at +0x2C and the 32-byte lane map at +0x20..+0x3F,
- * which overlap; the page itself says the lane bytes occupy the entire +0x20..+0x3F control band
- * (the reason the word has no dtype), and the lane-pack loop runs after the dst AP store. The spec
- * follows that statement: +0x20..+0x3F is the lane map, and no destination pattern is decoded.
+ * Conflict `stream_shuffle_lane_map_overlap` (about LOAD_MASK_SELECT): What LOAD_MASK_SELECT's
+ * (0x69) bytes +0x2C..+0x3F are. The DVE page lists a dst AP at +0x2C and the 32-byte lane map at
+ * +0x20..+0x3F, which overlap; the page itself says the lane bytes occupy the entire +0x20..+0x3F
+ * control band (the reason the word has no dtype), and the lane-pack loop runs after the dst AP
+ * store. The spec follows that statement: +0x20..+0x3F is the lane map, and no destination pattern
+ * is decoded.
  *
  * Reading `lane_map_fills_the_band`: The 32 lane bytes occupy the entire +0x20..+0x3F control band;
  * the perm-loop base is r12+0x20 and the loop writes all 32 bytes (filling past the mask's end with

@@ -19,7 +19,7 @@ DMASPEC_OWN_USES_BEGIN
  * STREAM_TRANSPOSE (64 bytes): StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose
  * half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the
  * only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout).
- * When the destination has 32 or more partitions the encoder emits a STREAM_SHUFFLE 0x69 right
+ * When the destination has 32 or more partitions the encoder emits a LOAD_MASK_SELECT 0x69 right
  * after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's
  * guards: the source pattern is not TensorIndirect, and its num_elem[3] is 1. The page's TENSOR4D
  * slots are 20 bytes here (conflict dve_access_pattern_widths).

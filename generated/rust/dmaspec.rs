@@ -1386,275 +1386,288 @@ pub mod evidence {
     pub const E1163: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §7", names: Some("The natural consumer is a downstream channel select/permute (plausibly StreamShuffle `0x6a` or AffineSelect `0x92`), but that consumer edge is not byte-traced. [Struct+validator **HIGH/OBSERVED**; per-value meaning + consumer link **MED/INFERRED**.]"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
     pub const E1164: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 12 | `src_mem_pattern` (`TENSOR4D`) | 20 | the src to load (≤ 512 elem/channel) |"), pin: Some("offsetof: src@12 in_dtype@32 start_index@40 mask@44, sizeof=64"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
     pub const E1165: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Master offset table", names: Some("0x67  pool_buffer_load  in_dt --    lane     +0x28 elem-cnt, +0x2C 0x1FF, +0x18 idx-AP  (2.10)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1166: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1167: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1168: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1169: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1170: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", pin: Some("GEN block 0x123b7de..0x123b960; fwrite @0x123b936"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1171: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", pin: Some("GEN block 0x123ba50.."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1172: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 39 | `StreamShuffle` | `0x69` mask + `0x6A` data-move | 2 | / | 40 | `StreamTranspose` | `0x69` mask + `0x6B` data-move | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1173: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("Gather (visitInstGather) emits a {reg_load 0x68 + pool_buffer_load 0x67} pair per 512-element chunk"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E1174: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", names: Some("The 0x68 reg_load loads the gathered register/index base; the 0x67 pool_buffer_load performs the indexed read into the pool buffer"), pin: Some("GEN block 0x125372e..0x12537ea; fwrite @0x12537ea"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E1175: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Opcode witness ledger", pin: Some("0x67 GEN seed @0x1253a58"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
-    pub const E1176: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 92 | `Gather` | `0x67` buffer-load + `0x68` gather | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1177: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("Before this instruction runs, a `PoolBufferLoad` must fill up to 512 elements/channel into the Pool_Buffer"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1178: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) |; | `+0x2C` | 16 | dst AP (`TENSOR4D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1179: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) |; | `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1180: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", pin: Some("probe: sizeof TENSOR3D=16 TENSOR2D=12 PSEUDO_ADDR8TENSOR2D=24 ADDR4=4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1181: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): ... src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1182: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("QUIRK — the shuffle bundle has NO dtype field. Because the 32 lane bytes occupy the *entire* +0x20..+0x3F control band ..."), pin: Some("lea r15,[r12+20h] @0x123c344; mov [r15],al @0x123c3bb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1183: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x2C` | 16 | dst AP | (shuffle dst) | `assignAccess(dst)` | `0x123c2ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1184: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("Carried byte-exact (DWARF / native-disasm in a cited sibling — **not** in this extraction): … the RDMA `op8`/`op9` `inst_specific` operand layout (C2, §2.4/2.5)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1185: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1186: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("Header bytes (HIGH/OBSERVED, `aws_neuron_isa_tpb_extended_utils.h`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1187: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("every member offset below asserted with `__builtin_offsetof` — **all PASS**. Repeated against `sunda` (NC-v2), `mariana` (NC-v4), and `maverick` (NC-v5) headers: **all four gens PASS identically.**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1188: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §5.1", names: Some("bitmap of which M2S/S2M queues participate; **16-bit = the 16 S2M queues mirroring 16 M2S**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1189: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §3", names: Some("0x48fe  \"… dma_mask=0x%04x, n_active_dmas=%d\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1190: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("| H1 | `neuron_{cayman,mariana,maverick}_arch_isa/tpb/aws_neuron_isa_tpb_dma_*.h` + `..._common.h` + `..._extended.h`, all `ISA_STATIC_ASSERT(...==64)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1191: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §8", names: Some("| **SUNDA** (v2) | YES | `sizeof==64`, offsets PASS | header-OBSERVED (device decode not re-carved this task) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1192: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1193: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
-    pub const E1194: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1195: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1196: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1197: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §2 Encoding", names: Some("| 27 | `0x08000000` | `LAST` | last descriptor in packet | `M2S_DESC_LAST` `udma.h:62` |"), pin: Some("set_first @0x45cf00 `orl $0x04000000,(%rdi)`; set_last @0x45cf10 `orl $0x08000000,(%rdi)`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1198: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §Overlay B", names: Some("[2:0] block_attr · [5:3] rsvd · [13:6] endian_type · … · [22:20] optype · [25:23] op · [26] write_barrier · [31:27] netag0_rsvd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1199: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §8", names: Some("FIRST / LAST | `0x04000000` / `0x08000000` | `M2S_DESC_FIRST/LAST` BIT(26)/(27) | **yes**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1200: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [31:29] | b3 | `block_attr` | block attribute | … | [4:0] | b5 | `netag0_rsvd` | reserved network-tag bits |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1201: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`block_attr:3 cached_crc_iv_index:3 endian_type:8 validate_crc:1 use_stored_crc_iv:1 send_crc:1 store_crc_result:1 store_source_crc:1 copy_src_data:1 optype:SDMA_CMETYPE op:SDMAOP write_barrier:1 netag0_rsvd:5`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1202: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::MED_INFERRED, note: Some("dmaspec's reading, not the page's: the page says the listing runs MSB from the top; read from bit 0 instead, the word1 listing lands on the kernel's Overlay B bit for bit (wiki-udma-desc §Overlay B), and the word0 listing does with one unnamed bit at 23."), ..meta::Evidence::DEFAULT };
-    pub const E1203: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("`SDMA_DESC_WORD0` (4 B) — DWARF bit layout, bit0 = LSB of the dword"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1204: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1205: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §2 Encoding", names: Some("Bits 22:16 are unused by M2M."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1206: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §The CME / CRC meta-descriptor word0", names: Some("the CME index packs into the `[31:24]` region (overlapping the ring-id position — used only for these meta slots)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1207: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("| [23:16] | b8 | `netag0_meta` | ... | [31:24] | b8 | byte3 controls |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1208: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.2", names: Some("`write_barrier_bit | 0x800000 | (meta_idx << 24)`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1209: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`write_barrier | 0x800000` (bit23 \"has meta-ctrl\") | `(meta_idx << 24)`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1210: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §Overlay B", names: Some("[19] copy_src_data · [22:20] optype · [25:23] op · [26] write_barrier"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1211: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §1", names: Some("each builder ORs a single precomputed **top opcode word** (e.g. `0x2400000` for `cce_ext`) that lands its op code across bits `[26:20]`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1212: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [8:6] | b3 | `op` | `SDMAOP` (Table 1.3b) | ... | [5] | b1 | `write_barrier` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1213: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("| `SDMAOP.op` | `CME=2` | `CCE=4` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1214: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [6] | `write_barrier` | | [7] | `last`/notif | ... | [11:8] | in/mid dtype nibble |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1215: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §4", names: Some("The 64-bit pointer at offset `0x8` is the only address the descriptor carries"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1216: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.2", names: Some("| `W2 [+8]` | `(sema/length & 0xFFFFFF) | op-specific high bits` … | `W3 [+12]` | op-specific payload"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1217: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W2 | 8 | sema/length + op-high | ... | W3 | 12 | op payload |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1218: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("These are the device DGE's descriptor-program push primitives — the internal calls that build a `$S[]` shape-register descriptor and the BD stream. They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1219: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.1", names: Some("// \"push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1220: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1221: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots. Their format strings were carved from the `CAYMAN_NX_POOL_DEBUG` dram0 `.rodata` blob"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1222: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.2", names: Some("// \"push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1223: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1224: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1225: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.3", names: Some("// \"push REGWRITE to DMA[%d]\"   (no field args in the string — the leanest op)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("[op + control role HIGH/OBSERVED; exact WORD1 optype MED — FLIX-desynced body.]"), ..meta::Evidence::DEFAULT };
-    pub const E1226: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push REGWRITE to DMA[%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1227: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 32 | `in_dtype` (`DTYPE`) | 1 | ... | 34 | `num_active_channels` | 1 | | 40 | `start_index` (u32) | 4 | `pool_buffer_start_index` |"), pin: Some("offsetof: src@12 in_dtype@32 start_index@40 mask@44, sizeof=64"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1228: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("`0x67 pool_buffer_load` / `0x9B` companion — out of scope here. The pool-buffer-load `S4_PB` band is 2.10"), confidence: confidence::certainty::CERTAIN, note: Some("The DVE page's earlier reason for the whole band: it summarised five offsets and left the rest to another page; the gap-cluster page now gives the band except these bytes."), ..meta::Evidence::DEFAULT };
-    pub const E1229: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("the `0x9B` select-reduce companion is not deep-transcribed (out of the named-encoder scope)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1230: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", pin: Some("COLLECT movl $0x9B @0x135fa9a; companion seed movb $0x9B @0x136097f"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1231: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 63 | `RangeSelect` | `0xBC` | — | `0x10BC` | = | 1 | DVE | `[newV3]` +`0x9B` DveReadAcc drain tail | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
-    pub const E1232: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §1", names: Some("A `gcc` probe evaluates `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE == 0xbf`, `PSEUDO_TRIGGER_ALL_REDUCE == 0xc7`, `PSEUDO_TRIGGER_COLLECTIVE == 0xc8`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1233: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("The compiler emits the pseudo `TriggerCollective[2]` (`0xC7`/`0xC8`/`0xD9`/`0xDA`, TOP_SP-targeted); NRT lowers them host-side into a sequence of SDMA/SB2SB legs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The 'no page in reach' half is dmaspec's: a search of the index for TRIGGER_COLLECTIVE finds no byte table of these words."), ..meta::Evidence::DEFAULT };
-    pub const E1234: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xC8 TRIGGER_COLLECTIVE   ├── NRT host-side ──▶  (intra-node, …"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1235: meta::Evidence = meta::Evidence { source: "wiki-neff-container", cite: "wiki-neff-container §7", names: Some("00: c8 10 00 00   LE lead opcode = 0x10C8 / 04: 04 0a 13 16   (predicate / semaphore operands) / 10: 03 00 00 00   = input_tensor_id  = 3 / 14: 04 00 00 00   = output_tensor_id = 4 / 18: 20 00 00 00   = num_elements     = 32"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("pe.asm: PSEUDO_TRIGGER_COLLECTIVE $S[10]>0 $S[22]++@complete ctype=ALL_REDUCE input_tensor_id=3 output_tensor_id=4 num_elements=32 dtype=fp32 op=ADD group_id=0; the page shows only bytes 0..31 of the 64."), ..meta::Evidence::DEFAULT };
-    pub const E1236: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("The v2 pseudo `TriggerCollective2` (`0xD9`/`0xDA`) carries `PSEUDO_ADDR8TENSOR2D` (`common.h:625`, 24 B) instead of `TENSOR3D` (16 B)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1237: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xD9/0xDA COLLECTIVE2     ┘   lowering"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1238: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("Three collective opcodes — `0xC7` AllReduce, `0xC8` Collective, `0xD9`/`0xDA` Collective2/_ext — are pseudo."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1239: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("| size | 16 B | 24 B | … | base addr | `ADDR4` … | `PSEUDO_ADDR8` (8 B; imm NeuronAddr / reg / table / neff-var; DRAM-or-SBUF, runtime-resolved) | … | stride type | `int16  step_elem[3]` (signed) | `int32  step_elem[2]` (signed) | shape type | `uint16 num_elem[3]` | `uint32 num_elem[2]` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1240: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_ENGINE_NOP          = 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1241: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific0[18]@14..31`, `inst_specific1[32]@32..63`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1242: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_COPY                = 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1243: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_SET_STATE      = 3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1244: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_GET_STATE      = 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1245: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_SBUF_TO_SBUF        = 6   // the SB2SB collective (sb2sb-remote-copy)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1246: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_CPTC_DECODE         = 7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1247: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.2", names: Some("Table 7.2 — `SDMA_CCETYPE` (the device CCE op enum)  *(HIGH/CARRIED — C3)*"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
-    pub const E1248: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §2", names: Some("`add` and `min_max` **share** base word `0x2000000`. They are NOT distinguished by the top opcode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1249: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §2", names: Some("the `0x6…` words (seed-init `0x6000000`, gradient `0x6500001`, replication-ext `0x4A00000`) are **descriptor-high-word** classes, not `meta_ctrl` overlays"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1250: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.4", names: Some("W1 = ((const_dt & 7) << 20) | 0x6000000;                 // 0x451d3b  constant sub-desc"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1251: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.5", names: Some("if the seed-enable arg is set, `W1 = 0x6000000`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1252: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §2", names: Some("| **SDMA** | transpose | `0x451980` | `0x900000` | `[4:0]` elem-bytes · `bit5` (shape>1) · `[15:8]` out-shape-idx · `[19:16]` byte-cnt | — | HIGH |"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1253: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §5", names: Some("The op *selector* is here; the op *payload* (dims, strides, scale tables) lives in word2/word3 and is per-op"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1254: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1255: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1256: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1257: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1258: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1259: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1260: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1261: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1262: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1263: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1264: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1265: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1266: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1267: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1268: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1269: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1270: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1271: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1272: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1273: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1274: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1275: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1276: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1277: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1278: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1279: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1280: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1281: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1282: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1283: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1284: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1285: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1286: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1287: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1288: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1289: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1290: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1291: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1292: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1293: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1294: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1295: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1296: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1297: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1298: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1299: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1300: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1301: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
-    pub const E1302: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1303: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("IndirectCopy (visitInstIndirectCopy, op 0xE7) is the S4D4_IC struct"), pin: Some("CoreV2GenImpl::visitInstIndirectCopy @0x1275c40"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1304: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1305: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("bir::InstGather ... one {reg_load 0x68, pool_buffer_load 0x67} pair per chunk"), pin: Some("visitInstGather @0x12532e0"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as, once per 512-element chunk, in the DVE page's order (conflict gather_pool_buffer_load_order)."), ..meta::Evidence::DEFAULT };
-    pub const E1306: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1307: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("bir::InstRangeSelect ... the lowering emits a {range_select 0xBC + companion 0x9B} pair"), pin: Some("CoreV3GenImpl::visitInstRangeSelect @0x135f8c0"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1308: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1309: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1310: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1311: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("bir::InstStreamShuffle ... a two-bundle micro-sequence — a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), pin: Some("visitInstStreamShuffle @0x123b460"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1312: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1313: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamTranspose", names: Some("bir::InstStreamTranspose ... {0x6B + 0x69} pair; cmp ebx,0x1f: dst partitions <= 31 emit only 0x6B"), pin: Some("visitInstStreamTranspose @0x1266df0; head fork @0x1266e5f"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
-    pub const E1314: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1315: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
-    pub const E1316: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1317: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1318: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1319: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1320: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1321: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1322: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
-    pub const E1323: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
-    pub const E1324: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1325: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1326: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1327: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1328: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1329: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1330: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1331: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
-    pub const E1332: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
-    pub const E1333: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1334: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1335: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
-    pub const E1336: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1337: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1338: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1339: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1340: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1341: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1342: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1343: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1344: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1345: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1346: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1347: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1348: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1349: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1351: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1352: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1354: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1355: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1356: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1357: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1358: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1360: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1361: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1363: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1365: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1366: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1367: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1368: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1369: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1372: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1373: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1374: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1375: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1376: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1377: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1379: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1381: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1382: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1383: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1384: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1385: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1387: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1389: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1392: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1393: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1394: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1395: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1396: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1397: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1398: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1399: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1400: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1401: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1402: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1403: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1404: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1405: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1406: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1407: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1408: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1409: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1410: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1411: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1412: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1413: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1414: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1415: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1416: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1417: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
-    pub const E1418: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1419: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1420: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1421: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1422: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1423: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1424: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1425: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1427: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1428: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1429: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1430: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1431: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1432: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1433: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
-    pub const E1434: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1166: meta::Evidence = meta::Evidence { source: "wiki-opcode-diff", cite: "wiki-opcode-diff §2", names: Some("| 0x64 | BATCH_NORM_PARAM_LOAD | 64 | 64 | 64 | 64 | invariant | / | 0x65 | BATCH_NORM_BACK_PROP | 65 | 65 | 65 | 65 | invariant | / | 0x8e | BATCH_NORM_PARAM_LOAD2 | 8e | 8e | 8e | 8e | **survives** (sandwiched, not retired) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1167: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 37 | `BNBackprop` | `0x64`(+`0x65`) | `0x1064`(+`0x1065`) | = | = | 1–2 | POOL | `[mb:2]` BACK_PROP `0x64` + PARAM_LOAD `0x65` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1168: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 37/38 | `BNBackprop`/`BNBackprop2` | `0x64` control + `0x65`/`0x8E` param-load | 1–2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1169: meta::Evidence = meta::Evidence { source: "wiki-opcode-diff", cite: "wiki-opcode-diff §2", names: Some("| 0x8a | TENSOR_TENSOR_ADD_BF16 | 8a | · | · | · | **−v3 (abandoned)** |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1170: meta::Evidence = meta::Evidence { source: "wiki-opcode-diff", cite: "wiki-opcode-diff §3.1", names: Some("| 0x8a | TENSOR_TENSOR_ADD_BF16 | `// Y` (live in v2, retired at v3) |"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("Its GOTCHA: a stray 0x87/0x88/0x8a/0x8b/0x8c/0x8d/0x8f in a v3+ instruction stream is a decode error or a v2 artifact, never a live v3+ instruction."), ..meta::Evidence::DEFAULT };
+    pub const E1171: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 31 | `TensorTensor` | `0x41`/`0x51` | `0x1041`/`0x1051` | `0x1041`/`0x1051` | = | 1 | DVE | `[split]` +GPSIMD int32 re-stamp `0x8A`; V3 = field ext only | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1172: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("`TensorTensor`(31): `0x41`/`0x51` by `isBitVecInstruction` (+ GPSIMD int32 re-stamp `0x8A`)."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1173: meta::Evidence = meta::Evidence { source: "wiki-opcode-diff", cite: "wiki-opcode-diff §2", names: Some("| 0x72 | COPY_PREDICATED | 72 | 72 | 72 | 72 | invariant | / | 0xea | SELECT_REDUCE | ea | ea | ea | ea | invariant |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1174: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 52 | `CopyPredicated` | `0xEA` | `0x10EA` | = | = | 1 | DVE | the masked-copy / SELECT emitter | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1175: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 51 | `Select` | — | (lowered) | = | = | lo | DVE | `[low]` → GenericCopy + CopyPredicated(`0xEA`) | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1176: meta::Evidence = meta::Evidence { source: "wiki-opcode-diff", cite: "wiki-opcode-diff §2", names: Some("| 0x9c | TENSOR_REDUCE_RANGE_CHECK | 9c | 9c | 9c | 9c | invariant | / | 0xe5 | TENSOR_TENSOR_SCAN_ARITH | e5 | e5 | e5 | e5 | invariant |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1177: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 29 | `TensorScalarPtr` | var | `0x1043`/`93`/`53`/`9A`/`9C`/`9E`/`E5`/`74` | (ext) | (ext) | 1 | DVE | `[split]` dispatcher: OrPtr+STT+Addr | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1178: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("`TensorScalar`(28)/`TensorScalarPtr`(29): `0x43`/`0x93`/`0x53`/`0x9A`/`0x9C`/`0x9E`/`0xE5`/`0x74` — one dispatcher (`generateTensorScalarOrPtr`)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1179: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.3", names: Some("`{ tdg:1, wr_done_sync(SEMA_SYNC):1, queue_id:3, reserved:3 }`"), pin: Some("common.h:1041"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1180: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §3.2 QUIRK (`queue_id` width)", names: Some("The header comment says \"4b queue ID\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1181: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §6.2", names: Some("4b `queue_id`, 1b `tdg`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1182: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1183: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", pin: Some("GEN block 0x123b7de..0x123b960; fwrite @0x123b936"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1184: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", pin: Some("GEN block 0x123ba50.."), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1185: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 39 | `StreamShuffle` | `0x69` mask + `0x6A` data-move | 2 | / | 40 | `StreamTranspose` | `0x69` mask + `0x6B` data-move | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1186: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("Gather (visitInstGather) emits a {reg_load 0x68 + pool_buffer_load 0x67} pair per 512-element chunk"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E1187: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x68` reg_load half", names: Some("The 0x68 reg_load loads the gathered register/index base; the 0x67 pool_buffer_load performs the indexed read into the pool buffer"), pin: Some("GEN block 0x125372e..0x12537ea; fwrite @0x12537ea"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E1188: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Opcode witness ledger", pin: Some("0x67 GEN seed @0x1253a58"), confidence: confidence::certainty::MEDIUM, ..meta::Evidence::DEFAULT };
+    pub const E1189: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §3", names: Some("| 92 | `Gather` | `0x67` buffer-load + `0x68` gather | 2 |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1190: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §7.2", names: Some("Before this instruction runs, a `PoolBufferLoad` must fill up to 512 elements/channel into the Pool_Buffer"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1191: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", names: Some("| `+0x0C` | 16 | src AP (`TENSOR4D`) |; | `+0x2C` | 16 | dst AP (`TENSOR4D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1192: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("| `+0x18` | 16 | data src AP (`core_v3::TENSOR2D`) |; | `+0x30` | 16 | dst AP (`core_v3::TENSOR2D`) |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1193: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", pin: Some("probe: sizeof TENSOR3D=16 TENSOR2D=12 PSEUDO_ADDR8TENSOR2D=24 ADDR4=4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1194: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x6B` stream_transpose half", names: Some("Guard B (0x1267171): ... src_mem_pattern.num_elem[3] == 1 (the +0x1E word in the src-AP descriptor)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1195: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("QUIRK — the shuffle bundle has NO dtype field. Because the 32 lane bytes occupy the *entire* +0x20..+0x3F control band ..."), pin: Some("lea r15,[r12+20h] @0x123c344; mov [r15],al @0x123c3bb"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1196: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §`0x69` stream_shuffle half (the 32-byte lane immediate)", names: Some("| `+0x2C` | 16 | dst AP | (shuffle dst) | `assignAccess(dst)` | `0x123c2ea` | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1197: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("Carried byte-exact (DWARF / native-disasm in a cited sibling — **not** in this extraction): … the RDMA `op8`/`op9` `inst_specific` operand layout (C2, §2.4/2.5)"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1198: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1199: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §2.6", names: Some("Header bytes (HIGH/OBSERVED, `aws_neuron_isa_tpb_extended_utils.h`)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1200: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("every member offset below asserted with `__builtin_offsetof` — **all PASS**. Repeated against `sunda` (NC-v2), `mariana` (NC-v4), and `maverick` (NC-v5) headers: **all four gens PASS identically.**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1201: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §5.1", names: Some("bitmap of which M2S/S2M queues participate; **16-bit = the 16 S2M queues mirroring 16 M2S**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1202: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §3", names: Some("0x48fe  \"… dma_mask=0x%04x, n_active_dmas=%d\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1203: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables Provenance and confidence", names: Some("| H1 | `neuron_{cayman,mariana,maverick}_arch_isa/tpb/aws_neuron_isa_tpb_dma_*.h` + `..._common.h` + `..._extended.h`, all `ISA_STATIC_ASSERT(...==64)` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1204: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §8", names: Some("| **SUNDA** (v2) | YES | `sizeof==64`, offsets PASS | header-OBSERVED (device decode not re-carved this task) |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1205: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §3.1", names: Some("`{8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0], operation_fld[3:0]}`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1206: meta::Evidence = meta::Evidence { source: "supp-gather-scatter", cite: "supp-gather-scatter §8.1", names: Some("GSControl = {8'd0, elem_sz=1(16b), offst=0, operation=1(gathera)} = 0x0011 ; then drain op=2"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("[INFERRED-HIGH from §3.1/§7.2]"), ..meta::Evidence::DEFAULT };
+    pub const E1207: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("off reserved1 = 34 size 14"), pin: Some("gcc probe + libnrt DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1208: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §10", names: Some("`reserved1 @ offset 34` (header `(35-47)` comment is off-by-one) | firmware page also `34`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1209: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §2", names: Some("annotates `reserved1[14]` as `(35 - 47)` and gives no explicit comment for byte 34"), pin: Some("aws_neuron_isa_tpb_s3d3_collective.h:32"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1210: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §2 Encoding", names: Some("| 27 | `0x08000000` | `LAST` | last descriptor in packet | `M2S_DESC_LAST` `udma.h:62` |"), pin: Some("set_first @0x45cf00 `orl $0x04000000,(%rdi)`; set_last @0x45cf10 `orl $0x08000000,(%rdi)`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1211: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §Overlay B", names: Some("[2:0] block_attr · [5:3] rsvd · [13:6] endian_type · … · [22:20] optype · [25:23] op · [26] write_barrier · [31:27] netag0_rsvd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1212: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §8", names: Some("FIRST / LAST | `0x04000000` / `0x08000000` | `M2S_DESC_FIRST/LAST` BIT(26)/(27) | **yes**"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1213: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [31:29] | b3 | `block_attr` | block attribute | … | [4:0] | b5 | `netag0_rsvd` | reserved network-tag bits |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1214: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`block_attr:3 cached_crc_iv_index:3 endian_type:8 validate_crc:1 use_stored_crc_iv:1 send_crc:1 store_crc_result:1 store_source_crc:1 copy_src_data:1 optype:SDMA_CMETYPE op:SDMAOP write_barrier:1 netag0_rsvd:5`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1215: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::MED_INFERRED, note: Some("dmaspec's reading, not the page's: the page says the listing runs MSB from the top; read from bit 0 instead, the word1 listing lands on the kernel's Overlay B bit for bit (wiki-udma-desc §Overlay B), and the word0 listing does with one unnamed bit at 23."), ..meta::Evidence::DEFAULT };
+    pub const E1216: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("`SDMA_DESC_WORD0` (4 B) — DWARF bit layout, bit0 = LSB of the dword"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1217: meta::Evidence = meta::Evidence { source: "supp-descriptor-model", cite: "supp-descriptor-model §3", names: Some("`WORD0` (bitfield, DWARF MSB-from-top): `length_meta:16` (bytes for this BD), `netag0_meta:6`, `md:1`, then `ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1`."), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1218: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §2 Encoding", names: Some("Bits 22:16 are unused by M2M."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1219: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §The CME / CRC meta-descriptor word0", names: Some("the CME index packs into the `[31:24]` region (overlapping the ring-id position — used only for these meta slots)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1220: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.1", names: Some("| [23:16] | b8 | `netag0_meta` | ... | [31:24] | b8 | byte3 controls |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1221: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.2", names: Some("`write_barrier_bit | 0x800000 | (meta_idx << 24)`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1222: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("`write_barrier | 0x800000` (bit23 \"has meta-ctrl\") | `(meta_idx << 24)`"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1223: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §Overlay B", names: Some("[19] copy_src_data · [22:20] optype · [25:23] op · [26] write_barrier"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1224: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §1", names: Some("each builder ORs a single precomputed **top opcode word** (e.g. `0x2400000` for `cce_ext`) that lands its op code across bits `[26:20]`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1225: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §1 Table 1.2", names: Some("| [8:6] | b3 | `op` | `SDMAOP` (Table 1.3b) | ... | [5] | b1 | `write_barrier` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1226: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7", names: Some("| `SDMAOP.op` | `CME=2` | `CCE=4` |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1227: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.1", names: Some("| [6] | `write_barrier` | | [7] | `last`/notif | ... | [11:8] | in/mid dtype nibble |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1228: meta::Evidence = meta::Evidence { source: "wiki-udma-desc", cite: "wiki-udma-desc §4", names: Some("The 64-bit pointer at offset `0x8` is the only address the descriptor carries"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1229: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.2", names: Some("| `W2 [+8]` | `(sema/length & 0xFFFFFF) | op-specific high bits` … | `W3 [+12]` | op-specific payload"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1230: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.0", names: Some("| W2 | 8 | sema/length + op-high | ... | W3 | 12 | op payload |"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1231: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("These are the device DGE's descriptor-program push primitives — the internal calls that build a `$S[]` shape-register descriptor and the BD stream. They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1232: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.1", names: Some("// \"push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1233: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1234: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots. Their format strings were carved from the `CAYMAN_NX_POOL_DEBUG` dram0 `.rodata` blob"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1235: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.2", names: Some("// \"push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\""), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1236: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1237: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3", names: Some("They are not 64-byte slots."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1238: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §3.3", names: Some("// \"push REGWRITE to DMA[%d]\"   (no field args in the string — the leanest op)"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("[op + control role HIGH/OBSERVED; exact WORD1 optype MED — FLIX-desynced body.]"), ..meta::Evidence::DEFAULT };
+    pub const E1239: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §Firmware grounding (H4)", names: Some("S: push REGWRITE to DMA[%d]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1240: meta::Evidence = meta::Evidence { source: "wiki-gap-cluster", cite: "wiki-gap-cluster §6", names: Some("| 32 | `in_dtype` (`DTYPE`) | 1 | ... | 34 | `num_active_channels` | 1 | | 40 | `start_index` (u32) | 4 | `pool_buffer_start_index` |"), pin: Some("offsetof: src@12 in_dtype@32 start_index@40 mask@44, sizeof=64"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1241: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("`0x67 pool_buffer_load` / `0x9B` companion — out of scope here. The pool-buffer-load `S4_PB` band is 2.10"), confidence: confidence::certainty::CERTAIN, note: Some("The DVE page's earlier reason for the whole band: it summarised five offsets and left the rest to another page; the gap-cluster page now gives the band except these bytes."), ..meta::Evidence::DEFAULT };
+    pub const E1242: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gaps and confidence", names: Some("the `0x9B` select-reduce companion is not deep-transcribed (out of the named-encoder scope)"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1243: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", pin: Some("COLLECT movl $0x9B @0x135fa9a; companion seed movb $0x9B @0x136097f"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1244: meta::Evidence = meta::Evidence { source: "wiki-master-opcode", cite: "wiki-master-opcode §1", names: Some("| 63 | `RangeSelect` | `0xBC` | — | `0x10BC` | = | 1 | DVE | `[newV3]` +`0x9B` DveReadAcc drain tail | CERTAIN |"), confidence: confidence::certainty::CERTAIN, ..meta::Evidence::DEFAULT };
+    pub const E1245: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §1", names: Some("A `gcc` probe evaluates `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE == 0xbf`, `PSEUDO_TRIGGER_ALL_REDUCE == 0xc7`, `PSEUDO_TRIGGER_COLLECTIVE == 0xc8`."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1246: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("The compiler emits the pseudo `TriggerCollective[2]` (`0xC7`/`0xC8`/`0xD9`/`0xDA`, TOP_SP-targeted); NRT lowers them host-side into a sequence of SDMA/SB2SB legs"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("The 'no page in reach' half is dmaspec's: a search of the index for TRIGGER_COLLECTIVE finds no byte table of these words."), ..meta::Evidence::DEFAULT };
+    pub const E1247: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xC8 TRIGGER_COLLECTIVE   ├── NRT host-side ──▶  (intra-node, …"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1248: meta::Evidence = meta::Evidence { source: "wiki-neff-container", cite: "wiki-neff-container §7", names: Some("00: c8 10 00 00   LE lead opcode = 0x10C8 / 04: 04 0a 13 16   (predicate / semaphore operands) / 10: 03 00 00 00   = input_tensor_id  = 3 / 14: 04 00 00 00   = output_tensor_id = 4 / 18: 20 00 00 00   = num_elements     = 32"), confidence: confidence::wiki::HIGH_OBSERVED, note: Some("pe.asm: PSEUDO_TRIGGER_COLLECTIVE $S[10]>0 $S[22]++@complete ctype=ALL_REDUCE input_tensor_id=3 output_tensor_id=4 num_elements=32 dtype=fp32 op=ADD group_id=0; the page shows only bytes 0..31 of the 64."), ..meta::Evidence::DEFAULT };
+    pub const E1249: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("The v2 pseudo `TriggerCollective2` (`0xD9`/`0xDA`) carries `PSEUDO_ADDR8TENSOR2D` (`common.h:625`, 24 B) instead of `TENSOR3D` (16 B)."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1250: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("0xD9/0xDA COLLECTIVE2     ┘   lowering"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1251: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §The lowering relationship", names: Some("Three collective opcodes — `0xC7` AllReduce, `0xC8` Collective, `0xD9`/`0xDA` Collective2/_ext — are pseudo."), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1252: meta::Evidence = meta::Evidence { source: "wiki-s3d3-collective", cite: "wiki-s3d3-collective §3.5", names: Some("| size | 16 B | 24 B | … | base addr | `ADDR4` … | `PSEUDO_ADDR8` (8 B; imm NeuronAddr / reg / table / neff-var; DRAM-or-SBUF, runtime-resolved) | … | stride type | `int16  step_elem[3]` (signed) | `int32  step_elem[2]` (signed) | shape type | `uint16 num_elem[3]` | `uint32 num_elem[2]` |"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1253: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_ENGINE_NOP          = 0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1254: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §2.5", names: Some("`inst_specific0[18]@14..31`, `inst_specific1[32]@32..63`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1255: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_COPY                = 1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1256: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_SET_STATE      = 3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1257: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_RAND_GET_STATE      = 4"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1258: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_SBUF_TO_SBUF        = 6   // the SB2SB collective (sb2sb-remote-copy)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1259: meta::Evidence = meta::Evidence { source: "wiki-rdma-desc", cite: "wiki-rdma-desc §2", names: Some("EXTENDED_CPTC_DECODE         = 7"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1260: meta::Evidence = meta::Evidence { source: "supp-field-tables", cite: "supp-field-tables §7 Table 7.2", names: Some("Table 7.2 — `SDMA_CCETYPE` (the device CCE op enum)  *(HIGH/CARRIED — C3)*"), confidence: confidence::wiki::HIGH_CARRIED, ..meta::Evidence::DEFAULT };
+    pub const E1261: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §2", names: Some("`add` and `min_max` **share** base word `0x2000000`. They are NOT distinguished by the top opcode"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1262: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §2", names: Some("the `0x6…` words (seed-init `0x6000000`, gradient `0x6500001`, replication-ext `0x4A00000`) are **descriptor-high-word** classes, not `meta_ctrl` overlays"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1263: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.4", names: Some("W1 = ((const_dt & 7) << 20) | 0x6000000;                 // 0x451d3b  constant sub-desc"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1264: meta::Evidence = meta::Evidence { source: "wiki-cce", cite: "wiki-cce §2.5", names: Some("if the seed-enable arg is set, `W1 = 0x6000000`"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1265: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §2", names: Some("| **SDMA** | transpose | `0x451980` | `0x900000` | `[4:0]` elem-bytes · `bit5` (shape>1) · `[15:8]` out-shape-idx · `[19:16]` byte-cnt | — | HIGH |"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1266: meta::Evidence = meta::Evidence { source: "wiki-meta-ctrl", cite: "wiki-meta-ctrl §5", names: Some("The op *selector* is here; the op *payload* (dims, strides, scale tables) lives in word2/word3 and is per-op"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1267: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1268: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("codegenEngine(NcCopy.engine) @0xf2d5d5"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1269: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1270: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1271: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp dword ptr [rsi+20h], 1 @0xf2fa61"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1272: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("klr.oob[+0x28] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1273: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1274: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.1", pin: Some("cmp byte ptr [rsi+3Ch], 0 @0xf2fa67"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1275: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.4", names: Some("codegenEngine(NcDmaCopy.engine) // klr +0x40"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1276: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1277: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("codegenAluOp(DmaCompute.reduceOp) != 4"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1278: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1279: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("klr.oob[+48] != 1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1280: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("getRegisterByName(regName) / codegenRegister(regName, EngineType)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1281: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("codegenTensorRef(srcRef)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1282: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1283: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", names: Some("AP bind: addOutput (dest AP)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1284: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1285: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("out_ap = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1286: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("data_ap = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1287: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", names: Some("index_ap = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1288: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("in = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1289: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("rangeT = codegenTensorRef(node[+0x18])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1290: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp0 = codegenAluOp(node[+0x30])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1291: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("cmp1 = codegenAluOp(node[+0x38])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1292: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("redOp = codegenAluOp(node[+0x40])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1293: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound0"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1294: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("variant<InstArg,float> bound1"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1295: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("optional<InstArg> fill"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1296: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("int mode"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1297: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t0 = codegenTensorRef(node[+0])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1298: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t1 = codegenTensorRef(node[+16])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1299: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", names: Some("t2 = codegenTensorRef(node[+32])"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1300: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1301: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1302: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("codegenTensorRef(klr.shuffle.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1303: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", names: Some("klr.shuffle.shuffleMask /*list @+32*/"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1304: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *out = codegenTensorRef(klr.dst)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1305: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", names: Some("MemoryLocation *in = codegenTensorRef(klr.src)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1306: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("cmp [rsi+28h],5 @0xf28fd1"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1307: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", pin: Some("0xf2d7d0 call …addTensorCopyCustom"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1308: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("if (dyn_dst) // src-dynamic subclass"), pin: Some("0xf2d3f3 lea rsi, \"TensorCopyDynamicSrc_\"; 0xf2d40b call …insertElement<InstTensorCopyDynamicSrc>"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1309: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("else // dst-dynamic subclass"), pin: Some("0xf2d91f lea rsi, \"TensorCopyDynamicDst_\""), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1310: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1311: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1312: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1313: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §4", names: Some("addDmaCopyFma(string const&, llvm::ArrayRef<InstArg>, InstArg, llvm::ArrayRef<float>, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1314: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", confidence: confidence::seed003::READ_OFF_CALL_SITE, note: Some("the exact operand-to-arg mapping is read off the call-site argument order"), ..meta::Evidence::DEFAULT };
+    pub const E1315: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1316: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §IndirectCopy", names: Some("IndirectCopy (visitInstIndirectCopy, op 0xE7) is the S4D4_IC struct"), pin: Some("CoreV2GenImpl::visitInstIndirectCopy @0x1275c40"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1317: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1318: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §Gather", names: Some("bir::InstGather ... one {reg_load 0x68, pool_buffer_load 0x67} pair per chunk"), pin: Some("visitInstGather @0x12532e0"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as, once per 512-element chunk, in the DVE page's order (conflict gather_pool_buffer_load_order)."), ..meta::Evidence::DEFAULT };
+    pub const E1319: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", names: Some("addRangeSelectReduce(InstArg in, variant<InstArg,float> bound0, variant<InstArg,float> bound1, InstArg rangeTensor, optional<InstArg> fill, int mode, optional<AluOpType> reduceOp, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1320: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §RangeSelect", names: Some("bir::InstRangeSelect ... the lowering emits a {range_select 0xBC + companion 0x9B} pair"), pin: Some("CoreV3GenImpl::visitInstRangeSelect @0x135f8c0"), confidence: confidence::certainty::CERTAIN, note: Some("The word the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1321: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.4", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1322: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.1", names: Some("add{BNStats,BNAggr}(MemoryLocation* dst, MemoryLocation* src, SmallVector<APPair,4> ap_dst, SmallVector<APPair,4> ap_src, uint apply_transpose, uint dtypeFlag, source_location const&)"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1323: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §10.2", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1324: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamShuffle", names: Some("bir::InstStreamShuffle ... a two-bundle micro-sequence — a forward stream_transpose(0x6A) then a stream_shuffle(0x69)"), pin: Some("visitInstStreamShuffle @0x123b460"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1325: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("insertElement<InstStreamTranspose> @0xf2947d"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1326: meta::Evidence = meta::Evidence { source: "supp-dve-datamove", cite: "supp-dve-datamove §StreamTranspose", names: Some("bir::InstStreamTranspose ... {0x6B + 0x69} pair; cmp ebx,0x1f: dst partitions <= 31 emit only 0x6B"), pin: Some("visitInstStreamTranspose @0x1266df0; head fork @0x1266e5f"), confidence: confidence::certainty::CERTAIN, note: Some("The words the node is encoded as."), ..meta::Evidence::DEFAULT };
+    pub const E1327: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", pin: Some("call addMatmult @0xf292f9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1328: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("getIdentityMatrix(out->getDtype()) (§6.1)"), pin: Some("call getIdentityMatrix @0xf29098"), confidence: confidence::seed003::BYTE_ANCHORED, note: Some("The call that fetches the stationary identity; the function itself is @0xf28910."), ..meta::Evidence::DEFAULT };
+    pub const E1329: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §2", names: Some("codegenNcCopy @0xf2d120"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1330: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §3", confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1331: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", names: Some("addUnaryInstruction<InstDMACopy> @0xf309c9"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1332: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addDmaCopyFma @0xf1e054"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1333: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §5", names: Some("codegenDmaTranspose @0xf2dd10 — all four tail writes byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1334: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §7", names: Some("codegenGenericIndirectSave @0xf2eb10 — offsets byte-anchored"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1335: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstTensorLoad> + mov [r12+90h],7 @0xf26b94"), confidence: confidence::seed003::BYTE_ANCHORED, ..meta::Evidence::DEFAULT };
+    pub const E1336: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §8", confidence: confidence::seed003::BYTE_ANCHORED, note: Some("Store is symmetric"), ..meta::Evidence::DEFAULT };
+    pub const E1337: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstIndirectCopy> @0xf2abda"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1338: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstGather> @0xf2a6d7"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1339: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §9.3", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1340: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("addRangeSelectReduce @0xf1c633"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1341: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("insertElement<InstCopyPredicated> @0xf271ef"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1342: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormStats @0xf1add0 → addBNStats @0xf1af6f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1343: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", pin: Some("codegenBatchNormAggregate @0xf1b0d0 → addBNAggr @0xf1b26f"), confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1344: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §6", confidence: confidence::seed003::READ_DIRECTLY, ..meta::Evidence::DEFAULT };
+    pub const E1345: meta::Evidence = meta::Evidence { source: "seed-003", cite: "seed-003 §13", confidence: confidence::seed003::READ_DIRECTLY, note: Some("the PE-guard, getIdentityMatrix, addMatmult, insertElement<InstStreamTranspose> and _validateLegalStreamTranspose call sites"), ..meta::Evidence::DEFAULT };
+    pub const E1346: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §0", names: Some("The host dispatch reads the pseudo's dge_op byte at struct offset 15 and the 0xda byte at offset 64, then routes to the per-kind translator"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1347: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2 / _v3 (the dispatcher), translate_one_pseudo_dma_memcpy_instr_v2, translate_pseudo_dma_direct2d_xpose_instr_v3, translate_pseudo_dma_gather_xpose_instr_v3"), pin: Some("libnrt.so.2.31.24.0 DWARF"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1348: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("Pseudo->resolved is a full re-pack (a relocation pass populating the per-kind struct from the variable ids), not a byte0 rewrite over a shared layout"), confidence: confidence::wiki::HIGH_INFERRED, note: Some("The source tags the relocation step INFERRED-HIGH."), ..meta::Evidence::DEFAULT };
+    pub const E1349: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("resolves the var-ids to absolute ADDR8, picks the target struct by dge_op, and re-packs the per-kind 64-B layout"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1350: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog_write(\"Unsupported dynamic dma opcode %u\"); mov $0x2,%eax; ret"), pin: Some("322100..32213a (translate_one_pseudo_dge_instr_v3)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1351: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 (v2: dge_op 2/3 fall through to the v3 dispatcher)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1352: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v2"), pin: Some("@ 0x322c40: 322ca9 movzbl 0xf(%r14),%eax; 322cb7 je 322e40; 322cbd cmp $0x1,%al; 322cbf jne 3230f0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1353: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dge_instr_v3"), pin: Some("@ 0x3220d0: 3220ea cmp $0x2,%al; 3220ee cmp $0x3,%al; 3220f0 jne 322100"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1354: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("v2-vs-v3 translator selection being a NEFF/ABI version gate"), confidence: confidence::wiki::MED_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1355: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cb5: test %al,%al; 322cb7: je 322e40 (dge_op==0 (DMA_DIRECT2D) arm -> DMAMemcpy 0xb8, no ext)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1356: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder)"), pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1357: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("cmp $0x2 -> direct2d_xpose, $0x3 -> gather_xpose, else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1358: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_DIRECT2D 0x0 resolves to D1, byte0 0xb8 (rewriting byte0 to the real opcode)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1359: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("for dge_op==0 (DIRECT2D) it lowers directly to DMAMemcpy 0xb8 with no extension"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1360: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §9", names: Some("byte1 = inst_word_len = 0x10 always"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1361: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("Layout is identical to DIRECT2D (§2) except @15 and the PSEUDO_ADDR8 addresses"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1362: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators ... not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1363: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translator bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1364: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3 @ 0x321a80"), pin: Some("321a88: movzbl 0xc(%rdi),%edx; 321a8c: movzbl 0xc(%rsi),%eax; 321a90: and $0x7,%edx; 321a93: and $0xfffffff8,%eax; 321a96: or %edx,%eax; mov %al,0xc(%rsi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1365: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: DIRECT2D @12 ... PSEUDO_DMA_DIRECT2D @12"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1366: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13, sem_increment@14 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1367: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.1", names: Some("+15: DIRECT2D compute_op / PSEUDO_DMA_DIRECT2D dge_op"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1368: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §7", names: Some("rewrites byte0 -> DMAMEMCPY (0xb8); semaphore=10, sem_increment=1, compute_op=NONE"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1369: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("the runtime's pseudo-expansion pass resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1370: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("addr_var (a neff variable id + immediate offset, resolved at model load)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1371: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as address bound check for DmaDirect2d and DmaTranspose. Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1372: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("The full byte-exact body of the per-kind translators … descriptor-emit bodies not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1373: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as address bound check for DmaDirect2d and DmaTranspose."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1374: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("resolves the PSEUDO_ADDR8 variable ids to absolute ADDR8"), confidence: confidence::wiki::HIGH_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1375: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("in_dtype@62, out_dtype@63 — same offsets as DIRECT2D"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1376: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("nlog \"Pseudo dma indirect1d instruction must be followed by extension\""), pin: Some("322cd7: cmpb $0xda,0x40(%r14); 322cdc: jne 323180"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1377: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("stack local dma_indirect1d_ins : NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT"), pin: Some("322cbd: cmp $0x1,%al; 322cd7: cmpb $0xda,0x40(%r14); 322d12: movzbl 0x41(%r14),%eax; 322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1378: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220f0: jne 322100 (dge_op 0/1 -> common memcpy/indirect path)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1379: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("else memcpy"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1380: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("writes opcode 0xbb (DmaIndirect) into the new word"), pin: Some("322d17: movb $0xbb,0x30(%rsp)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1381: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("4 8 events EVENTS"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1382: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1383: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("semaphore@13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1384: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("13 1 sem_increment uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1385: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("sem_increment@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1386: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("requires the 0xda PseudoExtension immediately following at offset 64, reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1387: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("2 1 idx_num_active_channels uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1388: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads ext.flags at ext-offset 1 (= struct off 65)"), pin: Some("322d12: movzbl 0x41(%r14),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1389: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("24 4 src_step_elem int32_t 1-D src stride"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1390: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("otherwise the indirect dim must be X"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1391: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("28 2 src_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1392: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("30 2 src_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1393: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("40 4 dst_step_elem int32_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1394: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("44 2 dst_num_elem uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1395: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("46 2 dst_elem_size uint16_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1396: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("This extension is currently being used to hold spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1397: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", names: Some("reads its flags/index fields"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1398: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("spillover fields for indirect dma index info"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1399: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("56 1 in_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1400: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3", names: Some("57 1 out_dtype DTYPE"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1401: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("src_bound_reg / dst_bound_reg … Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1402: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("Used as index bound check for DmaIndirect1d."), pin: Some("aws_neuron_isa_tpb_pseudo_dma_direct2d.h"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1403: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.4", names: Some("Present in DIRECT2D @15, INDIRECT1D @60 (scatter-add), and PSEUDO_DMA_EXT @3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1404: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("add_dma_configs_priority_class_v3: dge_op==1 (INDIRECT1D) -> dst dma_configs @61 (0x3d)"), pin: Some("321aa0: cmp $0x1,%al; 321aac: movzbl 0x3d(%rsi),%eax"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1405: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: ... INDIRECT1D @61"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1406: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("dge_op — … dma_transpose (requires extension instr)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1407: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1408: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ea: cmp $0x2,%al; 3220ec: je 322140 -> jmp 0x321ac0 translate_pseudo_dma_direct2d_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1409: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_TRANSPOSE 0x2 resolves to D3, byte0 0xbd"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1410: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("When dge_op = DMA_TRANSPOSE, the runtime packs NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT (byte0 = 0xbd)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1411: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 etc. … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1412: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype; in_dtype@14"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1413: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §2.2", names: Some("DMA_DIRECT2D_XPOSE: +15 out_dtype"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1414: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_start_addr= &src (PSEUDO_ADDR8, addr_var)"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1415: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_step_elem = { 1, 128 }; // [+24]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1416: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("src_num_elem = { 128, 64 }; // [+32]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1417: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("the transpose tile geometry (tile_src_rows/tile_src_cols/tile_src_row_step for the transpose kinds)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1418: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_step_elem = { 1, 64 }; // [+48] transposed strides"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1419: meta::Evidence = meta::Evidence { source: "supp-dge-microop", cite: "supp-dge-microop §8", names: Some("dst_num_elem = { 64, 128 }; // [+56]"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1420: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_rows ∈ {16, 0} (has_valid_xpose_tile_size)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1421: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("tile_src_cols ∈ {128, 0}"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1422: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("semaphore@62"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1423: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1424: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … DIRECT2D_XPOSE @63"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1425: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.1", names: Some("DMA_GATHER_TRANSPOSE = 0x3, // lower to DmaGatherTranspose 0xf1 (requires 0xda extension)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1426: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("322cbf: jne 3230f0 ((2/3 fall through to v3 dispatcher)); 3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1427: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.3", pin: Some("3220ee: cmp $0x3,%al; 3220f6: jmp 0x321dc0 translate_pseudo_dma_gather_xpose_instr_v3"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1428: meta::Evidence = meta::Evidence { source: "supp-consolidated", cite: "supp-consolidated §2.1", names: Some("DMA_GATHER_TRANSPOSE 0x3 resolves to D4, byte0 0xf1"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1429: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §9.1", names: Some("0x3 DMA_GATHER_TRANSPOSE DmaGatherTranspose (0xf1)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1430: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §11", names: Some("translate_pseudo_dma_gather_xpose_instr_v3 … not decoded line-by-line"), confidence: confidence::wiki::LOW_INFERRED, ..meta::Evidence::DEFAULT };
+    pub const E1431: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("12 1 semaphore uint8_t"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1432: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.4", names: Some("copies the 3-bit priority_class from the pseudo's dma_configs@12 into the per-kind offset of the real word: … (@13 for GATHER_XPOSE; §6.1)"), pin: Some("321a93: and $0xfffffff8,%eax (keep upper 5 reserved bits)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1433: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.1", names: Some("Offsets: … GATHER_XPOSE @13"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1434: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.2", names: Some("INDIRECT1D (@14) and GATHER_XPOSE (@14) carry idx_num_active_channels"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1435: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("bounds the index for INDIRECT1D … and GATHER_XPOSE (src_idx_bound_reg@15)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1436: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("24 8 src_step_elem[2] int32_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1437: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("32 4 src_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1438: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §5.2", names: Some("The single 0xda extension carries both the indirect-index info … and the transpose tile geometry"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1439: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.3", names: Some("the bound reg bounds the address for DIRECT2D / DIRECT2D_XPOSE / GATHER_XPOSE-dst"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1440: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("52 4 dst_step_elem_1 int32_t dst step dim1; dim0 step = sizeof(dtype_hi)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1441: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("56 4 dst_num_elem[2] uint16_t[2]"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1442: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("60 2 elem_size uint16_t bytes/elem (2..256, even)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1443: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §6.5", names: Some("GATHER_XPOSE packs both into one DTYPE_PAIR byte (dtype_lo:4 / dtype_hi:4)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1444: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("62 1 dtype DTYPE_PAIR dtype_lo:4 (src) + dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1445: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("dtype_hi:4 (dst)"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1446: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §4", names: Some("63 1 flags DMA_GATHER_TRANSPOSE_FLAGS gather_dim:2 + reserved:6"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
+    pub const E1447: meta::Evidence = meta::Evidence { source: "seed-004", cite: "seed-004 §3.1", names: Some("INDIRECT_DIM gather_dim : 2"), confidence: confidence::wiki::HIGH_OBSERVED, ..meta::Evidence::DEFAULT };
 }
 /// A 1-D strided SBUF/PSUM region: an ADDR4 base (the partition axis folded into it) plus one signed step (elements) and one count. The size is pinned by the assert "ISA mem pattern 1D must have 8 bytes to encode". A spare dimension is unit-filled {step 1, num 1} (one 32-bit store of 0x00010001 at +4), never 0. No plain tensor1d_valid exists in the validator family, so no count rule is stated for this type. Confidence: CONFIRMED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -7988,158 +8001,242 @@ impl IMM_VAL_INST_FIELD {
         );
     }
 }
-/// Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that the runtime lowers. Every wire opcode the Master Opcode Reference names is an enumerator, with the engine that page lists (metadata: the engine is never encoded in the word); only the words with a \[\[struct\]\] have a layout. Enumerators in SCREAMING_CASE are shipped NEURON_ISA_TPB_OPCODE spellings (common.h, struct2opcode, the field tables' Table 4.0) or, where a doc says so, the spec's. Enumerators in CamelCase carry the Master Opcode Reference's name for the byte (its L2 name where its Kind column gives one, otherwise the InstructionType name), suffixed with the byte where one instruction type stamps several bytes the page does not name apart. The shipped NEURON_ISA_TPB_OPCODE spelling of every value is on the Cross-Generation Opcode-Table Diff page (its master presence matrix, read from the four common.h enum bodies): for the DMA-family and DVE data-move words (0x69 LOAD_MASK_SELECT, 0x6a STREAM_SHUFFLE, 0x6b STREAM_TRANSPOSE, 0x7f DROPOUT, 0xbc RANGE_SELECT, 0xbe GET_SEQUENCE_BOUNDS, 0xc1 PSEUDO_DMATRIGGER, 0xc2 PSEUDO_DMAREARM, 0xcf PSEUDO_DMASWAP_QUEUE_SET) that spelling is the primary, the older name an alias; the remaining CamelCase enumerators keep the Master Opcode Reference's name for now, and their C enumerators are the spec's, not common.h's. An enumerator doc's closing tag is that row's Conf column (CERTAIN: a binary-pinned encoder). Confidence: HIGH/OBSERVED (confirmed).
+/// Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that the runtime lowers. Every enumerator of the shipped NEURON_ISA_TPB_OPCODE is one here, under its shipped spelling and limited to the generations whose header has it: the union of the four common.h enum bodies (SUNDA, CAYMAN, MARIANA, MAVERICK), 172 names with the INVALID sentinel, as the Cross-Generation Opcode-Table Diff page's master presence matrix reads them. Only the words with a \[\[struct\]\] have a layout. The Master Opcode Reference's names for a byte (its InstructionType name, Kind-column name or bundle name), which the spec once took as primaries, are aliases citing that page; the names the spec coined (the byte-suffixed ones) are aliases marked ours. The engine is the Master Opcode Reference's (metadata: the engine is never encoded in the word); the enumerators that page has no row for carry none. Where the compiler reading makes a byte another operation than the header's name says, the header's name leads and the disagreement is a conflict (bn_backprop_bundle_roles, opcode_0x8a_bf16_add, opcode_0xea_select_reduce, tensor_scalar_ptr_dispatch_bytes). An enumerator doc's closing tag, where it has one, is that Master Opcode Reference row's Conf column (CERTAIN: a binary-pinned encoder). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum OPCODE {
-    /// `NEURON_ISA_TPB_OPCODE_LdWeights` = 0x1: IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's LoadWeights. CERTAIN
-    LdWeights = 1u8,
-    /// `NEURON_ISA_TPB_OPCODE_MatMul` = 0x2: IT 8 Matmult: \[split\]\[mb:2\] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN
-    MatMul = 2u8,
-    /// `NEURON_ISA_TPB_OPCODE_Ldtags` = 0x6: IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), \[newV3\]. CERTAIN
-    Ldtags = 6u8,
-    /// `NEURON_ISA_TPB_OPCODE_MatMulSparse` = 0x7: IT 9 MatmultSparse (§3), \[newV3\]. CERTAIN
-    MatMulSparse = 7u8,
-    /// `NEURON_ISA_TPB_OPCODE_LdWeightMx` = 0x9: IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, \[newV4\] (§3, §4 row 2). CERTAIN
-    LdWeightMx = 9u8,
-    /// `NEURON_ISA_TPB_OPCODE_MatmultMx` = 0xa: IT 95 MatmultMx (§3, §4 row 2), \[newV4\]. CERTAIN
-    MatmultMx = 10u8,
-    /// `NEURON_ISA_TPB_OPCODE_Activation` = 0x21: IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN
-    Activation = 33u8,
+    /// `NEURON_ISA_TPB_OPCODE_LDWEIGHTS` = 0x1: LDWEIGHTS: the shipped spelling (wiki-opcode-diff §2, the row | 0x01 | LDWEIGHTS | 01 | 01 | 01 | 01 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's LoadWeights. CERTAIN
+    LDWEIGHTS = 1u8,
+    /// `NEURON_ISA_TPB_OPCODE_MATMUL` = 0x2: MATMUL: the shipped spelling (wiki-opcode-diff §2, the row | 0x02 | MATMUL | 02 | 02 | 02 | 02 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult: \[split\]\[mb:2\] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN
+    MATMUL = 2u8,
+    /// `NEURON_ISA_TPB_OPCODE_PE_REG_WRITE` = 0x3: PE_REG_WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x03 | PE_REG_WRITE | 03 | 03 | 03 | 03 |); no word and no Master Opcode Reference row.
+    PE_REG_WRITE = 3u8,
+    /// `NEURON_ISA_TPB_OPCODE_WEIGHT_MASK` = 0x4: WEIGHT_MASK: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x04 | WEIGHT_MASK | 04 | 04 | 04 | 04 |); no word and no Master Opcode Reference row.
+    WEIGHT_MASK = 4u8,
+    /// `NEURON_ISA_TPB_OPCODE_WEIGHT_SHIFT` = 0x5: WEIGHT_SHIFT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x05 | WEIGHT_SHIFT | 05 | 05 | 05 | 05 |); no word and no Master Opcode Reference row.
+    WEIGHT_SHIFT = 5u8,
+    /// `NEURON_ISA_TPB_OPCODE_LDTAGS` = 0x6: LDTAGS: the shipped spelling (wiki-opcode-diff §2, the row | 0x06 | LDTAGS | · | 06 | 06 | 06 |). IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
+    LDTAGS = 6u8,
+    /// `NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE` = 0x7: MATMUL_SPARSE: the shipped spelling (wiki-opcode-diff §2, the row | 0x07 | MATMUL_SPARSE | · | 07 | 07 | 07 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 9 MatmultSparse (§3), \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
+    MATMUL_SPARSE = 7u8,
+    /// `NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED` = 0x8: PE_MANAGE_SEED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x08 | PE_MANAGE_SEED | · | · | 08 | 08 |); no word and no Master Opcode Reference row. (only on mariana, maverick)
+    PE_MANAGE_SEED = 8u8,
+    /// `NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX` = 0x9: LDWEIGHTS_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x09 | LDWEIGHTS_MX | · | · | 09 | 09 |). IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, \[newV4\] (§3, §4 row 2). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
+    LDWEIGHTS_MX = 9u8,
+    /// `NEURON_ISA_TPB_OPCODE_MATMUL_MX` = 0xa: MATMUL_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x0a | MATMUL_MX | · | · | 0a | 0a |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 95 MatmultMx (§3, §4 row 2), \[newV4\]. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
+    MATMUL_MX = 10u8,
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE` = 0x21: ACTIVATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x21 | ACTIVATE | 21 | 21 | 21 | 21 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN
+    ACTIVATE = 33u8,
     /// `NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE` = 0x22: The shipped enumerator (libnrt DWARF), in the ACT cluster 0x21..0x30 (wiki-instruction-record §2); no word and no Master Opcode Reference row.
     ACTIVATE_QUANTIZE = 34u8,
-    /// `NEURON_ISA_TPB_OPCODE_LoadActFuncSet` = 0x23: IT 6 LoadActFuncSet. CERTAIN
-    LoadActFuncSet = 35u8,
-    /// `NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator` = 0x24: IT 5 ReadActivationAccumulator; \[col\] shared with IT 101 ActivationReadAccumulator (§2). CERTAIN
-    ReadActivationAccumulator = 36u8,
-    /// `NEURON_ISA_TPB_OPCODE_Activation_0x25` = 0x25: IT 4 Activation on V4: \[ΔV4\], the only per-generation renumber (§4 row 1). Named with its byte: the page gives this byte no name of its own. CERTAIN
-    Activation_0x25 = 37u8,
-    /// `NEURON_ISA_TPB_OPCODE_Exponential` = 0x30: IT 103 Exponential, fused exp+sum, \[newV4\]. CERTAIN
-    Exponential = 48u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorTensor` = 0x41: IT 31 TensorTensor; \[split\] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN
-    TensorTensor = 65u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x42` = 0x42: IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose, isBitVec)); engine Pool/DVE for the IT. CERTAIN
-    TensorReduce_0x42 = 66u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43` = 0x43: IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3). CERTAIN
-    TensorScalarPtr_0x43 = 67u8,
-    /// `NEURON_ISA_TPB_OPCODE_Pool` = 0x45: IT 20 Pool. CERTAIN
-    Pool = 69u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorCopy` = 0x46: IT 23 TensorCopy without a dtype cast (\[+1=cast\]: 0x47 casts). CERTAIN
-    TensorCopy = 70u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorCopy_0x47` = 0x47: IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN
-    TensorCopy_0x47 = 71u8,
-    /// `NEURON_ISA_TPB_OPCODE_Reciprocal` = 0x48: IT 21 Reciprocal. CERTAIN
-    Reciprocal = 72u8,
-    /// `NEURON_ISA_TPB_OPCODE_Memset` = 0x49: IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN
-    Memset = 73u8,
-    /// `NEURON_ISA_TPB_OPCODE_Rng` = 0x4d: IT 100 Rng; \[col\] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at Inst+0xF8, Rng forces 0). CERTAIN
-    Rng = 77u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorTensor_0x51` = 0x51: IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN
-    TensorTensor_0x51 = 81u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x52` = 0x52: IT 27 TensorReduce, CR 82 (§3). CERTAIN
-    TensorReduce_0x52 = 82u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53` = 0x53: IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
-    TensorScalarPtr_0x53 = 83u8,
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD` = 0x23: ACTIVATION_TABLE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x23 | ACTIVATION_TABLE_LOAD | 23 | 23 | 23 | 23 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 6 LoadActFuncSet. CERTAIN
+    ACTIVATION_TABLE_LOAD = 35u8,
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATION_READ_ACCUMULATOR` = 0x24: ACTIVATION_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x24 | ACTIVATION_READ_ACCUMULATOR | 24 | 24 | 24 | 24 |). IT 5 ReadActivationAccumulator; \[col\] shared with IT 101 ActivationReadAccumulator (§2). CERTAIN
+    ACTIVATION_READ_ACCUMULATOR = 36u8,
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE2` = 0x25: ACTIVATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x25 | ACTIVATE2 | · | · | 25 | 25 |). IT 4 Activation on V4: \[ΔV4\], the only per-generation renumber (§4 row 1). Named with its byte: the page gives this byte no name of its own. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
+    ACTIVATE2 = 37u8,
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE_MULTIPASS` = 0x26: ACTIVATE_MULTIPASS: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x26 | ACTIVATE_MULTIPASS | · | · | · | 26 |); no word and no Master Opcode Reference row. (only on maverick)
+    ACTIVATE_MULTIPASS = 38u8,
+    /// `NEURON_ISA_TPB_OPCODE_EXPONENTIAL` = 0x30: EXPONENTIAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x30 | EXPONENTIAL | 30 | 30 | 30 | 30 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 103 Exponential, fused exp+sum, \[newV4\]. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V4 tag is where the compiler's encoder starts, not the enumerator. CERTAIN
+    EXPONENTIAL = 48u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP` = 0x41: TENSOR_TENSOR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x41 | TENSOR_TENSOR_ARITH_OP | 41 | 41 | 41 | 41 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 31 TensorTensor; \[split\] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN
+    TENSOR_TENSOR_ARITH_OP = 65u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP` = 0x42: TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x42 | TENSOR_REDUCE_ARITH_OP | 42 | 42 | 42 | 42 |). IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose, isBitVec)); engine Pool/DVE for the IT. CERTAIN
+    TENSOR_REDUCE_ARITH_OP = 66u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP` = 0x43: TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x43 | TENSOR_SCALAR_ARITH_OP | 43 | 43 | 43 | 43 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3). CERTAIN
+    TENSOR_SCALAR_ARITH_OP = 67u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP` = 0x44: TENSOR_SCALAR_PTR_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x44 | TENSOR_SCALAR_PTR_ARITH_OP | 44 | 44 | 44 | 44 |); no word and no Master Opcode Reference row.
+    TENSOR_SCALAR_PTR_ARITH_OP = 68u8,
+    /// `NEURON_ISA_TPB_OPCODE_POOL` = 0x45: POOL: the shipped spelling (wiki-opcode-diff §2, the row | 0x45 | POOL | 45 | 45 | 45 | 45 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 20 Pool. CERTAIN
+    POOL = 69u8,
+    /// `NEURON_ISA_TPB_OPCODE_COPY` = 0x46: COPY: the shipped spelling (wiki-opcode-diff §2, the row | 0x46 | COPY | 46 | 46 | 46 | 46 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy without a dtype cast (\[+1=cast\]: 0x47 casts). CERTAIN
+    COPY = 70u8,
+    /// `NEURON_ISA_TPB_OPCODE_CAST` = 0x47: CAST: the shipped spelling (wiki-opcode-diff §2, the row | 0x47 | CAST | 47 | 47 | 47 | 47 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN
+    CAST = 71u8,
+    /// `NEURON_ISA_TPB_OPCODE_RECIPROCAL` = 0x48: RECIPROCAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x48 | RECIPROCAL | 48 | 48 | 48 | 48 |). IT 21 Reciprocal. CERTAIN
+    RECIPROCAL = 72u8,
+    /// `NEURON_ISA_TPB_OPCODE_MEMSET` = 0x49: MEMSET: the shipped spelling (wiki-opcode-diff §2, the row | 0x49 | MEMSET | 49 | 49 | 49 | 49 |). IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN
+    MEMSET = 73u8,
+    /// `NEURON_ISA_TPB_OPCODE_REG_LOAD` = 0x4a: REG_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4a | REG_LOAD | 4a | 4a | 4a | 4a |); no word and no Master Opcode Reference row.
+    REG_LOAD = 74u8,
+    /// `NEURON_ISA_TPB_OPCODE_REG_STORE` = 0x4b: REG_STORE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4b | REG_STORE | 4b | 4b | 4b | 4b |); no word and no Master Opcode Reference row.
+    REG_STORE = 75u8,
+    /// `NEURON_ISA_TPB_OPCODE_REG_SHUFFLE` = 0x4c: REG_SHUFFLE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4c | REG_SHUFFLE | 4c | 4c | 4c | 4c |); no word and no Master Opcode Reference row.
+    REG_SHUFFLE = 76u8,
+    /// `NEURON_ISA_TPB_OPCODE_RNG` = 0x4d: RNG: the shipped spelling (wiki-opcode-diff §2, the row | 0x4d | RNG | 4d | 4d | 4d | 4d |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 100 Rng; \[col\] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at Inst+0xF8, Rng forces 0). CERTAIN
+    RNG = 77u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP` = 0x4e: TENSOR_CUMULATIVE_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4e | TENSOR_CUMULATIVE_ARITH_OP | 4e | 4e | 4e | 4e |); no word and no Master Opcode Reference row.
+    TENSOR_CUMULATIVE_ARITH_OP = 78u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH` = 0x4f: TENSOR_SCALAR_PTR_MULTI_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4f | TENSOR_SCALAR_PTR_MULTI_ARITH | 4f | 4f | 4f | 4f |); no word and no Master Opcode Reference row.
+    TENSOR_SCALAR_PTR_MULTI_ARITH = 79u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP` = 0x51: TENSOR_TENSOR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x51 | TENSOR_TENSOR_BITVEC_OP | 51 | 51 | 51 | 51 |). IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN
+    TENSOR_TENSOR_BITVEC_OP = 81u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP` = 0x52: TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x52 | TENSOR_REDUCE_BITVEC_OP | 52 | 52 | 52 | 52 |). IT 27 TensorReduce, CR 82 (§3). CERTAIN
+    TENSOR_REDUCE_BITVEC_OP = 82u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP` = 0x53: TENSOR_SCALAR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x53 | TENSOR_SCALAR_BITVEC_OP | 53 | 53 | 53 | 53 |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
+    TENSOR_SCALAR_BITVEC_OP = 83u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP` = 0x54: TENSOR_SCALAR_PTR_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x54 | TENSOR_SCALAR_PTR_BITVEC_OP | 54 | 54 | 54 | 54 |); no word and no Master Opcode Reference row.
+    TENSOR_SCALAR_PTR_BITVEC_OP = 84u8,
+    /// `NEURON_ISA_TPB_OPCODE_MAX_POOL_SELECT` = 0x58: MAX_POOL_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x58 | MAX_POOL_SELECT | 58 | 58 | 58 | 58 |); no word and no Master Opcode Reference row.
+    MAX_POOL_SELECT = 88u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP` = 0x5e: TENSOR_CUMULATIVE_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x5e | TENSOR_CUMULATIVE_BITVEC_OP | 5e | 5e | 5e | 5e |); no word and no Master Opcode Reference row.
+    TENSOR_CUMULATIVE_BITVEC_OP = 94u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC` = 0x5f: TENSOR_SCALAR_PTR_MULTI_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x5f | TENSOR_SCALAR_PTR_MULTI_BITVEC | 5f | 5f | 5f | 5f |); no word and no Master Opcode Reference row.
+    TENSOR_SCALAR_PTR_MULTI_BITVEC = 95u8,
     /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS` = 0x60: The shipped enumerator (libnrt DWARF, wiki-instruction-record §2, cluster 0x60..0x7F POOL / DVE). The Master Opcode Reference has IT 34 BNStats stamp 0x61 / 0x82, not 0x60.
     BATCH_NORM_STATS = 96u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNStats` = 0x61: IT 34 BNStats; \[split\] 0x61 / 0x82 by apply_transpose. CERTAIN
-    BNStats = 97u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNStatsAggregate` = 0x62: IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN
-    BNStatsAggregate = 98u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNGradients` = 0x63: IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN
-    BNGradients = 99u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNBackprop` = 0x64: IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN
-    BNBackprop = 100u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNBackprop_0x65` = 0x65: IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN
-    BNBackprop_0x65 = 101u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2` = 0x61: BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x61 | BATCH_NORM_STATS2 | 61 | 61 | 61 | 61 |). IT 34 BNStats; \[split\] 0x61 / 0x82 by apply_transpose. CERTAIN
+    BATCH_NORM_STATS2 = 97u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE` = 0x62: BATCH_NORM_AGGREGATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x62 | BATCH_NORM_AGGREGATE | 62 | 62 | 62 | 62 |). IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN
+    BATCH_NORM_AGGREGATE = 98u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE` = 0x63: BATCH_NORM_GRAD_ACCUMULATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x63 | BATCH_NORM_GRAD_ACCUMULATE | 63 | 63 | 63 | 63 |). IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN
+    BATCH_NORM_GRAD_ACCUMULATE = 99u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD` = 0x64: BATCH_NORM_PARAM_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x64 | BATCH_NORM_PARAM_LOAD | 64 | 64 | 64 | 64 |). The spec's earlier reading of this byte is another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN
+    BATCH_NORM_PARAM_LOAD = 100u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP` = 0x65: BATCH_NORM_BACK_PROP: the shipped spelling (wiki-opcode-diff §2, the row | 0x65 | BATCH_NORM_BACK_PROP | 65 | 65 | 65 | 65 |). The spec's earlier reading of this byte is another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN
+    BATCH_NORM_BACK_PROP = 101u8,
+    /// `NEURON_ISA_TPB_OPCODE_LOAD_PARAMETER_RAM` = 0x66: LOAD_PARAMETER_RAM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x66 | LOAD_PARAMETER_RAM | 66 | 66 | 66 | 66 |); no word and no Master Opcode Reference row.
+    LOAD_PARAMETER_RAM = 102u8,
     /// `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` = 0x67: IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a); the DVE datamove page emits it after the chunk's 0x68 (conflict gather_pool_buffer_load_order); the word is POOL_BUFFER_LOAD (S4_PB). CERTAIN
     POOL_BUFFER_LOAD = 103u8,
     /// `NEURON_ISA_TPB_OPCODE_GATHER` = 0x68: S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst\[k\] = Pool_Buffer\[index\[k\]\] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004 §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as reg_load on DVE (README conflict #9)
     GATHER = 104u8,
-    /// `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT` = 0x69: LOAD_MASK_SELECT (CTRL_IM): loads a 32-byte channel-select mask table, decoded on the SEQ control surface (wiki-opcode-diff §2; wiki-gap-cluster §7, common.h maverick:205 / sunda:194). The Master Opcode Reference's mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3), the engine column's DVE; the word is STREAM_SHUFFLE (the header's CTRL_IM layout, wiki-gap-cluster §7), which the DVE datamove page emits after either data-move half (conflicts load_mask_select_pairing, stream_shuffle_pair_order). CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT` = 0x69: LOAD_MASK_SELECT (CTRL_IM): loads a 32-byte channel-select mask table, decoded on the SEQ control surface (wiki-opcode-diff §2; wiki-gap-cluster §7, common.h maverick:205 / sunda:194). The Master Opcode Reference's mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3), the engine column's DVE; the word is LOAD_MASK_SELECT (the header's CTRL_IM layout, wiki-gap-cluster §7), which the DVE datamove page emits after either data-move half (conflicts load_mask_select_pairing, stream_shuffle_pair_order). CERTAIN
     LOAD_MASK_SELECT = 105u8,
-    /// `NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE` = 0x6a: STREAM_SHUFFLE (S4D4_TR, wiki-opcode-diff §2; wiki-gap-cluster §8). IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict stream_shuffle_pair_order); the word is STREAM_SHUFFLE_TRANSPOSE. CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE` = 0x6a: STREAM_SHUFFLE (S4D4_TR, wiki-opcode-diff §2; wiki-gap-cluster §8). IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict stream_shuffle_pair_order); the word is STREAM_SHUFFLE (S4D4_TR, the spec's earlier STREAM_SHUFFLE_TRANSPOSE). CERTAIN
     STREAM_SHUFFLE = 106u8,
     /// `NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE` = 0x6b: STREAM_TRANSPOSE (S4D4_TR): the shipped spelling, in common.h (wiki-opcode-diff §2, wiki-stream-transpose §9: common.h:199) and the libnrt DWARF enum (wiki-instruction-record §2). IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the word is STREAM_TRANSPOSE. CERTAIN
     STREAM_TRANSPOSE = 107u8,
-    /// `NEURON_ISA_TPB_OPCODE_Max` = 0x6c: IT 88 Max (L2 Max8). CERTAIN
-    Max = 108u8,
-    /// `NEURON_ISA_TPB_OPCODE_MaxIndex` = 0x6d: IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace (\[col\], §3). CERTAIN
-    MaxIndex = 109u8,
-    /// `NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e` = 0x6e: IT 89 MaxIndex's index bundle, shared with IT 91 (\[col\], §3). CERTAIN
-    MaxIndex_0x6e = 110u8,
-    /// `NEURON_ISA_TPB_OPCODE_MatchReplace` = 0x6f: IT 90 MatchReplace (L2 MatchReplace8). CERTAIN
-    MatchReplace = 111u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74` = 0x74: IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr (wiki-indirection-engine §1 kernel map). CERTAIN
-    TensorScalarPtr_0x74 = 116u8,
-    /// `NEURON_ISA_TPB_OPCODE_GetRandState` = 0x77: IT 58 GetRandState; \[col\] shared with IT 99 RandGetState. CERTAIN
-    GetRandState = 119u8,
-    /// `NEURON_ISA_TPB_OPCODE_RandSetState` = 0x78: IT 98 RandSetState, \[newV3\]; also IT 59 SetRandState's V3 Pool arm. CERTAIN
-    RandSetState = 120u8,
+    /// `NEURON_ISA_TPB_OPCODE_MAX8` = 0x6c: MAX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6c | MAX8 | 6c | 6c | 6c | 6c |). IT 88 Max (L2 Max8). CERTAIN
+    MAX8 = 108u8,
+    /// `NEURON_ISA_TPB_OPCODE_MATCH_VALUE_LOAD` = 0x6d: MATCH_VALUE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x6d | MATCH_VALUE_LOAD | 6d | 6d | 6d | 6d |). IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace (\[col\], §3). CERTAIN
+    MATCH_VALUE_LOAD = 109u8,
+    /// `NEURON_ISA_TPB_OPCODE_FIND_INDEX8` = 0x6e: FIND_INDEX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6e | FIND_INDEX8 | 6e | 6e | 6e | 6e |). IT 89 MaxIndex's index bundle, shared with IT 91 (\[col\], §3). CERTAIN
+    FIND_INDEX8 = 110u8,
+    /// `NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8` = 0x6f: MATCH_REPLACE8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6f | MATCH_REPLACE8 | 6f | 6f | 6f | 6f |). IT 90 MatchReplace (L2 MatchReplace8). CERTAIN
+    MATCH_REPLACE8 = 111u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH` = 0x70: TENSOR_SCALAR_IMM_LD_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x70 | TENSOR_SCALAR_IMM_LD_ARITH | 70 | 70 | 70 | 70 |); no word and no Master Opcode Reference row.
+    TENSOR_SCALAR_IMM_LD_ARITH = 112u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC` = 0x71: TENSOR_SCALAR_IMM_LD_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x71 | TENSOR_SCALAR_IMM_LD_BITVEC | 71 | 71 | 71 | 71 |); no word and no Master Opcode Reference row.
+    TENSOR_SCALAR_IMM_LD_BITVEC = 113u8,
+    /// `NEURON_ISA_TPB_OPCODE_COPY_PREDICATED` = 0x72: COPY_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x72 | COPY_PREDICATED | 72 | 72 | 72 | 72 |); no word and no Master Opcode Reference row.
+    COPY_PREDICATED = 114u8,
+    /// `NEURON_ISA_TPB_OPCODE_ROI_ALIGN` = 0x73: ROI_ALIGN: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x73 | ROI_ALIGN | 73 | 73 | 73 | 73 |); no word and no Master Opcode Reference row.
+    ROI_ALIGN = 115u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR` = 0x74: TENSOR_SCALAR_ADDR: the shipped spelling (wiki-opcode-diff §2, the row | 0x74 | TENSOR_SCALAR_ADDR | 74 | 74 | 74 | 74 |). IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr (wiki-indirection-engine §1 kernel map). CERTAIN
+    TENSOR_SCALAR_ADDR = 116u8,
+    /// `NEURON_ISA_TPB_OPCODE_RAND` = 0x76: RAND: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x76 | RAND | 76 | 76 | 76 | 76 |); no word and no Master Opcode Reference row.
+    RAND = 118u8,
+    /// `NEURON_ISA_TPB_OPCODE_RAND_GET_STATE` = 0x77: RAND_GET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x77 | RAND_GET_STATE | 77 | 77 | 77 | 77 |). IT 58 GetRandState; \[col\] shared with IT 99 RandGetState. CERTAIN
+    RAND_GET_STATE = 119u8,
+    /// `NEURON_ISA_TPB_OPCODE_RAND_SET_STATE` = 0x78: RAND_SET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x78 | RAND_SET_STATE | 78 | 78 | 78 | 78 |). IT 98 RandSetState, \[newV3\]; also IT 59 SetRandState's V3 Pool arm. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN
+    RAND_SET_STATE = 120u8,
     /// `NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE` = 0x79: The raw SEQ-side embedding scatter-reduce (NX_POOL handler 'y', SUNDA kernel pool_embedding_update); no struct2opcode key: the compiler emits the 0xca pseudo (wiki-indirection-engine §1, HIGH/OBSERVED). Not in the Master Opcode Reference
     EMBEDDING_UPDATE = 121u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorReduce` = 0x7c: IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN
-    TensorReduce = 124u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d` = 0x7d: IT 27 TensorReduce, TR 125 (§3). CERTAIN
-    TensorReduce_0x7d = 125u8,
-    /// `NEURON_ISA_TPB_OPCODE_Iota` = 0x7e: IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN
-    Iota = 126u8,
+    /// `NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT` = 0x7a: LOAD_POOL_ARGUMENT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7a | LOAD_POOL_ARGUMENT | 7a | 7a | 7a | 7a |); no word and no Master Opcode Reference row.
+    LOAD_POOL_ARGUMENT = 122u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE` = 0x7b: TENSOR_DEQUANTIZE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7b | TENSOR_DEQUANTIZE | 7b | 7b | 7b | 7b |); no word and no Master Opcode Reference row.
+    TENSOR_DEQUANTIZE = 123u8,
+    /// `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_ARITH` = 0x7c: CROSS_LANE_REDUCE_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0x7c | CROSS_LANE_REDUCE_ARITH | 7c | 7c | 7c | 7c |). IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN
+    CROSS_LANE_REDUCE_ARITH = 124u8,
+    /// `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_BITVEC` = 0x7d: CROSS_LANE_REDUCE_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x7d | CROSS_LANE_REDUCE_BITVEC | 7d | 7d | 7d | 7d |). IT 27 TensorReduce, TR 125 (§3). CERTAIN
+    CROSS_LANE_REDUCE_BITVEC = 125u8,
+    /// `NEURON_ISA_TPB_OPCODE_IOTA` = 0x7e: IOTA: the shipped spelling (wiki-opcode-diff §2, the row | 0x7e | IOTA | 7e | 7e | 7e | 7e |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN
+    IOTA = 126u8,
     /// `NEURON_ISA_TPB_OPCODE_DROPOUT` = 0x7f: DROPOUT: the shipped spelling, in common.h (wiki-opcode-diff §2; wiki-dropout §2: common.h:218, all four generations) and the libnrt DWARF enum (wiki-instruction-record §2). IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN
     DROPOUT = 127u8,
-    /// `NEURON_ISA_TPB_OPCODE_JPEG_DECODE` = 0x81: The shipped enumerator (libnrt DWARF; wiki-instruction-record §2, its correction: 0x81, not 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7.
+    /// `NEURON_ISA_TPB_OPCODE_JPEG_DECODE` = 0x81: The shipped enumerator (libnrt DWARF; wiki-instruction-record §2, its correction: 0x81, not 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman, mariana, maverick)
     JPEG_DECODE = 129u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNStats_0x82` = 0x82: IT 34 BNStats with apply_transpose. CERTAIN
-    BNStats_0x82 = 130u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x83` = 0x83: IT 27 TensorReduce, CR 131 (§3). CERTAIN
-    TensorReduce_0x83 = 131u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorReduce_0x84` = 0x84: IT 27 TensorReduce, CR 132 (§3). CERTAIN
-    TensorReduce_0x84 = 132u8,
-    /// `NEURON_ISA_TPB_OPCODE_CustomOp` = 0x85: IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN
-    CustomOp = 133u8,
-    /// `NEURON_ISA_TPB_OPCODE_CustomOp_0x86` = 0x86: IT 53 CustomOp's argument bundles (§3). CERTAIN
-    CustomOp_0x86 = 134u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a` = 0x8a: IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). CERTAIN
-    TensorTensor_0x8a = 138u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e` = 0x8e: IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN
-    BNBackprop2_0x8e = 142u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect` = 0x92: IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN
-    TensorScalarAffineSelect = 146u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93` = 0x93: IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
-    TensorScalarPtr_0x93 = 147u8,
-    /// `NEURON_ISA_TPB_OPCODE_BNGradients_0x94` = 0x94: IT 36 BNGradients, register coefficients. CERTAIN
-    BNGradients_0x94 = 148u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a` = 0x9a: IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3). CERTAIN
-    TensorScalarPtr_0x9a = 154u8,
-    /// `NEURON_ISA_TPB_OPCODE_DveReadAccumulator` = 0x9b: IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN
-    DveReadAccumulator = 155u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c` = 0x9c: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
-    TensorScalarPtr_0x9c = 156u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e` = 0x9e: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
-    TensorScalarPtr_0x9e = 158u8,
-    /// `NEURON_ISA_TPB_OPCODE_EventSemaphore` = 0xa0: IT 13 EventSemaphore. CERTAIN
-    EventSemaphore = 160u8,
-    /// `NEURON_ISA_TPB_OPCODE_Halt` = 0xa1: IT 17 Halt. CERTAIN
-    Halt = 161u8,
-    /// `NEURON_ISA_TPB_OPCODE_Drain` = 0xa2: IT 16 Drain. CERTAIN
-    Drain = 162u8,
-    /// `NEURON_ISA_TPB_OPCODE_NoOp` = 0xa4: IT 12 NoOp (L2 Nop). CERTAIN
-    NoOp = 164u8,
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2` = 0x82: TRANSPOSE_BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x82 | TRANSPOSE_BATCH_NORM_STATS2 | 82 | 82 | 82 | 82 |). IT 34 BNStats with apply_transpose. CERTAIN
+    TRANSPOSE_BATCH_NORM_STATS2 = 130u8,
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP` = 0x83: TRANSPOSE_TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x83 | TRANSPOSE_TENSOR_REDUCE_ARITH_OP | 83 | 83 | 83 | 83 |). IT 27 TensorReduce, CR 131 (§3). CERTAIN
+    TRANSPOSE_TENSOR_REDUCE_ARITH_OP = 131u8,
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP` = 0x84: TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x84 | TRANSPOSE_TENSOR_REDUCE_BITVEC_OP | 84 | 84 | 84 | 84 |). IT 27 TensorReduce, CR 132 (§3). CERTAIN
+    TRANSPOSE_TENSOR_REDUCE_BITVEC_OP = 132u8,
+    /// `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER` = 0x85: CUSTOM_OP_HEADER: the shipped spelling (wiki-opcode-diff §2, the row | 0x85 | CUSTOM_OP_HEADER | 85 | 85 | 85 | 85 |). IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN
+    CUSTOM_OP_HEADER = 133u8,
+    /// `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD` = 0x86: CUSTOM_OP_PAYLOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x86 | CUSTOM_OP_PAYLOAD | 86 | 86 | 86 | 86 |). IT 53 CustomOp's argument bundles (§3). CERTAIN
+    CUSTOM_OP_PAYLOAD = 134u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH` = 0x87: TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x87 | TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH | 87 | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
+    TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 135u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC` = 0x88: TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x88 | TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC | 88 | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
+    TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 136u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16` = 0x8a: TENSOR_TENSOR_ADD_BF16: the shipped spelling (wiki-opcode-diff §2, the row | 0x8a | TENSOR_TENSOR_ADD_BF16 | 8a | · | · | · |). The spec's earlier reading of this byte is another operation (conflict opcode_0x8a_bf16_add). IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). Architectures: sunda, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on sunda)
+    TENSOR_TENSOR_ADD_BF16 = 138u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16` = 0x8b: TENSOR_TENSOR_MULT_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8b | TENSOR_TENSOR_MULT_BF16 | 8b | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
+    TENSOR_TENSOR_MULT_BF16 = 139u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16` = 0x8c: TENSOR_REDUCE_ADD_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8c | TENSOR_REDUCE_ADD_BF16 | 8c | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
+    TENSOR_REDUCE_ADD_BF16 = 140u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16` = 0x8d: TENSOR_REDUCE_MAX_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8d | TENSOR_REDUCE_MAX_BF16 | 8d | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
+    TENSOR_REDUCE_MAX_BF16 = 141u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2` = 0x8e: BATCH_NORM_PARAM_LOAD2: the shipped spelling (wiki-opcode-diff §2, the row | 0x8e | BATCH_NORM_PARAM_LOAD2 | 8e | 8e | 8e | 8e |). IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN
+    BATCH_NORM_PARAM_LOAD2 = 142u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16` = 0x8f: TENSOR_TENSOR_SUB_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8f | TENSOR_TENSOR_SUB_BF16 | 8f | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
+    TENSOR_TENSOR_SUB_BF16 = 143u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT` = 0x92: TENSOR_SCALAR_AFFINE_SELECT: the shipped spelling (wiki-opcode-diff §2, the row | 0x92 | TENSOR_SCALAR_AFFINE_SELECT | 92 | 92 | 92 | 92 |). IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN
+    TENSOR_SCALAR_AFFINE_SELECT = 146u8,
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP` = 0x93: TRANSPOSE_TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x93 | TRANSPOSE_TENSOR_SCALAR_ARITH_OP | 93 | 93 | 93 | 93 |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
+    TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 147u8,
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE2` = 0x94: BATCH_NORM_GRAD_ACCUMULATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x94 | BATCH_NORM_GRAD_ACCUMULATE2 | 94 | 94 | 94 | 94 |). IT 36 BNGradients, register coefficients. CERTAIN
+    BATCH_NORM_GRAD_ACCUMULATE2 = 148u8,
+    /// `NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG` = 0x95: MODIFY_POOL_CONFIG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x95 | MODIFY_POOL_CONFIG | 95 | 95 | 95 | 95 |); no word and no Master Opcode Reference row.
+    MODIFY_POOL_CONFIG = 149u8,
+    /// `NEURON_ISA_TPB_OPCODE_SORT` = 0x96: SORT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x96 | SORT | 96 | 96 | 96 | 96 |); no word and no Master Opcode Reference row.
+    SORT = 150u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT` = 0x98: TENSOR_SCALAR_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x98 | TENSOR_SCALAR_SELECT | 98 | 98 | 98 | 98 |); no word and no Master Opcode Reference row.
+    TENSOR_SCALAR_SELECT = 152u8,
+    /// `NEURON_ISA_TPB_OPCODE_CAST_PREDICATED` = 0x99: CAST_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x99 | CAST_PREDICATED | 99 | 99 | 99 | 99 |); no word and no Master Opcode Reference row.
+    CAST_PREDICATED = 153u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE` = 0x9a: TENSOR_SCALAR_CACHE_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0x9a | TENSOR_SCALAR_CACHE_REDUCE | 9a | 9a | 9a | 9a |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3). CERTAIN
+    TENSOR_SCALAR_CACHE_REDUCE = 154u8,
+    /// `NEURON_ISA_TPB_OPCODE_DVE_READ_ACCUMULATOR` = 0x9b: DVE_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x9b | DVE_READ_ACCUMULATOR | 9b | 9b | 9b | 9b |). IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN
+    DVE_READ_ACCUMULATOR = 155u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_RANGE_CHECK` = 0x9c: TENSOR_REDUCE_RANGE_CHECK: the shipped spelling (wiki-opcode-diff §2, the row | 0x9c | TENSOR_REDUCE_RANGE_CHECK | 9c | 9c | 9c | 9c |). The spec's earlier reading of this byte is another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TENSOR_REDUCE_RANGE_CHECK = 156u8,
+    /// `NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH` = 0x9d: SCALAR_TENSOR_TENSOR_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9d | SCALAR_TENSOR_TENSOR_ARITH | 9d | 9d | 9d | 9d |); no word and no Master Opcode Reference row.
+    SCALAR_TENSOR_TENSOR_ARITH = 157u8,
+    /// `NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC` = 0x9e: SCALAR_TENSOR_TENSOR_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x9e | SCALAR_TENSOR_TENSOR_BITVEC | 9e | 9e | 9e | 9e |). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    SCALAR_TENSOR_TENSOR_BITVEC = 158u8,
+    /// `NEURON_ISA_TPB_OPCODE_ENGINE_NOP` = 0x9f: ENGINE_NOP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9f | ENGINE_NOP | 9f | 9f | 9f | 9f |); no word and no Master Opcode Reference row.
+    ENGINE_NOP = 159u8,
+    /// `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE` = 0xa0: EVENT_SEMAPHORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa0 | EVENT_SEMAPHORE | a0 | a0 | a0 | a0 |). IT 13 EventSemaphore. CERTAIN
+    EVENT_SEMAPHORE = 160u8,
+    /// `NEURON_ISA_TPB_OPCODE_HALT` = 0xa1: HALT: the shipped spelling (wiki-opcode-diff §2, the row | 0xa1 | HALT | a1 | a1 | a1 | a1 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 17 Halt. CERTAIN
+    HALT = 161u8,
+    /// `NEURON_ISA_TPB_OPCODE_DRAIN` = 0xa2: DRAIN: the shipped spelling (wiki-opcode-diff §2, the row | 0xa2 | DRAIN | a2 | a2 | a2 | a2 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 16 Drain. CERTAIN
+    DRAIN = 162u8,
+    /// `NEURON_ISA_TPB_OPCODE_INSTRUCTION_FLUSH` = 0xa3: INSTRUCTION_FLUSH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa3 | INSTRUCTION_FLUSH | a3 | a3 | a3 | a3 |); no word and no Master Opcode Reference row.
+    INSTRUCTION_FLUSH = 163u8,
+    /// `NEURON_ISA_TPB_OPCODE_NOP` = 0xa4: NOP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa4 | NOP | a4 | a4 | a4 | a4 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 12 NoOp (L2 Nop). CERTAIN
+    NOP = 164u8,
+    /// `NEURON_ISA_TPB_OPCODE_WRITE` = 0xa5: WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa5 | WRITE | a5 | a5 | a5 | a5 |); no word and no Master Opcode Reference row.
+    WRITE = 165u8,
     /// `NEURON_ISA_TPB_OPCODE_NOTIFY` = 0xa6: The shipped enumerator (libnrt DWARF), in the SP / control cluster (wiki-instruction-record §2).
     NOTIFY = 166u8,
-    /// `NEURON_ISA_TPB_OPCODE_RegisterMove` = 0xa7: IT 74 RegisterMove (L2 Move). CERTAIN
-    RegisterMove = 167u8,
-    /// `NEURON_ISA_TPB_OPCODE_RegisterAlu` = 0xa8: IT 73 RegisterAlu (L2 AluOp). CERTAIN
-    RegisterAlu = 168u8,
-    /// `NEURON_ISA_TPB_OPCODE_CompareAndBranch` = 0xa9: IT 78 CompareAndBranch; \[col\] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch condition tells them apart). CERTAIN
-    CompareAndBranch = 169u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa` = 0xaa: IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN
-    TensorLoad_0xaa = 170u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorSave` = 0xab: IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN
-    TensorSave = 171u8,
-    /// `NEURON_ISA_TPB_OPCODE_GroupResetSemaphores` = 0xb0: IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN
-    GroupResetSemaphores = 176u8,
-    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the enumerator spelling is the spec's, from that L2 name
+    /// `NEURON_ISA_TPB_OPCODE_MOVE` = 0xa7: MOVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa7 | MOVE | a7 | a7 | a7 | a7 |). IT 74 RegisterMove (L2 Move). CERTAIN
+    MOVE = 167u8,
+    /// `NEURON_ISA_TPB_OPCODE_ALU_OP` = 0xa8: ALU_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa8 | ALU_OP | a8 | a8 | a8 | a8 |). IT 73 RegisterAlu (L2 AluOp). CERTAIN
+    ALU_OP = 168u8,
+    /// `NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH` = 0xa9: COMPARE_BRANCH: the shipped spelling (wiki-opcode-diff §2, the row | 0xa9 | COMPARE_BRANCH | a9 | a9 | a9 | a9 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 78 CompareAndBranch; \[col\] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch condition tells them apart). CERTAIN
+    COMPARE_BRANCH = 169u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_LOAD` = 0xaa: TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xaa | TENSOR_LOAD | aa | aa | aa | aa |). IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN
+    TENSOR_LOAD = 170u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_STORE` = 0xab: TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xab | TENSOR_STORE | ab | ab | ab | ab |). IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN
+    TENSOR_STORE = 171u8,
+    /// `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE_RANGE_CLEAR` = 0xb0: EVENT_SEMAPHORE_RANGE_CLEAR: the shipped spelling (wiki-opcode-diff §2, the row | 0xb0 | EVENT_SEMAPHORE_RANGE_CLEAR | b0 | b0 | b0 | b0 |). IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN
+    EVENT_SEMAPHORE_RANGE_CLEAR = 176u8,
+    /// `NEURON_ISA_TPB_OPCODE_SET_ORDERING_MODE` = 0xb1: SET_ORDERING_MODE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb1 | SET_ORDERING_MODE | b1 | b1 | b1 | b1 |); no word and no Master Opcode Reference row.
+    SET_ORDERING_MODE = 177u8,
+    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the enumerator spelling, which the spec first coined from that L2 name, is the shipped one (wiki-opcode-diff §2, the row | 0xb2 | MOVE_SHAPE | b2 | b2 | b2 | b2 |)
     MOVE_SHAPE = 178u8,
+    /// `NEURON_ISA_TPB_OPCODE_POLL_SEM` = 0xb3: POLL_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb3 | POLL_SEM | b3 | b3 | b3 | b3 |); no word and no Master Opcode Reference row.
+    POLL_SEM = 179u8,
+    /// `NEURON_ISA_TPB_OPCODE_TEST_EVENT_SEM` = 0xb4: TEST_EVENT_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb4 | TEST_EVENT_SEM | · | · | b4 | b4 |); no word and no Master Opcode Reference row. (only on mariana, maverick)
+    TEST_EVENT_SEM = 180u8,
+    /// `NEURON_ISA_TPB_OPCODE_BRANCH_PREFETCH_HINT` = 0xb5: BRANCH_PREFETCH_HINT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb5 | BRANCH_PREFETCH_HINT | b5 | b5 | b5 | b5 |); no word and no Master Opcode Reference row.
+    BRANCH_PREFETCH_HINT = 181u8,
+    /// `NEURON_ISA_TPB_OPCODE_COMPACT_CONTROL_INST` = 0xb6: COMPACT_CONTROL_INST: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb6 | COMPACT_CONTROL_INST | · | · | · | b6 |); no word and no Master Opcode Reference row. (only on maverick)
+    COMPACT_CONTROL_INST = 182u8,
     /// `NEURON_ISA_TPB_OPCODE_DMAMEMCPY` = 0xb8: DIRECT2D (2-D copy), real HW
     DMAMEMCPY = 184u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2` = 0xb9: DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269) (only on maverick)
@@ -8148,11 +8245,11 @@ pub enum OPCODE {
     DMA_IMMEDIATE = 186u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT` = 0xbb: INDIRECT1D (indexed gather/scatter), real HW
     DMA_INDIRECT = 187u8,
-    /// `NEURON_ISA_TPB_OPCODE_RANGE_SELECT` = 0xbc: RANGE_SELECT: the shipped spelling (wiki-opcode-diff §2; wiki-range-select §3: common.h:259 cayman / :265 mariana / :271 maverick, absent on sunda). IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_RANGE_SELECT` = 0xbc: RANGE_SELECT: the shipped spelling (wiki-opcode-diff §2; wiki-range-select §3: common.h:259 cayman / :265 mariana / :271 maverick, absent on sunda). IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
     RANGE_SELECT = 188u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE` = 0xbd: DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_TRANSPOSE = 189u8,
-    /// `NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS` = 0xbe: GET_SEQUENCE_BOUNDS: the shipped spelling (wiki-opcode-diff §2, +v3; a POOL kernel at funcVA 0x01004204, wiki-range-select §7.1). IT 64 GetSequenceBounds, \[newV3\]. CERTAIN
+    /// `NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS` = 0xbe: GET_SEQUENCE_BOUNDS: the shipped spelling (wiki-opcode-diff §2, +v3; a POOL kernel at funcVA 0x01004204, wiki-range-select §7.1). IT 64 GetSequenceBounds, \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
     GET_SEQUENCE_BOUNDS = 190u8,
     /// `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE` = 0xbf: S3D3_COLLECTIVE (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT): the collective (cross-NeuronCore) gather, a real HW Pool/Q7 iDMA over the LNC-grouped peer ring that the TriggerCollective pseudos lower into (seed 004 §7; common.h:262); decoded on the device under the log string "Decode: SB2SB_Collective", apart from the compute-side "P%i: DGE DIRECT2D" / "P%i: DGE INDIRECT" / "P%i: DGE GATHER TRANSPOSE" set; the Master Opcode Reference's IT 33 GPSIMDSB2SB (L2 Sb2sbCollective, \[newV3\]); the word is S3D3_COLLECTIVE (spec/words/s3d3_collective.toml) (only on cayman, mariana, maverick)
     SB2SB_COLLECTIVE = 191u8,
@@ -8160,76 +8257,96 @@ pub enum OPCODE {
     PSEUDO_DMATRIGGER = 193u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM` = 0xc2: PSEUDO_DMAREARM: the shipped spelling (wiki-opcode-diff §2). ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT; Master Opcode Reference IT 86, L2 PseudoDMARearm)
     PSEUDO_DMAREARM = 194u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER` = 0xc3: PSEUDO_DMABARRIER: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc3 | PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no word and no Master Opcode Reference row.
+    PSEUDO_DMABARRIER = 195u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT 43 IndirectLoad / IT 45 IndirectSave, \[split\] with 0xD6 by direction; which direction is open, see PSEUDO_RANGE_CHECK)
     PSEUDO_DMAMEMCPY_FULL_IND = 196u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SEMAPHORE_SET` = 0xc5: PSEUDO_SEMAPHORE_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc5 | PSEUDO_SEMAPHORE_SET | c5 | c5 | c5 | c5 |); no word and no Master Opcode Reference row.
+    PSEUDO_SEMAPHORE_SET = 197u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_LOAD_ACT_FUNC_SET` = 0xc6: PSEUDO_LOAD_ACT_FUNC_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc6 | PSEUDO_LOAD_ACT_FUNC_SET | c6 | c6 | c6 | c6 |); no word and no Master Opcode Reference row.
+    PSEUDO_LOAD_ACT_FUNC_SET = 198u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE` = 0xc7: The compact pseudo TriggerCollective for an all-reduce, which the runtime lowers host-side into SB2SB / DMA legs (wiki-s3d3-collective §1, its gcc probe and lowering diagram). No word: no page gives its bytes (spec/gaps.toml).
     PSEUDO_TRIGGER_ALL_REDUCE = 199u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE` = 0xc8: The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
     PSEUDO_TRIGGER_COLLECTIVE = 200u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_READ_VAR_ADDR` = 0xc9: PSEUDO_READ_VAR_ADDR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc9 | PSEUDO_READ_VAR_ADDR | c9 | c9 | c9 | c9 |); no word and no Master Opcode Reference row.
+    PSEUDO_READ_VAR_ADDR = 201u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` = 0xca: IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000 visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79
     PSEUDO_EMBEDDING_UPDATE = 202u8,
-    /// `NEURON_ISA_TPB_OPCODE_CollectiveSend` = 0xcb: IT 49 CollectiveSend; \[col\] shared with IT 50 CollectiveRecv, direction is an in-bundle field (§2, §4 row 5). CERTAIN
-    CollectiveSend = 203u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV` = 0xcb: PSEUDO_SEND_RECV: the shipped spelling (wiki-opcode-diff §2, the row | 0xcb | PSEUDO_SEND_RECV | cb | cb | cb | cb |; also the libnrt DWARF enum's, wiki-opcode-diff §2). IT 49 CollectiveSend; \[col\] shared with IT 50 CollectiveRecv, direction is an in-bundle field (§2, §4 row 5). CERTAIN
+    PSEUDO_SEND_RECV = 203u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL` = 0xcc: A host-only pseudo resolved to a PC and deleted (num_extra_instrs = -1) (wiki-instruction-record §2; wiki-pseudo-lowering §5).
     PSEUDO_BRANCH_LABEL = 204u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorSave_0xcd` = 0xcd: IT 76 TensorSave, register mode. CERTAIN
-    TensorSave_0xcd = 205u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorLoad` = 0xce: IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN
-    TensorLoad = 206u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_STORE` = 0xcd: PSEUDO_TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xcd | PSEUDO_TENSOR_STORE | cd | cd | cd | cd |). IT 76 TensorSave, register mode. CERTAIN
+    PSEUDO_TENSOR_STORE = 205u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_LOAD` = 0xce: PSEUDO_TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xce | PSEUDO_TENSOR_LOAD | ce | ce | ce | ce |). IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN
+    PSEUDO_TENSOR_LOAD = 206u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMASWAP_QUEUE_SET` = 0xcf: PSEUDO_DMASWAP_QUEUE_SET: the shipped spelling, in common.h (wiki-opcode-diff §2) and the libnrt DWARF enum (wiki-instruction-record §2). SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode Reference IT 85, L2 PseudoDMASwapQueueSet)
     PSEUDO_DMASWAP_QUEUE_SET = 207u8,
-    /// `NEURON_ISA_TPB_OPCODE_SetRandState` = 0xd0: IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN
-    SetRandState = 208u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED` = 0xd0: PSEUDO_SET_RNG_SEED: the shipped spelling (wiki-opcode-diff §2, the row | 0xd0 | PSEUDO_SET_RNG_SEED | d0 | d0 | d0 | d0 |). IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN
+    PSEUDO_SET_RNG_SEED = 208u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN` = 0xd1: The host-only stream-split sentinel that starts a function; never reaches the device (wiki-instruction-record §2).
     PSEUDO_FUNCTION_BEGIN = 209u8,
-    /// `NEURON_ISA_TPB_OPCODE_Return` = 0xd2: IT 81 Return, one bundle per active engine. CERTAIN
-    Return = 210u8,
-    /// `NEURON_ISA_TPB_OPCODE_Call` = 0xd3: IT 84 Call, one bundle per engine. CERTAIN
-    Call = 211u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN` = 0xd2: PSEUDO_FUNCTION_RETURN: the shipped spelling (wiki-opcode-diff §2, the row | 0xd2 | PSEUDO_FUNCTION_RETURN | d2 | d2 | d2 | d2 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 81 Return, one bundle per active engine. CERTAIN
+    PSEUDO_FUNCTION_RETURN = 210u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL` = 0xd3: PSEUDO_FUNCTION_CALL: the shipped spelling (wiki-opcode-diff §2, the row | 0xd3 | PSEUDO_FUNCTION_CALL | d3 | d3 | d3 | d3 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 84 Call, one bundle per engine. CERTAIN
+    PSEUDO_FUNCTION_CALL = 211u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load, IT 22 Save, IT 32 DMACopy all stamp it, \[col\])
     PSEUDO_DMA_DIRECT2D = 212u8,
-    /// `NEURON_ISA_TPB_OPCODE_AllEngineBarrier` = 0xd5: IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN
-    AllEngineBarrier = 213u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling is the spec's INFERRED one (see the word's evidence)
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SYNC_BARRIER` = 0xd5: PSEUDO_SYNC_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd5 | PSEUDO_SYNC_BARRIER | d5 | d5 | d5 | d5 |). IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN
+    PSEUDO_SYNC_BARRIER = 213u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling, which the spec first inferred (see the word's evidence), is the shipped one (wiki-opcode-diff §2, the row | 0xd6 | PSEUDO_RANGE_CHECK | d6 | d6 | d6 | d6 |)
     PSEUDO_RANGE_CHECK = 214u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE` = 0xd7: The host-lowered (CC-top, device_tpb_idx == 0 only) form of JPEG_DECODE 0x81, handled by the v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1).
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE` = 0xd7: The host-lowered (CC-top, device_tpb_idx == 0 only) form of JPEG_DECODE 0x81, handled by the v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman, mariana, maverick)
     PSEUDO_JPEG_DECODE = 215u8,
-    /// `NEURON_ISA_TPB_OPCODE_CoreBarrier` = 0xd8: IT 87 CoreBarrier (L2 PseudoCoreBarrier), \[newV3\]. CERTAIN
-    CoreBarrier = 216u8,
-    /// `NEURON_ISA_TPB_OPCODE_CollectiveCompute` = 0xd9: IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN
-    CollectiveCompute = 217u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER` = 0xd8: PSEUDO_CORE_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd8 | PSEUDO_CORE_BARRIER | d8 | d8 | d8 | d8 |). IT 87 CoreBarrier (L2 PseudoCoreBarrier), \[newV3\]. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN
+    PSEUDO_CORE_BARRIER = 216u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2` = 0xd9: PSEUDO_TRIGGER_COLLECTIVE2: the shipped spelling (wiki-opcode-diff §2, the row | 0xd9 | PSEUDO_TRIGGER_COLLECTIVE2 | d9 | d9 | d9 | d9 |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN
+    PSEUDO_TRIGGER_COLLECTIVE2 = 217u8,
     /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's coarse form (POOL); the engine here is the DMA reading
     PSEUDO_EXTENSION = 218u8,
-    /// `NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID` = 0xdb: IT 66 GetCurProcessingRankID. CERTAIN
-    GetCurProcessingRankID = 219u8,
-    /// `NEURON_ISA_TPB_OPCODE_GetGlobalRankId` = 0xdc: IT 11 GetGlobalRankId. CERTAIN
-    GetGlobalRankId = 220u8,
-    /// `NEURON_ISA_TPB_OPCODE_BranchHint` = 0xdd: IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN
-    BranchHint = 221u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorCompletion` = 0xde: IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN
-    TensorCompletion = 222u8,
-    /// `NEURON_ISA_TPB_OPCODE_Exit` = 0xdf: IT 82 Exit (L2 PseudoInst). CERTAIN
-    Exit = 223u8,
-    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS` = 0xe0: The shipped enumerator (libnrt DWARF), in the 0xE0..0xFF extended cluster (wiki-instruction-record §2).
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID` = 0xdb: PSEUDO_CUR_PROCESSING_RANK_ID: the shipped spelling (wiki-opcode-diff §2, the row | 0xdb | PSEUDO_CUR_PROCESSING_RANK_ID | db | db | db | db |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 66 GetCurProcessingRankID. CERTAIN
+    PSEUDO_CUR_PROCESSING_RANK_ID = 219u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD` = 0xdc: PSEUDO_GID_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xdc | PSEUDO_GID_LOAD | dc | dc | dc | dc |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 11 GetGlobalRankId. CERTAIN
+    PSEUDO_GID_LOAD = 220u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT` = 0xdd: PSEUDO_BRANCH_PREFETCH_HINT: the shipped spelling (wiki-opcode-diff §2, the row | 0xdd | PSEUDO_BRANCH_PREFETCH_HINT | dd | dd | dd | dd |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN
+    PSEUDO_BRANCH_PREFETCH_HINT = 221u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_COMPLETION` = 0xde: PSEUDO_TENSOR_COMPLETION: the shipped spelling (wiki-opcode-diff §2, the row | 0xde | PSEUDO_TENSOR_COMPLETION | de | de | de | de |). IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN
+    PSEUDO_TENSOR_COMPLETION = 222u8,
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_INST` = 0xdf: PSEUDO_INST: the shipped spelling (wiki-opcode-diff §2, the row | 0xdf | PSEUDO_INST | df | df | df | df |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 82 Exit (L2 PseudoInst). CERTAIN
+    PSEUDO_INST = 223u8,
+    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS` = 0xe0: The shipped enumerator (libnrt DWARF), in the 0xE0..0xFF extended cluster (wiki-instruction-record §2). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on mariana, maverick)
     SPARSITY_COMPRESS = 224u8,
-    /// `NEURON_ISA_TPB_OPCODE_Rand2` = 0xe2: IT 97 Rand2, bounded RNG, \[newV4\]. CERTAIN
-    Rand2 = 226u8,
-    /// `NEURON_ISA_TPB_OPCODE_QuantizeMx` = 0xe3: IT 96 QuantizeMx, \[newV4\]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). CERTAIN
-    QuantizeMx = 227u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5` = 0xe5: IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
-    TensorScalarPtr_0xe5 = 229u8,
-    /// `NEURON_ISA_TPB_OPCODE_TensorScalarCache` = 0xe6: IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN
-    TensorScalarCache = 230u8,
+    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS_TAG` = 0xe1: SPARSITY_COMPRESS_TAG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe1 | SPARSITY_COMPRESS_TAG | · | · | e1 | e1 |); no word and no Master Opcode Reference row. (only on mariana, maverick)
+    SPARSITY_COMPRESS_TAG = 225u8,
+    /// `NEURON_ISA_TPB_OPCODE_RAND2` = 0xe2: RAND2: the shipped spelling (wiki-opcode-diff §2, the row | 0xe2 | RAND2 | · | · | e2 | e2 |). IT 97 Rand2, bounded RNG, \[newV4\]. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
+    RAND2 = 226u8,
+    /// `NEURON_ISA_TPB_OPCODE_QUANTIZE_MX` = 0xe3: QUANTIZE_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0xe3 | QUANTIZE_MX | · | · | e3 | e3 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 96 QuantizeMx, \[newV4\]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
+    QUANTIZE_MX = 227u8,
+    /// `NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD` = 0xe4: CONV_LUT_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe4 | CONV_LUT_LOAD | · | e4 | e4 | e4 |); no word and no Master Opcode Reference row. (only on cayman, mariana, maverick)
+    CONV_LUT_LOAD = 228u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH` = 0xe5: TENSOR_TENSOR_SCAN_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0xe5 | TENSOR_TENSOR_SCAN_ARITH | e5 | e5 | e5 | e5 |). The spec's earlier reading of this byte is another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
+    TENSOR_TENSOR_SCAN_ARITH = 229u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE` = 0xe6: TENSOR_SCALAR_CACHE_CUMULATIVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xe6 | TENSOR_SCALAR_CACHE_CUMULATIVE | e6 | e6 | e6 | e6 |). IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN
+    TENSOR_SCALAR_CACHE_CUMULATIVE = 230u8,
     /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy; Master Opcode Reference IT 26, POOL, lowered to COPY on V4)
     INDIRECT_COPY = 231u8,
-    /// `NEURON_ISA_TPB_OPCODE_CopyPredicated` = 0xea: IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN
-    CopyPredicated = 234u8,
+    /// `NEURON_ISA_TPB_OPCODE_COPY_PREDICATED_SCALAR` = 0xe8: COPY_PREDICATED_SCALAR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe8 | COPY_PREDICATED_SCALAR | e8 | e8 | e8 | e8 |); no word and no Master Opcode Reference row.
+    COPY_PREDICATED_SCALAR = 232u8,
+    /// `NEURON_ISA_TPB_OPCODE_DVE_READ_INDICES` = 0xe9: DVE_READ_INDICES: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe9 | DVE_READ_INDICES | · | e9 | e9 | e9 |); no word and no Master Opcode Reference row. (only on cayman, mariana, maverick)
+    DVE_READ_INDICES = 233u8,
+    /// `NEURON_ISA_TPB_OPCODE_SELECT_REDUCE` = 0xea: SELECT_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0xea | SELECT_REDUCE | ea | ea | ea | ea |). The spec's earlier reading of this byte is another operation (conflict opcode_0xea_select_reduce). IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN
+    SELECT_REDUCE = 234u8,
     /// `NEURON_ISA_TPB_OPCODE_EXTENDED_INST` = 0xf0: EXTENDED_STRUCT: the EXTISA extended instruction (common.h:301); byte 12 extended_opcode (EXTENDED_OPCODE) picks the instruction: words EXTENDED (the envelope), EXTENDED_RDMA_DESC_GEN (8) and EXTENDED_RDMA_DESC_START (9)
     EXTENDED_INST = 240u8,
     /// `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE` = 0xf1: GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick)
     DMA_GATHER_TRANSPOSE = 241u8,
-    /// `NEURON_ISA_TPB_OPCODE_NonzeroWithCount` = 0xf2: IT 104 NonzeroWithCount, \[newV3\] (CoreV3 stamps 0xF2 @0x1355b18, §4). CERTAIN
-    NonzeroWithCount = 242u8,
+    /// `NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT` = 0xf2: NONZERO_WITH_COUNT: the shipped spelling (wiki-opcode-diff §2, the row | 0xf2 | NONZERO_WITH_COUNT | · | f2 | f2 | f2 |). IT 104 NonzeroWithCount, \[newV3\] (CoreV3 stamps 0xF2 @0x1355b18, §4). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
+    NONZERO_WITH_COUNT = 242u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE` = 0xf3: TENSOR_TENSOR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf3 | TENSOR_TENSOR_INT_WIDE | · | · | · | f3 |); no word and no Master Opcode Reference row. (only on maverick)
+    TENSOR_TENSOR_INT_WIDE = 243u8,
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_INT_WIDE` = 0xf4: TENSOR_SCALAR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf4 | TENSOR_SCALAR_INT_WIDE | · | · | · | f4 |); no word and no Master Opcode Reference row. (only on maverick)
+    TENSOR_SCALAR_INT_WIDE = 244u8,
     /// `NEURON_ISA_TPB_OPCODE_INVALID` = 0xff: The terminal sentinel, not an instruction (wiki-instruction-record §2).
     INVALID = 255u8,
     /// A value no source names; kept so that it encodes back unchanged.
@@ -8243,33 +8360,53 @@ impl Default for OPCODE {
 impl OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
-            name: "LdWeights", value: 1, c_name: "NEURON_ISA_TPB_OPCODE_LdWeights",
-            aliases: &["LDWEIGHTS"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "LDWEIGHTS", value: 1, c_name: "NEURON_ISA_TPB_OPCODE_LDWEIGHTS",
+            aliases: &["LdWeights"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MatMul", value: 2, c_name: "NEURON_ISA_TPB_OPCODE_MatMul",
-            aliases: &["MATMUL"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "MATMUL", value: 2, c_name: "NEURON_ISA_TPB_OPCODE_MATMUL",
+            aliases: &["MatMul"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Ldtags", value: 6, c_name: "NEURON_ISA_TPB_OPCODE_Ldtags",
-            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "MatMulSparse", value: 7, c_name: "NEURON_ISA_TPB_OPCODE_MatMulSparse",
-            aliases: &["MATMUL_SPARSE"], engine: Some("PE"),
+            name: "PE_REG_WRITE", value: 3, c_name: "NEURON_ISA_TPB_OPCODE_PE_REG_WRITE",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "LdWeightMx", value: 9, c_name: "NEURON_ISA_TPB_OPCODE_LdWeightMx",
+            name: "WEIGHT_MASK", value: 4, c_name: "NEURON_ISA_TPB_OPCODE_WEIGHT_MASK",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "WEIGHT_SHIFT", value: 5, c_name: "NEURON_ISA_TPB_OPCODE_WEIGHT_SHIFT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "LDTAGS", value: 6, c_name: "NEURON_ISA_TPB_OPCODE_LDTAGS",
+            aliases: &["Ldtags"], arch: &["cayman", "mariana", "maverick"],
             engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MatmultMx", value: 10, c_name: "NEURON_ISA_TPB_OPCODE_MatmultMx",
-            aliases: &["MATMUL_MX"], engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "MATMUL_SPARSE", value: 7, c_name: "NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE",
+            aliases: &["MatMulSparse"], arch: &["cayman", "mariana", "maverick"],
+            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Activation", value: 33, c_name: "NEURON_ISA_TPB_OPCODE_Activation",
-            aliases: &["ACTIVATE"], engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
+            name: "PE_MANAGE_SEED", value: 8,
+            c_name: "NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED", arch: &["mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "LDWEIGHTS_MX", value: 9, c_name: "NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX",
+            aliases: &["LdWeightMx"], arch: &["mariana", "maverick"], engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MATMUL_MX", value: 10, c_name: "NEURON_ISA_TPB_OPCODE_MATMUL_MX",
+            aliases: &["MatmultMx"], arch: &["mariana", "maverick"], engine: Some("PE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ACTIVATE", value: 33, c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATE",
+            aliases: &["Activation"], engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "ACTIVATE_QUANTIZE", value: 34,
@@ -8277,80 +8414,138 @@ impl OPCODE {
             engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "LoadActFuncSet", value: 35,
-            c_name: "NEURON_ISA_TPB_OPCODE_LoadActFuncSet",
-            aliases: &["ACTIVATION_TABLE_LOAD"], engine: Some("ACT"),
+            name: "ACTIVATION_TABLE_LOAD", value: 35,
+            c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD",
+            aliases: &["LoadActFuncSet"], engine: Some("ACT"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "ReadActivationAccumulator", value: 36,
-            c_name: "NEURON_ISA_TPB_OPCODE_ReadActivationAccumulator",
+            name: "ACTIVATION_READ_ACCUMULATOR", value: 36,
+            c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATION_READ_ACCUMULATOR",
+            aliases: &["ReadActivationAccumulator"], engine: Some("ACT"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ACTIVATE2", value: 37, c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATE2",
+            aliases: &["Activation_0x25"], arch: &["mariana", "maverick"],
             engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Activation_0x25", value: 37,
-            c_name: "NEURON_ISA_TPB_OPCODE_Activation_0x25", engine: Some("ACT"),
+            name: "ACTIVATE_MULTIPASS", value: 38,
+            c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATE_MULTIPASS",
+            arch: &["maverick"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EXPONENTIAL", value: 48, c_name: "NEURON_ISA_TPB_OPCODE_EXPONENTIAL",
+            aliases: &["Exponential"], engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_TENSOR_ARITH_OP", value: 65,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP",
+            aliases: &["TensorTensor"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Exponential", value: 48, c_name: "NEURON_ISA_TPB_OPCODE_Exponential",
-            aliases: &["EXPONENTIAL"], engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "TensorTensor", value: 65, c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor",
-            aliases: &["TENSOR_TENSOR_ARITH_OP"], engine: Some("DVE"),
+            name: "TENSOR_REDUCE_ARITH_OP", value: 66,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP",
+            aliases: &["TensorReduce_0x42"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorReduce_0x42", value: 66,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x42",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0x43", value: 67,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x43",
-            aliases: &["TENSOR_SCALAR_ARITH_OP"], engine: Some("DVE"),
+            name: "TENSOR_SCALAR_ARITH_OP", value: 67,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP",
+            aliases: &["TensorScalarPtr_0x43"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Pool", value: 69, c_name: "NEURON_ISA_TPB_OPCODE_Pool",
-            aliases: &["POOL"], engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_SCALAR_PTR_ARITH_OP", value: 68,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorCopy", value: 70, c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy",
-            aliases: &["COPY"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "POOL", value: 69, c_name: "NEURON_ISA_TPB_OPCODE_POOL",
+            aliases: &["Pool"], engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorCopy_0x47", value: 71,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorCopy_0x47", aliases: &["CAST"],
+            name: "COPY", value: 70, c_name: "NEURON_ISA_TPB_OPCODE_COPY",
+            aliases: &["TensorCopy"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CAST", value: 71, c_name: "NEURON_ISA_TPB_OPCODE_CAST",
+            aliases: &["TensorCopy_0x47"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RECIPROCAL", value: 72, c_name: "NEURON_ISA_TPB_OPCODE_RECIPROCAL",
+            aliases: &["Reciprocal"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MEMSET", value: 73, c_name: "NEURON_ISA_TPB_OPCODE_MEMSET",
+            aliases: &["Memset"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "REG_LOAD", value: 74, c_name: "NEURON_ISA_TPB_OPCODE_REG_LOAD",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "REG_STORE", value: 75, c_name: "NEURON_ISA_TPB_OPCODE_REG_STORE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "REG_SHUFFLE", value: 76, c_name: "NEURON_ISA_TPB_OPCODE_REG_SHUFFLE",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RNG", value: 77, c_name: "NEURON_ISA_TPB_OPCODE_RNG", aliases: &["Rng"],
             engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Reciprocal", value: 72, c_name: "NEURON_ISA_TPB_OPCODE_Reciprocal",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_CUMULATIVE_ARITH_OP", value: 78,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Memset", value: 73, c_name: "NEURON_ISA_TPB_OPCODE_Memset",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_SCALAR_PTR_MULTI_ARITH", value: 79,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Rng", value: 77, c_name: "NEURON_ISA_TPB_OPCODE_Rng", aliases: &["RNG"],
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_TENSOR_BITVEC_OP", value: 81,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP",
+            aliases: &["TensorTensor_0x51"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorTensor_0x51", value: 81,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor_0x51",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_REDUCE_BITVEC_OP", value: 82,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP",
+            aliases: &["TensorReduce_0x52"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorReduce_0x52", value: 82,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x52",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_SCALAR_BITVEC_OP", value: 83,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP",
+            aliases: &["TensorScalarPtr_0x53"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0x53", value: 83,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x53",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_SCALAR_PTR_BITVEC_OP", value: 84,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MAX_POOL_SELECT", value: 88,
+            c_name: "NEURON_ISA_TPB_OPCODE_MAX_POOL_SELECT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_CUMULATIVE_BITVEC_OP", value: 94,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_SCALAR_PTR_MULTI_BITVEC", value: 95,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "BATCH_NORM_STATS", value: 96,
@@ -8358,25 +8553,36 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNStats", value: 97, c_name: "NEURON_ISA_TPB_OPCODE_BNStats",
-            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            name: "BATCH_NORM_STATS2", value: 97,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2",
+            aliases: &["BNStats"], engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNStatsAggregate", value: 98,
-            c_name: "NEURON_ISA_TPB_OPCODE_BNStatsAggregate", engine: Some("POOL"),
+            name: "BATCH_NORM_AGGREGATE", value: 98,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE",
+            aliases: &["BNStatsAggregate"], engine: Some("POOL"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNGradients", value: 99, c_name: "NEURON_ISA_TPB_OPCODE_BNGradients",
-            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            name: "BATCH_NORM_GRAD_ACCUMULATE", value: 99,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE",
+            aliases: &["BNGradients"], engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNBackprop", value: 100, c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop",
-            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            name: "BATCH_NORM_PARAM_LOAD", value: 100,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD",
+            aliases: &["BNBackprop"], engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNBackprop_0x65", value: 101,
-            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop_0x65", engine: Some("POOL"),
+            name: "BATCH_NORM_BACK_PROP", value: 101,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP",
+            aliases: &["BNBackprop_0x65"], engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "LOAD_PARAMETER_RAM", value: 102,
+            c_name: "NEURON_ISA_TPB_OPCODE_LOAD_PARAMETER_RAM",
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -8406,33 +8612,61 @@ impl OPCODE {
             engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Max", value: 108, c_name: "NEURON_ISA_TPB_OPCODE_Max",
+            name: "MAX8", value: 108, c_name: "NEURON_ISA_TPB_OPCODE_MAX8",
+            aliases: &["Max"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "MATCH_VALUE_LOAD", value: 109,
+            c_name: "NEURON_ISA_TPB_OPCODE_MATCH_VALUE_LOAD", aliases: &["MaxIndex"],
             engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MaxIndex", value: 109, c_name: "NEURON_ISA_TPB_OPCODE_MaxIndex",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "MaxIndex_0x6e", value: 110,
-            c_name: "NEURON_ISA_TPB_OPCODE_MaxIndex_0x6e", engine: Some("DVE"),
+            name: "FIND_INDEX8", value: 110, c_name: "NEURON_ISA_TPB_OPCODE_FIND_INDEX8",
+            aliases: &["MaxIndex_0x6e"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "MatchReplace", value: 111, c_name: "NEURON_ISA_TPB_OPCODE_MatchReplace",
+            name: "MATCH_REPLACE8", value: 111,
+            c_name: "NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8", aliases: &["MatchReplace"],
             engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0x74", value: 116,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x74",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_SCALAR_IMM_LD_ARITH", value: 112,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "GetRandState", value: 119, c_name: "NEURON_ISA_TPB_OPCODE_GetRandState",
+            name: "TENSOR_SCALAR_IMM_LD_BITVEC", value: 113,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "COPY_PREDICATED", value: 114,
+            c_name: "NEURON_ISA_TPB_OPCODE_COPY_PREDICATED",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ROI_ALIGN", value: 115, c_name: "NEURON_ISA_TPB_OPCODE_ROI_ALIGN",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_SCALAR_ADDR", value: 116,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR",
+            aliases: &["TensorScalarPtr_0x74"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RAND", value: 118, c_name: "NEURON_ISA_TPB_OPCODE_RAND",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RAND_GET_STATE", value: 119,
+            c_name: "NEURON_ISA_TPB_OPCODE_RAND_GET_STATE", aliases: &["GetRandState"],
             engine: Some("DVE/Pool"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "RandSetState", value: 120, c_name: "NEURON_ISA_TPB_OPCODE_RandSetState",
+            name: "RAND_SET_STATE", value: 120,
+            c_name: "NEURON_ISA_TPB_OPCODE_RAND_SET_STATE", aliases: &["RandSetState"],
             engine: Some("Pool/DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -8441,17 +8675,30 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorReduce", value: 124, c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "LOAD_POOL_ARGUMENT", value: 122,
+            c_name: "NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorReduce_0x7d", value: 125,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x7d",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_DEQUANTIZE", value: 123,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Iota", value: 126, c_name: "NEURON_ISA_TPB_OPCODE_Iota",
-            aliases: &["IOTA"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "CROSS_LANE_REDUCE_ARITH", value: 124,
+            c_name: "NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_ARITH",
+            aliases: &["TensorReduce"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CROSS_LANE_REDUCE_BITVEC", value: 125,
+            c_name: "NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_BITVEC",
+            aliases: &["TensorReduce_0x7d"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "IOTA", value: 126, c_name: "NEURON_ISA_TPB_OPCODE_IOTA",
+            aliases: &["Iota"], engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "DROPOUT", value: 127, c_name: "NEURON_ISA_TPB_OPCODE_DROPOUT",
@@ -8460,127 +8707,235 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "JPEG_DECODE", value: 129, c_name: "NEURON_ISA_TPB_OPCODE_JPEG_DECODE",
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TRANSPOSE_BATCH_NORM_STATS2", value: 130,
+            c_name: "NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2",
+            aliases: &["BNStats_0x82"], engine: Some("POOL"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNStats_0x82", value: 130, c_name: "NEURON_ISA_TPB_OPCODE_BNStats_0x82",
-            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TRANSPOSE_TENSOR_REDUCE_ARITH_OP", value: 131,
+            c_name: "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP",
+            aliases: &["TensorReduce_0x83"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorReduce_0x83", value: 131,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x83",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", value: 132,
+            c_name: "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP",
+            aliases: &["TensorReduce_0x84"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorReduce_0x84", value: 132,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorReduce_0x84",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "CustomOp", value: 133, c_name: "NEURON_ISA_TPB_OPCODE_CustomOp",
+            name: "CUSTOM_OP_HEADER", value: 133,
+            c_name: "NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER", aliases: &["CustomOp"],
             engine: Some("any"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "CustomOp_0x86", value: 134,
-            c_name: "NEURON_ISA_TPB_OPCODE_CustomOp_0x86", engine: Some("any"),
+            name: "CUSTOM_OP_PAYLOAD", value: 134,
+            c_name: "NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD",
+            aliases: &["CustomOp_0x86"], engine: Some("any"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorTensor_0x8a", value: 138,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorTensor_0x8a",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH", value: 135,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH",
+            arch: &["sunda"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNBackprop2_0x8e", value: 142,
-            c_name: "NEURON_ISA_TPB_OPCODE_BNBackprop2_0x8e", engine: Some("POOL"),
+            name: "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC", value: 136,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC",
+            arch: &["sunda"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_TENSOR_ADD_BF16", value: 138,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16",
+            aliases: &["TensorTensor_0x8a"], arch: &["sunda"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorScalarAffineSelect", value: 146,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarAffineSelect",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_TENSOR_MULT_BF16", value: 139,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16",
+            arch: &["sunda"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0x93", value: 147,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x93",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_REDUCE_ADD_BF16", value: 140,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16",
+            arch: &["sunda"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BNGradients_0x94", value: 148,
-            c_name: "NEURON_ISA_TPB_OPCODE_BNGradients_0x94", engine: Some("POOL"),
+            name: "TENSOR_REDUCE_MAX_BF16", value: 141,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16",
+            arch: &["sunda"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BATCH_NORM_PARAM_LOAD2", value: 142,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2",
+            aliases: &["BNBackprop2_0x8e"], engine: Some("POOL"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0x9a", value: 154,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9a",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_TENSOR_SUB_BF16", value: 143,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16",
+            arch: &["sunda"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "DveReadAccumulator", value: 155,
-            c_name: "NEURON_ISA_TPB_OPCODE_DveReadAccumulator",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0x9c", value: 156,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9c",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0x9e", value: 158,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0x9e",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "EventSemaphore", value: 160,
-            c_name: "NEURON_ISA_TPB_OPCODE_EventSemaphore", engine: Some("SP"),
+            name: "TENSOR_SCALAR_AFFINE_SELECT", value: 146,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT",
+            aliases: &["TensorScalarAffineSelect"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Halt", value: 161, c_name: "NEURON_ISA_TPB_OPCODE_Halt",
-            aliases: &["HALT"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TRANSPOSE_TENSOR_SCALAR_ARITH_OP", value: 147,
+            c_name: "NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP",
+            aliases: &["TensorScalarPtr_0x93"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Drain", value: 162, c_name: "NEURON_ISA_TPB_OPCODE_Drain",
-            aliases: &["DRAIN"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            name: "BATCH_NORM_GRAD_ACCUMULATE2", value: 148,
+            c_name: "NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE2",
+            aliases: &["BNGradients_0x94"], engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "NoOp", value: 164, c_name: "NEURON_ISA_TPB_OPCODE_NoOp",
-            aliases: &["NOP"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            name: "MODIFY_POOL_CONFIG", value: 149,
+            c_name: "NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SORT", value: 150, c_name: "NEURON_ISA_TPB_OPCODE_SORT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_SCALAR_SELECT", value: 152,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "CAST_PREDICATED", value: 153,
+            c_name: "NEURON_ISA_TPB_OPCODE_CAST_PREDICATED",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_SCALAR_CACHE_REDUCE", value: 154,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE",
+            aliases: &["TensorScalarPtr_0x9a"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DVE_READ_ACCUMULATOR", value: 155,
+            c_name: "NEURON_ISA_TPB_OPCODE_DVE_READ_ACCUMULATOR",
+            aliases: &["DveReadAccumulator"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_REDUCE_RANGE_CHECK", value: 156,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_RANGE_CHECK",
+            aliases: &["TensorScalarPtr_0x9c"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SCALAR_TENSOR_TENSOR_ARITH", value: 157,
+            c_name: "NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SCALAR_TENSOR_TENSOR_BITVEC", value: 158,
+            c_name: "NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC",
+            aliases: &["TensorScalarPtr_0x9e"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ENGINE_NOP", value: 159, c_name: "NEURON_ISA_TPB_OPCODE_ENGINE_NOP",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "EVENT_SEMAPHORE", value: 160,
+            c_name: "NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE", aliases: &["EventSemaphore"],
+            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "HALT", value: 161, c_name: "NEURON_ISA_TPB_OPCODE_HALT",
+            aliases: &["Halt"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DRAIN", value: 162, c_name: "NEURON_ISA_TPB_OPCODE_DRAIN",
+            aliases: &["Drain"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "INSTRUCTION_FLUSH", value: 163,
+            c_name: "NEURON_ISA_TPB_OPCODE_INSTRUCTION_FLUSH",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "NOP", value: 164, c_name: "NEURON_ISA_TPB_OPCODE_NOP",
+            aliases: &["NoOp"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "WRITE", value: 165, c_name: "NEURON_ISA_TPB_OPCODE_WRITE",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "NOTIFY", value: 166, c_name: "NEURON_ISA_TPB_OPCODE_NOTIFY",
             engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "RegisterMove", value: 167, c_name: "NEURON_ISA_TPB_OPCODE_RegisterMove",
+            name: "MOVE", value: 167, c_name: "NEURON_ISA_TPB_OPCODE_MOVE",
+            aliases: &["RegisterMove"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "ALU_OP", value: 168, c_name: "NEURON_ISA_TPB_OPCODE_ALU_OP",
+            aliases: &["RegisterAlu"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "COMPARE_BRANCH", value: 169,
+            c_name: "NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH", aliases: &["CompareAndBranch"],
             engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "RegisterAlu", value: 168, c_name: "NEURON_ISA_TPB_OPCODE_RegisterAlu",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "CompareAndBranch", value: 169,
-            c_name: "NEURON_ISA_TPB_OPCODE_CompareAndBranch", aliases: &["COMPARE_BRANCH"],
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "TensorLoad_0xaa", value: 170,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorLoad_0xaa", engine: Some("scalar"),
+            name: "TENSOR_LOAD", value: 170, c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_LOAD",
+            aliases: &["TensorLoad_0xaa"], engine: Some("scalar"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorSave", value: 171, c_name: "NEURON_ISA_TPB_OPCODE_TensorSave",
-            engine: Some("scalar"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_STORE", value: 171, c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_STORE",
+            aliases: &["TensorSave"], engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "GroupResetSemaphores", value: 176,
-            c_name: "NEURON_ISA_TPB_OPCODE_GroupResetSemaphores",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            name: "EVENT_SEMAPHORE_RANGE_CLEAR", value: 176,
+            c_name: "NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE_RANGE_CLEAR",
+            aliases: &["GroupResetSemaphores"], engine: Some("SP"),
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SET_ORDERING_MODE", value: 177,
+            c_name: "NEURON_ISA_TPB_OPCODE_SET_ORDERING_MODE",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "MOVE_SHAPE", value: 178, c_name: "NEURON_ISA_TPB_OPCODE_MOVE_SHAPE",
             engine: Some("DMA"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "POLL_SEM", value: 179, c_name: "NEURON_ISA_TPB_OPCODE_POLL_SEM",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TEST_EVENT_SEM", value: 180,
+            c_name: "NEURON_ISA_TPB_OPCODE_TEST_EVENT_SEM", arch: &["mariana", "maverick"],
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "BRANCH_PREFETCH_HINT", value: 181,
+            c_name: "NEURON_ISA_TPB_OPCODE_BRANCH_PREFETCH_HINT",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "COMPACT_CONTROL_INST", value: 182,
+            c_name: "NEURON_ISA_TPB_OPCODE_COMPACT_CONTROL_INST",
+            arch: &["maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "DMAMEMCPY", value: 184, c_name: "NEURON_ISA_TPB_OPCODE_DMAMEMCPY",
@@ -8601,7 +8956,8 @@ impl OPCODE {
         },
         meta::EnumeratorMeta {
             name: "RANGE_SELECT", value: 188, c_name: "NEURON_ISA_TPB_OPCODE_RANGE_SELECT",
-            aliases: &["RangeSelect", "range_select"], engine: Some("DVE"),
+            aliases: &["RangeSelect", "range_select"],
+            arch: &["cayman", "mariana", "maverick"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -8612,8 +8968,8 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "GET_SEQUENCE_BOUNDS", value: 190,
             c_name: "NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS",
-            aliases: &["GetSequenceBounds"], engine: Some("GPSIMD"),
-            ..meta::EnumeratorMeta::DEFAULT
+            aliases: &["GetSequenceBounds"], arch: &["cayman", "mariana", "maverick"],
+            engine: Some("GPSIMD"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "SB2SB_COLLECTIVE", value: 191,
@@ -8634,9 +8990,24 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "PSEUDO_DMABARRIER", value: 195,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "PSEUDO_DMAMEMCPY_FULL_IND", value: 196,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND",
             engine: Some("DMA"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "PSEUDO_SEMAPHORE_SET", value: 197,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_SEMAPHORE_SET",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "PSEUDO_LOAD_ACT_FUNC_SET", value: 198,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_LOAD_ACT_FUNC_SET",
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_TRIGGER_ALL_REDUCE", value: 199,
@@ -8649,16 +9020,21 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
+            name: "PSEUDO_READ_VAR_ADDR", value: 201,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_READ_VAR_ADDR",
+            ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
             name: "PSEUDO_EMBEDDING_UPDATE", value: 202,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE",
             aliases: &["PseudoEmbeddingUpdate", "INDIRECT_SAVE_ACCUMULATE"],
             engine: Some("CCE/Pool/Act"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "CollectiveSend", value: 203,
-            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveSend",
-            aliases: &["PSEUDO_SENDRECV", "PSEUDO_SEND_RECV"],
-            engine: Some("POOL"), ..meta::EnumeratorMeta::DEFAULT
+            name: "PSEUDO_SEND_RECV", value: 203,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV",
+            aliases: &["CollectiveSend", "PSEUDO_SENDRECV"], engine: Some("POOL"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_BRANCH_LABEL", value: 204,
@@ -8666,13 +9042,16 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorSave_0xcd", value: 205,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorSave_0xcd", engine: Some("scalar"),
+            name: "PSEUDO_TENSOR_STORE", value: 205,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_STORE",
+            aliases: &["TensorSave_0xcd"], engine: Some("scalar"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorLoad", value: 206, c_name: "NEURON_ISA_TPB_OPCODE_TensorLoad",
-            engine: Some("scalar"), ..meta::EnumeratorMeta::DEFAULT
+            name: "PSEUDO_TENSOR_LOAD", value: 206,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_LOAD",
+            aliases: &["TensorLoad"], engine: Some("scalar"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMASWAP_QUEUE_SET", value: 207,
@@ -8681,8 +9060,10 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "SetRandState", value: 208, c_name: "NEURON_ISA_TPB_OPCODE_SetRandState",
-            engine: Some("DVE/Pool"), ..meta::EnumeratorMeta::DEFAULT
+            name: "PSEUDO_SET_RNG_SEED", value: 208,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED",
+            aliases: &["SetRandState"], engine: Some("DVE/Pool"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_FUNCTION_BEGIN", value: 209,
@@ -8690,14 +9071,14 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Return", value: 210, c_name: "NEURON_ISA_TPB_OPCODE_Return",
-            aliases: &["PSEUDO_FUNCTION_RETURN"], engine: Some("SP"),
-            ..meta::EnumeratorMeta::DEFAULT
+            name: "PSEUDO_FUNCTION_RETURN", value: 210,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN",
+            aliases: &["Return"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Call", value: 211, c_name: "NEURON_ISA_TPB_OPCODE_Call",
-            aliases: &["PSEUDO_FUNCTION_CALL"], engine: Some("SP"),
-            ..meta::EnumeratorMeta::DEFAULT
+            name: "PSEUDO_FUNCTION_CALL", value: 211,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL",
+            aliases: &["Call"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMA_DIRECT2D", value: 212,
@@ -8705,8 +9086,9 @@ impl OPCODE {
             engine: Some("DMA"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "AllEngineBarrier", value: 213,
-            c_name: "NEURON_ISA_TPB_OPCODE_AllEngineBarrier", engine: Some("SP"),
+            name: "PSEUDO_SYNC_BARRIER", value: 213,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_SYNC_BARRIER",
+            aliases: &["AllEngineBarrier"], engine: Some("SP"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -8718,16 +9100,17 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "PSEUDO_JPEG_DECODE", value: 215,
             c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE",
-            ..meta::EnumeratorMeta::DEFAULT
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "CoreBarrier", value: 216, c_name: "NEURON_ISA_TPB_OPCODE_CoreBarrier",
-            engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            name: "PSEUDO_CORE_BARRIER", value: 216,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER",
+            aliases: &["CoreBarrier"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "CollectiveCompute", value: 217,
-            c_name: "NEURON_ISA_TPB_OPCODE_CollectiveCompute",
-            aliases: &["PSEUDO_TRIGGER_COLLECTIVE2"], engine: Some("POOL"),
+            name: "PSEUDO_TRIGGER_COLLECTIVE2", value: 217,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2",
+            aliases: &["CollectiveCompute"], engine: Some("POOL"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
@@ -8736,53 +9119,67 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "GetCurProcessingRankID", value: 219,
-            c_name: "NEURON_ISA_TPB_OPCODE_GetCurProcessingRankID",
-            aliases: &["PSEUDO_CUR_PROCESSING_RANK_ID"], engine: Some("CC"),
+            name: "PSEUDO_CUR_PROCESSING_RANK_ID", value: 219,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID",
+            aliases: &["GetCurProcessingRankID"], engine: Some("CC"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "GetGlobalRankId", value: 220,
-            c_name: "NEURON_ISA_TPB_OPCODE_GetGlobalRankId", aliases: &["PSEUDO_GID_LOAD"],
+            name: "PSEUDO_GID_LOAD", value: 220,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD", aliases: &["GetGlobalRankId"],
             engine: Some("CC"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "BranchHint", value: 221, c_name: "NEURON_ISA_TPB_OPCODE_BranchHint",
-            aliases: &["PSEUDO_BRANCH_PREFETCH_HINT"], engine: Some("SP"),
+            name: "PSEUDO_BRANCH_PREFETCH_HINT", value: 221,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT",
+            aliases: &["BranchHint"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "PSEUDO_TENSOR_COMPLETION", value: 222,
+            c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_COMPLETION",
+            aliases: &["TensorCompletion"], engine: Some("CC"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorCompletion", value: 222,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorCompletion", engine: Some("CC"),
-            ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "Exit", value: 223, c_name: "NEURON_ISA_TPB_OPCODE_Exit",
-            aliases: &["PSEUDO_INST"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
+            name: "PSEUDO_INST", value: 223, c_name: "NEURON_ISA_TPB_OPCODE_PSEUDO_INST",
+            aliases: &["Exit"], engine: Some("SP"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "SPARSITY_COMPRESS", value: 224,
             c_name: "NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS",
+            arch: &["mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SPARSITY_COMPRESS_TAG", value: 225,
+            c_name: "NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS_TAG",
+            arch: &["mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "RAND2", value: 226, c_name: "NEURON_ISA_TPB_OPCODE_RAND2",
+            aliases: &["Rand2"], arch: &["mariana", "maverick"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "Rand2", value: 226, c_name: "NEURON_ISA_TPB_OPCODE_Rand2",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "QUANTIZE_MX", value: 227, c_name: "NEURON_ISA_TPB_OPCODE_QUANTIZE_MX",
+            aliases: &["QuantizeMx"], arch: &["mariana", "maverick"],
+            engine: Some("PE/DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "QuantizeMx", value: 227, c_name: "NEURON_ISA_TPB_OPCODE_QuantizeMx",
-            aliases: &["QUANTIZE_MX"], engine: Some("PE/DVE"),
+            name: "CONV_LUT_LOAD", value: 228,
+            c_name: "NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD",
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_TENSOR_SCAN_ARITH", value: 229,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH",
+            aliases: &["TensorScalarPtr_0xe5"], engine: Some("DVE"),
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "TensorScalarPtr_0xe5", value: 229,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarPtr_0xe5",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
-        },
-        meta::EnumeratorMeta {
-            name: "TensorScalarCache", value: 230,
-            c_name: "NEURON_ISA_TPB_OPCODE_TensorScalarCache",
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            name: "TENSOR_SCALAR_CACHE_CUMULATIVE", value: 230,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE",
+            aliases: &["TensorScalarCache"], engine: Some("DVE"),
+            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "INDIRECT_COPY", value: 231,
@@ -8790,9 +9187,19 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "CopyPredicated", value: 234,
-            c_name: "NEURON_ISA_TPB_OPCODE_CopyPredicated", engine: Some("DVE"),
+            name: "COPY_PREDICATED_SCALAR", value: 232,
+            c_name: "NEURON_ISA_TPB_OPCODE_COPY_PREDICATED_SCALAR",
             ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "DVE_READ_INDICES", value: 233,
+            c_name: "NEURON_ISA_TPB_OPCODE_DVE_READ_INDICES",
+            arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "SELECT_REDUCE", value: 234,
+            c_name: "NEURON_ISA_TPB_OPCODE_SELECT_REDUCE", aliases: &["CopyPredicated"],
+            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "EXTENDED_INST", value: 240,
@@ -8804,9 +9211,20 @@ impl OPCODE {
             arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
-            name: "NonzeroWithCount", value: 242,
-            c_name: "NEURON_ISA_TPB_OPCODE_NonzeroWithCount", engine: Some("DVE"),
-            ..meta::EnumeratorMeta::DEFAULT
+            name: "NONZERO_WITH_COUNT", value: 242,
+            c_name: "NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT",
+            aliases: &["NonzeroWithCount"], arch: &["cayman", "mariana", "maverick"],
+            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_TENSOR_INT_WIDE", value: 243,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE",
+            arch: &["maverick"], ..meta::EnumeratorMeta::DEFAULT
+        },
+        meta::EnumeratorMeta {
+            name: "TENSOR_SCALAR_INT_WIDE", value: 244,
+            c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_INT_WIDE",
+            arch: &["maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "INVALID", value: 255, c_name: "NEURON_ISA_TPB_OPCODE_INVALID",
@@ -8826,80 +9244,122 @@ impl OPCODE {
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
         match raw {
-            1u8 => Self::LdWeights,
-            2u8 => Self::MatMul,
-            6u8 => Self::Ldtags,
-            7u8 => Self::MatMulSparse,
-            9u8 => Self::LdWeightMx,
-            10u8 => Self::MatmultMx,
-            33u8 => Self::Activation,
+            1u8 => Self::LDWEIGHTS,
+            2u8 => Self::MATMUL,
+            3u8 => Self::PE_REG_WRITE,
+            4u8 => Self::WEIGHT_MASK,
+            5u8 => Self::WEIGHT_SHIFT,
+            6u8 => Self::LDTAGS,
+            7u8 => Self::MATMUL_SPARSE,
+            8u8 => Self::PE_MANAGE_SEED,
+            9u8 => Self::LDWEIGHTS_MX,
+            10u8 => Self::MATMUL_MX,
+            33u8 => Self::ACTIVATE,
             34u8 => Self::ACTIVATE_QUANTIZE,
-            35u8 => Self::LoadActFuncSet,
-            36u8 => Self::ReadActivationAccumulator,
-            37u8 => Self::Activation_0x25,
-            48u8 => Self::Exponential,
-            65u8 => Self::TensorTensor,
-            66u8 => Self::TensorReduce_0x42,
-            67u8 => Self::TensorScalarPtr_0x43,
-            69u8 => Self::Pool,
-            70u8 => Self::TensorCopy,
-            71u8 => Self::TensorCopy_0x47,
-            72u8 => Self::Reciprocal,
-            73u8 => Self::Memset,
-            77u8 => Self::Rng,
-            81u8 => Self::TensorTensor_0x51,
-            82u8 => Self::TensorReduce_0x52,
-            83u8 => Self::TensorScalarPtr_0x53,
+            35u8 => Self::ACTIVATION_TABLE_LOAD,
+            36u8 => Self::ACTIVATION_READ_ACCUMULATOR,
+            37u8 => Self::ACTIVATE2,
+            38u8 => Self::ACTIVATE_MULTIPASS,
+            48u8 => Self::EXPONENTIAL,
+            65u8 => Self::TENSOR_TENSOR_ARITH_OP,
+            66u8 => Self::TENSOR_REDUCE_ARITH_OP,
+            67u8 => Self::TENSOR_SCALAR_ARITH_OP,
+            68u8 => Self::TENSOR_SCALAR_PTR_ARITH_OP,
+            69u8 => Self::POOL,
+            70u8 => Self::COPY,
+            71u8 => Self::CAST,
+            72u8 => Self::RECIPROCAL,
+            73u8 => Self::MEMSET,
+            74u8 => Self::REG_LOAD,
+            75u8 => Self::REG_STORE,
+            76u8 => Self::REG_SHUFFLE,
+            77u8 => Self::RNG,
+            78u8 => Self::TENSOR_CUMULATIVE_ARITH_OP,
+            79u8 => Self::TENSOR_SCALAR_PTR_MULTI_ARITH,
+            81u8 => Self::TENSOR_TENSOR_BITVEC_OP,
+            82u8 => Self::TENSOR_REDUCE_BITVEC_OP,
+            83u8 => Self::TENSOR_SCALAR_BITVEC_OP,
+            84u8 => Self::TENSOR_SCALAR_PTR_BITVEC_OP,
+            88u8 => Self::MAX_POOL_SELECT,
+            94u8 => Self::TENSOR_CUMULATIVE_BITVEC_OP,
+            95u8 => Self::TENSOR_SCALAR_PTR_MULTI_BITVEC,
             96u8 => Self::BATCH_NORM_STATS,
-            97u8 => Self::BNStats,
-            98u8 => Self::BNStatsAggregate,
-            99u8 => Self::BNGradients,
-            100u8 => Self::BNBackprop,
-            101u8 => Self::BNBackprop_0x65,
+            97u8 => Self::BATCH_NORM_STATS2,
+            98u8 => Self::BATCH_NORM_AGGREGATE,
+            99u8 => Self::BATCH_NORM_GRAD_ACCUMULATE,
+            100u8 => Self::BATCH_NORM_PARAM_LOAD,
+            101u8 => Self::BATCH_NORM_BACK_PROP,
+            102u8 => Self::LOAD_PARAMETER_RAM,
             103u8 => Self::POOL_BUFFER_LOAD,
             104u8 => Self::GATHER,
             105u8 => Self::LOAD_MASK_SELECT,
             106u8 => Self::STREAM_SHUFFLE,
             107u8 => Self::STREAM_TRANSPOSE,
-            108u8 => Self::Max,
-            109u8 => Self::MaxIndex,
-            110u8 => Self::MaxIndex_0x6e,
-            111u8 => Self::MatchReplace,
-            116u8 => Self::TensorScalarPtr_0x74,
-            119u8 => Self::GetRandState,
-            120u8 => Self::RandSetState,
+            108u8 => Self::MAX8,
+            109u8 => Self::MATCH_VALUE_LOAD,
+            110u8 => Self::FIND_INDEX8,
+            111u8 => Self::MATCH_REPLACE8,
+            112u8 => Self::TENSOR_SCALAR_IMM_LD_ARITH,
+            113u8 => Self::TENSOR_SCALAR_IMM_LD_BITVEC,
+            114u8 => Self::COPY_PREDICATED,
+            115u8 => Self::ROI_ALIGN,
+            116u8 => Self::TENSOR_SCALAR_ADDR,
+            118u8 => Self::RAND,
+            119u8 => Self::RAND_GET_STATE,
+            120u8 => Self::RAND_SET_STATE,
             121u8 => Self::EMBEDDING_UPDATE,
-            124u8 => Self::TensorReduce,
-            125u8 => Self::TensorReduce_0x7d,
-            126u8 => Self::Iota,
+            122u8 => Self::LOAD_POOL_ARGUMENT,
+            123u8 => Self::TENSOR_DEQUANTIZE,
+            124u8 => Self::CROSS_LANE_REDUCE_ARITH,
+            125u8 => Self::CROSS_LANE_REDUCE_BITVEC,
+            126u8 => Self::IOTA,
             127u8 => Self::DROPOUT,
             129u8 => Self::JPEG_DECODE,
-            130u8 => Self::BNStats_0x82,
-            131u8 => Self::TensorReduce_0x83,
-            132u8 => Self::TensorReduce_0x84,
-            133u8 => Self::CustomOp,
-            134u8 => Self::CustomOp_0x86,
-            138u8 => Self::TensorTensor_0x8a,
-            142u8 => Self::BNBackprop2_0x8e,
-            146u8 => Self::TensorScalarAffineSelect,
-            147u8 => Self::TensorScalarPtr_0x93,
-            148u8 => Self::BNGradients_0x94,
-            154u8 => Self::TensorScalarPtr_0x9a,
-            155u8 => Self::DveReadAccumulator,
-            156u8 => Self::TensorScalarPtr_0x9c,
-            158u8 => Self::TensorScalarPtr_0x9e,
-            160u8 => Self::EventSemaphore,
-            161u8 => Self::Halt,
-            162u8 => Self::Drain,
-            164u8 => Self::NoOp,
+            130u8 => Self::TRANSPOSE_BATCH_NORM_STATS2,
+            131u8 => Self::TRANSPOSE_TENSOR_REDUCE_ARITH_OP,
+            132u8 => Self::TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,
+            133u8 => Self::CUSTOM_OP_HEADER,
+            134u8 => Self::CUSTOM_OP_PAYLOAD,
+            135u8 => Self::TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH,
+            136u8 => Self::TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC,
+            138u8 => Self::TENSOR_TENSOR_ADD_BF16,
+            139u8 => Self::TENSOR_TENSOR_MULT_BF16,
+            140u8 => Self::TENSOR_REDUCE_ADD_BF16,
+            141u8 => Self::TENSOR_REDUCE_MAX_BF16,
+            142u8 => Self::BATCH_NORM_PARAM_LOAD2,
+            143u8 => Self::TENSOR_TENSOR_SUB_BF16,
+            146u8 => Self::TENSOR_SCALAR_AFFINE_SELECT,
+            147u8 => Self::TRANSPOSE_TENSOR_SCALAR_ARITH_OP,
+            148u8 => Self::BATCH_NORM_GRAD_ACCUMULATE2,
+            149u8 => Self::MODIFY_POOL_CONFIG,
+            150u8 => Self::SORT,
+            152u8 => Self::TENSOR_SCALAR_SELECT,
+            153u8 => Self::CAST_PREDICATED,
+            154u8 => Self::TENSOR_SCALAR_CACHE_REDUCE,
+            155u8 => Self::DVE_READ_ACCUMULATOR,
+            156u8 => Self::TENSOR_REDUCE_RANGE_CHECK,
+            157u8 => Self::SCALAR_TENSOR_TENSOR_ARITH,
+            158u8 => Self::SCALAR_TENSOR_TENSOR_BITVEC,
+            159u8 => Self::ENGINE_NOP,
+            160u8 => Self::EVENT_SEMAPHORE,
+            161u8 => Self::HALT,
+            162u8 => Self::DRAIN,
+            163u8 => Self::INSTRUCTION_FLUSH,
+            164u8 => Self::NOP,
+            165u8 => Self::WRITE,
             166u8 => Self::NOTIFY,
-            167u8 => Self::RegisterMove,
-            168u8 => Self::RegisterAlu,
-            169u8 => Self::CompareAndBranch,
-            170u8 => Self::TensorLoad_0xaa,
-            171u8 => Self::TensorSave,
-            176u8 => Self::GroupResetSemaphores,
+            167u8 => Self::MOVE,
+            168u8 => Self::ALU_OP,
+            169u8 => Self::COMPARE_BRANCH,
+            170u8 => Self::TENSOR_LOAD,
+            171u8 => Self::TENSOR_STORE,
+            176u8 => Self::EVENT_SEMAPHORE_RANGE_CLEAR,
+            177u8 => Self::SET_ORDERING_MODE,
             178u8 => Self::MOVE_SHAPE,
+            179u8 => Self::POLL_SEM,
+            180u8 => Self::TEST_EVENT_SEM,
+            181u8 => Self::BRANCH_PREFETCH_HINT,
+            182u8 => Self::COMPACT_CONTROL_INST,
             184u8 => Self::DMAMEMCPY,
             185u8 => Self::DMA_MEMCPY2,
             186u8 => Self::DMA_IMMEDIATE,
@@ -8910,41 +9370,51 @@ impl OPCODE {
             191u8 => Self::SB2SB_COLLECTIVE,
             193u8 => Self::PSEUDO_DMATRIGGER,
             194u8 => Self::PSEUDO_DMAREARM,
+            195u8 => Self::PSEUDO_DMABARRIER,
             196u8 => Self::PSEUDO_DMAMEMCPY_FULL_IND,
+            197u8 => Self::PSEUDO_SEMAPHORE_SET,
+            198u8 => Self::PSEUDO_LOAD_ACT_FUNC_SET,
             199u8 => Self::PSEUDO_TRIGGER_ALL_REDUCE,
             200u8 => Self::PSEUDO_TRIGGER_COLLECTIVE,
+            201u8 => Self::PSEUDO_READ_VAR_ADDR,
             202u8 => Self::PSEUDO_EMBEDDING_UPDATE,
-            203u8 => Self::CollectiveSend,
+            203u8 => Self::PSEUDO_SEND_RECV,
             204u8 => Self::PSEUDO_BRANCH_LABEL,
-            205u8 => Self::TensorSave_0xcd,
-            206u8 => Self::TensorLoad,
+            205u8 => Self::PSEUDO_TENSOR_STORE,
+            206u8 => Self::PSEUDO_TENSOR_LOAD,
             207u8 => Self::PSEUDO_DMASWAP_QUEUE_SET,
-            208u8 => Self::SetRandState,
+            208u8 => Self::PSEUDO_SET_RNG_SEED,
             209u8 => Self::PSEUDO_FUNCTION_BEGIN,
-            210u8 => Self::Return,
-            211u8 => Self::Call,
+            210u8 => Self::PSEUDO_FUNCTION_RETURN,
+            211u8 => Self::PSEUDO_FUNCTION_CALL,
             212u8 => Self::PSEUDO_DMA_DIRECT2D,
-            213u8 => Self::AllEngineBarrier,
+            213u8 => Self::PSEUDO_SYNC_BARRIER,
             214u8 => Self::PSEUDO_RANGE_CHECK,
             215u8 => Self::PSEUDO_JPEG_DECODE,
-            216u8 => Self::CoreBarrier,
-            217u8 => Self::CollectiveCompute,
+            216u8 => Self::PSEUDO_CORE_BARRIER,
+            217u8 => Self::PSEUDO_TRIGGER_COLLECTIVE2,
             218u8 => Self::PSEUDO_EXTENSION,
-            219u8 => Self::GetCurProcessingRankID,
-            220u8 => Self::GetGlobalRankId,
-            221u8 => Self::BranchHint,
-            222u8 => Self::TensorCompletion,
-            223u8 => Self::Exit,
+            219u8 => Self::PSEUDO_CUR_PROCESSING_RANK_ID,
+            220u8 => Self::PSEUDO_GID_LOAD,
+            221u8 => Self::PSEUDO_BRANCH_PREFETCH_HINT,
+            222u8 => Self::PSEUDO_TENSOR_COMPLETION,
+            223u8 => Self::PSEUDO_INST,
             224u8 => Self::SPARSITY_COMPRESS,
-            226u8 => Self::Rand2,
-            227u8 => Self::QuantizeMx,
-            229u8 => Self::TensorScalarPtr_0xe5,
-            230u8 => Self::TensorScalarCache,
+            225u8 => Self::SPARSITY_COMPRESS_TAG,
+            226u8 => Self::RAND2,
+            227u8 => Self::QUANTIZE_MX,
+            228u8 => Self::CONV_LUT_LOAD,
+            229u8 => Self::TENSOR_TENSOR_SCAN_ARITH,
+            230u8 => Self::TENSOR_SCALAR_CACHE_CUMULATIVE,
             231u8 => Self::INDIRECT_COPY,
-            234u8 => Self::CopyPredicated,
+            232u8 => Self::COPY_PREDICATED_SCALAR,
+            233u8 => Self::DVE_READ_INDICES,
+            234u8 => Self::SELECT_REDUCE,
             240u8 => Self::EXTENDED_INST,
             241u8 => Self::DMA_GATHER_TRANSPOSE,
-            242u8 => Self::NonzeroWithCount,
+            242u8 => Self::NONZERO_WITH_COUNT,
+            243u8 => Self::TENSOR_TENSOR_INT_WIDE,
+            244u8 => Self::TENSOR_SCALAR_INT_WIDE,
             255u8 => Self::INVALID,
             other => Self::Other(other),
         }
@@ -8955,80 +9425,122 @@ impl OPCODE {
             return v;
         }
         match self {
-            Self::LdWeights => 1u8,
-            Self::MatMul => 2u8,
-            Self::Ldtags => 6u8,
-            Self::MatMulSparse => 7u8,
-            Self::LdWeightMx => 9u8,
-            Self::MatmultMx => 10u8,
-            Self::Activation => 33u8,
+            Self::LDWEIGHTS => 1u8,
+            Self::MATMUL => 2u8,
+            Self::PE_REG_WRITE => 3u8,
+            Self::WEIGHT_MASK => 4u8,
+            Self::WEIGHT_SHIFT => 5u8,
+            Self::LDTAGS => 6u8,
+            Self::MATMUL_SPARSE => 7u8,
+            Self::PE_MANAGE_SEED => 8u8,
+            Self::LDWEIGHTS_MX => 9u8,
+            Self::MATMUL_MX => 10u8,
+            Self::ACTIVATE => 33u8,
             Self::ACTIVATE_QUANTIZE => 34u8,
-            Self::LoadActFuncSet => 35u8,
-            Self::ReadActivationAccumulator => 36u8,
-            Self::Activation_0x25 => 37u8,
-            Self::Exponential => 48u8,
-            Self::TensorTensor => 65u8,
-            Self::TensorReduce_0x42 => 66u8,
-            Self::TensorScalarPtr_0x43 => 67u8,
-            Self::Pool => 69u8,
-            Self::TensorCopy => 70u8,
-            Self::TensorCopy_0x47 => 71u8,
-            Self::Reciprocal => 72u8,
-            Self::Memset => 73u8,
-            Self::Rng => 77u8,
-            Self::TensorTensor_0x51 => 81u8,
-            Self::TensorReduce_0x52 => 82u8,
-            Self::TensorScalarPtr_0x53 => 83u8,
+            Self::ACTIVATION_TABLE_LOAD => 35u8,
+            Self::ACTIVATION_READ_ACCUMULATOR => 36u8,
+            Self::ACTIVATE2 => 37u8,
+            Self::ACTIVATE_MULTIPASS => 38u8,
+            Self::EXPONENTIAL => 48u8,
+            Self::TENSOR_TENSOR_ARITH_OP => 65u8,
+            Self::TENSOR_REDUCE_ARITH_OP => 66u8,
+            Self::TENSOR_SCALAR_ARITH_OP => 67u8,
+            Self::TENSOR_SCALAR_PTR_ARITH_OP => 68u8,
+            Self::POOL => 69u8,
+            Self::COPY => 70u8,
+            Self::CAST => 71u8,
+            Self::RECIPROCAL => 72u8,
+            Self::MEMSET => 73u8,
+            Self::REG_LOAD => 74u8,
+            Self::REG_STORE => 75u8,
+            Self::REG_SHUFFLE => 76u8,
+            Self::RNG => 77u8,
+            Self::TENSOR_CUMULATIVE_ARITH_OP => 78u8,
+            Self::TENSOR_SCALAR_PTR_MULTI_ARITH => 79u8,
+            Self::TENSOR_TENSOR_BITVEC_OP => 81u8,
+            Self::TENSOR_REDUCE_BITVEC_OP => 82u8,
+            Self::TENSOR_SCALAR_BITVEC_OP => 83u8,
+            Self::TENSOR_SCALAR_PTR_BITVEC_OP => 84u8,
+            Self::MAX_POOL_SELECT => 88u8,
+            Self::TENSOR_CUMULATIVE_BITVEC_OP => 94u8,
+            Self::TENSOR_SCALAR_PTR_MULTI_BITVEC => 95u8,
             Self::BATCH_NORM_STATS => 96u8,
-            Self::BNStats => 97u8,
-            Self::BNStatsAggregate => 98u8,
-            Self::BNGradients => 99u8,
-            Self::BNBackprop => 100u8,
-            Self::BNBackprop_0x65 => 101u8,
+            Self::BATCH_NORM_STATS2 => 97u8,
+            Self::BATCH_NORM_AGGREGATE => 98u8,
+            Self::BATCH_NORM_GRAD_ACCUMULATE => 99u8,
+            Self::BATCH_NORM_PARAM_LOAD => 100u8,
+            Self::BATCH_NORM_BACK_PROP => 101u8,
+            Self::LOAD_PARAMETER_RAM => 102u8,
             Self::POOL_BUFFER_LOAD => 103u8,
             Self::GATHER => 104u8,
             Self::LOAD_MASK_SELECT => 105u8,
             Self::STREAM_SHUFFLE => 106u8,
             Self::STREAM_TRANSPOSE => 107u8,
-            Self::Max => 108u8,
-            Self::MaxIndex => 109u8,
-            Self::MaxIndex_0x6e => 110u8,
-            Self::MatchReplace => 111u8,
-            Self::TensorScalarPtr_0x74 => 116u8,
-            Self::GetRandState => 119u8,
-            Self::RandSetState => 120u8,
+            Self::MAX8 => 108u8,
+            Self::MATCH_VALUE_LOAD => 109u8,
+            Self::FIND_INDEX8 => 110u8,
+            Self::MATCH_REPLACE8 => 111u8,
+            Self::TENSOR_SCALAR_IMM_LD_ARITH => 112u8,
+            Self::TENSOR_SCALAR_IMM_LD_BITVEC => 113u8,
+            Self::COPY_PREDICATED => 114u8,
+            Self::ROI_ALIGN => 115u8,
+            Self::TENSOR_SCALAR_ADDR => 116u8,
+            Self::RAND => 118u8,
+            Self::RAND_GET_STATE => 119u8,
+            Self::RAND_SET_STATE => 120u8,
             Self::EMBEDDING_UPDATE => 121u8,
-            Self::TensorReduce => 124u8,
-            Self::TensorReduce_0x7d => 125u8,
-            Self::Iota => 126u8,
+            Self::LOAD_POOL_ARGUMENT => 122u8,
+            Self::TENSOR_DEQUANTIZE => 123u8,
+            Self::CROSS_LANE_REDUCE_ARITH => 124u8,
+            Self::CROSS_LANE_REDUCE_BITVEC => 125u8,
+            Self::IOTA => 126u8,
             Self::DROPOUT => 127u8,
             Self::JPEG_DECODE => 129u8,
-            Self::BNStats_0x82 => 130u8,
-            Self::TensorReduce_0x83 => 131u8,
-            Self::TensorReduce_0x84 => 132u8,
-            Self::CustomOp => 133u8,
-            Self::CustomOp_0x86 => 134u8,
-            Self::TensorTensor_0x8a => 138u8,
-            Self::BNBackprop2_0x8e => 142u8,
-            Self::TensorScalarAffineSelect => 146u8,
-            Self::TensorScalarPtr_0x93 => 147u8,
-            Self::BNGradients_0x94 => 148u8,
-            Self::TensorScalarPtr_0x9a => 154u8,
-            Self::DveReadAccumulator => 155u8,
-            Self::TensorScalarPtr_0x9c => 156u8,
-            Self::TensorScalarPtr_0x9e => 158u8,
-            Self::EventSemaphore => 160u8,
-            Self::Halt => 161u8,
-            Self::Drain => 162u8,
-            Self::NoOp => 164u8,
+            Self::TRANSPOSE_BATCH_NORM_STATS2 => 130u8,
+            Self::TRANSPOSE_TENSOR_REDUCE_ARITH_OP => 131u8,
+            Self::TRANSPOSE_TENSOR_REDUCE_BITVEC_OP => 132u8,
+            Self::CUSTOM_OP_HEADER => 133u8,
+            Self::CUSTOM_OP_PAYLOAD => 134u8,
+            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH => 135u8,
+            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC => 136u8,
+            Self::TENSOR_TENSOR_ADD_BF16 => 138u8,
+            Self::TENSOR_TENSOR_MULT_BF16 => 139u8,
+            Self::TENSOR_REDUCE_ADD_BF16 => 140u8,
+            Self::TENSOR_REDUCE_MAX_BF16 => 141u8,
+            Self::BATCH_NORM_PARAM_LOAD2 => 142u8,
+            Self::TENSOR_TENSOR_SUB_BF16 => 143u8,
+            Self::TENSOR_SCALAR_AFFINE_SELECT => 146u8,
+            Self::TRANSPOSE_TENSOR_SCALAR_ARITH_OP => 147u8,
+            Self::BATCH_NORM_GRAD_ACCUMULATE2 => 148u8,
+            Self::MODIFY_POOL_CONFIG => 149u8,
+            Self::SORT => 150u8,
+            Self::TENSOR_SCALAR_SELECT => 152u8,
+            Self::CAST_PREDICATED => 153u8,
+            Self::TENSOR_SCALAR_CACHE_REDUCE => 154u8,
+            Self::DVE_READ_ACCUMULATOR => 155u8,
+            Self::TENSOR_REDUCE_RANGE_CHECK => 156u8,
+            Self::SCALAR_TENSOR_TENSOR_ARITH => 157u8,
+            Self::SCALAR_TENSOR_TENSOR_BITVEC => 158u8,
+            Self::ENGINE_NOP => 159u8,
+            Self::EVENT_SEMAPHORE => 160u8,
+            Self::HALT => 161u8,
+            Self::DRAIN => 162u8,
+            Self::INSTRUCTION_FLUSH => 163u8,
+            Self::NOP => 164u8,
+            Self::WRITE => 165u8,
             Self::NOTIFY => 166u8,
-            Self::RegisterMove => 167u8,
-            Self::RegisterAlu => 168u8,
-            Self::CompareAndBranch => 169u8,
-            Self::TensorLoad_0xaa => 170u8,
-            Self::TensorSave => 171u8,
-            Self::GroupResetSemaphores => 176u8,
+            Self::MOVE => 167u8,
+            Self::ALU_OP => 168u8,
+            Self::COMPARE_BRANCH => 169u8,
+            Self::TENSOR_LOAD => 170u8,
+            Self::TENSOR_STORE => 171u8,
+            Self::EVENT_SEMAPHORE_RANGE_CLEAR => 176u8,
+            Self::SET_ORDERING_MODE => 177u8,
             Self::MOVE_SHAPE => 178u8,
+            Self::POLL_SEM => 179u8,
+            Self::TEST_EVENT_SEM => 180u8,
+            Self::BRANCH_PREFETCH_HINT => 181u8,
+            Self::COMPACT_CONTROL_INST => 182u8,
             Self::DMAMEMCPY => 184u8,
             Self::DMA_MEMCPY2 => 185u8,
             Self::DMA_IMMEDIATE => 186u8,
@@ -9039,41 +9551,51 @@ impl OPCODE {
             Self::SB2SB_COLLECTIVE => 191u8,
             Self::PSEUDO_DMATRIGGER => 193u8,
             Self::PSEUDO_DMAREARM => 194u8,
+            Self::PSEUDO_DMABARRIER => 195u8,
             Self::PSEUDO_DMAMEMCPY_FULL_IND => 196u8,
+            Self::PSEUDO_SEMAPHORE_SET => 197u8,
+            Self::PSEUDO_LOAD_ACT_FUNC_SET => 198u8,
             Self::PSEUDO_TRIGGER_ALL_REDUCE => 199u8,
             Self::PSEUDO_TRIGGER_COLLECTIVE => 200u8,
+            Self::PSEUDO_READ_VAR_ADDR => 201u8,
             Self::PSEUDO_EMBEDDING_UPDATE => 202u8,
-            Self::CollectiveSend => 203u8,
+            Self::PSEUDO_SEND_RECV => 203u8,
             Self::PSEUDO_BRANCH_LABEL => 204u8,
-            Self::TensorSave_0xcd => 205u8,
-            Self::TensorLoad => 206u8,
+            Self::PSEUDO_TENSOR_STORE => 205u8,
+            Self::PSEUDO_TENSOR_LOAD => 206u8,
             Self::PSEUDO_DMASWAP_QUEUE_SET => 207u8,
-            Self::SetRandState => 208u8,
+            Self::PSEUDO_SET_RNG_SEED => 208u8,
             Self::PSEUDO_FUNCTION_BEGIN => 209u8,
-            Self::Return => 210u8,
-            Self::Call => 211u8,
+            Self::PSEUDO_FUNCTION_RETURN => 210u8,
+            Self::PSEUDO_FUNCTION_CALL => 211u8,
             Self::PSEUDO_DMA_DIRECT2D => 212u8,
-            Self::AllEngineBarrier => 213u8,
+            Self::PSEUDO_SYNC_BARRIER => 213u8,
             Self::PSEUDO_RANGE_CHECK => 214u8,
             Self::PSEUDO_JPEG_DECODE => 215u8,
-            Self::CoreBarrier => 216u8,
-            Self::CollectiveCompute => 217u8,
+            Self::PSEUDO_CORE_BARRIER => 216u8,
+            Self::PSEUDO_TRIGGER_COLLECTIVE2 => 217u8,
             Self::PSEUDO_EXTENSION => 218u8,
-            Self::GetCurProcessingRankID => 219u8,
-            Self::GetGlobalRankId => 220u8,
-            Self::BranchHint => 221u8,
-            Self::TensorCompletion => 222u8,
-            Self::Exit => 223u8,
+            Self::PSEUDO_CUR_PROCESSING_RANK_ID => 219u8,
+            Self::PSEUDO_GID_LOAD => 220u8,
+            Self::PSEUDO_BRANCH_PREFETCH_HINT => 221u8,
+            Self::PSEUDO_TENSOR_COMPLETION => 222u8,
+            Self::PSEUDO_INST => 223u8,
             Self::SPARSITY_COMPRESS => 224u8,
-            Self::Rand2 => 226u8,
-            Self::QuantizeMx => 227u8,
-            Self::TensorScalarPtr_0xe5 => 229u8,
-            Self::TensorScalarCache => 230u8,
+            Self::SPARSITY_COMPRESS_TAG => 225u8,
+            Self::RAND2 => 226u8,
+            Self::QUANTIZE_MX => 227u8,
+            Self::CONV_LUT_LOAD => 228u8,
+            Self::TENSOR_TENSOR_SCAN_ARITH => 229u8,
+            Self::TENSOR_SCALAR_CACHE_CUMULATIVE => 230u8,
             Self::INDIRECT_COPY => 231u8,
-            Self::CopyPredicated => 234u8,
+            Self::COPY_PREDICATED_SCALAR => 232u8,
+            Self::DVE_READ_INDICES => 233u8,
+            Self::SELECT_REDUCE => 234u8,
             Self::EXTENDED_INST => 240u8,
             Self::DMA_GATHER_TRANSPOSE => 241u8,
-            Self::NonzeroWithCount => 242u8,
+            Self::NONZERO_WITH_COUNT => 242u8,
+            Self::TENSOR_TENSOR_INT_WIDE => 243u8,
+            Self::TENSOR_SCALAR_INT_WIDE => 244u8,
             Self::INVALID => 255u8,
             Self::Other(_) => 0u8,
         }
@@ -9081,80 +9603,134 @@ impl OPCODE {
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
-            Self::LdWeights => Some("LdWeights"),
-            Self::MatMul => Some("MatMul"),
-            Self::Ldtags => Some("Ldtags"),
-            Self::MatMulSparse => Some("MatMulSparse"),
-            Self::LdWeightMx => Some("LdWeightMx"),
-            Self::MatmultMx => Some("MatmultMx"),
-            Self::Activation => Some("Activation"),
+            Self::LDWEIGHTS => Some("LDWEIGHTS"),
+            Self::MATMUL => Some("MATMUL"),
+            Self::PE_REG_WRITE => Some("PE_REG_WRITE"),
+            Self::WEIGHT_MASK => Some("WEIGHT_MASK"),
+            Self::WEIGHT_SHIFT => Some("WEIGHT_SHIFT"),
+            Self::LDTAGS => Some("LDTAGS"),
+            Self::MATMUL_SPARSE => Some("MATMUL_SPARSE"),
+            Self::PE_MANAGE_SEED => Some("PE_MANAGE_SEED"),
+            Self::LDWEIGHTS_MX => Some("LDWEIGHTS_MX"),
+            Self::MATMUL_MX => Some("MATMUL_MX"),
+            Self::ACTIVATE => Some("ACTIVATE"),
             Self::ACTIVATE_QUANTIZE => Some("ACTIVATE_QUANTIZE"),
-            Self::LoadActFuncSet => Some("LoadActFuncSet"),
-            Self::ReadActivationAccumulator => Some("ReadActivationAccumulator"),
-            Self::Activation_0x25 => Some("Activation_0x25"),
-            Self::Exponential => Some("Exponential"),
-            Self::TensorTensor => Some("TensorTensor"),
-            Self::TensorReduce_0x42 => Some("TensorReduce_0x42"),
-            Self::TensorScalarPtr_0x43 => Some("TensorScalarPtr_0x43"),
-            Self::Pool => Some("Pool"),
-            Self::TensorCopy => Some("TensorCopy"),
-            Self::TensorCopy_0x47 => Some("TensorCopy_0x47"),
-            Self::Reciprocal => Some("Reciprocal"),
-            Self::Memset => Some("Memset"),
-            Self::Rng => Some("Rng"),
-            Self::TensorTensor_0x51 => Some("TensorTensor_0x51"),
-            Self::TensorReduce_0x52 => Some("TensorReduce_0x52"),
-            Self::TensorScalarPtr_0x53 => Some("TensorScalarPtr_0x53"),
+            Self::ACTIVATION_TABLE_LOAD => Some("ACTIVATION_TABLE_LOAD"),
+            Self::ACTIVATION_READ_ACCUMULATOR => Some("ACTIVATION_READ_ACCUMULATOR"),
+            Self::ACTIVATE2 => Some("ACTIVATE2"),
+            Self::ACTIVATE_MULTIPASS => Some("ACTIVATE_MULTIPASS"),
+            Self::EXPONENTIAL => Some("EXPONENTIAL"),
+            Self::TENSOR_TENSOR_ARITH_OP => Some("TENSOR_TENSOR_ARITH_OP"),
+            Self::TENSOR_REDUCE_ARITH_OP => Some("TENSOR_REDUCE_ARITH_OP"),
+            Self::TENSOR_SCALAR_ARITH_OP => Some("TENSOR_SCALAR_ARITH_OP"),
+            Self::TENSOR_SCALAR_PTR_ARITH_OP => Some("TENSOR_SCALAR_PTR_ARITH_OP"),
+            Self::POOL => Some("POOL"),
+            Self::COPY => Some("COPY"),
+            Self::CAST => Some("CAST"),
+            Self::RECIPROCAL => Some("RECIPROCAL"),
+            Self::MEMSET => Some("MEMSET"),
+            Self::REG_LOAD => Some("REG_LOAD"),
+            Self::REG_STORE => Some("REG_STORE"),
+            Self::REG_SHUFFLE => Some("REG_SHUFFLE"),
+            Self::RNG => Some("RNG"),
+            Self::TENSOR_CUMULATIVE_ARITH_OP => Some("TENSOR_CUMULATIVE_ARITH_OP"),
+            Self::TENSOR_SCALAR_PTR_MULTI_ARITH => Some("TENSOR_SCALAR_PTR_MULTI_ARITH"),
+            Self::TENSOR_TENSOR_BITVEC_OP => Some("TENSOR_TENSOR_BITVEC_OP"),
+            Self::TENSOR_REDUCE_BITVEC_OP => Some("TENSOR_REDUCE_BITVEC_OP"),
+            Self::TENSOR_SCALAR_BITVEC_OP => Some("TENSOR_SCALAR_BITVEC_OP"),
+            Self::TENSOR_SCALAR_PTR_BITVEC_OP => Some("TENSOR_SCALAR_PTR_BITVEC_OP"),
+            Self::MAX_POOL_SELECT => Some("MAX_POOL_SELECT"),
+            Self::TENSOR_CUMULATIVE_BITVEC_OP => Some("TENSOR_CUMULATIVE_BITVEC_OP"),
+            Self::TENSOR_SCALAR_PTR_MULTI_BITVEC => {
+                Some("TENSOR_SCALAR_PTR_MULTI_BITVEC")
+            }
             Self::BATCH_NORM_STATS => Some("BATCH_NORM_STATS"),
-            Self::BNStats => Some("BNStats"),
-            Self::BNStatsAggregate => Some("BNStatsAggregate"),
-            Self::BNGradients => Some("BNGradients"),
-            Self::BNBackprop => Some("BNBackprop"),
-            Self::BNBackprop_0x65 => Some("BNBackprop_0x65"),
+            Self::BATCH_NORM_STATS2 => Some("BATCH_NORM_STATS2"),
+            Self::BATCH_NORM_AGGREGATE => Some("BATCH_NORM_AGGREGATE"),
+            Self::BATCH_NORM_GRAD_ACCUMULATE => Some("BATCH_NORM_GRAD_ACCUMULATE"),
+            Self::BATCH_NORM_PARAM_LOAD => Some("BATCH_NORM_PARAM_LOAD"),
+            Self::BATCH_NORM_BACK_PROP => Some("BATCH_NORM_BACK_PROP"),
+            Self::LOAD_PARAMETER_RAM => Some("LOAD_PARAMETER_RAM"),
             Self::POOL_BUFFER_LOAD => Some("POOL_BUFFER_LOAD"),
             Self::GATHER => Some("GATHER"),
             Self::LOAD_MASK_SELECT => Some("LOAD_MASK_SELECT"),
             Self::STREAM_SHUFFLE => Some("STREAM_SHUFFLE"),
             Self::STREAM_TRANSPOSE => Some("STREAM_TRANSPOSE"),
-            Self::Max => Some("Max"),
-            Self::MaxIndex => Some("MaxIndex"),
-            Self::MaxIndex_0x6e => Some("MaxIndex_0x6e"),
-            Self::MatchReplace => Some("MatchReplace"),
-            Self::TensorScalarPtr_0x74 => Some("TensorScalarPtr_0x74"),
-            Self::GetRandState => Some("GetRandState"),
-            Self::RandSetState => Some("RandSetState"),
+            Self::MAX8 => Some("MAX8"),
+            Self::MATCH_VALUE_LOAD => Some("MATCH_VALUE_LOAD"),
+            Self::FIND_INDEX8 => Some("FIND_INDEX8"),
+            Self::MATCH_REPLACE8 => Some("MATCH_REPLACE8"),
+            Self::TENSOR_SCALAR_IMM_LD_ARITH => Some("TENSOR_SCALAR_IMM_LD_ARITH"),
+            Self::TENSOR_SCALAR_IMM_LD_BITVEC => Some("TENSOR_SCALAR_IMM_LD_BITVEC"),
+            Self::COPY_PREDICATED => Some("COPY_PREDICATED"),
+            Self::ROI_ALIGN => Some("ROI_ALIGN"),
+            Self::TENSOR_SCALAR_ADDR => Some("TENSOR_SCALAR_ADDR"),
+            Self::RAND => Some("RAND"),
+            Self::RAND_GET_STATE => Some("RAND_GET_STATE"),
+            Self::RAND_SET_STATE => Some("RAND_SET_STATE"),
             Self::EMBEDDING_UPDATE => Some("EMBEDDING_UPDATE"),
-            Self::TensorReduce => Some("TensorReduce"),
-            Self::TensorReduce_0x7d => Some("TensorReduce_0x7d"),
-            Self::Iota => Some("Iota"),
+            Self::LOAD_POOL_ARGUMENT => Some("LOAD_POOL_ARGUMENT"),
+            Self::TENSOR_DEQUANTIZE => Some("TENSOR_DEQUANTIZE"),
+            Self::CROSS_LANE_REDUCE_ARITH => Some("CROSS_LANE_REDUCE_ARITH"),
+            Self::CROSS_LANE_REDUCE_BITVEC => Some("CROSS_LANE_REDUCE_BITVEC"),
+            Self::IOTA => Some("IOTA"),
             Self::DROPOUT => Some("DROPOUT"),
             Self::JPEG_DECODE => Some("JPEG_DECODE"),
-            Self::BNStats_0x82 => Some("BNStats_0x82"),
-            Self::TensorReduce_0x83 => Some("TensorReduce_0x83"),
-            Self::TensorReduce_0x84 => Some("TensorReduce_0x84"),
-            Self::CustomOp => Some("CustomOp"),
-            Self::CustomOp_0x86 => Some("CustomOp_0x86"),
-            Self::TensorTensor_0x8a => Some("TensorTensor_0x8a"),
-            Self::BNBackprop2_0x8e => Some("BNBackprop2_0x8e"),
-            Self::TensorScalarAffineSelect => Some("TensorScalarAffineSelect"),
-            Self::TensorScalarPtr_0x93 => Some("TensorScalarPtr_0x93"),
-            Self::BNGradients_0x94 => Some("BNGradients_0x94"),
-            Self::TensorScalarPtr_0x9a => Some("TensorScalarPtr_0x9a"),
-            Self::DveReadAccumulator => Some("DveReadAccumulator"),
-            Self::TensorScalarPtr_0x9c => Some("TensorScalarPtr_0x9c"),
-            Self::TensorScalarPtr_0x9e => Some("TensorScalarPtr_0x9e"),
-            Self::EventSemaphore => Some("EventSemaphore"),
-            Self::Halt => Some("Halt"),
-            Self::Drain => Some("Drain"),
-            Self::NoOp => Some("NoOp"),
+            Self::TRANSPOSE_BATCH_NORM_STATS2 => Some("TRANSPOSE_BATCH_NORM_STATS2"),
+            Self::TRANSPOSE_TENSOR_REDUCE_ARITH_OP => {
+                Some("TRANSPOSE_TENSOR_REDUCE_ARITH_OP")
+            }
+            Self::TRANSPOSE_TENSOR_REDUCE_BITVEC_OP => {
+                Some("TRANSPOSE_TENSOR_REDUCE_BITVEC_OP")
+            }
+            Self::CUSTOM_OP_HEADER => Some("CUSTOM_OP_HEADER"),
+            Self::CUSTOM_OP_PAYLOAD => Some("CUSTOM_OP_PAYLOAD"),
+            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH => {
+                Some("TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH")
+            }
+            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC => {
+                Some("TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC")
+            }
+            Self::TENSOR_TENSOR_ADD_BF16 => Some("TENSOR_TENSOR_ADD_BF16"),
+            Self::TENSOR_TENSOR_MULT_BF16 => Some("TENSOR_TENSOR_MULT_BF16"),
+            Self::TENSOR_REDUCE_ADD_BF16 => Some("TENSOR_REDUCE_ADD_BF16"),
+            Self::TENSOR_REDUCE_MAX_BF16 => Some("TENSOR_REDUCE_MAX_BF16"),
+            Self::BATCH_NORM_PARAM_LOAD2 => Some("BATCH_NORM_PARAM_LOAD2"),
+            Self::TENSOR_TENSOR_SUB_BF16 => Some("TENSOR_TENSOR_SUB_BF16"),
+            Self::TENSOR_SCALAR_AFFINE_SELECT => Some("TENSOR_SCALAR_AFFINE_SELECT"),
+            Self::TRANSPOSE_TENSOR_SCALAR_ARITH_OP => {
+                Some("TRANSPOSE_TENSOR_SCALAR_ARITH_OP")
+            }
+            Self::BATCH_NORM_GRAD_ACCUMULATE2 => Some("BATCH_NORM_GRAD_ACCUMULATE2"),
+            Self::MODIFY_POOL_CONFIG => Some("MODIFY_POOL_CONFIG"),
+            Self::SORT => Some("SORT"),
+            Self::TENSOR_SCALAR_SELECT => Some("TENSOR_SCALAR_SELECT"),
+            Self::CAST_PREDICATED => Some("CAST_PREDICATED"),
+            Self::TENSOR_SCALAR_CACHE_REDUCE => Some("TENSOR_SCALAR_CACHE_REDUCE"),
+            Self::DVE_READ_ACCUMULATOR => Some("DVE_READ_ACCUMULATOR"),
+            Self::TENSOR_REDUCE_RANGE_CHECK => Some("TENSOR_REDUCE_RANGE_CHECK"),
+            Self::SCALAR_TENSOR_TENSOR_ARITH => Some("SCALAR_TENSOR_TENSOR_ARITH"),
+            Self::SCALAR_TENSOR_TENSOR_BITVEC => Some("SCALAR_TENSOR_TENSOR_BITVEC"),
+            Self::ENGINE_NOP => Some("ENGINE_NOP"),
+            Self::EVENT_SEMAPHORE => Some("EVENT_SEMAPHORE"),
+            Self::HALT => Some("HALT"),
+            Self::DRAIN => Some("DRAIN"),
+            Self::INSTRUCTION_FLUSH => Some("INSTRUCTION_FLUSH"),
+            Self::NOP => Some("NOP"),
+            Self::WRITE => Some("WRITE"),
             Self::NOTIFY => Some("NOTIFY"),
-            Self::RegisterMove => Some("RegisterMove"),
-            Self::RegisterAlu => Some("RegisterAlu"),
-            Self::CompareAndBranch => Some("CompareAndBranch"),
-            Self::TensorLoad_0xaa => Some("TensorLoad_0xaa"),
-            Self::TensorSave => Some("TensorSave"),
-            Self::GroupResetSemaphores => Some("GroupResetSemaphores"),
+            Self::MOVE => Some("MOVE"),
+            Self::ALU_OP => Some("ALU_OP"),
+            Self::COMPARE_BRANCH => Some("COMPARE_BRANCH"),
+            Self::TENSOR_LOAD => Some("TENSOR_LOAD"),
+            Self::TENSOR_STORE => Some("TENSOR_STORE"),
+            Self::EVENT_SEMAPHORE_RANGE_CLEAR => Some("EVENT_SEMAPHORE_RANGE_CLEAR"),
+            Self::SET_ORDERING_MODE => Some("SET_ORDERING_MODE"),
             Self::MOVE_SHAPE => Some("MOVE_SHAPE"),
+            Self::POLL_SEM => Some("POLL_SEM"),
+            Self::TEST_EVENT_SEM => Some("TEST_EVENT_SEM"),
+            Self::BRANCH_PREFETCH_HINT => Some("BRANCH_PREFETCH_HINT"),
+            Self::COMPACT_CONTROL_INST => Some("COMPACT_CONTROL_INST"),
             Self::DMAMEMCPY => Some("DMAMEMCPY"),
             Self::DMA_MEMCPY2 => Some("DMA_MEMCPY2"),
             Self::DMA_IMMEDIATE => Some("DMA_IMMEDIATE"),
@@ -9165,41 +9741,53 @@ impl OPCODE {
             Self::SB2SB_COLLECTIVE => Some("SB2SB_COLLECTIVE"),
             Self::PSEUDO_DMATRIGGER => Some("PSEUDO_DMATRIGGER"),
             Self::PSEUDO_DMAREARM => Some("PSEUDO_DMAREARM"),
+            Self::PSEUDO_DMABARRIER => Some("PSEUDO_DMABARRIER"),
             Self::PSEUDO_DMAMEMCPY_FULL_IND => Some("PSEUDO_DMAMEMCPY_FULL_IND"),
+            Self::PSEUDO_SEMAPHORE_SET => Some("PSEUDO_SEMAPHORE_SET"),
+            Self::PSEUDO_LOAD_ACT_FUNC_SET => Some("PSEUDO_LOAD_ACT_FUNC_SET"),
             Self::PSEUDO_TRIGGER_ALL_REDUCE => Some("PSEUDO_TRIGGER_ALL_REDUCE"),
             Self::PSEUDO_TRIGGER_COLLECTIVE => Some("PSEUDO_TRIGGER_COLLECTIVE"),
+            Self::PSEUDO_READ_VAR_ADDR => Some("PSEUDO_READ_VAR_ADDR"),
             Self::PSEUDO_EMBEDDING_UPDATE => Some("PSEUDO_EMBEDDING_UPDATE"),
-            Self::CollectiveSend => Some("CollectiveSend"),
+            Self::PSEUDO_SEND_RECV => Some("PSEUDO_SEND_RECV"),
             Self::PSEUDO_BRANCH_LABEL => Some("PSEUDO_BRANCH_LABEL"),
-            Self::TensorSave_0xcd => Some("TensorSave_0xcd"),
-            Self::TensorLoad => Some("TensorLoad"),
+            Self::PSEUDO_TENSOR_STORE => Some("PSEUDO_TENSOR_STORE"),
+            Self::PSEUDO_TENSOR_LOAD => Some("PSEUDO_TENSOR_LOAD"),
             Self::PSEUDO_DMASWAP_QUEUE_SET => Some("PSEUDO_DMASWAP_QUEUE_SET"),
-            Self::SetRandState => Some("SetRandState"),
+            Self::PSEUDO_SET_RNG_SEED => Some("PSEUDO_SET_RNG_SEED"),
             Self::PSEUDO_FUNCTION_BEGIN => Some("PSEUDO_FUNCTION_BEGIN"),
-            Self::Return => Some("Return"),
-            Self::Call => Some("Call"),
+            Self::PSEUDO_FUNCTION_RETURN => Some("PSEUDO_FUNCTION_RETURN"),
+            Self::PSEUDO_FUNCTION_CALL => Some("PSEUDO_FUNCTION_CALL"),
             Self::PSEUDO_DMA_DIRECT2D => Some("PSEUDO_DMA_DIRECT2D"),
-            Self::AllEngineBarrier => Some("AllEngineBarrier"),
+            Self::PSEUDO_SYNC_BARRIER => Some("PSEUDO_SYNC_BARRIER"),
             Self::PSEUDO_RANGE_CHECK => Some("PSEUDO_RANGE_CHECK"),
             Self::PSEUDO_JPEG_DECODE => Some("PSEUDO_JPEG_DECODE"),
-            Self::CoreBarrier => Some("CoreBarrier"),
-            Self::CollectiveCompute => Some("CollectiveCompute"),
+            Self::PSEUDO_CORE_BARRIER => Some("PSEUDO_CORE_BARRIER"),
+            Self::PSEUDO_TRIGGER_COLLECTIVE2 => Some("PSEUDO_TRIGGER_COLLECTIVE2"),
             Self::PSEUDO_EXTENSION => Some("PSEUDO_EXTENSION"),
-            Self::GetCurProcessingRankID => Some("GetCurProcessingRankID"),
-            Self::GetGlobalRankId => Some("GetGlobalRankId"),
-            Self::BranchHint => Some("BranchHint"),
-            Self::TensorCompletion => Some("TensorCompletion"),
-            Self::Exit => Some("Exit"),
+            Self::PSEUDO_CUR_PROCESSING_RANK_ID => Some("PSEUDO_CUR_PROCESSING_RANK_ID"),
+            Self::PSEUDO_GID_LOAD => Some("PSEUDO_GID_LOAD"),
+            Self::PSEUDO_BRANCH_PREFETCH_HINT => Some("PSEUDO_BRANCH_PREFETCH_HINT"),
+            Self::PSEUDO_TENSOR_COMPLETION => Some("PSEUDO_TENSOR_COMPLETION"),
+            Self::PSEUDO_INST => Some("PSEUDO_INST"),
             Self::SPARSITY_COMPRESS => Some("SPARSITY_COMPRESS"),
-            Self::Rand2 => Some("Rand2"),
-            Self::QuantizeMx => Some("QuantizeMx"),
-            Self::TensorScalarPtr_0xe5 => Some("TensorScalarPtr_0xe5"),
-            Self::TensorScalarCache => Some("TensorScalarCache"),
+            Self::SPARSITY_COMPRESS_TAG => Some("SPARSITY_COMPRESS_TAG"),
+            Self::RAND2 => Some("RAND2"),
+            Self::QUANTIZE_MX => Some("QUANTIZE_MX"),
+            Self::CONV_LUT_LOAD => Some("CONV_LUT_LOAD"),
+            Self::TENSOR_TENSOR_SCAN_ARITH => Some("TENSOR_TENSOR_SCAN_ARITH"),
+            Self::TENSOR_SCALAR_CACHE_CUMULATIVE => {
+                Some("TENSOR_SCALAR_CACHE_CUMULATIVE")
+            }
             Self::INDIRECT_COPY => Some("INDIRECT_COPY"),
-            Self::CopyPredicated => Some("CopyPredicated"),
+            Self::COPY_PREDICATED_SCALAR => Some("COPY_PREDICATED_SCALAR"),
+            Self::DVE_READ_INDICES => Some("DVE_READ_INDICES"),
+            Self::SELECT_REDUCE => Some("SELECT_REDUCE"),
             Self::EXTENDED_INST => Some("EXTENDED_INST"),
             Self::DMA_GATHER_TRANSPOSE => Some("DMA_GATHER_TRANSPOSE"),
-            Self::NonzeroWithCount => Some("NonzeroWithCount"),
+            Self::NONZERO_WITH_COUNT => Some("NONZERO_WITH_COUNT"),
+            Self::TENSOR_TENSOR_INT_WIDE => Some("TENSOR_TENSOR_INT_WIDE"),
+            Self::TENSOR_SCALAR_INT_WIDE => Some("TENSOR_SCALAR_INT_WIDE"),
             Self::INVALID => Some("INVALID"),
             Self::Other(_) => None,
         }
@@ -9209,17 +9797,62 @@ impl OPCODE {
         let _ = arch;
         #[allow(unreachable_patterns)]
         match self {
+            Self::LDTAGS => matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick),
+            Self::MATMUL_SPARSE => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::PE_MANAGE_SEED => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::LDWEIGHTS_MX => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::MATMUL_MX => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::ACTIVATE2 => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::ACTIVATE_MULTIPASS => matches!(arch, Arch::maverick),
+            Self::JPEG_DECODE => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH => matches!(arch, Arch::sunda),
+            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC => matches!(arch, Arch::sunda),
+            Self::TENSOR_TENSOR_ADD_BF16 => matches!(arch, Arch::sunda),
+            Self::TENSOR_TENSOR_MULT_BF16 => matches!(arch, Arch::sunda),
+            Self::TENSOR_REDUCE_ADD_BF16 => matches!(arch, Arch::sunda),
+            Self::TENSOR_REDUCE_MAX_BF16 => matches!(arch, Arch::sunda),
+            Self::TENSOR_TENSOR_SUB_BF16 => matches!(arch, Arch::sunda),
+            Self::TEST_EVENT_SEM => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::COMPACT_CONTROL_INST => matches!(arch, Arch::maverick),
             Self::DMA_MEMCPY2 => matches!(arch, Arch::maverick),
             Self::DMA_IMMEDIATE => matches!(arch, Arch::maverick),
+            Self::RANGE_SELECT => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
             Self::DMA_TRANSPOSE => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::GET_SEQUENCE_BOUNDS => {
                 matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
             }
             Self::SB2SB_COLLECTIVE => {
                 matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
             }
+            Self::PSEUDO_JPEG_DECODE => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::SPARSITY_COMPRESS => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::SPARSITY_COMPRESS_TAG => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::RAND2 => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::QUANTIZE_MX => matches!(arch, Arch::mariana | Arch::maverick),
+            Self::CONV_LUT_LOAD => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::DVE_READ_INDICES => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
             Self::DMA_GATHER_TRANSPOSE => {
                 matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
             }
+            Self::NONZERO_WITH_COUNT => {
+                matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
+            }
+            Self::TENSOR_TENSOR_INT_WIDE => matches!(arch, Arch::maverick),
+            Self::TENSOR_SCALAR_INT_WIDE => matches!(arch, Arch::maverick),
             Self::Other(_) => false,
             _ => true,
         }
@@ -19268,9 +19901,9 @@ impl RANGE_SELECT {
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// LOAD_MASK_SELECT (CTRL_IM): loads a 32-entry channel-select mask table from immediate\[0..31\] into the engine's config state, one select byte per output channel, each \< 64 or 255 (is_valid_load_mask_select). The shipped header (gap-cluster page §7, compile-verified) lays out param_ram_offset@12 and imm_ptr_select@14, both 0 here, reserved0\[17\]@15 and the MOVE_IMMEDIATE payload@32; it outranks the DVE datamove page's encoder reading, which puts a 16-byte src AP at +0x0C (conflict load_mask_select_src_pattern: an encoder word with a nonzero src AP breaks has_zero_pram_offset / ctrl_im_reserved_zero). The pairing is the DVE page's: the compiler emits this word right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, so the spec keeps `follows`; the header page validates it alone and names its consumer only as plausibly StreamShuffle 0x6a, not byte-traced (conflict load_mask_select_pairing; the order is also conflict stream_shuffle_pair_order). The DVE page's destination pattern at +0x2C lies inside the immediate (conflict stream_shuffle_lane_map_overlap). The word's name and C name are the spec's (the house form of the DVE page's …_STREAM_SHUFFLE); the header's CTRL_IM is an alias (a C typedef NEURON_ISA_TPB_CTRL_IM_STRUCT). Confidence: CERTAIN (confirmed).
+/// LOAD_MASK_SELECT (CTRL_IM): loads a 32-entry channel-select mask table from immediate\[0..31\] into the engine's config state, one select byte per output channel, each \< 64 or 255 (is_valid_load_mask_select). The shipped header (gap-cluster page §7, compile-verified) lays out param_ram_offset@12 and imm_ptr_select@14, both 0 here, reserved0\[17\]@15 and the MOVE_IMMEDIATE payload@32; it outranks the DVE datamove page's encoder reading, which puts a 16-byte src AP at +0x0C (conflict load_mask_select_src_pattern: an encoder word with a nonzero src AP breaks has_zero_pram_offset / ctrl_im_reserved_zero). The pairing is the DVE page's: the compiler emits this word right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, so the spec keeps `follows`; the header page validates it alone and names its consumer only as plausibly StreamShuffle 0x6a, not byte-traced (conflict load_mask_select_pairing; the order is also conflict stream_shuffle_pair_order). The DVE page's destination pattern at +0x2C lies inside the immediate (conflict stream_shuffle_lane_map_overlap). The word is named after its shipped opcode, LOAD_MASK_SELECT (wiki-opcode-diff §2), and its C name is the header's struct, NEURON_ISA_TPB_CTRL_IM_STRUCT (wiki-gap-cluster §7: CTRL_IM, shared by LoadParameterRam 0x66, LOAD_MASK_SELECT 0x69, LoadPoolArgument 0x7a and EngineNop 0x9f; only 0x69 is in the spec). CTRL_IM, an alias of the word before, is no longer one: the loader spells a word's aliases in C by substituting them for the word's name in its C name, which the header's C name does not contain; the C name itself carries it. Until issue 24 the spec called it STREAM_SHUFFLE (C name NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, the house form of the DVE page's …_STREAM_SHUFFLE). That name is not kept as an alias: STREAM_SHUFFLE is the shipped name of opcode 0x6a and now names the 0x6a word, so input that says STREAM_SHUFFLE gets the S4D4_TR word, not this one. Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct STREAM_SHUFFLE {
+pub struct LOAD_MASK_SELECT {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0x69, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
@@ -19285,12 +19918,12 @@ pub struct STREAM_SHUFFLE {
     pub immediate: [u8; 32],
 }
 /// All bytes zero (arrays of any length, so not derived).
-impl Default for STREAM_SHUFFLE {
+impl Default for LOAD_MASK_SELECT {
     fn default() -> Self {
         Self::read(&[0u8; 64])
     }
 }
-impl STREAM_SHUFFLE {
+impl LOAD_MASK_SELECT {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
@@ -19398,67 +20031,67 @@ impl STREAM_SHUFFLE {
         v.leave(visit::Group::Array);
     }
 }
-impl STREAM_SHUFFLE {
+impl LOAD_MASK_SELECT {
     pub const OPCODE: u8 = 105u8;
-    pub const NAME: &'static str = "STREAM_SHUFFLE";
+    pub const NAME: &'static str = "LOAD_MASK_SELECT";
     pub const META: WordMeta = WordMeta {
-        name: "STREAM_SHUFFLE",
-        c_name: "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT",
-        aliases: &["CTRL_IM"],
+        name: "LOAD_MASK_SELECT",
+        c_name: "NEURON_ISA_TPB_CTRL_IM_STRUCT",
+        aliases: &[],
         opcode: 105u8,
         opcode_enumerator: "LOAD_MASK_SELECT",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
-        follows: &["STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
+        follows: &["STREAM_SHUFFLE", "STREAM_TRANSPOSE"],
         sub_opcode: None,
-        doc: "LOAD_MASK_SELECT (CTRL_IM): loads a 32-entry channel-select mask table from immediate[0..31] into the engine's config state, one select byte per output channel, each < 64 or 255 (is_valid_load_mask_select). The shipped header (gap-cluster page §7, compile-verified) lays out param_ram_offset@12 and imm_ptr_select@14, both 0 here, reserved0[17]@15 and the MOVE_IMMEDIATE payload@32; it outranks the DVE datamove page's encoder reading, which puts a 16-byte src AP at +0x0C (conflict load_mask_select_src_pattern: an encoder word with a nonzero src AP breaks has_zero_pram_offset / ctrl_im_reserved_zero). The pairing is the DVE page's: the compiler emits this word right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, so the spec keeps `follows`; the header page validates it alone and names its consumer only as plausibly StreamShuffle 0x6a, not byte-traced (conflict load_mask_select_pairing; the order is also conflict stream_shuffle_pair_order). The DVE page's destination pattern at +0x2C lies inside the immediate (conflict stream_shuffle_lane_map_overlap). The word's name and C name are the spec's (the house form of the DVE page's …_STREAM_SHUFFLE); the header's CTRL_IM is an alias (a C typedef NEURON_ISA_TPB_CTRL_IM_STRUCT).",
+        doc: "LOAD_MASK_SELECT (CTRL_IM): loads a 32-entry channel-select mask table from immediate[0..31] into the engine's config state, one select byte per output channel, each < 64 or 255 (is_valid_load_mask_select). The shipped header (gap-cluster page §7, compile-verified) lays out param_ram_offset@12 and imm_ptr_select@14, both 0 here, reserved0[17]@15 and the MOVE_IMMEDIATE payload@32; it outranks the DVE datamove page's encoder reading, which puts a 16-byte src AP at +0x0C (conflict load_mask_select_src_pattern: an encoder word with a nonzero src AP breaks has_zero_pram_offset / ctrl_im_reserved_zero). The pairing is the DVE page's: the compiler emits this word right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, so the spec keeps `follows`; the header page validates it alone and names its consumer only as plausibly StreamShuffle 0x6a, not byte-traced (conflict load_mask_select_pairing; the order is also conflict stream_shuffle_pair_order). The DVE page's destination pattern at +0x2C lies inside the immediate (conflict stream_shuffle_lane_map_overlap). The word is named after its shipped opcode, LOAD_MASK_SELECT (wiki-opcode-diff §2), and its C name is the header's struct, NEURON_ISA_TPB_CTRL_IM_STRUCT (wiki-gap-cluster §7: CTRL_IM, shared by LoadParameterRam 0x66, LOAD_MASK_SELECT 0x69, LoadPoolArgument 0x7a and EngineNop 0x9f; only 0x69 is in the spec). CTRL_IM, an alias of the word before, is no longer one: the loader spells a word's aliases in C by substituting them for the word's name in its C name, which the header's C name does not contain; the C name itself carries it. Until issue 24 the spec called it STREAM_SHUFFLE (C name NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT, the house form of the DVE page's …_STREAM_SHUFFLE). That name is not kept as an alias: STREAM_SHUFFLE is the shipped name of opcode 0x6a and now names the 0x6a word, so input that says STREAM_SHUFFLE gets the S4D4_TR word, not this one.",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[0]],
                 ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[0]],
                 ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[0]],
                 ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[0]],
                 ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[1]],
                 ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[1]],
                 ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[1]],
                 ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[1]],
                 ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
+                within: &[&LOAD_MASK_SELECT::FIELDS[1]],
                 ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
             },
-            meta::LeafMeta::of("param_ram_offset", 12, &STREAM_SHUFFLE::FIELDS[2]),
-            meta::LeafMeta::of("imm_ptr_select", 14, &STREAM_SHUFFLE::FIELDS[3]),
-            meta::LeafMeta::of("reserved0", 15, &STREAM_SHUFFLE::FIELDS[4]),
-            meta::LeafMeta::of("immediate", 32, &STREAM_SHUFFLE::FIELDS[5]),
+            meta::LeafMeta::of("param_ram_offset", 12, &LOAD_MASK_SELECT::FIELDS[2]),
+            meta::LeafMeta::of("imm_ptr_select", 14, &LOAD_MASK_SELECT::FIELDS[3]),
+            meta::LeafMeta::of("reserved0", 15, &LOAD_MASK_SELECT::FIELDS[4]),
+            meta::LeafMeta::of("immediate", 32, &LOAD_MASK_SELECT::FIELDS[5]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -19498,7 +20131,7 @@ impl STREAM_SHUFFLE {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-impl STREAM_SHUFFLE {
+impl LOAD_MASK_SELECT {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
         rules::RuleMeta {
@@ -19567,7 +20200,7 @@ impl STREAM_SHUFFLE {
             evidence: &[evidence::E739], ..rules::RuleMeta::DEFAULT
         },
     ];
-    /// Truth of each of `STREAM_SHUFFLE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    /// Truth of each of `LOAD_MASK_SELECT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
@@ -19679,21 +20312,21 @@ impl STREAM_SHUFFLE {
     /// The violations of these bytes (empty when valid).
     pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
         rules::Violations::from_truth(
-            "STREAM_SHUFFLE",
+            "LOAD_MASK_SELECT",
             Self::RULES,
             Self::rule_truth(b, arch),
         )
     }
-    /// Checks every rule of `STREAM_SHUFFLE` for `arch`; the error lists every violated rule.
+    /// Checks every rule of `LOAD_MASK_SELECT` for `arch`; the error lists every violated rule.
     pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
         let mut b = [0u8; 64];
         self.write(&mut b);
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the STREAM_SHUFFLE 0x69 lane map that follows has no room for them. The page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct; C needs two names, so this word's C name (S4D4_TR_SHUFFLE) and its name are the spec's. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
+/// StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the LOAD_MASK_SELECT 0x69 mask that follows has no room for them. The word is named after its shipped opcode, STREAM_SHUFFLE (wiki-opcode-diff §2; wiki-gap-cluster §8). The DVE page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct, and the header's C name NEURON_ISA_TPB_S4D4_TR_STRUCT is the 0x6B word's; the loader takes each C name once, so this word's C name is the spec's, NEURON_ISA_TPB_S4D4_TR_STREAM_SHUFFLE_STRUCT (S4D4_TR_SHUFFLE until issue 24; it must contain the word's name to spell the alias STREAM_SHUFFLE_TRANSPOSE in C). NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT is not used: it was the 0x69 word's C name until issue 24, and reusing it would silently change what C code naming it gets. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct STREAM_SHUFFLE_TRANSPOSE {
+pub struct STREAM_SHUFFLE {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0x6A, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word). Confidence: MEDIUM (inferred).
@@ -19720,12 +20353,12 @@ pub struct STREAM_SHUFFLE_TRANSPOSE {
     pub dst_mem_pattern: TENSOR4D,
 }
 /// All bytes zero (arrays of any length, so not derived).
-impl Default for STREAM_SHUFFLE_TRANSPOSE {
+impl Default for STREAM_SHUFFLE {
     fn default() -> Self {
         Self::read(&[0u8; 64])
     }
 }
-impl STREAM_SHUFFLE_TRANSPOSE {
+impl STREAM_SHUFFLE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
         meta::FieldMeta {
@@ -19884,117 +20517,117 @@ impl STREAM_SHUFFLE_TRANSPOSE {
         self.dst_mem_pattern.visit(&Self::FIELDS[11], v, base + 44, arch);
     }
 }
-impl STREAM_SHUFFLE_TRANSPOSE {
+impl STREAM_SHUFFLE {
     pub const OPCODE: u8 = 106u8;
-    pub const NAME: &'static str = "STREAM_SHUFFLE_TRANSPOSE";
+    pub const NAME: &'static str = "STREAM_SHUFFLE";
     pub const META: WordMeta = WordMeta {
-        name: "STREAM_SHUFFLE_TRANSPOSE",
-        c_name: "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT",
-        aliases: &[],
+        name: "STREAM_SHUFFLE",
+        c_name: "NEURON_ISA_TPB_S4D4_TR_STREAM_SHUFFLE_STRUCT",
+        aliases: &["STREAM_SHUFFLE_TRANSPOSE"],
         opcode: 106u8,
         opcode_enumerator: "STREAM_SHUFFLE",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
         follows: &[],
         sub_opcode: None,
-        doc: "StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the STREAM_SHUFFLE 0x69 lane map that follows has no room for them. The page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct; C needs two names, so this word's C name (S4D4_TR_SHUFFLE) and its name are the spec's. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
+        doc: "StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the LOAD_MASK_SELECT 0x69 mask that follows has no room for them. The word is named after its shipped opcode, STREAM_SHUFFLE (wiki-opcode-diff §2; wiki-gap-cluster §8). The DVE page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct, and the header's C name NEURON_ISA_TPB_S4D4_TR_STRUCT is the 0x6B word's; the loader takes each C name once, so this word's C name is the spec's, NEURON_ISA_TPB_S4D4_TR_STREAM_SHUFFLE_STRUCT (S4D4_TR_SHUFFLE until issue 24; it must contain the word's name to spell the alias STREAM_SHUFFLE_TRANSPOSE in C). NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT is not used: it was the 0x69 word's C name until issue 24, and reusing it would silently change what C code naming it gets. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
                 ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
                 ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
                 ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[0]],
                 ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
                 ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
                 ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
                 ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
                 ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
             },
             meta::LeafMeta {
                 confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
+                within: &[&STREAM_SHUFFLE::FIELDS[1]],
                 ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2]],
+                within: &[&STREAM_SHUFFLE::FIELDS[2]],
                 ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2]],
+                within: &[&STREAM_SHUFFLE::FIELDS[2]],
                 ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
             },
-            meta::LeafMeta::of("in_dtype", 32, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[3]),
-            meta::LeafMeta::of("out_dtype", 33, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[4]),
-            meta::LeafMeta::of("num_active_channels", 34, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[5]),
-            meta::LeafMeta::of("negated", 35, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[6]),
-            meta::LeafMeta::of("op", 36, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[7]),
-            meta::LeafMeta::of("op_dim", 37, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[8]),
-            meta::LeafMeta::of("mask_enable", 38, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[9]),
-            meta::LeafMeta::of("reserved1", 39, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[10]),
+            meta::LeafMeta::of("in_dtype", 32, &STREAM_SHUFFLE::FIELDS[3]),
+            meta::LeafMeta::of("out_dtype", 33, &STREAM_SHUFFLE::FIELDS[4]),
+            meta::LeafMeta::of("num_active_channels", 34, &STREAM_SHUFFLE::FIELDS[5]),
+            meta::LeafMeta::of("negated", 35, &STREAM_SHUFFLE::FIELDS[6]),
+            meta::LeafMeta::of("op", 36, &STREAM_SHUFFLE::FIELDS[7]),
+            meta::LeafMeta::of("op_dim", 37, &STREAM_SHUFFLE::FIELDS[8]),
+            meta::LeafMeta::of("mask_enable", 38, &STREAM_SHUFFLE::FIELDS[9]),
+            meta::LeafMeta::of("reserved1", 39, &STREAM_SHUFFLE::FIELDS[10]),
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[11], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[11], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[11], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[11], &TENSOR4D::FIELDS[0]],
+                within: &[&STREAM_SHUFFLE::FIELDS[11], &TENSOR4D::FIELDS[0]],
                 ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[11]],
+                within: &[&STREAM_SHUFFLE::FIELDS[11]],
                 ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
             },
             meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[11]],
+                within: &[&STREAM_SHUFFLE::FIELDS[11]],
                 ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
             },
         ],
@@ -20036,7 +20669,7 @@ impl STREAM_SHUFFLE_TRANSPOSE {
         meta::constant_mismatches(b, Self::META.leaves)
     }
 }
-impl STREAM_SHUFFLE_TRANSPOSE {
+impl STREAM_SHUFFLE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
         id: "src_element_count_nonzero", name: "src_element_count_nonzero",
@@ -20065,7 +20698,7 @@ impl STREAM_SHUFFLE_TRANSPOSE {
         confidence: confidence::seed000::INFERRED, evidence: &[evidence::E758],
         ..rules::RuleMeta::DEFAULT
     }];
-    /// Truth of each of `STREAM_SHUFFLE_TRANSPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
+    /// Truth of each of `STREAM_SHUFFLE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
@@ -20095,19 +20728,19 @@ impl STREAM_SHUFFLE_TRANSPOSE {
     /// The violations of these bytes (empty when valid).
     pub fn check_rules(b: &[u8; 64], arch: Arch) -> rules::Violations {
         rules::Violations::from_truth(
-            "STREAM_SHUFFLE_TRANSPOSE",
+            "STREAM_SHUFFLE",
             Self::RULES,
             Self::rule_truth(b, arch),
         )
     }
-    /// Checks every rule of `STREAM_SHUFFLE_TRANSPOSE` for `arch`; the error lists every violated rule.
+    /// Checks every rule of `STREAM_SHUFFLE` for `arch`; the error lists every violated rule.
     pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
         let mut b = [0u8; 64];
         self.write(&mut b);
         Self::check_rules(&b, arch).into_result()
     }
 }
-/// StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout). When the destination has 32 or more partitions the encoder emits a STREAM_SHUFFLE 0x69 right after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's guards: the source pattern is not TensorIndirect, and its num_elem\[3\] is 1. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
+/// StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout). When the destination has 32 or more partitions the encoder emits a LOAD_MASK_SELECT 0x69 right after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's guards: the source pattern is not TensorIndirect, and its num_elem\[3\] is 1. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths). Confidence: CERTAIN (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct STREAM_TRANSPOSE {
     /// Offset 0 (4 bytes), `HEADER`. opcode == 0x6B, inst_word_len == 0x10, bytes +2..+3 zero. Confidence: CERTAIN (confirmed).
@@ -20318,7 +20951,7 @@ impl STREAM_TRANSPOSE {
         arch_inferred: false,
         follows: &[],
         sub_opcode: None,
-        doc: "StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout). When the destination has 32 or more partitions the encoder emits a STREAM_SHUFFLE 0x69 right after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's guards: the source pattern is not TensorIndirect, and its num_elem[3] is 1. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
+        doc: "StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout). When the destination has 32 or more partitions the encoder emits a LOAD_MASK_SELECT 0x69 right after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's guards: the source pattern is not TensorIndirect, and its num_elem[3] is 1. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
         fields: Self::FIELDS,
         leaves: &[
             meta::LeafMeta {
@@ -27937,7 +28570,7 @@ pub const CONFLICTS: &[meta::Conflict] = &[
     meta::Conflict {
         name: "s4d4_tr_num_active_channels_width",
         doc: "How wide S4D4_TR's num_active_channels is (STREAM_SHUFFLE 0x6a, STREAM_TRANSPOSE 0x6b). The compile-verified header has a uint8_t at +34 followed by negated@35, op@36, op_dim@37 and mask_enable@38; the DVE datamove page's width column gives 4 bytes at +0x22 (a u32 over +0x22..+0x25). Read as a u32, a word with 64 channels and negated = 1 decodes as 320 channels. The header outranks the encoder reading: the spec reads one byte.",
-        about: &["STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
+        about: &["STREAM_SHUFFLE", "STREAM_TRANSPOSE"],
         readings: &[
             meta::Alternative {
                 name: "u8_at_34", type_name: "",
@@ -27954,8 +28587,8 @@ pub const CONFLICTS: &[meta::Conflict] = &[
     },
     meta::Conflict {
         name: "load_mask_select_src_pattern",
-        doc: "What LOAD_MASK_SELECT's (STREAM_SHUFFLE 0x69) bytes +12..+31 are. The shipped header's CTRL_IM struct (compile-verified) has param_ram_offset (u16) at 12, imm_ptr_select (u8) at 14 and reserved0[17] at 15, all required to be 0 by is_valid_load_mask_select; the DVE datamove page's encoder table writes a 16-byte source access pattern at +0x0C (assignAccess(src)), and its dbg validator reads the pattern's tails at +0x18 / +0x1A. A word the encoder writes with a nonzero source pattern breaks has_zero_pram_offset and ctrl_im_reserved_zero. The header outranks the encoder reading: the spec lays out the CTRL_IM fields.",
-        about: &["STREAM_SHUFFLE"],
+        doc: "What LOAD_MASK_SELECT's (0x69) bytes +12..+31 are. The shipped header's CTRL_IM struct (compile-verified) has param_ram_offset (u16) at 12, imm_ptr_select (u8) at 14 and reserved0[17] at 15, all required to be 0 by is_valid_load_mask_select; the DVE datamove page's encoder table writes a 16-byte source access pattern at +0x0C (assignAccess(src)), and its dbg validator reads the pattern's tails at +0x18 / +0x1A. A word the encoder writes with a nonzero source pattern breaks has_zero_pram_offset and ctrl_im_reserved_zero. The header outranks the encoder reading: the spec lays out the CTRL_IM fields.",
+        about: &["LOAD_MASK_SELECT"],
         readings: &[
             meta::Alternative {
                 name: "ctrl_im_fields", type_name: "",
@@ -27972,7 +28605,7 @@ pub const CONFLICTS: &[meta::Conflict] = &[
     meta::Conflict {
         name: "load_mask_select_pairing",
         doc: "Whether LOAD_MASK_SELECT (0x69) is a positional extension. The DVE datamove page's encoder emits it right after the 0x6A / 0x6B half of StreamShuffle / StreamTranspose, and the spec keeps that as `follows`; the header page treats it as a CTRL_IM control load of its own, validated alone by is_valid_load_mask_select, whose consumer is only plausibly StreamShuffle 0x6a (not byte-traced, MED/INFERRED), which would put it before the shuffle (as the Master Opcode Reference does, conflict stream_shuffle_pair_order). No page states that a lone 0x69 is invalid; the spec's `follows` reports one.",
-        about: &["STREAM_SHUFFLE", "STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
+        about: &["LOAD_MASK_SELECT", "STREAM_SHUFFLE", "STREAM_TRANSPOSE"],
         readings: &[
             meta::Alternative {
                 name: "after_the_transpose_half", type_name: "",
@@ -28004,6 +28637,75 @@ pub const CONFLICTS: &[meta::Conflict] = &[
         ],
     },
     meta::Conflict {
+        name: "bn_backprop_bundle_roles",
+        doc: "Which of 0x64 / 0x65 is BNBackprop's control bundle and which its parameter load. The shipped common.h enum names 0x64 BATCH_NORM_PARAM_LOAD and 0x65 BATCH_NORM_BACK_PROP; the Master Opcode Reference reads IT 37 BNBackprop as BACK_PROP 0x64 + PARAM_LOAD 0x65 (IT 38 BNBackprop2 as the 0x64 control + the 0x8E param-load, which the header's BATCH_NORM_PARAM_LOAD2 agrees with), the first two roles the other way round. The header's names lead; no word lays out either byte.",
+        about: &["OPCODE"],
+        readings: &[
+            meta::Alternative {
+                name: "header_0x64_param_load", type_name: "",
+                doc: "common.h: 0x64 BATCH_NORM_PARAM_LOAD, 0x65 BATCH_NORM_BACK_PROP, 0x8e BATCH_NORM_PARAM_LOAD2, all four generations.",
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1166],
+            },
+            meta::Alternative {
+                name: "compiler_0x64_back_prop", type_name: "",
+                doc: "The Master Opcode Reference: BNBackprop stamps BACK_PROP 0x64 and then PARAM_LOAD 0x65; BNBackprop2 shares 0x64 and stamps 0x8E as its parameter bundle.",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1167, evidence::E1168],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "opcode_0x8a_bf16_add",
+        doc: "What 0x8a is, and on which generations. The shipped SUNDA enum has TENSOR_TENSOR_ADD_BF16 = 0x8a (live there), retired at CAYMAN and never reused, so a 0x8a in a v3+ stream is a decode error or a v2 artifact; the Master Opcode Reference has IT 31 TensorTensor re-stamp its GPSIMD int32 form as 0x8A, in a row whose V3 / V4 columns carry the V2 words forward. The header leads: the enumerator is TENSOR_TENSOR_ADD_BF16, on sunda only.",
+        about: &["OPCODE"],
+        readings: &[
+            meta::Alternative {
+                name: "header_sunda_bf16_add", type_name: "",
+                doc: "common.h: TENSOR_TENSOR_ADD_BF16 = 0x8a in SUNDA only; one of the seven bytes CAYMAN abandons.",
+                confidence: confidence::wiki::HIGH_OBSERVED,
+                evidence: &[evidence::E1169, evidence::E1170],
+            },
+            meta::Alternative {
+                name: "compiler_int32_restamp", type_name: "",
+                doc: "The Master Opcode Reference: TensorTensor's GPSIMD int32 re-stamp is 0x8A, with the IT's V3 / V4 words carried forward ('=').",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1171, evidence::E1172],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "opcode_0xea_select_reduce",
+        doc: "What 0xea is. The shipped enum names 0xea SELECT_REDUCE (all four generations) and has a COPY_PREDICATED of its own at 0x72; the Master Opcode Reference has IT 52 CopyPredicated, the masked-copy / SELECT emitter, stamp 0xEA, and IT 51 Select lower to it. The header's name leads: 0xea is SELECT_REDUCE, with CopyPredicated an alias citing the Master Opcode Reference, and 0x72 is COPY_PREDICATED.",
+        about: &["OPCODE"],
+        readings: &[
+            meta::Alternative {
+                name: "header_select_reduce", type_name: "",
+                doc: "common.h: 0x72 COPY_PREDICATED and 0xea SELECT_REDUCE, both on all four generations.",
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1173],
+            },
+            meta::Alternative {
+                name: "compiler_copy_predicated", type_name: "",
+                doc: "The Master Opcode Reference: IT 52 CopyPredicated stamps 0xEA; IT 51 Select is lowered to GenericCopy + CopyPredicated (0xEA).",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1174, evidence::E1175],
+            },
+        ],
+    },
+    meta::Conflict {
+        name: "tensor_scalar_ptr_dispatch_bytes",
+        doc: "What 0x9c and 0xe5 are. The Master Opcode Reference lists both among the eight bytes one TensorScalar / TensorScalarPtr dispatcher (generateTensorScalarOrPtr) stamps, and the spec named them TensorScalarPtr_0x9c / TensorScalarPtr_0xe5; the shipped enum names them TENSOR_REDUCE_RANGE_CHECK and TENSOR_TENSOR_SCAN_ARITH, a tensor-reduce and a tensor-tensor scan, not tensor-scalar forms. The dispatcher's other six bytes fit their shipped names (0x43 / 0x53 TENSOR_SCALAR_*, 0x93 TRANSPOSE_TENSOR_SCALAR_ARITH_OP, 0x9a TENSOR_SCALAR_CACHE_REDUCE, 0x9e SCALAR_TENSOR_TENSOR_BITVEC, 0x74 TENSOR_SCALAR_ADDR). The header's names lead.",
+        about: &["OPCODE"],
+        readings: &[
+            meta::Alternative {
+                name: "header_reduce_range_check_and_scan", type_name: "",
+                doc: "common.h: 0x9c TENSOR_REDUCE_RANGE_CHECK and 0xe5 TENSOR_TENSOR_SCAN_ARITH, all four generations.",
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1176],
+            },
+            meta::Alternative {
+                name: "compiler_tensor_scalar_dispatcher", type_name: "",
+                doc: "The Master Opcode Reference: IT 28 TensorScalar / IT 29 TensorScalarPtr share one dispatcher that stamps 0x43 / 0x93 / 0x53 / 0x9A / 0x9C / 0x9E / 0xE5 / 0x74 (OrPtr + STT + Addr).",
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1177, evidence::E1178],
+            },
+        ],
+    },
+    meta::Conflict {
         name: "dma_flags_queue_id_width",
         doc: "How wide DMA_FLAGS.queue_id is. The shipped C bitfield (common.h) gives 3 bits, queue id 0..7; the header comment of the v5 words says \"4b queue ID\", and the micro-op page repeats it. The spec lays out the 3-bit bitfield (the field-tables page: trust the struct, not the comment); a 4th bit would be the low reserved bit 5.",
         about: &["DMA_FLAGS"],
@@ -28012,31 +28714,31 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "three_bit_bitfield", type_name: "",
                 doc: "The C bitfield: `queue_id:3` at bits 2..4, then reserved:3.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E127, evidence::E1166],
+                evidence: &[evidence::E127, evidence::E1179],
             },
             meta::Alternative {
                 name: "four_bit_header_comment", type_name: "",
                 doc: "The word header's comment: a 4-bit queue id.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1167, evidence::E511, evidence::E1168],
+                evidence: &[evidence::E1180, evidence::E511, evidence::E1181],
             },
         ],
     },
     meta::Conflict {
         name: "stream_shuffle_pair_order",
         doc: "Which half of a StreamShuffle / StreamTranspose pair comes first in the stream. The DVE datamove page has the transpose half (0x6A / 0x6B) first and the 0x69 lane map after it; the Master Opcode Reference lists the bundle sequence as the 0x69 mask, then the data-move word. The spec follows the DVE page, the one that maps the bytes and gives the emit order: STREAM_SHUFFLE follows either transpose half.",
-        about: &["STREAM_SHUFFLE", "STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE"],
+        about: &["LOAD_MASK_SELECT", "STREAM_SHUFFLE", "STREAM_TRANSPOSE"],
         readings: &[
             meta::Alternative {
                 name: "transpose_then_shuffle", type_name: "",
                 doc: "The DVE page: StreamShuffle is a forward stream_transpose (0x6A) then a stream_shuffle (0x69); StreamTranspose is {0x6B + 0x69} on the wide path. The 0x6A GEN block writes its bundle (fwrite @0x123b936) before the 0x69 GEN block (0x123ba50..) runs.",
                 confidence: confidence::certainty::CERTAIN,
-                evidence: &[evidence::E1169, evidence::E1170, evidence::E1171],
+                evidence: &[evidence::E1182, evidence::E1183, evidence::E1184],
             },
             meta::Alternative {
                 name: "mask_then_data_move", type_name: "",
                 doc: "The Master Opcode Reference: IT 39 StreamShuffle's bundle sequence is the 0x69 mask + the 0x6A data-move word, IT 40 StreamTranspose's the 0x69 mask + 0x6B.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1172],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1185],
             },
         ],
     },
@@ -28049,12 +28751,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "reg_load_then_pool_buffer_load", type_name: "",
                 doc: "The DVE page: per 512-element chunk, {0x68 reg_load + 0x67 pool_buffer_load}; reg_load loads the gathered register / index base, pool_buffer_load performs the indexed read. The 0x68 GEN block ends with its fwrite (@0x12537ea) before the 0x67 GEN seed (@0x1253a58). That the address order is the emit order is the spec's reading of the page.",
                 confidence: confidence::certainty::MEDIUM,
-                evidence: &[evidence::E1173, evidence::E1174, evidence::E1175],
+                evidence: &[evidence::E1186, evidence::E1187, evidence::E1188],
             },
             meta::Alternative {
                 name: "buffer_load_then_gather", type_name: "",
                 doc: "The Master Opcode Reference lists IT 92 Gather's bundles as 0x67 buffer-load + 0x68 gather; the gather-scatter page: before GATHER runs, a PoolBufferLoad must fill up to 512 elements per channel into the Pool_Buffer.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1176, evidence::E1177],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1189, evidence::E1190],
             },
         ],
     },
@@ -28062,37 +28764,37 @@ pub const CONFLICTS: &[meta::Conflict] = &[
         name: "dve_access_pattern_widths",
         doc: "How wide the DVE words' access-pattern slots are. The DVE datamove page's width column gives 16 bytes for every AP slot, TENSOR4D and TENSOR2D alike; a TENSOR4D is 20 bytes and a TENSOR2D 12 (4 + 4N). The page's own offsets agree with the typed widths: the 0x6B guard reads src num_elem[3] at +0x1E (a 20-byte TENSOR4D at +0x0C), the dtype bytes start at +0x20 where such a pattern ends, and RangeSelect's +0x24 field starts where a 12-byte TENSOR2D at +0x18 ends. The spec types the slots by the pattern the page names, at its size.",
         about: &[
-            "STREAM_SHUFFLE", "STREAM_SHUFFLE_TRANSPOSE", "STREAM_TRANSPOSE", "RANGE_SELECT", "TENSOR4D",
+            "LOAD_MASK_SELECT", "STREAM_SHUFFLE", "STREAM_TRANSPOSE", "RANGE_SELECT", "TENSOR4D",
             "TENSOR2D",
         ],
         readings: &[
             meta::Alternative {
                 name: "sixteen_byte_slots", type_name: "",
                 doc: "The DVE page's tables: every AP row has W = 16 (TENSOR4D at +0x0C / +0x2C, core_v3::TENSOR2D at +0x18 / +0x30).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1178, evidence::E1179],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1191, evidence::E1192],
             },
             meta::Alternative {
                 name: "typed_pattern_sizes", type_name: "",
                 doc: "The pattern types' own sizes: TENSOR2D 12 bytes (probe), the N-dimensional patterns 4 + 4N bytes (TENSOR4D 20); and the DVE page's own guard reads TENSOR4D num_elem[3] at +0x1E.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1180, evidence::E1181],
+                evidence: &[evidence::E1193, evidence::E1194],
             },
         ],
     },
     meta::Conflict {
         name: "stream_shuffle_lane_map_overlap",
-        doc: "What STREAM_SHUFFLE's bytes +0x2C..+0x3F are. The DVE page lists a dst AP at +0x2C and the 32-byte lane map at +0x20..+0x3F, which overlap; the page itself says the lane bytes occupy the entire +0x20..+0x3F control band (the reason the word has no dtype), and the lane-pack loop runs after the dst AP store. The spec follows that statement: +0x20..+0x3F is the lane map, and no destination pattern is decoded.",
-        about: &["STREAM_SHUFFLE"],
+        doc: "What LOAD_MASK_SELECT's (0x69) bytes +0x2C..+0x3F are. The DVE page lists a dst AP at +0x2C and the 32-byte lane map at +0x20..+0x3F, which overlap; the page itself says the lane bytes occupy the entire +0x20..+0x3F control band (the reason the word has no dtype), and the lane-pack loop runs after the dst AP store. The spec follows that statement: +0x20..+0x3F is the lane map, and no destination pattern is decoded.",
+        about: &["LOAD_MASK_SELECT"],
         readings: &[
             meta::Alternative {
                 name: "lane_map_fills_the_band", type_name: "",
                 doc: "The 32 lane bytes occupy the entire +0x20..+0x3F control band; the perm-loop base is r12+0x20 and the loop writes all 32 bytes (filling past the mask's end with the passthrough byte).",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1182],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1195],
             },
             meta::Alternative {
                 name: "dst_pattern_at_0x2c", type_name: "",
                 doc: "The same table lists a dst AP at +0x2C (16 bytes, assignAccess(dst)), which would be lane bytes 12..31.",
-                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1183],
+                confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E1196],
             },
         ],
     },
@@ -28104,13 +28806,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "carried_c2", type_name: "",
                 doc: "The field tables: §2.5 is (HIGH/CARRIED C2; envelope re-verified H1), §2.6 (HIGH/CARRIED C2); the RDMA op8/op9 inst_specific operand layout is carried byte-exact, not re-derived.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1184, evidence::E1185],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1197, evidence::E1198],
             },
             meta::Alternative {
                 name: "observed_header", type_name: "",
                 doc: "The descriptor model gives the structs from aws_neuron_isa_tpb_extended_utils.h as HIGH/OBSERVED header bytes; the RDMA page compiled both against the shipped headers with _Static_assert sizeof == 64 and __builtin_offsetof for every member, on sunda, cayman, mariana and maverick.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1186, evidence::E1187],
+                evidence: &[evidence::E1199, evidence::E1200],
             },
         ],
     },
@@ -28128,7 +28830,7 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "engine_bitmap", type_name: "",
                 doc: "The RDMA page: a 16-bit mask of which DMA engines (M2S/S2M queues) take part, the number of set bits a power of two; the firmware logs the mask and the active count apart.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1074, evidence::E1188, evidence::E1189],
+                evidence: &[evidence::E1074, evidence::E1201, evidence::E1202],
             },
         ],
     },
@@ -28140,12 +28842,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "cayman_to_maverick", type_name: "",
                 doc: "The field tables' H1: neuron_{cayman,mariana,maverick}_arch_isa/tpb/…_extended.h.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1190],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1203],
             },
             meta::Alternative {
                 name: "all_four", type_name: "",
                 doc: "The RDMA page: the enum entries and both 64-byte structs compile-verify identically under sunda, cayman, mariana and maverick.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1191],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1204],
             },
         ],
     },
@@ -28157,12 +28859,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "concatenation", type_name: "",
                 doc: "§3.1: elem_sz_fld bits 6..7, offst_sz_fld bits 4..5, operation_fld bits 0..3; elem_sz = 1 with gathera is 0x0041.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1192],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1205],
             },
             meta::Alternative {
                 name: "ex_a_value", type_name: "",
                 doc: "§8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.",
-                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E1193],
+                confidence: confidence::wiki::HIGH_INFERRED, evidence: &[evidence::E1206],
             },
         ],
     },
@@ -28175,12 +28877,12 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "compiled_34_to_47", type_name: "",
                 doc: "gcc offsetof/sizeof probe of the shipped header and the libnrt DWARF (byte_size 64) agree: reserved1 @ 34, size 14; the device-side decode also reads reserved1 @ 34.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1194, evidence::E1195],
+                evidence: &[evidence::E1207, evidence::E1208],
             },
             meta::Alternative {
                 name: "header_comment_35_to_47", type_name: "",
                 doc: "The header comment annotates reserved1[14] as (35 - 47), 13 bytes for a 14-byte array, with no comment for byte 34.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1196],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1209],
             },
         ],
     },
@@ -28193,17 +28895,17 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "kernel_and_hal", type_name: "",
                 doc: "wiki-udma-desc: len_ctrl CONCAT 31, DMB 30, STRONG_ORDER_WR 29 (Rx), INT_EN 28, LAST 27, FIRST 26, RING_ID 25:24, META 23, LENGTH 15:0; meta_ctrl (Overlay B) block_attr 2:0, endian_type 13:6, validate_crc 14, send_crc 16, copy_src_data 19, optype 22:20, op 25:23, write_barrier 26, netag0_rsvd 31:27. Both code lines verified to build the same bytes.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1197, evidence::E1198, evidence::E1199],
+                evidence: &[evidence::E1210, evidence::E1211, evidence::E1212],
             },
             meta::Alternative {
                 name: "dwarf_field_tables", type_name: "",
                 doc: "supp-field-tables Tables 1.1 and 1.2 (DWARF, carried): word0 byte 3 ringid [7:6], first [5], last [4], int_en [3], no_snoop [2], dmb [1], concatenate [0]; word1 block_attr [31:29], cached_crc_iv_index [28:26], endian_type [25:18], validate_crc [17] .. op [8:6], write_barrier [5], netag0_rsvd [4:0].",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E326, evidence::E1200],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E326, evidence::E1213],
             },
             meta::Alternative {
                 name: "dwarf_listing_from_bit_0", type_name: "",
                 doc: "The descriptor model's DWARF listings, read from bit 0 up (as GCC allocates bit-fields on a little-endian target) instead of from the top: word1 block_attr:3 (0..2), cached_crc_iv_index:3 (3..5), endian_type:8 (6..13), validate_crc 14, use_stored_crc_iv 15, send_crc 16, store_crc_result 17, store_source_crc 18, copy_src_data 19, optype 20..22, op 23..25, write_barrier 26, netag0_rsvd 27..31, the kernel's places exactly; word0 length_meta:16, netag0_meta:6, md:1, ringid:2, first, last, int_en, no_snoop, dmb, concatenate puts ringid at 23..24 with 31 bits named, one short, and with one more bit before ringid (the field tables' rsvd_dummy, or the kernel's META at 23) gives ringid 24..25, first 26, last 27, int_en 28, no_snoop 29, dmb 30, concatenate 31, the kernel's places again. So the DWARF names are the kernel's bits and the field tables' mirror is a transcription.",
-                confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1201, evidence::E1202],
+                confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1214, evidence::E1215],
             },
         ],
     },
@@ -28215,17 +28917,17 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "field_tables_bits", type_name: "",
                 doc: "Table 1.1: 32 bits, bit 0 = LSB; length_meta 0..15, md 16, rsvd_dummy 17, netag0_meta 18..23, concatenate 24, dmb 25, no_snoop 26, int_en 27, last 28, first 29, ringid 30..31.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1203],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1216],
             },
             meta::Alternative {
                 name: "descriptor_model_listing", type_name: "",
                 doc: "The descriptor model: 'length_meta:16, netag0_meta:6, md:1, then ringid:2 first:1 last:1 int_en:1 no_snoop:1 dmb:1 concatenate:1', MSB from the top: 31 bits named, no rsvd_dummy.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1204],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1217],
             },
             meta::Alternative {
                 name: "kernel_len_ctrl", type_name: "",
                 doc: "wiki-udma-desc §2: LENGTH [15:0], bits 22:16 unused by M2M, META 23, RING_ID [25:24], FIRST 26, LAST 27, INT_EN 28, DMB 30, CONCAT 31 (and STRONG_ORDER_WR 29 on the Rx descriptor).",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1205],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1218],
             },
         ],
     },
@@ -28237,18 +28939,18 @@ pub const CONFLICTS: &[meta::Conflict] = &[
             meta::Alternative {
                 name: "kernel_len_ctrl", type_name: "",
                 doc: "wiki-udma-desc §2: META 23, RING_ID 25:24, FIRST 26, LAST 27, INT_EN 28, DMB 30, CONCAT 31; a meta-descriptor's word 0 is (idx << 24) | FIRST | META, the index overlapping the ring id.",
-                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1206],
+                confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E1219],
             },
             meta::Alternative {
                 name: "bd_word0_dwarf", type_name: "",
                 doc: "Table 1.1: bit 23 is netag0_meta's top bit; bits 24..31 are concatenate, dmb, no_snoop, int_en, last, first, ringid.",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1207],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1220],
             },
             meta::Alternative {
                 name: "cce_w0", type_name: "",
                 doc: "wiki-cce §2.2 and Table 7.0: bit 23 = has meta-ctrl (0x800000), bits 24..31 = meta_idx.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1208, evidence::E1209],
+                evidence: &[evidence::E1221, evidence::E1222],
             },
         ],
     },
@@ -28261,18 +28963,18 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "kernel_meta_ctrl", type_name: "",
                 doc: "wiki-udma-desc Overlay B: block_attr [2:0], endian_type [13:6], validate_crc 14, send_crc 16, copy_src_data 19, optype [22:20], op [25:23], write_barrier 26; the op-class base words of wiki-meta-ctrl replace bits [26:20] as a unit.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1210, evidence::E1211],
+                evidence: &[evidence::E1223, evidence::E1224],
             },
             meta::Alternative {
                 name: "bd_word1_dwarf", type_name: "",
                 doc: "Table 1.2: write_barrier [5], op [8:6] (CCE = 4 for a compute transfer, per the CCE-vs-COPY table), optype [11:9].",
-                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1212, evidence::E1213],
+                confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E1225, evidence::E1226],
             },
             meta::Alternative {
                 name: "cce_meta_ctrl", type_name: "",
                 doc: "wiki-cce §2.6: sub-op [2:0], use_const / final [4], write-barrier [6], last [7], in/mid dtype [11:8], scale/out dtype [15:12], accumulation dtype [19:16], op selector / const-dtype [22:20], VALID [25].",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E310, evidence::E1214],
+                evidence: &[evidence::E310, evidence::E1227],
             },
         ],
     },
@@ -28285,13 +28987,13 @@ pub const CONFLICTS: &[meta::Conflict] = &[
                 name: "bd_buf_ptr", type_name: "",
                 doc: "wiki-udma-desc §4 and Table 1.0: bytes 8..15 are buf_ptr, a u64 address.",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1215, evidence::E339],
+                evidence: &[evidence::E1228, evidence::E339],
             },
             meta::Alternative {
                 name: "cce_w2_w3", type_name: "",
                 doc: "wiki-cce §2.2 and Table 7.0: bytes 8..11 are W2 (sema/length & 0xFFFFFF, a_sel [25:24], b_sel [27:26], c_sel [29:28]), bytes 12..15 W3 (FMA FP32 scale; 0 for ADD/MIN/MAX).",
                 confidence: confidence::wiki::HIGH_OBSERVED,
-                evidence: &[evidence::E1216, evidence::E1217],
+                evidence: &[evidence::E1229, evidence::E1230],
             },
         ],
     },
@@ -28303,114 +29005,115 @@ pub const GAPS: &[meta::Gap] = &[
         name: "GENERATE",
         reason: "A device-DGE push primitive, not an instruction word: \"These are the device DGE's descriptor-program push primitives … They are not 64-byte slots.\" The sources give its firmware emit format string (\"S: push GENERATE to DMA[%d]: %s : addr=0x%llx, elem_size=%d, sem_num=%i\") and which word fields fill its arguments, never its bytes.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1218, evidence::E1219, evidence::E1220], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1231, evidence::E1232, evidence::E1233], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "DIMPUSH",
         reason: "A device-DGE push primitive, not an instruction word (\"They are not 64-byte slots\"): one loop level per tensor dimension. The sources give its emit format string (\"S: push DIMPUSH to DMA[%d]: [%u,%u][%d,%d]\") and the fields its counts and strides come from, never its bytes.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1221, evidence::E1222, evidence::E1223], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1234, evidence::E1235, evidence::E1236], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "REGWRITE",
         reason: "A device-DGE push primitive, not an instruction word (\"They are not 64-byte slots\"): an inline control-register write ahead of the data BDs. Its format string has no field arguments (\"S: push REGWRITE to DMA[%d]\"), the WORD1 optype it maps to is MED (\"FLIX-desynced body\"), and it is absent from the MARIANA_PLUS and MAVERICK firmware.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1224, evidence::E1225, evidence::E1226], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1237, evidence::E1238, evidence::E1239], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "S4_PB band", opcode: Some((0x67, "POOL_BUFFER_LOAD")),
         word: Some("POOL_BUFFER_LOAD"),
         reason: "Bytes 33 and 35..39 of S4_PB: the shipped header's table on the gap-cluster page lists src_mem_pattern@12 (20), in_dtype@32 (1), num_active_channels@34 (1), start_index@40, mask@44 and reserved2[16]@48, and no row between (its offsetof line: \"src@12 in_dtype@32 start_index@40 mask@44\"). The name reserved2 suggests a reserved0 / reserved1 there, but no page gives them, so the bytes stay unknown.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1227, evidence::E1228], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1240, evidence::E1241], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "0x9B select-reduce companion",
-        opcode: Some((0x9b, "DveReadAccumulator")),
+        opcode: Some((0x9b, "DVE_READ_ACCUMULATOR")),
         reason: "The word RangeSelect (0xBC) may append: \"the 0x9B select-reduce companion is not deep-transcribed (out of the named-encoder scope)\". The encoder seeds its opcode byte, but no page gives its fields.",
         confidence: confidence::certainty::CERTAIN,
-        evidence: &[evidence::E1229, evidence::E1230, evidence::E1231], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1242, evidence::E1243, evidence::E1244], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "PSEUDO_TRIGGER_ALL_REDUCE",
         opcode: Some((0xc7, "PSEUDO_TRIGGER_ALL_REDUCE")),
         reason: "A pseudo word the runtime lowers host-side: \"NRT lowers them host-side into a sequence of SDMA/SB2SB legs; … the pseudo trigger is gone before the device sees anything.\" The S3D3 page names it and its value; no page in reach gives its bytes (its own page, trigger-collective.md, is not in the index).",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1232, evidence::E1233],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1245, evidence::E1246],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "PSEUDO_TRIGGER_COLLECTIVE",
         opcode: Some((0xc8, "PSEUDO_TRIGGER_COLLECTIVE")),
         reason: "A pseudo word the runtime lowers host-side (\"the pseudo trigger is gone before the device sees anything\"). No page in reach gives its layout. The NEFF container page shows the first 32 bytes of one instance (a 16-bit lead \"c8 10\", then input_tensor_id = 3 at +0x10, output_tensor_id = 4 at +0x14, num_elements = 32 at +0x18, bytes 4..15 only \"predicate / semaphore operands\") beside its disassembly: one example, not a field table, so no field is placed from it.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1234, evidence::E1235],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1247, evidence::E1248],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
-        name: "PSEUDO_TRIGGER_COLLECTIVE2", opcode: Some((0xd9, "CollectiveCompute")),
+        name: "PSEUDO_TRIGGER_COLLECTIVE2",
+        opcode: Some((0xd9, "PSEUDO_TRIGGER_COLLECTIVE2")),
         reason: "The v2 pseudo TriggerCollective, lowered host-side like the others. The S3D3 page gives only that it carries PSEUDO_ADDR8TENSOR2D operands (\"The v2 pseudo TriggerCollective2 (0xD9/0xDA) carries PSEUDO_ADDR8TENSOR2D … instead of TENSOR3D\"), not where; its own page (trigger-collective2-ext.md) is not in the index.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1236, evidence::E1237],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1249, evidence::E1250],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "TRIGGER_COLLECTIVE2_EXT", opcode: Some((0xda, "PSEUDO_EXTENSION")),
         word: Some("PSEUDO_DMA_EXT"),
         reason: "0xDA is positional: after 0xD4 it is PSEUDO_DMA_EXT (specified); after 0xD9 the S3D3 page reads it as TriggerCollective2's extension (\"0xD9/0xDA Collective2/_ext — are pseudo\"), whose bytes no page in reach gives. Such a 0xDA decodes as PSEUDO_DMA_EXT's layout, which is not its own.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1238],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1251],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "PSEUDO_ADDR8TENSOR2D",
         reason: "The 24-byte operand pattern of TriggerCollective2. The S3D3 page gives its size and its members' types (\"PSEUDO_ADDR8 (8 B …)\", \"int32 step_elem[2]\", \"uint32 num_elem[2]\") in a contrast table, not their offsets; no word in the spec carries it.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1239, evidence::E1180], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1252, evidence::E1193], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_ENGINE_NOP", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 0. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1240, evidence::E1241],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1253, evidence::E1254],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_COPY", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 1. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1242, evidence::E1241],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1255, evidence::E1254],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_RAND_SET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 3. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1243, evidence::E1241],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1256, evidence::E1254],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_RAND_GET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 4. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1244, evidence::E1241],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1257, evidence::E1254],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_SBUF_TO_SBUF", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 6, the SB2SB collective's extended form. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1245, evidence::E1241],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1258, evidence::E1254],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_CPTC_DECODE", opcode: Some((0xf0, "EXTENDED_INST")),
         word: Some("EXTENDED"),
         reason: "EXTENDED_OPCODE 7. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
-        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1246, evidence::E1241],
+        confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E1259, evidence::E1254],
         ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "SDMA_CCETYPE placement", word: Some("SDMA_CCE_DESC"),
         reason: "The device CCE op enum is declared (Table 7.2, enums.json), but the descriptor places only some of its values: the META-CTRL op selector [22:20] holds FMA (1), EXT (4) and GCE (5), while ADD and MIN/MAX share the base word 0x2000000 and leave 0 there (\"`add` and `min_max` **share** base word `0x2000000`\"; a MIN/MAX with a constant puts the constant's dtype in [22:20] instead). The overlays page tells them apart only by which encoder ran (\"the op word alone is ambiguous\"), so which of ADD, MIN or MAX a descriptor carries is not in its bits.",
         confidence: confidence::wiki::HIGH_CARRIED,
-        evidence: &[evidence::E1247, evidence::E309, evidence::E1248], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1260, evidence::E309, evidence::E1261], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "op-high nibble", word: Some("SDMA_CCE_DESC"),
@@ -28429,12 +29132,12 @@ pub const GAPS: &[meta::Gap] = &[
         name: "descriptor-high-word classes", word: Some("SDMA_CCE_DESC"),
         reason: "The overlays page lists three constants the _descriptor builders OR into a descriptor's upper dwords, seed-init 0x6000000, gradient 0x6500001 ((a6<<29)|0x6500001) and replication-ext 0x4A00000 ((a4<<29)|0x4A00000), \"gated by a 'constant present' / 'extra count' argument\", and says only that they land in the \"word2/word3 region, e.g. HIDWORD=0x6000000\"; the CCE page ORs 0x6000000 into W1 of the MIN/MAX constant and seed-init descriptors instead. Neither gives which dword each lands in nor the bits of its arguments.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1249, evidence::E1250, evidence::E1251], ..meta::Gap::DEFAULT
+        evidence: &[evidence::E1262, evidence::E1263, evidence::E1264], ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "DRE meta_ctrl overlays", word: Some("SDMA_CME_BD_DESC"),
         reason: "The overlays page gives the SDMA (DRE) op words ORed into meta_ctrl, striding-split 0x800000, transpose 0x900000, replication 0xA00000, with interior fields by position (\"[2:0] split-count · bit5 (a3>1) · [15:8] shape-idx · [19:16] dtype\"; \"[4:0] elem-bytes · bit5 (shape>1) · [15:8] out-shape-idx · [19:16] byte-cnt\"; \"[15:0] replication count\"), but names them from argument positions only (\"the per-argument names are LOW\") and does not decode their payload words; the spec keeps meta_ctrl's plain layout and lists the op words in its doc.",
-        confidence: confidence::wiki::LOW_INFERRED, evidence: &[evidence::E1252, evidence::E1253],
+        confidence: confidence::wiki::LOW_INFERRED, evidence: &[evidence::E1265, evidence::E1266],
         ..meta::Gap::DEFAULT
     },
 ];
@@ -30513,210 +31216,210 @@ pub mod klr {
     /// The input fields of `klr::NcCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcCopy: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1254], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1254], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1254], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1255], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1267], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1267], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, offset: Some(32), doc: "Optional output dtype; the leaf does not branch on it.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1267], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(40), doc: "The klr engine, passed through `codegenEngine` and stamped at +0x90. Seed 003 does not give codegenEngine's mapping, so the op description carries its result (a bir engine-id).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1268], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcDmaCopy: [FieldMeta; 7] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1256, evidence::E1257], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1256, evidence::E1257], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1258], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1259], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1256, evidence::E1260], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1261], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1262], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; the index-addressed scatter target when the op falls through to GenericIndirectSave.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1269, evidence::E1270], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; the data being scattered on the GenericIndirectSave path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1269, evidence::E1270], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "compute_op", enum_ty: Some("DgeComputeOp"), offset: Some(32), doc: "1 = none (plain copy), 2 = add (accumulate).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1271], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(40), doc: "Out-of-bounds mode; `oob_is_err` (+0x130) is `oobMode != 1`. The page names no values.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1272], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(56), doc: "Translated to the DGEType by `translateDGEMode`; above 3 is fatal.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1269, evidence::E1273], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "uniqueIndices", input: Input::Bool, offset: Some(60), doc: "With compute_op != none and no unique indices the op is a scatter (GenericIndirectSave).", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1274], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", offset: Some(64), doc: "Passed through `codegenEngine` (klr +0x40); the op description carries its result, a bir engine-id (the page does not give the mapping). Only legal under HWDGE: otherwise it must come out 0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1275], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaCompute: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1263], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1263], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1263], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1264], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1276], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcs", input: Input::Aps, offset: Some(16), doc: "The sources.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1276], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "scales", input: Input::Imms, offset: Some(40), doc: "One scale per source; each must be a float immediate.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1276], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "reduceOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "Passed through `codegenAluOp`; the op description carries its result (a bir AluOpType), since the page gives only add = 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1277], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::DmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_DmaTranspose: [FieldMeta; 4] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1265], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1265], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1265], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1266], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination; must be rank 4.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1278], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, offset: Some(16), doc: "Source; must be rank 4; dynamic or static.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1278], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dgeMode", offset: Some(44), doc: "Translated by `translateDGEMode` (whatever it maps to; the verifier, not codegen, forbids HWDGE on a transpose).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1278], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "oobMode", offset: Some(48), doc: "`oob_is_err` (+0x130) is `oobMode != 1`.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1279], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorLoad: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1267], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1268], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address; declared (codegenRegister @0xf141e0) if the function has none of that name.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1280], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "srcRef", input: Input::Ap, doc: "The region read; bound with addArgument.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1281], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::TensorStore`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_TensorStore: [FieldMeta; 2] = [
-        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1269], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1270], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "regName", input: Input::Text, doc: "The named scalar register holding the runtime address.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1282], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dstRef", input: Input::Ap, doc: "The region written; bound with addOutput.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1283], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcLocalGather: [FieldMeta; 4] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1271], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1271], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1271], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1271], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "The gathered rows (out0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1284], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "The data source (arg0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1284], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "The index/offset vector, u16 (arg1); 16-partition blocks.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1284], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "num_valid_indices", input: Input::Imm, offset: Some(48), doc: "Must hold an int; stamped at InstIndirectCopy+0xF0.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1284], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcNGather`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcNGather: [FieldMeta; 3] = [
-        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1272], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1273], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1274], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "out", input: Input::Ap, offset: Some(0), doc: "Output.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1285], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "data", input: Input::Ap, offset: Some(16), doc: "Params / data source.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1286], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "index", input: Input::Ap, offset: Some(32), doc: "int32 indices.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::NcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_NcRangeSelect: [FieldMeta; 9] = [
-        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1275], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1276], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1277], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1278], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1279], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1280], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1281], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1282], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1283], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "in", input: Input::Ap, offset: Some(0), doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1288], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "rangeT", input: Input::Ap, offset: Some(24), doc: "The range tensor.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1289], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp0", enum_ty: Some("AluOpType"), offset: Some(48), doc: "First bound's compare op (through codegenAluOp; the op description carries the result).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1290], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "cmp1", enum_ty: Some("AluOpType"), offset: Some(56), doc: "Second bound's compare op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1291], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "redOp", enum_ty: Some("AluOpType"), offset: Some(64), doc: "The reduce op.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1292], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound0", input: Input::Imm, doc: "Lower bound: a float or a tensor argument (an immediate that is not a number).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1293], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "bound1", input: Input::Imm, doc: "Upper bound.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1294], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "fill", input: Input::Ap, optional: true, doc: "Fill value outside the band.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1295], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "mode", doc: "Stored at InstRangeSelect+0xF0; its meaning is [INFERRED] (most plausibly the reduce/affine selector).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1296], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::SelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_SelectReduce: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1284], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1285], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1286], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination of the predicated copy (t0).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1297], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "onTrue", input: Input::Ap, offset: Some(16), doc: "The source taken where the predicate holds (t1).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1298], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "predicate", input: Input::Ap, offset: Some(32), doc: "The predicate (t2).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1299], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormStats: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (6 elements per partition, [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::BatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_BatchNormAggregate: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (exactly 2 elements per partition: mean, population variance; [INFERRED] from the wire schema).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (K Welford triples).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dtype", optional: true, doc: "Not branched on by the leaf.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Shuffle`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Shuffle: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1288], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1289], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1290], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output (addOutput).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1301], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input (addArgument).", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1302], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "shuffleMask", input: Input::Imms, offset: Some(32), doc: "The partition mask; every entry must be an immediate. (The simulator further asserts 32 entries, each < 32; codegen does not.)", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1303], ..FieldMeta::DEFAULT },
     ];
     /// The input fields of `klr::Transpose`.
     #[allow(non_upper_case_globals)]
     pub static FIELDS_Transpose: [FieldMeta; 3] = [
-        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1291], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1292], ..FieldMeta::DEFAULT },
-        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1293], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "dst", input: Input::Ap, doc: "Output; its dtype picks the path.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1304], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "src", input: Input::Ap, doc: "Input.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1305], ..FieldMeta::DEFAULT },
+        FieldMeta { name: "engine", enum_ty: Some("KlrEngine"), offset: Some(40), doc: "The raw klr engine (no codegenEngine here); pe (5) is rejected.", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1306], ..FieldMeta::DEFAULT },
     ];
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1294], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1295], ..PathInfo::NONE },
-        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1296], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1307], ..PathInfo::NONE },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1308], ..PathInfo::NONE },
+        PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1309], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1297, evidence::E1298], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1299], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1310, evidence::E1311], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1312], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaCompute: [PathInfo; 1] = [
-        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..PathInfo::NONE },
+        PathInfo { name: "fma", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMACompute"), build: "InstBuilder::addDmaCopyFma @0xf1e054", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1313], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1265], ..PathInfo::NONE },
-        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1265], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1278], ..PathInfo::NONE },
+        PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1278], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_GenericIndirectSave: [PathInfo; 1] = [
-        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E1301], ..PathInfo::NONE },
+        PathInfo { name: "scatter", class: "bir::InstGenericIndirectSave", it: Some(("InstGenericIndirectSave", 44)), prefix: Some("IndirectSaveAccumulate-"), build: "insertElement<InstGenericIndirectSave>", confidence: confidence::seed003::READ_OFF_CALL_SITE, evidence: &[evidence::E1314], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorLoad`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorLoad: [PathInfo; 1] = [
-        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1302], ..PathInfo::NONE },
+        PathInfo { name: "load", class: "bir::InstTensorLoad", it: Some(("InstTensorLoad", 75)), prefix: Some("TensorLoad-"), build: "insertElement<InstTensorLoad>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1315], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTensorStore`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_TensorStore: [PathInfo; 1] = [
-        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1302], ..PathInfo::NONE },
+        PathInfo { name: "store", class: "bir::InstTensorSave", it: Some(("InstTensorSave", 76)), prefix: Some("TensorStore-"), build: "insertElement<InstTensorSave>", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1315], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcLocalGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcLocalGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1271, evidence::E1303], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstIndirectCopy", it: Some(("InstIndirectCopy", 26)), prefix: Some("LocalGather-"), build: "insertElement<InstIndirectCopy> @0xf2abda", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1284, evidence::E1316], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcNGather`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcNGather: [PathInfo; 1] = [
-        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1304, evidence::E1305], ..PathInfo::NONE },
+        PathInfo { name: "gather", class: "bir::InstGather", it: Some(("InstGather", 92)), prefix: Some("Gather-"), build: "insertElement<InstGather> @0xf2a6d7", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1317, evidence::E1318], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcRangeSelect`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcRangeSelect: [PathInfo; 1] = [
-        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1306, evidence::E1307], ..PathInfo::NONE },
+        PathInfo { name: "range select", class: "bir::InstRangeSelect", it: Some(("InstRangeSelect", 63)), build: "InstBuilder::addRangeSelectReduce @0xf1c633", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1319, evidence::E1320], ..PathInfo::NONE },
     ];
     /// The paths of `codegenSelectReduce`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_SelectReduce: [PathInfo; 1] = [
-        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1308], ..PathInfo::NONE },
+        PathInfo { name: "copy predicated", class: "bir::InstCopyPredicated", it: Some(("InstCopyPredicated", 52)), prefix: Some("SelectReduce-"), build: "insertElement<InstCopyPredicated> @0xf271ef", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1321], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormStats`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormStats: [PathInfo; 1] = [
-        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1309], ..PathInfo::NONE },
+        PathInfo { name: "stats", class: "bir::InstBNStats", it: Some(("InstBNStats", 34)), build: "InstBuilder::addBNStats @0xf1af6f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1322], ..PathInfo::NONE },
     ];
     /// The paths of `codegenBatchNormAggregate`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_BatchNormAggregate: [PathInfo; 1] = [
-        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287], ..PathInfo::NONE },
+        PathInfo { name: "aggregate", class: "bir::InstBNStatsAggregate", it: Some(("InstBNStatsAggregate", 35)), build: "InstBuilder::addBNAggr @0xf1b26f", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300], ..PathInfo::NONE },
     ];
     /// The paths of `codegenShuffle`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Shuffle: [PathInfo; 1] = [
-        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1310, evidence::E1311], ..PathInfo::NONE },
+        PathInfo { name: "shuffle", class: "bir::InstStreamShuffle", it: Some(("InstStreamShuffle", 39)), prefix: Some("StreamShuffle-"), build: "insertElement<InstStreamShuffle>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1323, evidence::E1324], ..PathInfo::NONE },
     ];
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1312, evidence::E1313], ..PathInfo::NONE },
-        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1314, evidence::E1315], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1325, evidence::E1326], ..PathInfo::NONE },
+        PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1327, evidence::E1328], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
     pub static LEAVES: [LeafMeta; 15] = [
-        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1316] },
-        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1317, evidence::E1318] },
-        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1263, evidence::E1319] },
-        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1320] },
-        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1321] },
-        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1302, evidence::E1322] },
-        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1323] },
-        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1271, evidence::E1324] },
-        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1304, evidence::E1325] },
-        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1326, evidence::E1327] },
-        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1308, evidence::E1328] },
-        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287, evidence::E1329] },
-        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1287, evidence::E1330] },
-        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1310] },
-        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1331, evidence::E1332] },
+        LeafMeta { name: "NcCopy", op: "NcCopy", qualified: "klr::NcCopy", function: "codegenNcCopy", va: 0xf2d120, section: "§2", fields: &FIELDS_NcCopy, paths: &PATHS_NcCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1329] },
+        LeafMeta { name: "NcDmaCopy", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenNcDmaCopy", va: 0xf2fa40, section: "§3", fields: &FIELDS_NcDmaCopy, paths: &PATHS_NcDmaCopy, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1330, evidence::E1331] },
+        LeafMeta { name: "DmaCompute", op: "DmaCompute", qualified: "klr::DmaCompute", function: "codegenDmaCompute", va: 0xf1d9e0, section: "§4", fields: &FIELDS_DmaCompute, paths: &PATHS_DmaCompute, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1276, evidence::E1332] },
+        LeafMeta { name: "DmaTranspose", op: "DmaTranspose", qualified: "klr::DmaTranspose", function: "codegenDmaTranspose", va: 0xf2dd10, section: "§5", fields: &FIELDS_DmaTranspose, paths: &PATHS_DmaTranspose, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1333] },
+        LeafMeta { name: "GenericIndirectSave", op: "NcDmaCopy", qualified: "klr::NcDmaCopy", function: "codegenGenericIndirectSave", va: 0xf2eb10, section: "§7", fields: &FIELDS_NcDmaCopy, paths: &PATHS_GenericIndirectSave, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1334] },
+        LeafMeta { name: "TensorLoad", op: "TensorLoad", qualified: "klr::TensorLoad", function: "codegenTensorLoad", va: 0xf26a60, section: "§8", fields: &FIELDS_TensorLoad, paths: &PATHS_TensorLoad, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1315, evidence::E1335] },
+        LeafMeta { name: "TensorStore", op: "TensorStore", qualified: "klr::TensorStore", function: "codegenTensorStore", va: 0xf266c0, section: "§8", fields: &FIELDS_TensorStore, paths: &PATHS_TensorStore, confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::E1336] },
+        LeafMeta { name: "NcLocalGather", op: "NcLocalGather", qualified: "klr::NcLocalGather", function: "codegenNcLocalGather", va: 0xf2a9c0, section: "§9.1", fields: &FIELDS_NcLocalGather, paths: &PATHS_NcLocalGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1284, evidence::E1337] },
+        LeafMeta { name: "NcNGather", op: "NcNGather", qualified: "klr::NcNGather", function: "codegenNcNGather", va: 0xf2a590, section: "§9.2", fields: &FIELDS_NcNGather, paths: &PATHS_NcNGather, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1317, evidence::E1338] },
+        LeafMeta { name: "NcRangeSelect", op: "NcRangeSelect", qualified: "klr::NcRangeSelect", function: "codegenNcRangeSelect", va: 0xf1c210, section: "§9.3", fields: &FIELDS_NcRangeSelect, paths: &PATHS_NcRangeSelect, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1339, evidence::E1340] },
+        LeafMeta { name: "SelectReduce", op: "SelectReduce", qualified: "klr::SelectReduce", function: "codegenSelectReduce", va: 0xf270a0, section: "§9.4", fields: &FIELDS_SelectReduce, paths: &PATHS_SelectReduce, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1321, evidence::E1341] },
+        LeafMeta { name: "BatchNormStats", op: "BatchNormStats", qualified: "klr::BatchNormStats", function: "codegenBatchNormStats", va: 0xf1add0, section: "§10.1", fields: &FIELDS_BatchNormStats, paths: &PATHS_BatchNormStats, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300, evidence::E1342] },
+        LeafMeta { name: "BatchNormAggregate", op: "BatchNormAggregate", qualified: "klr::BatchNormAggregate", function: "codegenBatchNormAggregate", va: 0xf1b0d0, section: "§10.1", fields: &FIELDS_BatchNormAggregate, paths: &PATHS_BatchNormAggregate, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1300, evidence::E1343] },
+        LeafMeta { name: "Shuffle", op: "Shuffle", qualified: "klr::Shuffle", function: "codegenShuffle", va: 0xf28130, section: "§10.2", fields: &FIELDS_Shuffle, paths: &PATHS_Shuffle, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1323] },
+        LeafMeta { name: "Transpose", op: "Transpose", qualified: "klr::Transpose", function: "codegenTranspose", va: 0xf28fb0, section: "§6", fields: &FIELDS_Transpose, paths: &PATHS_Transpose, confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E1344, evidence::E1345] },
     ];
     /// `codegenNcCopy` @0xf2d120 (seed 003 §2): The same-memory-space copy. Never emits GenericCopy (IT 1); sets the engine and nothing else DMA-ish: no DGEType, no QoS, no compute_op.
     #[allow(non_snake_case)]
@@ -31392,25 +32095,25 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
         extension_opcode: Some(218u8),
         doc: "The host NRT lowering of the compiler's one DGE pseudo: dge_op@15 picks the real word (DMAMemcpy 0xb8, DmaIndirect 0xbb, DmaTranspose 0xbd, DmaGatherTranspose 0xf1); all but the first need the PseudoExtension 0xda right after the pseudo. The PSEUDO_ADDR8 variable ids are resolved to absolute ADDR8 addresses and the word is re-packed into the target's own layout (not a byte-0 rewrite). The sources disagree on the transpose tile (conflict `extension_tile_cols`): the extension's validator allows tile_src_cols 128 or 0 (seed 004 §5.2), 0xbd's allows 1..128 for a 2-byte and 1..64 for a 4-byte out_dtype (field tables §2.3), and dge_op 2 copies the one into the other, so a valid 4-byte transpose is unreachable through a valid extension.",
         confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E1333, evidence::E95, evidence::E1334, evidence::E1335, evidence::E1336],
+        evidence: &[evidence::E1346, evidence::E95, evidence::E1347, evidence::E1348, evidence::E1349],
         unsupported: lowering::MessageMeta {
             text: "Unsupported dynamic dma opcode %u",
             confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
             note: Some("Reported by the v3 dispatcher; the v2 dispatcher hands every dge_op other than 0 and 1 to it."),
-            evidence: &[evidence::E1337, evidence::E1338],
+            evidence: &[evidence::E1350, evidence::E1351],
         },
         abis: &[
             lowering::AbiMeta {
                 name: "v2", entry: "translate_one_pseudo_dge_instr_v2",
                 doc: "The v2 dispatcher (@0x322c40): dge_op 0 and 1 in place (1 after the 0xda check), every other value handed to the v3 dispatcher.",
                 default: false, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E1339],
+                note: None, evidence: &[evidence::E1352],
             },
             lowering::AbiMeta {
                 name: "v3", entry: "translate_one_pseudo_dge_instr_v3",
                 doc: "The v3 dispatcher (@0x3220d0): dge_op 2 and 3 to the transpose builders, 0 and 1 to the common memcpy/indirect path, anything else rejected. The v3 path is the one that adds the transpose kinds; which dispatcher a model gets is a NEFF/ABI version gate in translate_one_pseudo_instr_v3.",
                 default: true, confidence: confidence::wiki::HIGH_OBSERVED, inferred: false,
-                note: None, evidence: &[evidence::E1340, evidence::E1341],
+                note: None, evidence: &[evidence::E1353, evidence::E1354],
             },
         ],
         kinds: &[
@@ -31423,14 +32126,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1342],
+                        evidence: &[evidence::E1355],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path' (else memcpy); that this is translate_one_pseudo_dma_memcpy_instr_v2, which seed 004 names the direct2d/indirect1d builder, is inferred from the name."),
-                        evidence: &[evidence::E1343, evidence::E1344],
+                        evidence: &[evidence::E1356, evidence::E1357],
                     },
                 ],
                 mappings: &[
@@ -31438,13 +32141,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(184u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1345, evidence::E1346],
+                        evidence: &[evidence::E1358, evidence::E1359],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1347],
+                        evidence: &[evidence::E1360],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -31452,7 +32155,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E1348, evidence::E1349],
+                        evidence: &[evidence::E1361, evidence::E1362],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -31460,7 +32163,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the sources do not show the header being carried."),
-                        evidence: &[evidence::E1348],
+                        evidence: &[evidence::E1361],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -31468,7 +32171,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type (EVENTS) in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1348, evidence::E1350],
+                        evidence: &[evidence::E1361, evidence::E1363],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31482,7 +32185,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E1351, evidence::E1352],
+                        evidence: &[evidence::E1364, evidence::E1365],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -31490,7 +32193,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1353],
+                        evidence: &[evidence::E1366],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -31498,14 +32201,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1353],
+                        evidence: &[evidence::E1366],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 15, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
                         source: lowering::Source::Value(0u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The pseudo's +15 is dge_op, so it has no compute_op, and this kind reads no extension that could carry one: NONE (plain copy). supp-consolidated §7's worked lowering writes compute_op=NONE (its numbers are illustrative)."),
-                        evidence: &[evidence::E1354, evidence::E1355],
+                        evidence: &[evidence::E1367, evidence::E1368],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -31516,7 +32219,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("That variable ids are resolved to absolute ADDR8 addresses is stated; the byte layout of the resolved immediate is not (ADDR8's immediate arm has none in the sources): dmaspec writes base + immediate little-endian below the marker and clears VAR_ID from the marker. Every other marker passes through unchanged."),
-                        evidence: &[evidence::E1356, evidence::E1357],
+                        evidence: &[evidence::E1369, evidence::E1370],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -31524,7 +32227,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1348],
+                        evidence: &[evidence::E1361],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -31532,7 +32235,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1348],
+                        evidence: &[evidence::E1361],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" },
@@ -31540,7 +32243,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1348],
+                        evidence: &[evidence::E1361],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31554,7 +32257,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1358, evidence::E1359],
+                        evidence: &[evidence::E1371, evidence::E1372],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31568,7 +32271,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers this role for DmaDirect2d; same offset and type. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1360, evidence::E1359],
+                        evidence: &[evidence::E1373, evidence::E1372],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -31579,7 +32282,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("As src_start_addr: the resolution is stated, the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1361],
+                        evidence: &[evidence::E1374],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -31587,7 +32290,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1348],
+                        evidence: &[evidence::E1361],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -31595,7 +32298,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1348],
+                        evidence: &[evidence::E1361],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -31603,7 +32306,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1348],
+                        evidence: &[evidence::E1361],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" },
@@ -31611,7 +32314,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1362],
+                        evidence: &[evidence::E1375],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" },
@@ -31619,7 +32322,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same offset and type in both words; the translator body is not decoded."),
-                        evidence: &[evidence::E1362],
+                        evidence: &[evidence::E1375],
                     },
                 ],
                 unmapped: &[], unread: &[],
@@ -31631,21 +32334,21 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                 missing_extension: Some(lowering::MessageMeta {
                     text: "Pseudo dma indirect1d instruction must be followed by extension",
                     confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                    evidence: &[evidence::E1363],
+                    evidence: &[evidence::E1376],
                 }),
                 doc: "dge_op 1: DmaIndirect 0xbb. The PseudoExtension must follow at offset 64; the builder reads its flags and index fields. The v2 frame builds the word in a stack local of type DMA_INDIRECT1D_STRUCT. (The runtime may also insert explicit bound-check instructions for INDIRECT1D, insert_dma_indirect1d_bound_check_instrs_v2, when the hardware register path is unavailable; dmaspec does not model that.)",
                 routes: &[
                     lowering::RouteMeta {
                         abi: "v2", via: &["translate_one_pseudo_dge_instr_v2"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1364],
+                        evidence: &[evidence::E1377],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_one_pseudo_dma_memcpy_instr_v2"],
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The v3 dispatcher sends dge_op 0/1 to 'the common memcpy/indirect path'; that this is translate_one_pseudo_dma_memcpy_instr_v2 (the direct2d/indirect1d builder) is inferred from the name."),
-                        evidence: &[evidence::E1365, evidence::E1366],
+                        evidence: &[evidence::E1378, evidence::E1379],
                     },
                 ],
                 mappings: &[
@@ -31653,13 +32356,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(187u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1367],
+                        evidence: &[evidence::E1380],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1347],
+                        evidence: &[evidence::E1360],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -31667,7 +32370,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1350],
+                        evidence: &[evidence::E1363],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -31675,7 +32378,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1350],
+                        evidence: &[evidence::E1363],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -31683,7 +32386,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1368, evidence::E92],
+                        evidence: &[evidence::E1381, evidence::E92],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -31691,7 +32394,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @12, the pseudo at @13."),
-                        evidence: &[evidence::E1369, evidence::E1370],
+                        evidence: &[evidence::E1382, evidence::E1383],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "sem_increment", offset: 13, size: 1, bits: None, type_name: "u8" },
@@ -31699,7 +32402,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); INDIRECT1D has it at @13, the pseudo at @14."),
-                        evidence: &[evidence::E1371, evidence::E1372],
+                        evidence: &[evidence::E1384, evidence::E1385],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -31707,7 +32410,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The builder reads the extension's index fields (stated); which load feeds this field is not shown. By name and type."),
-                        evidence: &[evidence::E1373, evidence::E1374],
+                        evidence: &[evidence::E1386, evidence::E1387],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "flags", offset: 15, size: 1, bits: None, type_name: "DMA_INDIRECT_FLAGS" },
@@ -31715,7 +32418,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The load of ext.flags is pinned; the store into flags@15 is not shown. Both are DMA_INDIRECT_FLAGS. INFERRED: the read is observed (322d12), the copy into flags@15 follows from the builder reading the byte and both fields having the one type; the translator body is not decoded (seed-004 §11)."),
-                        evidence: &[evidence::E1375, evidence::E1359],
+                        evidence: &[evidence::E1388, evidence::E1372],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -31726,7 +32429,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution of variable ids to absolute ADDR8 is stated; the resolved immediate's byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared). Other markers pass through."),
-                        evidence: &[evidence::E1361],
+                        evidence: &[evidence::E1374],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 4, bits: None, type_name: "i32" },
@@ -31734,7 +32437,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; taking the pseudo's dim 0 (X, the only indirect dim without a shape register, §3.1) is an inference."),
-                        evidence: &[evidence::E1376, evidence::E1377],
+                        evidence: &[evidence::E1389, evidence::E1390],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 28, size: 2, bits: None, type_name: "u16" },
@@ -31742,13 +32445,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1378],
+                        evidence: &[evidence::E1391],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_elem_size", offset: 30, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "src_elem_size", offset: 36, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1379],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1392],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 32, size: 8, bits: None, type_name: "ADDR8" },
@@ -31758,7 +32461,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1361],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1374],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 40, size: 4, bits: None, type_name: "i32" },
@@ -31766,7 +32469,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one step per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1380],
+                        evidence: &[evidence::E1393],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 44, size: 2, bits: None, type_name: "u16" },
@@ -31774,13 +32477,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("INDIRECT1D has one count per side; the pseudo's dim 0 is taken."),
-                        evidence: &[evidence::E1381],
+                        evidence: &[evidence::E1394],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_elem_size", offset: 46, size: 2, bits: None, type_name: "u16" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_elem_size", offset: 60, size: 2, bits: None, type_name: "u16" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1382],
+                        inferred: true, note: Some("By name and type (u16)."), evidence: &[evidence::E1395],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 48, size: 4, bits: None, type_name: "ADDR4" },
@@ -31788,27 +32491,27 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the indirect-index spillover fields and the builder reads them (stated); the store is not shown. By name and type (ADDR4)."),
-                        evidence: &[evidence::E1383, evidence::E1384],
+                        evidence: &[evidence::E1396, evidence::E1397],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_idx_start_addr", offset: 52, size: 4, bits: None, type_name: "ADDR4" },
                         source: lowering::Source::Ext(lowering::Place { path: "dst_idx_start_addr", offset: 8, size: 4, bits: None, type_name: "ADDR4" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E1385],
+                        inferred: true, note: Some("As src_idx_start_addr."), evidence: &[evidence::E1398],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 56, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "in_dtype", offset: 62, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E1386],
+                        evidence: &[evidence::E1399],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 57, size: 1, bits: None, type_name: "DTYPE" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "out_dtype", offset: 63, size: 1, bits: None, type_name: "DTYPE" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (DTYPE)."),
-                        evidence: &[evidence::E1387],
+                        evidence: &[evidence::E1400],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31822,7 +32525,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1388, evidence::E1359],
+                        evidence: &[evidence::E1401, evidence::E1372],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31836,7 +32539,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc: for DmaIndirect1d its bound registers bound the index. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1389, evidence::E1359],
+                        evidence: &[evidence::E1402, evidence::E1372],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "compute_op", offset: 60, size: 1, bits: None, type_name: "DGE_COMPUTE_OP" },
@@ -31844,7 +32547,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo has no compute_op (+15 is dge_op); the extension has one. By name and type (DGE_COMPUTE_OP)."),
-                        evidence: &[evidence::E1390],
+                        evidence: &[evidence::E1403],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31858,7 +32561,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("Only the 3-bit class moves; the destination's upper 5 bits are kept."),
-                        evidence: &[evidence::E1391, evidence::E1392],
+                        evidence: &[evidence::E1404, evidence::E1405],
                     },
                 ],
                 unmapped: &[],
@@ -31877,7 +32580,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The header doc says dma_transpose requires the extension; the xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E1393],
+                    evidence: &[evidence::E1406],
                 }),
                 doc: "dge_op 2: DmaTranspose 0xbd (a plain xbar transpose, no index), built by translate_pseudo_dma_direct2d_xpose_instr_v3. Needs the extension for the tile geometry. A different 64-byte layout, not DIRECT2D with swapped strides.",
                 routes: &[
@@ -31888,13 +32591,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_direct2d_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1394],
+                        evidence: &[evidence::E1407],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_direct2d_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1395],
+                        evidence: &[evidence::E1408],
                     },
                 ],
                 mappings: &[
@@ -31902,13 +32605,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(189u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1396, evidence::E1397],
+                        evidence: &[evidence::E1409, evidence::E1410],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1347],
+                        evidence: &[evidence::E1360],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -31916,7 +32619,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1350],
+                        evidence: &[evidence::E1363],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -31924,7 +32627,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1350],
+                        evidence: &[evidence::E1363],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -31932,7 +32635,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1398],
+                        evidence: &[evidence::E1411],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31946,7 +32649,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1360, evidence::E1359],
+                        evidence: &[evidence::E1373, evidence::E1372],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -31960,7 +32663,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc gives its bound registers the address-bound role for DmaTranspose. INFERRED: the header doc (seed-004 §6.3) states the role, the translator body that would copy the byte is not decoded (seed-004 §11), so the copy itself is read from the role, the same BOUND_CHECK_REG type and the name."),
-                        evidence: &[evidence::E1360, evidence::E1359],
+                        evidence: &[evidence::E1373, evidence::E1372],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "in_dtype", offset: 14, size: 1, bits: None, type_name: "DTYPE" },
@@ -31968,7 +32671,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @14."),
-                        evidence: &[evidence::E1399],
+                        evidence: &[evidence::E1412],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "out_dtype", offset: 15, size: 1, bits: None, type_name: "DTYPE" },
@@ -31976,7 +32679,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (DTYPE); DIRECT2D_XPOSE has it at @15."),
-                        evidence: &[evidence::E1400],
+                        evidence: &[evidence::E1413],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -31987,7 +32690,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1401, evidence::E1361],
+                        evidence: &[evidence::E1414, evidence::E1374],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -31995,7 +32698,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset. supp-dge-microop §8's worked transpose sets the pseudo's strides as the transpose's."),
-                        evidence: &[evidence::E1402],
+                        evidence: &[evidence::E1415],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -32003,7 +32706,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1403],
+                        evidence: &[evidence::E1416],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_row_step", offset: 36, size: 4, bits: None, type_name: "i32" },
@@ -32011,7 +32714,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the tile geometry for the transpose kinds (stated); the store is not shown. By name and type (i32)."),
-                        evidence: &[evidence::E1404],
+                        evidence: &[evidence::E1417],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -32021,7 +32724,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1361],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1374],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem", offset: 48, size: 8, bits: None, type_name: "i32[2]" },
@@ -32029,7 +32732,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E1405],
+                        evidence: &[evidence::E1418],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
@@ -32037,19 +32740,19 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1406],
+                        evidence: &[evidence::E1419],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_rows", offset: 60, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_rows", offset: 24, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1407],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1420],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "tile_src_cols", offset: 61, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Ext(lowering::Place { path: "tile_src_cols", offset: 25, size: 1, bits: None, type_name: "u8" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
-                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1408],
+                        inferred: true, note: Some("As tile_src_row_step."), evidence: &[evidence::E1421],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 62, size: 1, bits: None, type_name: "u8" },
@@ -32057,7 +32760,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); DIRECT2D_XPOSE has it at @62."),
-                        evidence: &[evidence::E1409],
+                        evidence: &[evidence::E1422],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -32071,7 +32774,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; this offset is §6.1's."),
-                        evidence: &[evidence::E1410, evidence::E1411],
+                        evidence: &[evidence::E1423, evidence::E1424],
                     },
                 ],
                 unmapped: &[],
@@ -32095,7 +32798,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                     text: "PSEUDO_DMA_DIRECT2D with dge_op DMA_GATHER_TRANSPOSE must be followed by PSEUDO_DMA_EXT",
                     confidence: confidence::wiki::LOW_INFERRED, inferred: true,
                     note: Some("The DGE_OPCODE enum says the gather transpose requires the extension; the gather-xpose builder's check and message are not decoded, so this wording is dmaspec's, not the runtime's."),
-                    evidence: &[evidence::E1412],
+                    evidence: &[evidence::E1425],
                 }),
                 doc: "dge_op 3: DmaGatherTranspose 0xf1 (gather by UINT32 index + 16x128 xbar transpose), built by translate_pseudo_dma_gather_xpose_instr_v3. Needs the extension for the index. One elem_size, one packed DTYPE_PAIR and one stored dst step (dim 0's is implicit, sizeof(dtype_hi)).",
                 routes: &[
@@ -32106,13 +32809,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             "translate_pseudo_dma_gather_xpose_instr_v3",
                         ],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1413],
+                        evidence: &[evidence::E1426],
                     },
                     lowering::RouteMeta {
                         abi: "v3",
                         via: &["translate_one_pseudo_dge_instr_v3", "translate_pseudo_dma_gather_xpose_instr_v3"],
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1414],
+                        evidence: &[evidence::E1427],
                     },
                 ],
                 mappings: &[
@@ -32120,13 +32823,13 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         to: lowering::Place { path: "header.opcode", offset: 0, size: 1, bits: None, type_name: "OPCODE" },
                         source: lowering::Source::Value(241u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1415, evidence::E1416],
+                        evidence: &[evidence::E1428, evidence::E1429],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.inst_word_len", offset: 1, size: 1, bits: None, type_name: "u8" },
                         source: lowering::Source::Value(16u64), via: lowering::Transform::Copy,
                         confidence: confidence::wiki::HIGH_OBSERVED, inferred: false, note: None,
-                        evidence: &[evidence::E1347],
+                        evidence: &[evidence::E1360],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_cmd", offset: 2, size: 1, bits: None, type_name: "u8" },
@@ -32134,7 +32837,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1350],
+                        evidence: &[evidence::E1363],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "header.debug_hint", offset: 3, size: 1, bits: None, type_name: "u8" },
@@ -32142,7 +32845,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same header type in both words; the sources do not show it carried."),
-                        evidence: &[evidence::E1350],
+                        evidence: &[evidence::E1363],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "events", offset: 4, size: 8, bits: None, type_name: "EVENTS" },
@@ -32150,7 +32853,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("Same type (EVENTS) at the same offset in both words; the builder's body is not decoded."),
-                        evidence: &[evidence::E1417],
+                        evidence: &[evidence::E1430],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "semaphore", offset: 12, size: 1, bits: None, type_name: "u8" },
@@ -32158,7 +32861,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u8); GATHER_XPOSE has it at @12."),
-                        evidence: &[evidence::E1418],
+                        evidence: &[evidence::E1431],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -32172,7 +32875,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::HIGH_OBSERVED,
                         inferred: false,
                         note: Some("The per-kind priority copy; only the 3-bit class moves, the destination's upper 5 bits are kept. The disassembly shown covers dge_op 0 and 1; §5.4 names this offset."),
-                        evidence: &[evidence::E1419, evidence::E1420],
+                        evidence: &[evidence::E1432, evidence::E1433],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "idx_num_active_channels", offset: 14, size: 1, bits: None, type_name: "u8" },
@@ -32180,7 +32883,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension carries the index info; by name and type (u8)."),
-                        evidence: &[evidence::E1374, evidence::E1421],
+                        evidence: &[evidence::E1387, evidence::E1434],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -32194,7 +32897,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The pseudo's doc names the index-bound role only for DmaIndirect1d; seed 004 reads GATHER_XPOSE's src_idx_bound_reg@15 as the same role."),
-                        evidence: &[evidence::E1422],
+                        evidence: &[evidence::E1435],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_start_addr", offset: 16, size: 8, bits: None, type_name: "ADDR8" },
@@ -32205,7 +32908,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
                         note: Some("The resolution is stated; the resolved byte layout is dmaspec's (base + immediate below the marker, VAR_ID cleared)."),
-                        evidence: &[evidence::E1361],
+                        evidence: &[evidence::E1374],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_step_elem", offset: 24, size: 8, bits: None, type_name: "i32[2]" },
@@ -32213,7 +32916,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (i32[2]); same offset."),
-                        evidence: &[evidence::E1423],
+                        evidence: &[evidence::E1436],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_num_elem", offset: 32, size: 4, bits: None, type_name: "u16[2]" },
@@ -32221,7 +32924,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("By name and type (u16[2]); same offset."),
-                        evidence: &[evidence::E1424],
+                        evidence: &[evidence::E1437],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "src_idx_start_addr", offset: 36, size: 4, bits: None, type_name: "ADDR4" },
@@ -32229,7 +32932,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension holds the index info; by name and type (ADDR4)."),
-                        evidence: &[evidence::E1425],
+                        evidence: &[evidence::E1438],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_start_addr", offset: 40, size: 8, bits: None, type_name: "ADDR8" },
@@ -32239,7 +32942,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                             var_id_hi: (6, 1),
                         }),
                         confidence: confidence::wiki::MED_INFERRED, inferred: true,
-                        note: Some("As src_start_addr."), evidence: &[evidence::E1361],
+                        note: Some("As src_start_addr."), evidence: &[evidence::E1374],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -32253,7 +32956,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("seed 004 reads GATHER_XPOSE's dst bound as an address bound, the pseudo doc's role for DmaDirect2d / DmaTranspose."),
-                        evidence: &[evidence::E1426],
+                        evidence: &[evidence::E1439],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_step_elem_1", offset: 52, size: 4, bits: None, type_name: "i32" },
@@ -32261,14 +32964,14 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE stores only the dim-1 dst step (dim 0's is implicit, sizeof(dtype_hi)); taking the pseudo's dst_step_elem[1] is an inference."),
-                        evidence: &[evidence::E1427],
+                        evidence: &[evidence::E1440],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" },
                         source: lowering::Source::Pseudo(lowering::Place { path: "dst_num_elem", offset: 56, size: 4, bits: None, type_name: "u16[2]" }),
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true, note: Some("By name and type (u16[2])."),
-                        evidence: &[evidence::E1428],
+                        evidence: &[evidence::E1441],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "elem_size", offset: 60, size: 2, bits: None, type_name: "u16" },
@@ -32276,7 +32979,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("GATHER_XPOSE has one elem_size (src and dst dtypes must be equal, 2 B); which pseudo field feeds it is not stated — src_elem_size is taken."),
-                        evidence: &[evidence::E1429],
+                        evidence: &[evidence::E1442],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_lo", offset: 62, size: 1, bits: Some((0, 4)), type_name: "DTYPE" },
@@ -32284,7 +32987,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("DTYPE_PAIR packs the src dtype in its low nibble; narrowing the pseudo's 8-bit in_dtype into it is an inference (a value above 15 is an error)."),
-                        evidence: &[evidence::E1430, evidence::E1431],
+                        evidence: &[evidence::E1443, evidence::E1444],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place { path: "dtype.dtype_hi", offset: 62, size: 1, bits: Some((4, 4)), type_name: "DTYPE" },
@@ -32292,7 +32995,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Narrow, confidence: confidence::wiki::LOW_INFERRED,
                         inferred: true,
                         note: Some("As dtype_lo, for the dst dtype in the high nibble."),
-                        evidence: &[evidence::E1432],
+                        evidence: &[evidence::E1445],
                     },
                     lowering::MappingMeta {
                         to: lowering::Place {
@@ -32306,7 +33009,7 @@ pub const LOWERINGS: &[lowering::LoweringMeta] = &[
                         via: lowering::Transform::Copy, confidence: confidence::wiki::MED_INFERRED,
                         inferred: true,
                         note: Some("The extension's flags carry gather_dim (DMA_INDIRECT_FLAGS); GATHER_XPOSE's flags byte holds only that. By name and type (INDIRECT_DIM)."),
-                        evidence: &[evidence::E1433, evidence::E1434],
+                        evidence: &[evidence::E1446, evidence::E1447],
                     },
                 ],
                 unmapped: &[],
@@ -32371,8 +33074,8 @@ pub const WORDS: &[WordMeta] = &[
     DROPOUT::META,
     POOL_BUFFER_LOAD::META,
     RANGE_SELECT::META,
+    LOAD_MASK_SELECT::META,
     STREAM_SHUFFLE::META,
-    STREAM_SHUFFLE_TRANSPOSE::META,
     STREAM_TRANSPOSE::META,
     EXTENDED::META,
     GATHER::META,
@@ -32403,8 +33106,8 @@ pub enum Word {
     DROPOUT(DROPOUT),
     POOL_BUFFER_LOAD(POOL_BUFFER_LOAD),
     RANGE_SELECT(RANGE_SELECT),
+    LOAD_MASK_SELECT(LOAD_MASK_SELECT),
     STREAM_SHUFFLE(STREAM_SHUFFLE),
-    STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE),
     STREAM_TRANSPOSE(STREAM_TRANSPOSE),
     EXTENDED(EXTENDED),
     GATHER(GATHER),
@@ -32465,10 +33168,10 @@ impl Word {
             }
             105u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::read(b))),
+            ) => Some(Word::LOAD_MASK_SELECT(LOAD_MASK_SELECT::read(b))),
             106u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(Word::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE::read(b))),
+            ) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::read(b))),
             107u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::STREAM_TRANSPOSE(STREAM_TRANSPOSE::read(b))),
@@ -32552,10 +33255,10 @@ impl Word {
             }
             105u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(&STREAM_SHUFFLE::META),
+            ) => Some(&LOAD_MASK_SELECT::META),
             106u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
-            ) => Some(&STREAM_SHUFFLE_TRANSPOSE::META),
+            ) => Some(&STREAM_SHUFFLE::META),
             107u8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&STREAM_TRANSPOSE::META),
@@ -32612,8 +33315,8 @@ impl Word {
             Word::DROPOUT(w) => w.encode(),
             Word::POOL_BUFFER_LOAD(w) => w.encode(),
             Word::RANGE_SELECT(w) => w.encode(),
+            Word::LOAD_MASK_SELECT(w) => w.encode(),
             Word::STREAM_SHUFFLE(w) => w.encode(),
-            Word::STREAM_SHUFFLE_TRANSPOSE(w) => w.encode(),
             Word::STREAM_TRANSPOSE(w) => w.encode(),
             Word::EXTENDED(w) => w.encode(),
             Word::GATHER(w) => w.encode(),
@@ -32643,8 +33346,8 @@ impl Word {
             Word::DROPOUT(_) => &DROPOUT::META,
             Word::POOL_BUFFER_LOAD(_) => &POOL_BUFFER_LOAD::META,
             Word::RANGE_SELECT(_) => &RANGE_SELECT::META,
+            Word::LOAD_MASK_SELECT(_) => &LOAD_MASK_SELECT::META,
             Word::STREAM_SHUFFLE(_) => &STREAM_SHUFFLE::META,
-            Word::STREAM_SHUFFLE_TRANSPOSE(_) => &STREAM_SHUFFLE_TRANSPOSE::META,
             Word::STREAM_TRANSPOSE(_) => &STREAM_TRANSPOSE::META,
             Word::EXTENDED(_) => &EXTENDED::META,
             Word::GATHER(_) => &GATHER::META,
@@ -32675,8 +33378,8 @@ impl Word {
             Word::DROPOUT(w) => w.visit_fields(v, 0, arch),
             Word::POOL_BUFFER_LOAD(w) => w.visit_fields(v, 0, arch),
             Word::RANGE_SELECT(w) => w.visit_fields(v, 0, arch),
+            Word::LOAD_MASK_SELECT(w) => w.visit_fields(v, 0, arch),
             Word::STREAM_SHUFFLE(w) => w.visit_fields(v, 0, arch),
-            Word::STREAM_SHUFFLE_TRANSPOSE(w) => w.visit_fields(v, 0, arch),
             Word::STREAM_TRANSPOSE(w) => w.visit_fields(v, 0, arch),
             Word::EXTENDED(w) => w.visit_fields(v, 0, arch),
             Word::GATHER(w) => w.visit_fields(v, 0, arch),
@@ -32815,11 +33518,11 @@ pub fn check_rules_by_name(
             Some(POOL_BUFFER_LOAD::check_rules(bytes.try_into().ok()?, arch))
         }
         "RANGE_SELECT" => Some(RANGE_SELECT::check_rules(bytes.try_into().ok()?, arch)),
+        "LOAD_MASK_SELECT" => {
+            Some(LOAD_MASK_SELECT::check_rules(bytes.try_into().ok()?, arch))
+        }
         "STREAM_SHUFFLE" => {
             Some(STREAM_SHUFFLE::check_rules(bytes.try_into().ok()?, arch))
-        }
-        "STREAM_SHUFFLE_TRANSPOSE" => {
-            Some(STREAM_SHUFFLE_TRANSPOSE::check_rules(bytes.try_into().ok()?, arch))
         }
         "STREAM_TRANSPOSE" => {
             Some(STREAM_TRANSPOSE::check_rules(bytes.try_into().ok()?, arch))
@@ -32901,13 +33604,13 @@ impl Word {
                 let b = w.encode();
                 RANGE_SELECT::check_rules(&b, arch)
             }
+            Word::LOAD_MASK_SELECT(w) => {
+                let b = w.encode();
+                LOAD_MASK_SELECT::check_rules(&b, arch)
+            }
             Word::STREAM_SHUFFLE(w) => {
                 let b = w.encode();
                 STREAM_SHUFFLE::check_rules(&b, arch)
-            }
-            Word::STREAM_SHUFFLE_TRANSPOSE(w) => {
-                let b = w.encode();
-                STREAM_SHUFFLE_TRANSPOSE::check_rules(&b, arch)
             }
             Word::STREAM_TRANSPOSE(w) => {
                 let b = w.encode();
@@ -32988,8 +33691,8 @@ impl Word {
             Word::DROPOUT(_) => DROPOUT::RULES,
             Word::POOL_BUFFER_LOAD(_) => POOL_BUFFER_LOAD::RULES,
             Word::RANGE_SELECT(_) => RANGE_SELECT::RULES,
+            Word::LOAD_MASK_SELECT(_) => LOAD_MASK_SELECT::RULES,
             Word::STREAM_SHUFFLE(_) => STREAM_SHUFFLE::RULES,
-            Word::STREAM_SHUFFLE_TRANSPOSE(_) => STREAM_SHUFFLE_TRANSPOSE::RULES,
             Word::STREAM_TRANSPOSE(_) => STREAM_TRANSPOSE::RULES,
             Word::EXTENDED(_) => EXTENDED::RULES,
             Word::GATHER(_) => GATHER::RULES,
@@ -42158,6 +42861,201 @@ pub mod view {
             RANGE_SELECT_mut::decode(b)
         }
     }
+    /// Read-only view of [`LOAD_MASK_SELECT`](super::LOAD_MASK_SELECT).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct LOAD_MASK_SELECT<'a>(&'a [u8; 64]);
+    impl<'a> LOAD_MASK_SELECT<'a> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::LOAD_MASK_SELECT {
+            super::LOAD_MASK_SELECT {
+                header: self.header().read(),
+                events: self.events().read(),
+                param_ram_offset: self.param_ram_offset(),
+                imm_ptr_select: self.imm_ptr_select(),
+                reserved0: *self.reserved0(),
+                immediate: *self.immediate(),
+            }
+        }
+        /// [`LOAD_MASK_SELECT::header`](super::LOAD_MASK_SELECT::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
+        /// [`LOAD_MASK_SELECT::events`](super::LOAD_MASK_SELECT::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
+        /// [`LOAD_MASK_SELECT::param_ram_offset`](super::LOAD_MASK_SELECT::param_ram_offset), offset 12.
+        #[inline]
+        pub fn param_ram_offset(&self) -> u16 { u16::from_le_bytes(*at::<12, 2, 64>(self.0)) }
+        /// [`LOAD_MASK_SELECT::imm_ptr_select`](super::LOAD_MASK_SELECT::imm_ptr_select), offset 14.
+        #[inline]
+        pub fn imm_ptr_select(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
+        /// [`LOAD_MASK_SELECT::reserved0`](super::LOAD_MASK_SELECT::reserved0), offset 15.
+        #[inline]
+        pub fn reserved0(&self) -> &'a [u8; 17] { at::<15, 17, 64>(self.0) }
+        /// [`LOAD_MASK_SELECT::immediate`](super::LOAD_MASK_SELECT::immediate), offset 32.
+        #[inline]
+        pub fn immediate(&self) -> &'a [u8; 32] { at::<32, 32, 64>(self.0) }
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::LOAD_MASK_SELECT::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::LOAD_MASK_SELECT::OPCODE,
+                    found: b[0],
+                    name: super::LOAD_MASK_SELECT::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::LOAD_MASK_SELECT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    /// Writable view of [`LOAD_MASK_SELECT`](super::LOAD_MASK_SELECT); see [`LOAD_MASK_SELECT`].
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct LOAD_MASK_SELECT_mut<'a>(&'a mut [u8; 64]);
+    impl<'a> LOAD_MASK_SELECT_mut<'a> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
+        /// A read-only view of the same bytes.
+        #[inline]
+        pub fn as_view(&self) -> LOAD_MASK_SELECT<'_> { LOAD_MASK_SELECT::new(&*self.0) }
+        /// Every field through its accessor: the owned value.
+        #[inline]
+        pub fn read(&self) -> super::LOAD_MASK_SELECT { self.as_view().read() }
+        /// Writes every field of `v` through its setter.
+        #[inline]
+        pub fn write(&mut self, v: &super::LOAD_MASK_SELECT) -> &mut Self {
+            self.header_mut().write(&v.header);
+            self.events_mut().write(&v.events);
+            self.set_param_ram_offset(v.param_ram_offset);
+            self.set_imm_ptr_select(v.imm_ptr_select);
+            self.set_reserved0(v.reserved0);
+            self.set_immediate(v.immediate);
+            self
+        }
+        /// [`LOAD_MASK_SELECT::header`](super::LOAD_MASK_SELECT::header), offset 0.
+        #[inline]
+        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
+        /// [`LOAD_MASK_SELECT::events`](super::LOAD_MASK_SELECT::events), offset 4.
+        #[inline]
+        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
+        /// [`LOAD_MASK_SELECT::param_ram_offset`](super::LOAD_MASK_SELECT::param_ram_offset), offset 12.
+        #[inline]
+        pub fn param_ram_offset(&self) -> u16 { self.as_view().param_ram_offset() }
+        /// [`LOAD_MASK_SELECT::imm_ptr_select`](super::LOAD_MASK_SELECT::imm_ptr_select), offset 14.
+        #[inline]
+        pub fn imm_ptr_select(&self) -> u8 { self.as_view().imm_ptr_select() }
+        /// [`LOAD_MASK_SELECT::reserved0`](super::LOAD_MASK_SELECT::reserved0), offset 15.
+        #[inline]
+        pub fn reserved0(&self) -> &[u8; 17] { self.as_view().reserved0() }
+        /// [`LOAD_MASK_SELECT::immediate`](super::LOAD_MASK_SELECT::immediate), offset 32.
+        #[inline]
+        pub fn immediate(&self) -> &[u8; 32] { self.as_view().immediate() }
+        /// [`LOAD_MASK_SELECT::header`](super::LOAD_MASK_SELECT::header), offset 0.
+        #[inline]
+        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
+            v.write(at_mut::<0, 4, 64>(self.0));
+            self
+        }
+        /// [`LOAD_MASK_SELECT::header`](super::LOAD_MASK_SELECT::header), offset 0.
+        #[inline]
+        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
+            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
+        }
+        /// [`LOAD_MASK_SELECT::events`](super::LOAD_MASK_SELECT::events), offset 4.
+        #[inline]
+        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
+            v.write(at_mut::<4, 8, 64>(self.0));
+            self
+        }
+        /// [`LOAD_MASK_SELECT::events`](super::LOAD_MASK_SELECT::events), offset 4.
+        #[inline]
+        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
+            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
+        }
+        /// [`LOAD_MASK_SELECT::param_ram_offset`](super::LOAD_MASK_SELECT::param_ram_offset), offset 12.
+        #[inline]
+        pub fn set_param_ram_offset(&mut self, v: u16) -> &mut Self {
+            *at_mut::<12, 2, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`LOAD_MASK_SELECT::imm_ptr_select`](super::LOAD_MASK_SELECT::imm_ptr_select), offset 14.
+        #[inline]
+        pub fn set_imm_ptr_select(&mut self, v: u8) -> &mut Self {
+            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`LOAD_MASK_SELECT::reserved0`](super::LOAD_MASK_SELECT::reserved0), offset 15.
+        #[inline]
+        pub fn set_reserved0(&mut self, v: [u8; 17]) -> &mut Self {
+            *at_mut::<15, 17, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn reserved0_mut(&mut self) -> &mut [u8; 17] { at_mut::<15, 17, 64>(self.0) }
+        /// [`LOAD_MASK_SELECT::immediate`](super::LOAD_MASK_SELECT::immediate), offset 32.
+        #[inline]
+        pub fn set_immediate(&mut self, v: [u8; 32]) -> &mut Self {
+            *at_mut::<32, 32, 64>(self.0) = v;
+            self
+        }
+        /// The bytes, writable in place.
+        #[inline]
+        pub fn immediate_mut(&mut self) -> &mut [u8; 32] { at_mut::<32, 32, 64>(self.0) }
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            if b[0] != super::LOAD_MASK_SELECT::OPCODE {
+                return Err(DecodeError::WrongOpcode {
+                    expected: super::LOAD_MASK_SELECT::OPCODE,
+                    found: b[0],
+                    name: super::LOAD_MASK_SELECT::NAME,
+                });
+            }
+            Ok(Self(b))
+        }
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: Arch) -> rules::Violations {
+            super::LOAD_MASK_SELECT::check_rules(self.bytes(), arch)
+        }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
+    impl super::LOAD_MASK_SELECT {
+        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn view(b: &[u8; 64]) -> Result<LOAD_MASK_SELECT<'_>, DecodeError> {
+            LOAD_MASK_SELECT::decode(b)
+        }
+        /// A zero-copy writable view of a word; fails only on a wrong opcode.
+        #[inline]
+        pub fn view_mut(b: &mut [u8; 64]) -> Result<LOAD_MASK_SELECT_mut<'_>, DecodeError> {
+            LOAD_MASK_SELECT_mut::decode(b)
+        }
+    }
     /// Read-only view of [`STREAM_SHUFFLE`](super::STREAM_SHUFFLE).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub struct STREAM_SHUFFLE<'a>(&'a [u8; 64]);
@@ -42174,10 +43072,16 @@ pub mod view {
             super::STREAM_SHUFFLE {
                 header: self.header().read(),
                 events: self.events().read(),
-                param_ram_offset: self.param_ram_offset(),
-                imm_ptr_select: self.imm_ptr_select(),
-                reserved0: *self.reserved0(),
-                immediate: *self.immediate(),
+                src_mem_pattern: self.src_mem_pattern().read(),
+                in_dtype: self.in_dtype(),
+                out_dtype: self.out_dtype(),
+                num_active_channels: self.num_active_channels(),
+                negated: self.negated(),
+                op: self.op(),
+                op_dim: self.op_dim(),
+                mask_enable: self.mask_enable(),
+                reserved1: *self.reserved1(),
+                dst_mem_pattern: self.dst_mem_pattern().read(),
             }
         }
         /// [`STREAM_SHUFFLE::header`](super::STREAM_SHUFFLE::header), offset 0.
@@ -42186,18 +43090,44 @@ pub mod view {
         /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
         #[inline]
         pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE::param_ram_offset`](super::STREAM_SHUFFLE::param_ram_offset), offset 12.
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
         #[inline]
-        pub fn param_ram_offset(&self) -> u16 { u16::from_le_bytes(*at::<12, 2, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE::imm_ptr_select`](super::STREAM_SHUFFLE::imm_ptr_select), offset 14.
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::in_dtype`](super::STREAM_SHUFFLE::in_dtype), offset 32.
         #[inline]
-        pub fn imm_ptr_select(&self) -> u8 { u8::from_le_bytes(*at::<14, 1, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE::reserved0`](super::STREAM_SHUFFLE::reserved0), offset 15.
+        pub fn in_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
+        }
+        /// [`STREAM_SHUFFLE::out_dtype`](super::STREAM_SHUFFLE::out_dtype), offset 33.
         #[inline]
-        pub fn reserved0(&self) -> &'a [u8; 17] { at::<15, 17, 64>(self.0) }
-        /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
+        pub fn out_dtype(&self) -> super::DTYPE {
+            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
+        }
+        /// [`STREAM_SHUFFLE::num_active_channels`](super::STREAM_SHUFFLE::num_active_channels), offset 34.
         #[inline]
-        pub fn immediate(&self) -> &'a [u8; 32] { at::<32, 32, 64>(self.0) }
+        pub fn num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::negated`](super::STREAM_SHUFFLE::negated), offset 35.
+        #[inline]
+        pub fn negated(&self) -> u8 { u8::from_le_bytes(*at::<35, 1, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::op`](super::STREAM_SHUFFLE::op), offset 36.
+        #[inline]
+        pub fn op(&self) -> super::ALU_OP {
+            super::ALU_OP::from_raw(u8::from_le_bytes(*at::<36, 1, 64>(self.0)))
+        }
+        /// [`STREAM_SHUFFLE::op_dim`](super::STREAM_SHUFFLE::op_dim), offset 37.
+        #[inline]
+        pub fn op_dim(&self) -> super::TENSOR_SUBDIM {
+            super::TENSOR_SUBDIM::from_raw(u8::from_le_bytes(*at::<37, 1, 64>(self.0)))
+        }
+        /// [`STREAM_SHUFFLE::mask_enable`](super::STREAM_SHUFFLE::mask_enable), offset 38.
+        #[inline]
+        pub fn mask_enable(&self) -> u8 { u8::from_le_bytes(*at::<38, 1, 64>(self.0)) }
+        /// [`STREAM_SHUFFLE::reserved1`](super::STREAM_SHUFFLE::reserved1), offset 39.
+        #[inline]
+        pub fn reserved1(&self) -> &'a [u8; 5] { at::<39, 5, 64>(self.0) }
+        /// [`STREAM_SHUFFLE::dst_mem_pattern`](super::STREAM_SHUFFLE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
         /// Views a word; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
@@ -42242,10 +43172,16 @@ pub mod view {
         pub fn write(&mut self, v: &super::STREAM_SHUFFLE) -> &mut Self {
             self.header_mut().write(&v.header);
             self.events_mut().write(&v.events);
-            self.set_param_ram_offset(v.param_ram_offset);
-            self.set_imm_ptr_select(v.imm_ptr_select);
-            self.set_reserved0(v.reserved0);
-            self.set_immediate(v.immediate);
+            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
+            self.set_in_dtype(v.in_dtype);
+            self.set_out_dtype(v.out_dtype);
+            self.set_num_active_channels(v.num_active_channels);
+            self.set_negated(v.negated);
+            self.set_op(v.op);
+            self.set_op_dim(v.op_dim);
+            self.set_mask_enable(v.mask_enable);
+            self.set_reserved1(v.reserved1);
+            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
             self
         }
         /// [`STREAM_SHUFFLE::header`](super::STREAM_SHUFFLE::header), offset 0.
@@ -42254,18 +43190,36 @@ pub mod view {
         /// [`STREAM_SHUFFLE::events`](super::STREAM_SHUFFLE::events), offset 4.
         #[inline]
         pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
-        /// [`STREAM_SHUFFLE::param_ram_offset`](super::STREAM_SHUFFLE::param_ram_offset), offset 12.
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
         #[inline]
-        pub fn param_ram_offset(&self) -> u16 { self.as_view().param_ram_offset() }
-        /// [`STREAM_SHUFFLE::imm_ptr_select`](super::STREAM_SHUFFLE::imm_ptr_select), offset 14.
+        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
+        /// [`STREAM_SHUFFLE::in_dtype`](super::STREAM_SHUFFLE::in_dtype), offset 32.
         #[inline]
-        pub fn imm_ptr_select(&self) -> u8 { self.as_view().imm_ptr_select() }
-        /// [`STREAM_SHUFFLE::reserved0`](super::STREAM_SHUFFLE::reserved0), offset 15.
+        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
+        /// [`STREAM_SHUFFLE::out_dtype`](super::STREAM_SHUFFLE::out_dtype), offset 33.
         #[inline]
-        pub fn reserved0(&self) -> &[u8; 17] { self.as_view().reserved0() }
-        /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
+        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
+        /// [`STREAM_SHUFFLE::num_active_channels`](super::STREAM_SHUFFLE::num_active_channels), offset 34.
         #[inline]
-        pub fn immediate(&self) -> &[u8; 32] { self.as_view().immediate() }
+        pub fn num_active_channels(&self) -> u8 { self.as_view().num_active_channels() }
+        /// [`STREAM_SHUFFLE::negated`](super::STREAM_SHUFFLE::negated), offset 35.
+        #[inline]
+        pub fn negated(&self) -> u8 { self.as_view().negated() }
+        /// [`STREAM_SHUFFLE::op`](super::STREAM_SHUFFLE::op), offset 36.
+        #[inline]
+        pub fn op(&self) -> super::ALU_OP { self.as_view().op() }
+        /// [`STREAM_SHUFFLE::op_dim`](super::STREAM_SHUFFLE::op_dim), offset 37.
+        #[inline]
+        pub fn op_dim(&self) -> super::TENSOR_SUBDIM { self.as_view().op_dim() }
+        /// [`STREAM_SHUFFLE::mask_enable`](super::STREAM_SHUFFLE::mask_enable), offset 38.
+        #[inline]
+        pub fn mask_enable(&self) -> u8 { self.as_view().mask_enable() }
+        /// [`STREAM_SHUFFLE::reserved1`](super::STREAM_SHUFFLE::reserved1), offset 39.
+        #[inline]
+        pub fn reserved1(&self) -> &[u8; 5] { self.as_view().reserved1() }
+        /// [`STREAM_SHUFFLE::dst_mem_pattern`](super::STREAM_SHUFFLE::dst_mem_pattern), offset 44.
+        #[inline]
+        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
         /// [`STREAM_SHUFFLE::header`](super::STREAM_SHUFFLE::header), offset 0.
         #[inline]
         pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
@@ -42288,36 +43242,79 @@ pub mod view {
         pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
             EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
         }
-        /// [`STREAM_SHUFFLE::param_ram_offset`](super::STREAM_SHUFFLE::param_ram_offset), offset 12.
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
         #[inline]
-        pub fn set_param_ram_offset(&mut self, v: u16) -> &mut Self {
-            *at_mut::<12, 2, 64>(self.0) = v.to_le_bytes();
+        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<12, 20, 64>(self.0));
             self
         }
-        /// [`STREAM_SHUFFLE::imm_ptr_select`](super::STREAM_SHUFFLE::imm_ptr_select), offset 14.
+        /// [`STREAM_SHUFFLE::src_mem_pattern`](super::STREAM_SHUFFLE::src_mem_pattern), offset 12.
         #[inline]
-        pub fn set_imm_ptr_select(&mut self, v: u8) -> &mut Self {
-            *at_mut::<14, 1, 64>(self.0) = v.to_le_bytes();
+        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
+        }
+        /// [`STREAM_SHUFFLE::in_dtype`](super::STREAM_SHUFFLE::in_dtype), offset 32.
+        #[inline]
+        pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<32, 1, 64>(self.0));
             self
         }
-        /// [`STREAM_SHUFFLE::reserved0`](super::STREAM_SHUFFLE::reserved0), offset 15.
+        /// [`STREAM_SHUFFLE::out_dtype`](super::STREAM_SHUFFLE::out_dtype), offset 33.
         #[inline]
-        pub fn set_reserved0(&mut self, v: [u8; 17]) -> &mut Self {
-            *at_mut::<15, 17, 64>(self.0) = v;
+        pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
+            v.write(at_mut::<33, 1, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE::num_active_channels`](super::STREAM_SHUFFLE::num_active_channels), offset 34.
+        #[inline]
+        pub fn set_num_active_channels(&mut self, v: u8) -> &mut Self {
+            *at_mut::<34, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`STREAM_SHUFFLE::negated`](super::STREAM_SHUFFLE::negated), offset 35.
+        #[inline]
+        pub fn set_negated(&mut self, v: u8) -> &mut Self {
+            *at_mut::<35, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`STREAM_SHUFFLE::op`](super::STREAM_SHUFFLE::op), offset 36.
+        #[inline]
+        pub fn set_op(&mut self, v: super::ALU_OP) -> &mut Self {
+            v.write(at_mut::<36, 1, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE::op_dim`](super::STREAM_SHUFFLE::op_dim), offset 37.
+        #[inline]
+        pub fn set_op_dim(&mut self, v: super::TENSOR_SUBDIM) -> &mut Self {
+            v.write(at_mut::<37, 1, 64>(self.0));
+            self
+        }
+        /// [`STREAM_SHUFFLE::mask_enable`](super::STREAM_SHUFFLE::mask_enable), offset 38.
+        #[inline]
+        pub fn set_mask_enable(&mut self, v: u8) -> &mut Self {
+            *at_mut::<38, 1, 64>(self.0) = v.to_le_bytes();
+            self
+        }
+        /// [`STREAM_SHUFFLE::reserved1`](super::STREAM_SHUFFLE::reserved1), offset 39.
+        #[inline]
+        pub fn set_reserved1(&mut self, v: [u8; 5]) -> &mut Self {
+            *at_mut::<39, 5, 64>(self.0) = v;
             self
         }
         /// The bytes, writable in place.
         #[inline]
-        pub fn reserved0_mut(&mut self) -> &mut [u8; 17] { at_mut::<15, 17, 64>(self.0) }
-        /// [`STREAM_SHUFFLE::immediate`](super::STREAM_SHUFFLE::immediate), offset 32.
+        pub fn reserved1_mut(&mut self) -> &mut [u8; 5] { at_mut::<39, 5, 64>(self.0) }
+        /// [`STREAM_SHUFFLE::dst_mem_pattern`](super::STREAM_SHUFFLE::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn set_immediate(&mut self, v: [u8; 32]) -> &mut Self {
-            *at_mut::<32, 32, 64>(self.0) = v;
+        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
+            v.write(at_mut::<44, 20, 64>(self.0));
             self
         }
-        /// The bytes, writable in place.
+        /// [`STREAM_SHUFFLE::dst_mem_pattern`](super::STREAM_SHUFFLE::dst_mem_pattern), offset 44.
         #[inline]
-        pub fn immediate_mut(&mut self) -> &mut [u8; 32] { at_mut::<32, 32, 64>(self.0) }
+        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
+            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
+        }
         /// Views a word for writing; fails only if byte 0 is not this word's opcode.
         #[inline]
         pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
@@ -42351,302 +43348,6 @@ pub mod view {
         #[inline]
         pub fn view_mut(b: &mut [u8; 64]) -> Result<STREAM_SHUFFLE_mut<'_>, DecodeError> {
             STREAM_SHUFFLE_mut::decode(b)
-        }
-    }
-    /// Read-only view of [`STREAM_SHUFFLE_TRANSPOSE`](super::STREAM_SHUFFLE_TRANSPOSE).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct STREAM_SHUFFLE_TRANSPOSE<'a>(&'a [u8; 64]);
-    impl<'a> STREAM_SHUFFLE_TRANSPOSE<'a> {
-        /// Views `b`; nothing is checked or copied.
-        #[inline]
-        pub const fn new(b: &'a [u8; 64]) -> Self { Self(b) }
-        /// The bytes under the view.
-        #[inline]
-        pub const fn bytes(&self) -> &'a [u8; 64] { self.0 }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::STREAM_SHUFFLE_TRANSPOSE {
-            super::STREAM_SHUFFLE_TRANSPOSE {
-                header: self.header().read(),
-                events: self.events().read(),
-                src_mem_pattern: self.src_mem_pattern().read(),
-                in_dtype: self.in_dtype(),
-                out_dtype: self.out_dtype(),
-                num_active_channels: self.num_active_channels(),
-                negated: self.negated(),
-                op: self.op(),
-                op_dim: self.op_dim(),
-                mask_enable: self.mask_enable(),
-                reserved1: *self.reserved1(),
-                dst_mem_pattern: self.dst_mem_pattern().read(),
-            }
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'a> { HEADER::new(at::<0, 4, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'a> { EVENTS::new(at::<4, 8, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
-        #[inline]
-        pub fn src_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<12, 20, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::in_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::in_dtype), offset 32.
-        #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<32, 1, 64>(self.0)))
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::out_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::out_dtype), offset 33.
-        #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE {
-            super::DTYPE::from_raw(u8::from_le_bytes(*at::<33, 1, 64>(self.0)))
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::num_active_channels`](super::STREAM_SHUFFLE_TRANSPOSE::num_active_channels), offset 34.
-        #[inline]
-        pub fn num_active_channels(&self) -> u8 { u8::from_le_bytes(*at::<34, 1, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::negated`](super::STREAM_SHUFFLE_TRANSPOSE::negated), offset 35.
-        #[inline]
-        pub fn negated(&self) -> u8 { u8::from_le_bytes(*at::<35, 1, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::op`](super::STREAM_SHUFFLE_TRANSPOSE::op), offset 36.
-        #[inline]
-        pub fn op(&self) -> super::ALU_OP {
-            super::ALU_OP::from_raw(u8::from_le_bytes(*at::<36, 1, 64>(self.0)))
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::op_dim`](super::STREAM_SHUFFLE_TRANSPOSE::op_dim), offset 37.
-        #[inline]
-        pub fn op_dim(&self) -> super::TENSOR_SUBDIM {
-            super::TENSOR_SUBDIM::from_raw(u8::from_le_bytes(*at::<37, 1, 64>(self.0)))
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::mask_enable`](super::STREAM_SHUFFLE_TRANSPOSE::mask_enable), offset 38.
-        #[inline]
-        pub fn mask_enable(&self) -> u8 { u8::from_le_bytes(*at::<38, 1, 64>(self.0)) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::reserved1`](super::STREAM_SHUFFLE_TRANSPOSE::reserved1), offset 39.
-        #[inline]
-        pub fn reserved1(&self) -> &'a [u8; 5] { at::<39, 5, 64>(self.0) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
-        #[inline]
-        pub fn dst_mem_pattern(&self) -> TENSOR4D<'a> { TENSOR4D::new(at::<44, 20, 64>(self.0)) }
-        /// Views a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::STREAM_SHUFFLE_TRANSPOSE::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::STREAM_SHUFFLE_TRANSPOSE::OPCODE,
-                    found: b[0],
-                    name: super::STREAM_SHUFFLE_TRANSPOSE::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::STREAM_SHUFFLE_TRANSPOSE::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    /// Writable view of [`STREAM_SHUFFLE_TRANSPOSE`](super::STREAM_SHUFFLE_TRANSPOSE); see [`STREAM_SHUFFLE_TRANSPOSE`].
-    #[derive(Debug, PartialEq, Eq, Hash)]
-    pub struct STREAM_SHUFFLE_TRANSPOSE_mut<'a>(&'a mut [u8; 64]);
-    impl<'a> STREAM_SHUFFLE_TRANSPOSE_mut<'a> {
-        /// Views `b` for writing; nothing is checked or copied.
-        #[inline]
-        pub fn new(b: &'a mut [u8; 64]) -> Self { Self(b) }
-        /// The bytes under the view.
-        #[inline]
-        pub fn bytes(&self) -> &[u8; 64] { &*self.0 }
-        /// A read-only view of the same bytes.
-        #[inline]
-        pub fn as_view(&self) -> STREAM_SHUFFLE_TRANSPOSE<'_> {
-            STREAM_SHUFFLE_TRANSPOSE::new(&*self.0)
-        }
-        /// Every field through its accessor: the owned value.
-        #[inline]
-        pub fn read(&self) -> super::STREAM_SHUFFLE_TRANSPOSE { self.as_view().read() }
-        /// Writes every field of `v` through its setter.
-        #[inline]
-        pub fn write(&mut self, v: &super::STREAM_SHUFFLE_TRANSPOSE) -> &mut Self {
-            self.header_mut().write(&v.header);
-            self.events_mut().write(&v.events);
-            self.src_mem_pattern_mut().write(&v.src_mem_pattern);
-            self.set_in_dtype(v.in_dtype);
-            self.set_out_dtype(v.out_dtype);
-            self.set_num_active_channels(v.num_active_channels);
-            self.set_negated(v.negated);
-            self.set_op(v.op);
-            self.set_op_dim(v.op_dim);
-            self.set_mask_enable(v.mask_enable);
-            self.set_reserved1(v.reserved1);
-            self.dst_mem_pattern_mut().write(&v.dst_mem_pattern);
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
-        #[inline]
-        pub fn header(&self) -> HEADER<'_> { self.as_view().header() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
-        #[inline]
-        pub fn events(&self) -> EVENTS<'_> { self.as_view().events() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
-        #[inline]
-        pub fn src_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().src_mem_pattern() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::in_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::in_dtype), offset 32.
-        #[inline]
-        pub fn in_dtype(&self) -> super::DTYPE { self.as_view().in_dtype() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::out_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::out_dtype), offset 33.
-        #[inline]
-        pub fn out_dtype(&self) -> super::DTYPE { self.as_view().out_dtype() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::num_active_channels`](super::STREAM_SHUFFLE_TRANSPOSE::num_active_channels), offset 34.
-        #[inline]
-        pub fn num_active_channels(&self) -> u8 { self.as_view().num_active_channels() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::negated`](super::STREAM_SHUFFLE_TRANSPOSE::negated), offset 35.
-        #[inline]
-        pub fn negated(&self) -> u8 { self.as_view().negated() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::op`](super::STREAM_SHUFFLE_TRANSPOSE::op), offset 36.
-        #[inline]
-        pub fn op(&self) -> super::ALU_OP { self.as_view().op() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::op_dim`](super::STREAM_SHUFFLE_TRANSPOSE::op_dim), offset 37.
-        #[inline]
-        pub fn op_dim(&self) -> super::TENSOR_SUBDIM { self.as_view().op_dim() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::mask_enable`](super::STREAM_SHUFFLE_TRANSPOSE::mask_enable), offset 38.
-        #[inline]
-        pub fn mask_enable(&self) -> u8 { self.as_view().mask_enable() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::reserved1`](super::STREAM_SHUFFLE_TRANSPOSE::reserved1), offset 39.
-        #[inline]
-        pub fn reserved1(&self) -> &[u8; 5] { self.as_view().reserved1() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
-        #[inline]
-        pub fn dst_mem_pattern(&self) -> TENSOR4D<'_> { self.as_view().dst_mem_pattern() }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
-        #[inline]
-        pub fn set_header(&mut self, v: super::HEADER) -> &mut Self {
-            v.write(at_mut::<0, 4, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::header`](super::STREAM_SHUFFLE_TRANSPOSE::header), offset 0.
-        #[inline]
-        pub fn header_mut(&mut self) -> HEADER_mut<'_> {
-            HEADER_mut::new(at_mut::<0, 4, 64>(self.0))
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
-        #[inline]
-        pub fn set_events(&mut self, v: super::EVENTS) -> &mut Self {
-            v.write(at_mut::<4, 8, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::events`](super::STREAM_SHUFFLE_TRANSPOSE::events), offset 4.
-        #[inline]
-        pub fn events_mut(&mut self) -> EVENTS_mut<'_> {
-            EVENTS_mut::new(at_mut::<4, 8, 64>(self.0))
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
-        #[inline]
-        pub fn set_src_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
-            v.write(at_mut::<12, 20, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::src_mem_pattern), offset 12.
-        #[inline]
-        pub fn src_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
-            TENSOR4D_mut::new(at_mut::<12, 20, 64>(self.0))
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::in_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::in_dtype), offset 32.
-        #[inline]
-        pub fn set_in_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<32, 1, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::out_dtype`](super::STREAM_SHUFFLE_TRANSPOSE::out_dtype), offset 33.
-        #[inline]
-        pub fn set_out_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            v.write(at_mut::<33, 1, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::num_active_channels`](super::STREAM_SHUFFLE_TRANSPOSE::num_active_channels), offset 34.
-        #[inline]
-        pub fn set_num_active_channels(&mut self, v: u8) -> &mut Self {
-            *at_mut::<34, 1, 64>(self.0) = v.to_le_bytes();
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::negated`](super::STREAM_SHUFFLE_TRANSPOSE::negated), offset 35.
-        #[inline]
-        pub fn set_negated(&mut self, v: u8) -> &mut Self {
-            *at_mut::<35, 1, 64>(self.0) = v.to_le_bytes();
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::op`](super::STREAM_SHUFFLE_TRANSPOSE::op), offset 36.
-        #[inline]
-        pub fn set_op(&mut self, v: super::ALU_OP) -> &mut Self {
-            v.write(at_mut::<36, 1, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::op_dim`](super::STREAM_SHUFFLE_TRANSPOSE::op_dim), offset 37.
-        #[inline]
-        pub fn set_op_dim(&mut self, v: super::TENSOR_SUBDIM) -> &mut Self {
-            v.write(at_mut::<37, 1, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::mask_enable`](super::STREAM_SHUFFLE_TRANSPOSE::mask_enable), offset 38.
-        #[inline]
-        pub fn set_mask_enable(&mut self, v: u8) -> &mut Self {
-            *at_mut::<38, 1, 64>(self.0) = v.to_le_bytes();
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::reserved1`](super::STREAM_SHUFFLE_TRANSPOSE::reserved1), offset 39.
-        #[inline]
-        pub fn set_reserved1(&mut self, v: [u8; 5]) -> &mut Self {
-            *at_mut::<39, 5, 64>(self.0) = v;
-            self
-        }
-        /// The bytes, writable in place.
-        #[inline]
-        pub fn reserved1_mut(&mut self) -> &mut [u8; 5] { at_mut::<39, 5, 64>(self.0) }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
-        #[inline]
-        pub fn set_dst_mem_pattern(&mut self, v: super::TENSOR4D) -> &mut Self {
-            v.write(at_mut::<44, 20, 64>(self.0));
-            self
-        }
-        /// [`STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern`](super::STREAM_SHUFFLE_TRANSPOSE::dst_mem_pattern), offset 44.
-        #[inline]
-        pub fn dst_mem_pattern_mut(&mut self) -> TENSOR4D_mut<'_> {
-            TENSOR4D_mut::new(at_mut::<44, 20, 64>(self.0))
-        }
-        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
-            if b[0] != super::STREAM_SHUFFLE_TRANSPOSE::OPCODE {
-                return Err(DecodeError::WrongOpcode {
-                    expected: super::STREAM_SHUFFLE_TRANSPOSE::OPCODE,
-                    found: b[0],
-                    name: super::STREAM_SHUFFLE_TRANSPOSE::NAME,
-                });
-            }
-            Ok(Self(b))
-        }
-        /// The violated rules of the bytes under the view for `arch` (empty when valid).
-        #[inline]
-        pub fn check(&self, arch: Arch) -> rules::Violations {
-            super::STREAM_SHUFFLE_TRANSPOSE::check_rules(self.bytes(), arch)
-        }
-        /// Checks every rule for `arch`; the error lists every violated rule.
-        #[inline]
-        pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-            self.check(arch).into_result()
-        }
-    }
-    impl super::STREAM_SHUFFLE_TRANSPOSE {
-        /// A zero-copy view of a word; fails only if byte 0 is not this word's opcode.
-        #[inline]
-        pub fn view(b: &[u8; 64]) -> Result<STREAM_SHUFFLE_TRANSPOSE<'_>, DecodeError> {
-            STREAM_SHUFFLE_TRANSPOSE::decode(b)
-        }
-        /// A zero-copy writable view of a word; fails only on a wrong opcode.
-        #[inline]
-        pub fn view_mut(b: &mut [u8; 64]) -> Result<STREAM_SHUFFLE_TRANSPOSE_mut<'_>, DecodeError> {
-            STREAM_SHUFFLE_TRANSPOSE_mut::decode(b)
         }
     }
     /// Read-only view of [`STREAM_TRANSPOSE`](super::STREAM_TRANSPOSE).
@@ -47107,8 +47808,8 @@ pub mod view {
         DROPOUT(DROPOUT<'a>),
         POOL_BUFFER_LOAD(POOL_BUFFER_LOAD<'a>),
         RANGE_SELECT(RANGE_SELECT<'a>),
+        LOAD_MASK_SELECT(LOAD_MASK_SELECT<'a>),
         STREAM_SHUFFLE(STREAM_SHUFFLE<'a>),
-        STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE<'a>),
         STREAM_TRANSPOSE(STREAM_TRANSPOSE<'a>),
         EXTENDED(EXTENDED<'a>),
         GATHER(GATHER<'a>),
@@ -47142,8 +47843,8 @@ pub mod view {
                 127 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::DROPOUT(DROPOUT::new(b))),
                 103 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::new(b))),
                 188 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::RANGE_SELECT(RANGE_SELECT::new(b))),
-                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::new(b))),
-                106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE::new(b))),
+                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::LOAD_MASK_SELECT(LOAD_MASK_SELECT::new(b))),
+                106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::new(b))),
                 107 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::STREAM_TRANSPOSE(STREAM_TRANSPOSE::new(b))),
                 240 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::EXTENDED(EXTENDED::new(b))),
                 104 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word::GATHER(GATHER::new(b))),
@@ -47173,8 +47874,8 @@ pub mod view {
                 Word::DROPOUT(_) => &super::DROPOUT::META,
                 Word::POOL_BUFFER_LOAD(_) => &super::POOL_BUFFER_LOAD::META,
                 Word::RANGE_SELECT(_) => &super::RANGE_SELECT::META,
+                Word::LOAD_MASK_SELECT(_) => &super::LOAD_MASK_SELECT::META,
                 Word::STREAM_SHUFFLE(_) => &super::STREAM_SHUFFLE::META,
-                Word::STREAM_SHUFFLE_TRANSPOSE(_) => &super::STREAM_SHUFFLE_TRANSPOSE::META,
                 Word::STREAM_TRANSPOSE(_) => &super::STREAM_TRANSPOSE::META,
                 Word::EXTENDED(_) => &super::EXTENDED::META,
                 Word::GATHER(_) => &super::GATHER::META,
@@ -47205,8 +47906,8 @@ pub mod view {
                 Word::DROPOUT(w) => w.bytes(),
                 Word::POOL_BUFFER_LOAD(w) => w.bytes(),
                 Word::RANGE_SELECT(w) => w.bytes(),
+                Word::LOAD_MASK_SELECT(w) => w.bytes(),
                 Word::STREAM_SHUFFLE(w) => w.bytes(),
-                Word::STREAM_SHUFFLE_TRANSPOSE(w) => w.bytes(),
                 Word::STREAM_TRANSPOSE(w) => w.bytes(),
                 Word::EXTENDED(w) => w.bytes(),
                 Word::GATHER(w) => w.bytes(),
@@ -47238,8 +47939,8 @@ pub mod view {
                 Word::DROPOUT(w) => super::Word::DROPOUT(w.read()),
                 Word::POOL_BUFFER_LOAD(w) => super::Word::POOL_BUFFER_LOAD(w.read()),
                 Word::RANGE_SELECT(w) => super::Word::RANGE_SELECT(w.read()),
+                Word::LOAD_MASK_SELECT(w) => super::Word::LOAD_MASK_SELECT(w.read()),
                 Word::STREAM_SHUFFLE(w) => super::Word::STREAM_SHUFFLE(w.read()),
-                Word::STREAM_SHUFFLE_TRANSPOSE(w) => super::Word::STREAM_SHUFFLE_TRANSPOSE(w.read()),
                 Word::STREAM_TRANSPOSE(w) => super::Word::STREAM_TRANSPOSE(w.read()),
                 Word::EXTENDED(w) => super::Word::EXTENDED(w.read()),
                 Word::GATHER(w) => super::Word::GATHER(w.read()),
@@ -47272,8 +47973,8 @@ pub mod view {
                 Word::DROPOUT(w) => super::DROPOUT::check_rules(w.bytes(), arch),
                 Word::POOL_BUFFER_LOAD(w) => super::POOL_BUFFER_LOAD::check_rules(w.bytes(), arch),
                 Word::RANGE_SELECT(w) => super::RANGE_SELECT::check_rules(w.bytes(), arch),
+                Word::LOAD_MASK_SELECT(w) => super::LOAD_MASK_SELECT::check_rules(w.bytes(), arch),
                 Word::STREAM_SHUFFLE(w) => super::STREAM_SHUFFLE::check_rules(w.bytes(), arch),
-                Word::STREAM_SHUFFLE_TRANSPOSE(w) => super::STREAM_SHUFFLE_TRANSPOSE::check_rules(w.bytes(), arch),
                 Word::STREAM_TRANSPOSE(w) => super::STREAM_TRANSPOSE::check_rules(w.bytes(), arch),
                 Word::EXTENDED(w) => super::EXTENDED::check_rules(w.bytes(), arch),
                 Word::GATHER(w) => super::GATHER::check_rules(w.bytes(), arch),
@@ -47310,8 +48011,8 @@ pub mod view {
         DROPOUT(DROPOUT_mut<'a>),
         POOL_BUFFER_LOAD(POOL_BUFFER_LOAD_mut<'a>),
         RANGE_SELECT(RANGE_SELECT_mut<'a>),
+        LOAD_MASK_SELECT(LOAD_MASK_SELECT_mut<'a>),
         STREAM_SHUFFLE(STREAM_SHUFFLE_mut<'a>),
-        STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE_mut<'a>),
         STREAM_TRANSPOSE(STREAM_TRANSPOSE_mut<'a>),
         EXTENDED(EXTENDED_mut<'a>),
         GATHER(GATHER_mut<'a>),
@@ -47345,8 +48046,8 @@ pub mod view {
                 127 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::DROPOUT(DROPOUT_mut::new(b))),
                 103 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD_mut::new(b))),
                 188 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::RANGE_SELECT(RANGE_SELECT_mut::new(b))),
-                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::STREAM_SHUFFLE(STREAM_SHUFFLE_mut::new(b))),
-                106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE_mut::new(b))),
+                105 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::LOAD_MASK_SELECT(LOAD_MASK_SELECT_mut::new(b))),
+                106 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::STREAM_SHUFFLE(STREAM_SHUFFLE_mut::new(b))),
                 107 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::STREAM_TRANSPOSE(STREAM_TRANSPOSE_mut::new(b))),
                 240 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::EXTENDED(EXTENDED_mut::new(b))),
                 104 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick) => Some(Word_mut::GATHER(GATHER_mut::new(b))),
@@ -47376,8 +48077,8 @@ pub mod view {
                 Word_mut::DROPOUT(_) => &super::DROPOUT::META,
                 Word_mut::POOL_BUFFER_LOAD(_) => &super::POOL_BUFFER_LOAD::META,
                 Word_mut::RANGE_SELECT(_) => &super::RANGE_SELECT::META,
+                Word_mut::LOAD_MASK_SELECT(_) => &super::LOAD_MASK_SELECT::META,
                 Word_mut::STREAM_SHUFFLE(_) => &super::STREAM_SHUFFLE::META,
-                Word_mut::STREAM_SHUFFLE_TRANSPOSE(_) => &super::STREAM_SHUFFLE_TRANSPOSE::META,
                 Word_mut::STREAM_TRANSPOSE(_) => &super::STREAM_TRANSPOSE::META,
                 Word_mut::EXTENDED(_) => &super::EXTENDED::META,
                 Word_mut::GATHER(_) => &super::GATHER::META,
@@ -47409,8 +48110,8 @@ pub mod view {
                 Word_mut::DROPOUT(w) => Word::DROPOUT(w.as_view()),
                 Word_mut::POOL_BUFFER_LOAD(w) => Word::POOL_BUFFER_LOAD(w.as_view()),
                 Word_mut::RANGE_SELECT(w) => Word::RANGE_SELECT(w.as_view()),
+                Word_mut::LOAD_MASK_SELECT(w) => Word::LOAD_MASK_SELECT(w.as_view()),
                 Word_mut::STREAM_SHUFFLE(w) => Word::STREAM_SHUFFLE(w.as_view()),
-                Word_mut::STREAM_SHUFFLE_TRANSPOSE(w) => Word::STREAM_SHUFFLE_TRANSPOSE(w.as_view()),
                 Word_mut::STREAM_TRANSPOSE(w) => Word::STREAM_TRANSPOSE(w.as_view()),
                 Word_mut::EXTENDED(w) => Word::EXTENDED(w.as_view()),
                 Word_mut::GATHER(w) => Word::GATHER(w.as_view()),
@@ -47470,11 +48171,11 @@ pub mod view {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::STREAM_SHUFFLE(v), super::Word::STREAM_SHUFFLE(w)) => {
+                (Word_mut::LOAD_MASK_SELECT(v), super::Word::LOAD_MASK_SELECT(w)) => {
                     v.write(w);
                     Ok(())
                 }
-                (Word_mut::STREAM_SHUFFLE_TRANSPOSE(v), super::Word::STREAM_SHUFFLE_TRANSPOSE(w)) => {
+                (Word_mut::STREAM_SHUFFLE(v), super::Word::STREAM_SHUFFLE(w)) => {
                     v.write(w);
                     Ok(())
                 }

@@ -145,7 +145,7 @@ pub fn opcode_enumerator(op: u8) -> Option<&'static EnumeratorMeta> {
 }
 
 /// What the spec knows of an opcode no word of `arch` decodes: its enumerator and engine,
-/// and why there is no layout ("0x41 TensorTensor (DVE): no layout in the spec").
+/// and why there is no layout ("0x41 TENSOR_TENSOR_ARITH_OP (DVE): no layout in the spec").
 pub fn opcode_text(op: u8, arch: Arch) -> String {
     let Some(e) = opcode_enumerator(op) else {
         return format!(
