@@ -36,7 +36,7 @@ fn the_coverage_page_lists_each_gap_with_reason_and_sources() {
     assert!(c8.contains("**wiki-neff-container §7**"), "{c8}");
     // supp-dve-datamove §Gaps and confidence: the 0x9B companion "is not deep-transcribed".
     let c9b = coverage_row(section, "0x9B select-reduce companion");
-    assert!(c9b.contains("`0x9b` `DveReadAccumulator`"), "{c9b}");
+    assert!(c9b.contains("`0x9b` `DVE_READ_ACCUMULATOR`"), "{c9b}");
     assert!(c9b.contains("not deep-transcribed"), "{c9b}");
     // A part of a word links the word's page.
     let band = coverage_row(section, "S4_PB band");

@@ -209,19 +209,11 @@ fn stream_shuffle_transpose_guards_are_compiler_findings() {
     // §`0x6A` Guards: both element counts nonzero.
     let mut w = shuffle_transpose();
     w.src_mem_pattern.num_elem[2] = 0;
-    let got = findings(
-        STREAM_SHUFFLE::check_rules,
-        &w.encode(),
-        Arch::cayman,
-    );
+    let got = findings(STREAM_SHUFFLE::check_rules, &w.encode(), Arch::cayman);
     assert_eq!(got, ["src_element_count_nonzero"]);
     let mut w = shuffle_transpose();
     w.dst_mem_pattern.num_elem[0] = 0;
-    let got = findings(
-        STREAM_SHUFFLE::check_rules,
-        &w.encode(),
-        Arch::cayman,
-    );
+    let got = findings(STREAM_SHUFFLE::check_rules, &w.encode(), Arch::cayman);
     assert_eq!(got, ["dst_element_count_nonzero"]);
     assert!(w.validate(Arch::cayman).is_ok());
 }
@@ -708,7 +700,9 @@ fn validate_reports_a_lone_stream_shuffle() {
     let input = [vector("dve_dropout.hex"), vector("dve_stream_shuffle.hex")].concat();
     let out = common::dmaspec(&["validate"], &input);
     assert_eq!(out.status.code(), Some(1));
-    assert!(common::stdout(&out).starts_with("offset 64 LOAD_MASK_SELECT: must immediately follow"));
+    assert!(
+        common::stdout(&out).starts_with("offset 64 LOAD_MASK_SELECT: must immediately follow")
+    );
 }
 
 #[test]
