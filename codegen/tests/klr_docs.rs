@@ -284,10 +284,7 @@ fn leaf_pages_link_the_words_their_nodes_become() {
         let l = m.klr.leaf(leaf).unwrap();
         l.paths().iter().flat_map(|p| p.words.clone()).collect()
     };
-    assert_eq!(
-        words("Shuffle"),
-        ["STREAM_SHUFFLE", "LOAD_MASK_SELECT"]
-    );
+    assert_eq!(words("Shuffle"), ["STREAM_SHUFFLE", "LOAD_MASK_SELECT"]);
     assert_eq!(words("Transpose"), ["STREAM_TRANSPOSE", "LOAD_MASK_SELECT"]);
     assert_eq!(words("NcRangeSelect"), ["RANGE_SELECT"]);
 }
