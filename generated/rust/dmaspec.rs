@@ -11191,107 +11191,57 @@ impl SDMA_CME_BD_DESC {
         doc: "The 16-byte UDMA submission descriptor (`union udma_desc`, 16 bytes, packed and 16-byte aligned): one al_udma ring entry, {len_ctrl, meta_ctrl, buf_ptr}. A copy is always a pair on two rings of one queue: a Tx (m2s) descriptor that reads the source and carries meta_ctrl, and an Rx (s2m) descriptor that writes the destination, whose word 1 is buf2_ptr_lo, left zero (the meta_ctrl field's alternative). The kernel (udma/udma.h, udma_m2m.c) and the userspace KaenaHal build the same bytes, and the layout is the same on v2, v3 and v4 (per-arch differences are capability gating). The DWARF tables (dma.hpp:79, byte_size 0x10) agree on the three words but list each word's bits mirrored: their reading is each word's alternative and the conflict udma_desc_bit_order. A CCE compute descriptor is the same 16 bytes read as W0..W3 (the record SDMA_CCE_DESC, this struct's alternative reading).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.length", 0, &SDMA_DESC_WORD0::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.unused_16_22", 0, &SDMA_DESC_WORD0::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.meta", 0, &SDMA_DESC_WORD0::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.ring_id", 0, &SDMA_DESC_WORD0::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.first", 0, &SDMA_DESC_WORD0::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.last", 0, &SDMA_DESC_WORD0::FIELDS[5])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.int_en", 0, &SDMA_DESC_WORD0::FIELDS[6])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.strong_order_wr", 0, &SDMA_DESC_WORD0::FIELDS[7])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.dmb", 0, &SDMA_DESC_WORD0::FIELDS[8])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("len_ctrl.concat", 0, &SDMA_DESC_WORD0::FIELDS[9])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.block_attr", 4, &SDMA_CME_DESC_WORD1::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.cached_crc_iv_index", 4, &SDMA_CME_DESC_WORD1::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.endian_type", 4, &SDMA_CME_DESC_WORD1::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.validate_crc", 4, &SDMA_CME_DESC_WORD1::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.use_stored_crc_iv", 4, &SDMA_CME_DESC_WORD1::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.send_crc", 4, &SDMA_CME_DESC_WORD1::FIELDS[5])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.store_crc_result", 4, &SDMA_CME_DESC_WORD1::FIELDS[6])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.store_source_crc", 4, &SDMA_CME_DESC_WORD1::FIELDS[7])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.copy_src_data", 4, &SDMA_CME_DESC_WORD1::FIELDS[8])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.optype", 4, &SDMA_CME_DESC_WORD1::FIELDS[9])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.op", 4, &SDMA_CME_DESC_WORD1::FIELDS[10])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.write_barrier", 4, &SDMA_CME_DESC_WORD1::FIELDS[11])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.netag0_rsvd_27", 4, &SDMA_CME_DESC_WORD1::FIELDS[12])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.notification", 4, &SDMA_CME_DESC_WORD1::FIELDS[13])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.netag0_rsvd_29_31", 4, &SDMA_CME_DESC_WORD1::FIELDS[14])
-            },
-            meta::LeafMeta::of("buf_ptr", 8, &SDMA_CME_BD_DESC::FIELDS[2]),
+            meta::LeafMeta::of("len_ctrl.length", 0, &SDMA_DESC_WORD0::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.unused_16_22", 0, &SDMA_DESC_WORD0::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.meta", 0, &SDMA_DESC_WORD0::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.ring_id", 0, &SDMA_DESC_WORD0::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.first", 0, &SDMA_DESC_WORD0::FIELDS[4])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.last", 0, &SDMA_DESC_WORD0::FIELDS[5])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.int_en", 0, &SDMA_DESC_WORD0::FIELDS[6])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.strong_order_wr", 0, &SDMA_DESC_WORD0::FIELDS[7])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.dmb", 0, &SDMA_DESC_WORD0::FIELDS[8])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("len_ctrl.concat", 0, &SDMA_DESC_WORD0::FIELDS[9])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("meta_ctrl.block_attr", 4, &SDMA_CME_DESC_WORD1::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.cached_crc_iv_index", 4, &SDMA_CME_DESC_WORD1::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.endian_type", 4, &SDMA_CME_DESC_WORD1::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.validate_crc", 4, &SDMA_CME_DESC_WORD1::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.use_stored_crc_iv", 4, &SDMA_CME_DESC_WORD1::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.send_crc", 4, &SDMA_CME_DESC_WORD1::FIELDS[5])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.store_crc_result", 4, &SDMA_CME_DESC_WORD1::FIELDS[6])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.store_source_crc", 4, &SDMA_CME_DESC_WORD1::FIELDS[7])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.copy_src_data", 4, &SDMA_CME_DESC_WORD1::FIELDS[8])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.optype", 4, &SDMA_CME_DESC_WORD1::FIELDS[9])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.op", 4, &SDMA_CME_DESC_WORD1::FIELDS[10])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.write_barrier", 4, &SDMA_CME_DESC_WORD1::FIELDS[11])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.netag0_rsvd_27", 4, &SDMA_CME_DESC_WORD1::FIELDS[12])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.notification", 4, &SDMA_CME_DESC_WORD1::FIELDS[13])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.netag0_rsvd_29_31", 4, &SDMA_CME_DESC_WORD1::FIELDS[14])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("buf_ptr", 8, &Self::FIELDS[2]),
         ],
         rules: &[],
     };
@@ -11415,91 +11365,49 @@ impl SDMA_CCE_DESC {
         doc: "The CCE compute descriptor: the same 16-byte ring entry as SDMA_CME_BD_DESC read as four dwords W0..W3 for an in-flight compute (FMA / ADD / MIN / MAX / EXT / GCE) transfer, as the al_sdma_m2s_build_*_descriptor encoders of the host runtime write it (wiki-cce §2.2-2.6, HIGH/OBSERVED); bits no page places stay unknown. The CCE page tags the overlay of W0..W3 on the BD MED/INFERRED. Read on the kernel's BD layout the markers agree: W0 bit 23 (has meta-ctrl) is len_ctrl META, and the meta-ctrl VALID bit 25 is the top bit of meta_ctrl op, so every CCE base word (0x2?00000) holds op = CCE (4); where the rest falls is recorded as the conflicts sdma_cce_w0_overlay, sdma_cce_w1_overlay and sdma_cce_w2_w3_overlay. When the record applies is dmaspec's reading, INFERRED: a reader of a ring picks it for the descriptors whose W0 bit 23 and W1 bit 25 are set. The descriptor-high-word classes the same builders OR in (seed-init 0x6000000, gradient 0x6500001, replication-ext 0x4A00000) are not placed bit by bit (gap). The host kbin_dma_desc_cce_info_t the descriptors are built from is the record KBIN_DMA_DESC_CCE_INFO.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("w0.ctrl", 0, &SDMA_CCE_W0::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("w0.has_meta_ctrl", 0, &SDMA_CCE_W0::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("w0.meta_idx", 0, &SDMA_CCE_W0::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.sub_op", 4, &SDMA_CCE_META_CTRL::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.unnamed_3", 4, &SDMA_CCE_META_CTRL::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.use_const", 4, &SDMA_CCE_META_CTRL::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.flag_5", 4, &SDMA_CCE_META_CTRL::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.write_barrier", 4, &SDMA_CCE_META_CTRL::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.last", 4, &SDMA_CCE_META_CTRL::FIELDS[5])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.in_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[6])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.out_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[7])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.acc_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[8])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.op_selector", 4, &SDMA_CCE_META_CTRL::FIELDS[9])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.unnamed_23_24", 4, &SDMA_CCE_META_CTRL::FIELDS[10])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.valid", 4, &SDMA_CCE_META_CTRL::FIELDS[11])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("meta_ctrl.unnamed_26_31", 4, &SDMA_CCE_META_CTRL::FIELDS[12])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[2]],
-                ..meta::LeafMeta::of("w2.sema_length", 8, &SDMA_CCE_W2::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[2]],
-                ..meta::LeafMeta::of("w2.a_sel", 8, &SDMA_CCE_W2::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[2]],
-                ..meta::LeafMeta::of("w2.b_sel", 8, &SDMA_CCE_W2::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[2]],
-                ..meta::LeafMeta::of("w2.c_sel", 8, &SDMA_CCE_W2::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&SDMA_CCE_DESC::FIELDS[2]],
-                ..meta::LeafMeta::of("w2.op_high", 8, &SDMA_CCE_W2::FIELDS[4])
-            },
-            meta::LeafMeta::of("scale", 12, &SDMA_CCE_DESC::FIELDS[3]),
+            meta::LeafMeta::of("w0.ctrl", 0, &SDMA_CCE_W0::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("w0.has_meta_ctrl", 0, &SDMA_CCE_W0::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("w0.meta_idx", 0, &SDMA_CCE_W0::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("meta_ctrl.sub_op", 4, &SDMA_CCE_META_CTRL::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.unnamed_3", 4, &SDMA_CCE_META_CTRL::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.use_const", 4, &SDMA_CCE_META_CTRL::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.flag_5", 4, &SDMA_CCE_META_CTRL::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.write_barrier", 4, &SDMA_CCE_META_CTRL::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.last", 4, &SDMA_CCE_META_CTRL::FIELDS[5])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.in_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[6])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.out_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[7])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.acc_dtype", 4, &SDMA_CCE_META_CTRL::FIELDS[8])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.op_selector", 4, &SDMA_CCE_META_CTRL::FIELDS[9])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.unnamed_23_24", 4, &SDMA_CCE_META_CTRL::FIELDS[10])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.valid", 4, &SDMA_CCE_META_CTRL::FIELDS[11])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("meta_ctrl.unnamed_26_31", 4, &SDMA_CCE_META_CTRL::FIELDS[12])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("w2.sema_length", 8, &SDMA_CCE_W2::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("w2.a_sel", 8, &SDMA_CCE_W2::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("w2.b_sel", 8, &SDMA_CCE_W2::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("w2.c_sel", 8, &SDMA_CCE_W2::FIELDS[3])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("w2.op_high", 8, &SDMA_CCE_W2::FIELDS[4])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("scale", 12, &Self::FIELDS[3]),
         ],
         rules: Self::RULES,
     };
@@ -11885,16 +11793,12 @@ impl KBIN_DMA_DESC_CCE_INFO {
         doc: "The host runtime's description of one CCE op (140 bytes, from libnrt's structures.json): the number of sources, a 132-byte union (the FMA scale vector, or the MIN/MAX constant) and the number of destinations. add_dma_packet_cce builds it on the stack and the packet builders turn it into CCE descriptors: fma_info.scale[i] -> W3, min_max_info -> the MIN/MAX constant sub-descriptor and const-dtype, num_sources / num_dests -> the per-source loop and the replication gate. It is host memory, not a ring entry. ADD and MIN/MAX without a constant accept a NULL cce_info; FMA asserts it is not NULL.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("num_sources", 0, &KBIN_DMA_DESC_CCE_INFO::FIELDS[0]),
-            meta::LeafMeta {
-                within: &[&KBIN_DMA_DESC_CCE_INFO::FIELDS[1]],
-                ..meta::LeafMeta::of("fma_info.scale_dtype", 4, &KBIN_CCE_FMA_INFO::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&KBIN_DMA_DESC_CCE_INFO::FIELDS[1]],
-                ..meta::LeafMeta::of("fma_info.scale", 8, &KBIN_CCE_FMA_INFO::FIELDS[1])
-            },
-            meta::LeafMeta::of("num_dests", 136, &KBIN_DMA_DESC_CCE_INFO::FIELDS[2]),
+            meta::LeafMeta::of("num_sources", 0, &Self::FIELDS[0]),
+            meta::LeafMeta::of("fma_info.scale_dtype", 4, &KBIN_CCE_FMA_INFO::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("fma_info.scale", 8, &KBIN_CCE_FMA_INFO::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("num_dests", 136, &Self::FIELDS[2]),
         ],
         rules: &[],
     };
@@ -12240,149 +12144,97 @@ impl DMA_DIRECT2D {
         doc: "DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
-            },
-            meta::LeafMeta::of("semaphore", 13, &DMA_DIRECT2D::FIELDS[3]),
-            meta::LeafMeta::of("sem_increment", 14, &DMA_DIRECT2D::FIELDS[4]),
-            meta::LeafMeta::of("compute_op", 15, &DMA_DIRECT2D::FIELDS[5]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D::FIELDS[7]),
-            meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D::FIELDS[8]),
-            meta::LeafMeta::of("src_elem_size", 36, &DMA_DIRECT2D::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D::FIELDS[13]),
-            meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D::FIELDS[14]),
-            meta::LeafMeta::of("dst_elem_size", 60, &DMA_DIRECT2D::FIELDS[15]),
-            meta::LeafMeta::of("in_dtype", 62, &DMA_DIRECT2D::FIELDS[16]),
-            meta::LeafMeta::of("out_dtype", 63, &DMA_DIRECT2D::FIELDS[17]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("semaphore", 13, &Self::FIELDS[3]),
+            meta::LeafMeta::of("sem_increment", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("compute_op", 15, &Self::FIELDS[5]),
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0])
+                .arm("src_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_step_elem", 24, &Self::FIELDS[7]),
+            meta::LeafMeta::of("src_num_elem", 32, &Self::FIELDS[8]),
+            meta::LeafMeta::of("src_elem_size", 36, &Self::FIELDS[9]),
+            meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[11]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[11]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[11]] }),
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0])
+                .arm("dst_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_step_elem", 48, &Self::FIELDS[13]),
+            meta::LeafMeta::of("dst_num_elem", 56, &Self::FIELDS[14]),
+            meta::LeafMeta::of("dst_elem_size", 60, &Self::FIELDS[15]),
+            meta::LeafMeta::of("in_dtype", 62, &Self::FIELDS[16]),
+            meta::LeafMeta::of("out_dtype", 63, &Self::FIELDS[17]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -13046,148 +12898,96 @@ impl DMA_DIRECT2D_XPOSE {
         doc: "DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 12, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 12, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 12, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 13, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 13, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 13, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta::of("in_dtype", 14, &DMA_DIRECT2D_XPOSE::FIELDS[4]),
-            meta::LeafMeta::of("out_dtype", 15, &DMA_DIRECT2D_XPOSE::FIELDS[5]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("src_step_elem", 24, &DMA_DIRECT2D_XPOSE::FIELDS[7]),
-            meta::LeafMeta::of("src_num_elem", 32, &DMA_DIRECT2D_XPOSE::FIELDS[8]),
-            meta::LeafMeta::of("tile_src_row_step", 36, &DMA_DIRECT2D_XPOSE::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("dst_step_elem", 48, &DMA_DIRECT2D_XPOSE::FIELDS[11]),
-            meta::LeafMeta::of("dst_num_elem", 56, &DMA_DIRECT2D_XPOSE::FIELDS[12]),
-            meta::LeafMeta::of("tile_src_rows", 60, &DMA_DIRECT2D_XPOSE::FIELDS[13]),
-            meta::LeafMeta::of("tile_src_cols", 61, &DMA_DIRECT2D_XPOSE::FIELDS[14]),
-            meta::LeafMeta::of("semaphore", 62, &DMA_DIRECT2D_XPOSE::FIELDS[15]),
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 63, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_DIRECT2D_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 63, &DMA_CONFIGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("src_bound_reg.bc_reg", 12, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 12, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("src_bound_reg.bc_enabled", 12, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 13, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 13, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 13, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("in_dtype", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("out_dtype", 15, &Self::FIELDS[5]),
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0])
+                .arm("src_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_step_elem", 24, &Self::FIELDS[7]),
+            meta::LeafMeta::of("src_num_elem", 32, &Self::FIELDS[8]),
+            meta::LeafMeta::of("tile_src_row_step", 36, &Self::FIELDS[9]),
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0])
+                .arm("dst_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_step_elem", 48, &Self::FIELDS[11]),
+            meta::LeafMeta::of("dst_num_elem", 56, &Self::FIELDS[12]),
+            meta::LeafMeta::of("tile_src_rows", 60, &Self::FIELDS[13]),
+            meta::LeafMeta::of("tile_src_cols", 61, &Self::FIELDS[14]),
+            meta::LeafMeta::of("semaphore", 62, &Self::FIELDS[15]),
+            meta::LeafMeta::of("dma_configs.priority_class", 63, &DMA_CONFIGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[16]] }),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 63, &DMA_CONFIGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[16]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -13681,178 +13481,110 @@ impl DMA_GATHER_XPOSE {
         doc: "DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem[1] % 16 == 0 and == dst_num_elem[0]; dst 32-byte aligned. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("semaphore", 12, &DMA_GATHER_XPOSE::FIELDS[2]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 13, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[3]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 13, &DMA_CONFIGS::FIELDS[1])
-            },
-            meta::LeafMeta::of("idx_num_active_channels", 14, &DMA_GATHER_XPOSE::FIELDS[4]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 15, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 15, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 15, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("src_step_elem", 24, &DMA_GATHER_XPOSE::FIELDS[7]),
-            meta::LeafMeta::of("src_num_elem", 32, &DMA_GATHER_XPOSE::FIELDS[8]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.address", 36, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 36, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.active", 36, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[9]],
-                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 36, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("reserved", 48, &DMA_GATHER_XPOSE::FIELDS[11]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 51, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 51, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 51, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta::of("dst_step_elem_1", 52, &DMA_GATHER_XPOSE::FIELDS[13]),
-            meta::LeafMeta::of("dst_num_elem", 56, &DMA_GATHER_XPOSE::FIELDS[14]),
-            meta::LeafMeta::of("elem_size", 60, &DMA_GATHER_XPOSE::FIELDS[15]),
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dtype.dtype_lo", 62, &DTYPE_PAIR::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[16]],
-                ..meta::LeafMeta::of("dtype.dtype_hi", 62, &DTYPE_PAIR::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[17]],
-                ..meta::LeafMeta::of("flags.gather_dim", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_GATHER_XPOSE::FIELDS[17]],
-                ..meta::LeafMeta::of("flags.reserved", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[1])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("semaphore", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("dma_configs.priority_class", 13, &DMA_CONFIGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 13, &DMA_CONFIGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("idx_num_active_channels", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 15, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 15, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 15, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0])
+                .arm("src_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_step_elem", 24, &Self::FIELDS[7]),
+            meta::LeafMeta::of("src_num_elem", 32, &Self::FIELDS[8]),
+            meta::LeafMeta::of("src_idx_start_addr.address", 36, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("src_idx_start_addr.indirect", 36, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("src_idx_start_addr.active", 36, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("src_idx_start_addr.register_mode", 36, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_reg.body", 40, &ADDR8_addr_reg::FIELDS[0])
+                .arm("dst_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.offset", 40, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.unknown_6", 46, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_lo", 40, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_mid", 44, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_hi", 46, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("reserved", 48, &Self::FIELDS[11]),
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 51, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 51, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 51, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_step_elem_1", 52, &Self::FIELDS[13]),
+            meta::LeafMeta::of("dst_num_elem", 56, &Self::FIELDS[14]),
+            meta::LeafMeta::of("elem_size", 60, &Self::FIELDS[15]),
+            meta::LeafMeta::of("dtype.dtype_lo", 62, &DTYPE_PAIR::FIELDS[0])
+                .within(const { &[&Self::FIELDS[16]] }),
+            meta::LeafMeta::of("dtype.dtype_hi", 62, &DTYPE_PAIR::FIELDS[1])
+                .within(const { &[&Self::FIELDS[16]] }),
+            meta::LeafMeta::of("flags.gather_dim", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[17]] }),
+            meta::LeafMeta::of("flags.reserved", 63, &DMA_GATHER_TRANSPOSE_FLAGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[17]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -14384,461 +14116,273 @@ impl DMA_IMMEDIATE {
         doc: "DMA_IMMEDIATE: sends 1..3 immediate descriptors to the DGE, each either inline (descriptor_imm[N]) or from four registers (descriptor_reg[N]), on one engine, behind a semaphore wait. The page tags the layout HIGH/OBSERVED (shipped maverick header, ISA_STATIC_ASSERT == 64, struct2opcode) and the runtime behaviour INFERRED: the firmware handler of the v5 forms is not in the extraction.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta::of("wait_sema_value", 4, &DMA_IMMEDIATE::FIELDS[1]),
-            meta::LeafMeta::of("wait_sema_idx", 8, &DMA_IMMEDIATE::FIELDS[2]),
-            meta::LeafMeta::of("wait_sema_mode", 9, &DMA_IMMEDIATE::FIELDS[3]),
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[4]],
-                ..meta::LeafMeta::of("dma_engines.start_id", 10, &DMA_ENGINE_CONFIG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[4]],
-                ..meta::LeafMeta::of("dma_engines.engine_count", 10, &DMA_ENGINE_CONFIG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[4]],
-                ..meta::LeafMeta::of("dma_engines.reserved", 10, &DMA_ENGINE_CONFIG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.tdg", 11, &DMA_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.wr_done_sync", 11, &DMA_FLAGS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.queue_id", 11, &DMA_FLAGS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.reserved", 11, &DMA_FLAGS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[6]],
-                ..meta::LeafMeta::of("descriptor_flags.num_descriptors", 12, &DESC_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[6]],
-                ..meta::LeafMeta::of("descriptor_flags.desc0_src", 12, &DESC_FLAGS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[6]],
-                ..meta::LeafMeta::of("descriptor_flags.desc1_src", 12, &DESC_FLAGS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[6]],
-                ..meta::LeafMeta::of("descriptor_flags.desc2_src", 12, &DESC_FLAGS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[6]],
-                ..meta::LeafMeta::of("descriptor_flags.reserved", 12, &DESC_FLAGS::FIELDS[4])
-            },
-            meta::LeafMeta::of("descriptor_reg", 13, &DMA_IMMEDIATE::FIELDS[7]),
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.length", 16, &SDMA_DESC_WORD0::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.unused_16_22", 16, &SDMA_DESC_WORD0::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.meta", 16, &SDMA_DESC_WORD0::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.ring_id", 16, &SDMA_DESC_WORD0::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.first", 16, &SDMA_DESC_WORD0::FIELDS[4])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.last", 16, &SDMA_DESC_WORD0::FIELDS[5])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.int_en", 16, &SDMA_DESC_WORD0::FIELDS[6])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.strong_order_wr", 16, &SDMA_DESC_WORD0::FIELDS[7])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.dmb", 16, &SDMA_DESC_WORD0::FIELDS[8])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[0].len_ctrl.concat", 16, &SDMA_DESC_WORD0::FIELDS[9])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.block_attr", 20, &SDMA_CME_DESC_WORD1::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.cached_crc_iv_index", 20, &SDMA_CME_DESC_WORD1::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.endian_type", 20, &SDMA_CME_DESC_WORD1::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.validate_crc", 20, &SDMA_CME_DESC_WORD1::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.use_stored_crc_iv", 20, &SDMA_CME_DESC_WORD1::FIELDS[4])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.send_crc", 20, &SDMA_CME_DESC_WORD1::FIELDS[5])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.store_crc_result", 20, &SDMA_CME_DESC_WORD1::FIELDS[6])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.store_source_crc", 20, &SDMA_CME_DESC_WORD1::FIELDS[7])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.copy_src_data", 20, &SDMA_CME_DESC_WORD1::FIELDS[8])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.optype", 20, &SDMA_CME_DESC_WORD1::FIELDS[9])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.op", 20, &SDMA_CME_DESC_WORD1::FIELDS[10])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.write_barrier", 20, &SDMA_CME_DESC_WORD1::FIELDS[11])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.netag0_rsvd_27", 20, &SDMA_CME_DESC_WORD1::FIELDS[12])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.notification", 20, &SDMA_CME_DESC_WORD1::FIELDS[13])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.netag0_rsvd_29_31", 20, &SDMA_CME_DESC_WORD1::FIELDS[14])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8]],
-                ..meta::LeafMeta::of("descriptor_imm[0].buf_ptr", 24, &SDMA_CME_BD_DESC::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.length", 32, &SDMA_DESC_WORD0::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.unused_16_22", 32, &SDMA_DESC_WORD0::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.meta", 32, &SDMA_DESC_WORD0::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.ring_id", 32, &SDMA_DESC_WORD0::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.first", 32, &SDMA_DESC_WORD0::FIELDS[4])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.last", 32, &SDMA_DESC_WORD0::FIELDS[5])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.int_en", 32, &SDMA_DESC_WORD0::FIELDS[6])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.strong_order_wr", 32, &SDMA_DESC_WORD0::FIELDS[7])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.dmb", 32, &SDMA_DESC_WORD0::FIELDS[8])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[1].len_ctrl.concat", 32, &SDMA_DESC_WORD0::FIELDS[9])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.block_attr", 36, &SDMA_CME_DESC_WORD1::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.cached_crc_iv_index", 36, &SDMA_CME_DESC_WORD1::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.endian_type", 36, &SDMA_CME_DESC_WORD1::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.validate_crc", 36, &SDMA_CME_DESC_WORD1::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.use_stored_crc_iv", 36, &SDMA_CME_DESC_WORD1::FIELDS[4])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.send_crc", 36, &SDMA_CME_DESC_WORD1::FIELDS[5])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.store_crc_result", 36, &SDMA_CME_DESC_WORD1::FIELDS[6])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.store_source_crc", 36, &SDMA_CME_DESC_WORD1::FIELDS[7])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.copy_src_data", 36, &SDMA_CME_DESC_WORD1::FIELDS[8])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.optype", 36, &SDMA_CME_DESC_WORD1::FIELDS[9])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.op", 36, &SDMA_CME_DESC_WORD1::FIELDS[10])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.write_barrier", 36, &SDMA_CME_DESC_WORD1::FIELDS[11])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.netag0_rsvd_27", 36, &SDMA_CME_DESC_WORD1::FIELDS[12])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.notification", 36, &SDMA_CME_DESC_WORD1::FIELDS[13])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.netag0_rsvd_29_31", 36, &SDMA_CME_DESC_WORD1::FIELDS[14])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8]],
-                ..meta::LeafMeta::of("descriptor_imm[1].buf_ptr", 40, &SDMA_CME_BD_DESC::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.length", 48, &SDMA_DESC_WORD0::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.unused_16_22", 48, &SDMA_DESC_WORD0::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.meta", 48, &SDMA_DESC_WORD0::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.ring_id", 48, &SDMA_DESC_WORD0::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.first", 48, &SDMA_DESC_WORD0::FIELDS[4])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.last", 48, &SDMA_DESC_WORD0::FIELDS[5])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.int_en", 48, &SDMA_DESC_WORD0::FIELDS[6])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.strong_order_wr", 48, &SDMA_DESC_WORD0::FIELDS[7])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.dmb", 48, &SDMA_DESC_WORD0::FIELDS[8])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]],
-                ..meta::LeafMeta::of("descriptor_imm[2].len_ctrl.concat", 48, &SDMA_DESC_WORD0::FIELDS[9])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.block_attr", 52, &SDMA_CME_DESC_WORD1::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.cached_crc_iv_index", 52, &SDMA_CME_DESC_WORD1::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.endian_type", 52, &SDMA_CME_DESC_WORD1::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.validate_crc", 52, &SDMA_CME_DESC_WORD1::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.use_stored_crc_iv", 52, &SDMA_CME_DESC_WORD1::FIELDS[4])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.send_crc", 52, &SDMA_CME_DESC_WORD1::FIELDS[5])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.store_crc_result", 52, &SDMA_CME_DESC_WORD1::FIELDS[6])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.store_source_crc", 52, &SDMA_CME_DESC_WORD1::FIELDS[7])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.copy_src_data", 52, &SDMA_CME_DESC_WORD1::FIELDS[8])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.optype", 52, &SDMA_CME_DESC_WORD1::FIELDS[9])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.op", 52, &SDMA_CME_DESC_WORD1::FIELDS[10])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.write_barrier", 52, &SDMA_CME_DESC_WORD1::FIELDS[11])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.netag0_rsvd_27", 52, &SDMA_CME_DESC_WORD1::FIELDS[12])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.notification", 52, &SDMA_CME_DESC_WORD1::FIELDS[13])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]],
-                ..meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.netag0_rsvd_29_31", 52, &SDMA_CME_DESC_WORD1::FIELDS[14])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::MED_INFERRED),
-                within: &[&DMA_IMMEDIATE::FIELDS[8]],
-                ..meta::LeafMeta::of("descriptor_imm[2].buf_ptr", 56, &SDMA_CME_BD_DESC::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("wait_sema_value", 4, &Self::FIELDS[1]),
+            meta::LeafMeta::of("wait_sema_idx", 8, &Self::FIELDS[2]),
+            meta::LeafMeta::of("wait_sema_mode", 9, &Self::FIELDS[3]),
+            meta::LeafMeta::of("dma_engines.start_id", 10, &DMA_ENGINE_CONFIG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("dma_engines.engine_count", 10, &DMA_ENGINE_CONFIG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("dma_engines.reserved", 10, &DMA_ENGINE_CONFIG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("dma_flags.tdg", 11, &DMA_FLAGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dma_flags.wr_done_sync", 11, &DMA_FLAGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dma_flags.queue_id", 11, &DMA_FLAGS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dma_flags.reserved", 11, &DMA_FLAGS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("descriptor_flags.num_descriptors", 12, &DESC_FLAGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("descriptor_flags.desc0_src", 12, &DESC_FLAGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("descriptor_flags.desc1_src", 12, &DESC_FLAGS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("descriptor_flags.desc2_src", 12, &DESC_FLAGS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("descriptor_flags.reserved", 12, &DESC_FLAGS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("descriptor_reg", 13, &Self::FIELDS[7]),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.length", 16, &SDMA_DESC_WORD0::FIELDS[0])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.unused_16_22", 16, &SDMA_DESC_WORD0::FIELDS[1])
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.meta", 16, &SDMA_DESC_WORD0::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.ring_id", 16, &SDMA_DESC_WORD0::FIELDS[3])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.first", 16, &SDMA_DESC_WORD0::FIELDS[4])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.last", 16, &SDMA_DESC_WORD0::FIELDS[5])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.int_en", 16, &SDMA_DESC_WORD0::FIELDS[6])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.strong_order_wr", 16, &SDMA_DESC_WORD0::FIELDS[7])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.dmb", 16, &SDMA_DESC_WORD0::FIELDS[8])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].len_ctrl.concat", 16, &SDMA_DESC_WORD0::FIELDS[9])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.block_attr", 20, &SDMA_CME_DESC_WORD1::FIELDS[0])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.cached_crc_iv_index", 20, &SDMA_CME_DESC_WORD1::FIELDS[1])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.endian_type", 20, &SDMA_CME_DESC_WORD1::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.validate_crc", 20, &SDMA_CME_DESC_WORD1::FIELDS[3])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.use_stored_crc_iv", 20, &SDMA_CME_DESC_WORD1::FIELDS[4])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.send_crc", 20, &SDMA_CME_DESC_WORD1::FIELDS[5])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.store_crc_result", 20, &SDMA_CME_DESC_WORD1::FIELDS[6])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.store_source_crc", 20, &SDMA_CME_DESC_WORD1::FIELDS[7])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.copy_src_data", 20, &SDMA_CME_DESC_WORD1::FIELDS[8])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.optype", 20, &SDMA_CME_DESC_WORD1::FIELDS[9])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.op", 20, &SDMA_CME_DESC_WORD1::FIELDS[10])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.write_barrier", 20, &SDMA_CME_DESC_WORD1::FIELDS[11])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.netag0_rsvd_27", 20, &SDMA_CME_DESC_WORD1::FIELDS[12])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.notification", 20, &SDMA_CME_DESC_WORD1::FIELDS[13])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].meta_ctrl.netag0_rsvd_29_31", 20, &SDMA_CME_DESC_WORD1::FIELDS[14])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[0].buf_ptr", 24, &SDMA_CME_BD_DESC::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.length", 32, &SDMA_DESC_WORD0::FIELDS[0])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.unused_16_22", 32, &SDMA_DESC_WORD0::FIELDS[1])
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.meta", 32, &SDMA_DESC_WORD0::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.ring_id", 32, &SDMA_DESC_WORD0::FIELDS[3])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.first", 32, &SDMA_DESC_WORD0::FIELDS[4])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.last", 32, &SDMA_DESC_WORD0::FIELDS[5])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.int_en", 32, &SDMA_DESC_WORD0::FIELDS[6])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.strong_order_wr", 32, &SDMA_DESC_WORD0::FIELDS[7])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.dmb", 32, &SDMA_DESC_WORD0::FIELDS[8])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].len_ctrl.concat", 32, &SDMA_DESC_WORD0::FIELDS[9])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.block_attr", 36, &SDMA_CME_DESC_WORD1::FIELDS[0])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.cached_crc_iv_index", 36, &SDMA_CME_DESC_WORD1::FIELDS[1])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.endian_type", 36, &SDMA_CME_DESC_WORD1::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.validate_crc", 36, &SDMA_CME_DESC_WORD1::FIELDS[3])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.use_stored_crc_iv", 36, &SDMA_CME_DESC_WORD1::FIELDS[4])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.send_crc", 36, &SDMA_CME_DESC_WORD1::FIELDS[5])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.store_crc_result", 36, &SDMA_CME_DESC_WORD1::FIELDS[6])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.store_source_crc", 36, &SDMA_CME_DESC_WORD1::FIELDS[7])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.copy_src_data", 36, &SDMA_CME_DESC_WORD1::FIELDS[8])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.optype", 36, &SDMA_CME_DESC_WORD1::FIELDS[9])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.op", 36, &SDMA_CME_DESC_WORD1::FIELDS[10])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.write_barrier", 36, &SDMA_CME_DESC_WORD1::FIELDS[11])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.netag0_rsvd_27", 36, &SDMA_CME_DESC_WORD1::FIELDS[12])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.notification", 36, &SDMA_CME_DESC_WORD1::FIELDS[13])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].meta_ctrl.netag0_rsvd_29_31", 36, &SDMA_CME_DESC_WORD1::FIELDS[14])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[1].buf_ptr", 40, &SDMA_CME_BD_DESC::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.length", 48, &SDMA_DESC_WORD0::FIELDS[0])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.unused_16_22", 48, &SDMA_DESC_WORD0::FIELDS[1])
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.meta", 48, &SDMA_DESC_WORD0::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.ring_id", 48, &SDMA_DESC_WORD0::FIELDS[3])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.first", 48, &SDMA_DESC_WORD0::FIELDS[4])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.last", 48, &SDMA_DESC_WORD0::FIELDS[5])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.int_en", 48, &SDMA_DESC_WORD0::FIELDS[6])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.strong_order_wr", 48, &SDMA_DESC_WORD0::FIELDS[7])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.dmb", 48, &SDMA_DESC_WORD0::FIELDS[8])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].len_ctrl.concat", 48, &SDMA_DESC_WORD0::FIELDS[9])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[0]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.block_attr", 52, &SDMA_CME_DESC_WORD1::FIELDS[0])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.cached_crc_iv_index", 52, &SDMA_CME_DESC_WORD1::FIELDS[1])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.endian_type", 52, &SDMA_CME_DESC_WORD1::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.validate_crc", 52, &SDMA_CME_DESC_WORD1::FIELDS[3])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.use_stored_crc_iv", 52, &SDMA_CME_DESC_WORD1::FIELDS[4])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.send_crc", 52, &SDMA_CME_DESC_WORD1::FIELDS[5])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.store_crc_result", 52, &SDMA_CME_DESC_WORD1::FIELDS[6])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.store_source_crc", 52, &SDMA_CME_DESC_WORD1::FIELDS[7])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.copy_src_data", 52, &SDMA_CME_DESC_WORD1::FIELDS[8])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.optype", 52, &SDMA_CME_DESC_WORD1::FIELDS[9])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.op", 52, &SDMA_CME_DESC_WORD1::FIELDS[10])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.write_barrier", 52, &SDMA_CME_DESC_WORD1::FIELDS[11])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.netag0_rsvd_27", 52, &SDMA_CME_DESC_WORD1::FIELDS[12])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.notification", 52, &SDMA_CME_DESC_WORD1::FIELDS[13])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].meta_ctrl.netag0_rsvd_29_31", 52, &SDMA_CME_DESC_WORD1::FIELDS[14])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8], &SDMA_CME_BD_DESC::FIELDS[1]] }),
+            meta::LeafMeta::of("descriptor_imm[2].buf_ptr", 56, &SDMA_CME_BD_DESC::FIELDS[2])
+                .confidence(Some(confidence::wiki::MED_INFERRED))
+                .within(const { &[&Self::FIELDS[8]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -15291,203 +14835,125 @@ impl DMA_INDIRECT1D {
         doc: "DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("semaphore", 12, &DMA_INDIRECT1D::FIELDS[2]),
-            meta::LeafMeta::of("sem_increment", 13, &DMA_INDIRECT1D::FIELDS[3]),
-            meta::LeafMeta::of("idx_num_active_channels", 14, &DMA_INDIRECT1D::FIELDS[4]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.indirect_mode", 15, &DMA_INDIRECT_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.idx_bound_is_err", 15, &DMA_INDIRECT_FLAGS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.non_unique_dst_idx", 15, &DMA_INDIRECT_FLAGS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.gather_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[5]],
-                ..meta::LeafMeta::of("flags.scatter_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("src_step_elem", 24, &DMA_INDIRECT1D::FIELDS[7]),
-            meta::LeafMeta::of("src_num_elem", 28, &DMA_INDIRECT1D::FIELDS[8]),
-            meta::LeafMeta::of("src_elem_size", 30, &DMA_INDIRECT1D::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 39, &ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 32, &ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 32, &ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 36, &ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 38, &ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_lo", 32, &ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_mid", 36, &ADDR8_addr_immediate::FIELDS[1], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[10]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.address_hi", 38, &ADDR8_addr_immediate::FIELDS[2], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("dst_step_elem", 40, &DMA_INDIRECT1D::FIELDS[11]),
-            meta::LeafMeta::of("dst_num_elem", 44, &DMA_INDIRECT1D::FIELDS[12]),
-            meta::LeafMeta::of("dst_elem_size", 46, &DMA_INDIRECT1D::FIELDS[13]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.address", 48, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 48, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.active", 48, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[14]],
-                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 48, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.address", 52, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.indirect", 52, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.active", 52, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[15]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.register_mode", 52, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta::of("in_dtype", 56, &DMA_INDIRECT1D::FIELDS[16]),
-            meta::LeafMeta::of("out_dtype", 57, &DMA_INDIRECT1D::FIELDS[17]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[18]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 58, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[18]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 58, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[18]],
-                ..meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 58, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[19]],
-                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_reg", 59, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[19]],
-                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_disable_oob_error_notif", 59, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[19]],
-                ..meta::LeafMeta::of("dst_idx_bound_reg.bc_enabled", 59, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta::of("compute_op", 60, &DMA_INDIRECT1D::FIELDS[20]),
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[21]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 61, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_INDIRECT1D::FIELDS[21]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 61, &DMA_CONFIGS::FIELDS[1])
-            },
-            meta::LeafMeta::of("reserved", 62, &DMA_INDIRECT1D::FIELDS[22]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("semaphore", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("sem_increment", 13, &Self::FIELDS[3]),
+            meta::LeafMeta::of("idx_num_active_channels", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("flags.indirect_mode", 15, &DMA_INDIRECT_FLAGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("flags.idx_bound_is_err", 15, &DMA_INDIRECT_FLAGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("flags.non_unique_dst_idx", 15, &DMA_INDIRECT_FLAGS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("flags.gather_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("flags.scatter_dim", 15, &DMA_INDIRECT_FLAGS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("src_start_addr.marker", 23, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_reg.body", 16, &ADDR8_addr_reg::FIELDS[0])
+                .arm("src_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.offset", 16, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.unknown_6", 22, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_lo", 16, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_mid", 20, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.address_hi", 22, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_step_elem", 24, &Self::FIELDS[7]),
+            meta::LeafMeta::of("src_num_elem", 28, &Self::FIELDS[8]),
+            meta::LeafMeta::of("src_elem_size", 30, &Self::FIELDS[9]),
+            meta::LeafMeta::of("dst_start_addr.marker", 39, &ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_reg.body", 32, &ADDR8_addr_reg::FIELDS[0])
+                .arm("dst_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.offset", 32, &ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 36, &ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.unknown_6", 38, &ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_lo", 32, &ADDR8_addr_immediate::FIELDS[0])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_mid", 36, &ADDR8_addr_immediate::FIELDS[1])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.address_hi", 38, &ADDR8_addr_immediate::FIELDS[2])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_step_elem", 40, &Self::FIELDS[11]),
+            meta::LeafMeta::of("dst_num_elem", 44, &Self::FIELDS[12]),
+            meta::LeafMeta::of("dst_elem_size", 46, &Self::FIELDS[13]),
+            meta::LeafMeta::of("src_idx_start_addr.address", 48, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[14]] }),
+            meta::LeafMeta::of("src_idx_start_addr.indirect", 48, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[14]] }),
+            meta::LeafMeta::of("src_idx_start_addr.active", 48, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[14]] }),
+            meta::LeafMeta::of("src_idx_start_addr.register_mode", 48, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[14]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.address", 52, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[15]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.indirect", 52, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[15]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.active", 52, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[15]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.register_mode", 52, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[15]] }),
+            meta::LeafMeta::of("in_dtype", 56, &Self::FIELDS[16]),
+            meta::LeafMeta::of("out_dtype", 57, &Self::FIELDS[17]),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_reg", 58, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[18]] }),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_disable_oob_error_notif", 58, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[18]] }),
+            meta::LeafMeta::of("src_idx_bound_reg.bc_enabled", 58, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[18]] }),
+            meta::LeafMeta::of("dst_idx_bound_reg.bc_reg", 59, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[19]] }),
+            meta::LeafMeta::of("dst_idx_bound_reg.bc_disable_oob_error_notif", 59, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[19]] }),
+            meta::LeafMeta::of("dst_idx_bound_reg.bc_enabled", 59, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[19]] }),
+            meta::LeafMeta::of("compute_op", 60, &Self::FIELDS[20]),
+            meta::LeafMeta::of("dma_configs.priority_class", 61, &DMA_CONFIGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[21]] }),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 61, &DMA_CONFIGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[21]] }),
+            meta::LeafMeta::of("reserved", 62, &Self::FIELDS[22]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -16426,81 +15892,51 @@ impl DMA_COPY2D {
         doc: "DMA_COPY2D: \"Next-generation DMA copy … with explicit semaphore wait/update, configurable DMA engine selection, and loop-friendly address modes.\" A 2-D source and destination (signed steps, counts, element size), each address formed by its addr_mode, read-done and write-done each updating a semaphore or collective-sync block, locally or at remote_core_id. The page tags the layout HIGH/OBSERVED (shipped maverick header, ISA_STATIC_ASSERT == 64, struct2opcode) and the runtime behaviour INFERRED: the firmware handler of the v5 forms is not in the extraction.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta::of("wait_sema_value", 4, &DMA_COPY2D::FIELDS[1]),
-            meta::LeafMeta::of("wait_sema_idx", 8, &DMA_COPY2D::FIELDS[2]),
-            meta::LeafMeta::of("wait_sema_mode", 9, &DMA_COPY2D::FIELDS[3]),
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[4]],
-                ..meta::LeafMeta::of("dma_engines.start_id", 10, &DMA_ENGINE_CONFIG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[4]],
-                ..meta::LeafMeta::of("dma_engines.engine_count", 10, &DMA_ENGINE_CONFIG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[4]],
-                ..meta::LeafMeta::of("dma_engines.reserved", 10, &DMA_ENGINE_CONFIG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.tdg", 11, &DMA_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.wr_done_sync", 11, &DMA_FLAGS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.queue_id", 11, &DMA_FLAGS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[5]],
-                ..meta::LeafMeta::of("dma_flags.reserved", 11, &DMA_FLAGS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[6]],
-                ..meta::LeafMeta::of("addr_mode.src_addr_mode", 12, &DMA_ADDR_MODE_PAIR::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[6]],
-                ..meta::LeafMeta::of("addr_mode.dst_addr_mode", 12, &DMA_ADDR_MODE_PAIR::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[7]],
-                ..meta::LeafMeta::of("sema_update_mode.rd_done", 13, &DMA_SEMA_UPDATES::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DMA_COPY2D::FIELDS[7]],
-                ..meta::LeafMeta::of("sema_update_mode.wr_done", 13, &DMA_SEMA_UPDATES::FIELDS[1])
-            },
-            meta::LeafMeta::of("rd_done_sema_update_idx", 14, &DMA_COPY2D::FIELDS[8]),
-            meta::LeafMeta::of("src_start_addr", 16, &DMA_COPY2D::FIELDS[9]),
-            meta::LeafMeta::of("src_step_elem", 24, &DMA_COPY2D::FIELDS[10]),
-            meta::LeafMeta::of("src_num_elem", 32, &DMA_COPY2D::FIELDS[11]),
-            meta::LeafMeta::of("src_elem_size", 36, &DMA_COPY2D::FIELDS[12]),
-            meta::LeafMeta::of("wr_done_sema_update_idx", 38, &DMA_COPY2D::FIELDS[13]),
-            meta::LeafMeta::of("dst_start_addr", 40, &DMA_COPY2D::FIELDS[14]),
-            meta::LeafMeta::of("dst_step_elem", 48, &DMA_COPY2D::FIELDS[15]),
-            meta::LeafMeta::of("dst_num_elem", 56, &DMA_COPY2D::FIELDS[16]),
-            meta::LeafMeta::of("dst_elem_size", 60, &DMA_COPY2D::FIELDS[17]),
-            meta::LeafMeta::of("remote_core_id", 62, &DMA_COPY2D::FIELDS[18]),
-            meta::LeafMeta::of("reserved", 63, &DMA_COPY2D::FIELDS[19]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("wait_sema_value", 4, &Self::FIELDS[1]),
+            meta::LeafMeta::of("wait_sema_idx", 8, &Self::FIELDS[2]),
+            meta::LeafMeta::of("wait_sema_mode", 9, &Self::FIELDS[3]),
+            meta::LeafMeta::of("dma_engines.start_id", 10, &DMA_ENGINE_CONFIG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("dma_engines.engine_count", 10, &DMA_ENGINE_CONFIG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("dma_engines.reserved", 10, &DMA_ENGINE_CONFIG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("dma_flags.tdg", 11, &DMA_FLAGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dma_flags.wr_done_sync", 11, &DMA_FLAGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dma_flags.queue_id", 11, &DMA_FLAGS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dma_flags.reserved", 11, &DMA_FLAGS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("addr_mode.src_addr_mode", 12, &DMA_ADDR_MODE_PAIR::FIELDS[0])
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("addr_mode.dst_addr_mode", 12, &DMA_ADDR_MODE_PAIR::FIELDS[1])
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("sema_update_mode.rd_done", 13, &DMA_SEMA_UPDATES::FIELDS[0])
+                .within(const { &[&Self::FIELDS[7]] }),
+            meta::LeafMeta::of("sema_update_mode.wr_done", 13, &DMA_SEMA_UPDATES::FIELDS[1])
+                .within(const { &[&Self::FIELDS[7]] }),
+            meta::LeafMeta::of("rd_done_sema_update_idx", 14, &Self::FIELDS[8]),
+            meta::LeafMeta::of("src_start_addr", 16, &Self::FIELDS[9]),
+            meta::LeafMeta::of("src_step_elem", 24, &Self::FIELDS[10]),
+            meta::LeafMeta::of("src_num_elem", 32, &Self::FIELDS[11]),
+            meta::LeafMeta::of("src_elem_size", 36, &Self::FIELDS[12]),
+            meta::LeafMeta::of("wr_done_sema_update_idx", 38, &Self::FIELDS[13]),
+            meta::LeafMeta::of("dst_start_addr", 40, &Self::FIELDS[14]),
+            meta::LeafMeta::of("dst_step_elem", 48, &Self::FIELDS[15]),
+            meta::LeafMeta::of("dst_num_elem", 56, &Self::FIELDS[16]),
+            meta::LeafMeta::of("dst_elem_size", 60, &Self::FIELDS[17]),
+            meta::LeafMeta::of("remote_core_id", 62, &Self::FIELDS[18]),
+            meta::LeafMeta::of("reserved", 63, &Self::FIELDS[19]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -16771,99 +16207,62 @@ impl DROPOUT {
         doc: "Dropout (bir::InstDropout, IT 65): keeps or drops each element of a 3-D source against a threshold and writes a 3-D destination. The threshold is a 1-byte index into the engine's scalar-operand bank (threshold_imm_ptr, with its dtype beside it), not an inline f32; the bundle carries no RNG seed: rng_mode picks the RNG variant, and the seed or state is set out of band by a PseudoSetRngSeed pseudo-instruction (s_rng_opcode) ahead of the dropout. The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's S3D3_DROPOUT.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&DROPOUT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("unknown_12", 12, &DROPOUT::FIELDS[2]),
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 16, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 16, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 16, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[3], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 16, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[3]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 20, &TENSOR3D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[3]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 26, &TENSOR3D::FIELDS[2])
-            },
-            meta::LeafMeta::of("in_dtype", 32, &DROPOUT::FIELDS[4]),
-            meta::LeafMeta::of("out_dtype", 33, &DROPOUT::FIELDS[5]),
-            meta::LeafMeta::of("active", 34, &DROPOUT::FIELDS[6]),
-            meta::LeafMeta::of("threshold_imm_ptr", 35, &DROPOUT::FIELDS[7]),
-            meta::LeafMeta::of("threshold_dtype", 36, &DROPOUT::FIELDS[8]),
-            meta::LeafMeta::of("unknown_37", 37, &DROPOUT::FIELDS[9]),
-            meta::LeafMeta::of("rng_mode", 43, &DROPOUT::FIELDS[10]),
-            meta::LeafMeta::of("unknown_44", 44, &DROPOUT::FIELDS[11]),
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[12], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR3D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&DROPOUT::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 58, &TENSOR3D::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("unknown_12", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.address", 16, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 16, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.active", 16, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[3], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 16, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[3], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.step_elem", 20, &TENSOR3D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("src_mem_pattern.num_elem", 26, &TENSOR3D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("in_dtype", 32, &Self::FIELDS[4]),
+            meta::LeafMeta::of("out_dtype", 33, &Self::FIELDS[5]),
+            meta::LeafMeta::of("active", 34, &Self::FIELDS[6]),
+            meta::LeafMeta::of("threshold_imm_ptr", 35, &Self::FIELDS[7]),
+            meta::LeafMeta::of("threshold_dtype", 36, &Self::FIELDS[8]),
+            meta::LeafMeta::of("unknown_37", 37, &Self::FIELDS[9]),
+            meta::LeafMeta::of("rng_mode", 43, &Self::FIELDS[10]),
+            meta::LeafMeta::of("unknown_44", 44, &Self::FIELDS[11]),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[12], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[12], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[12], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[12], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR3D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_mem_pattern.num_elem", 58, &TENSOR3D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[12]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -17094,25 +16493,17 @@ impl POOL_BUFFER_LOAD {
         doc: "Gather's pool_buffer_load (bir::InstGather, IT 92; S4_PB), once per 512-element chunk: the indexed read into the pool buffer, after the chunk's 0x68 (which the DVE page reads as reg_load, the gather-scatter page as GATHER). The DVE page summarises its band without widths: +0x18 the index / source access pattern, +0x20 in_dtype, +0x22 a lane count, +0x28 an element count and +0x2C a vector depth of 0x1FF (the 0x68 half writes 0 there). Only the dtype byte has a width the spec can state (a dtype byte is one byte); the rest stays unknown, as the issue asks. The pair is not checked in the stream: the DVE page writes it {0x68 + 0x67}, while the Master Opcode Reference and the gather-scatter page put the buffer load before the gather (conflict gather_pool_buffer_load_order); a `follows` in either direction would report every real pair of the other reading as an orphan. The engine is DVE on the DVE page and POOL in the Master Opcode Reference (README conflict #9). The C name is the house form of the page's S4_PB.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&POOL_BUFFER_LOAD::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta::of("unknown_4", 4, &POOL_BUFFER_LOAD::FIELDS[1]),
-            meta::LeafMeta::of("in_dtype", 32, &POOL_BUFFER_LOAD::FIELDS[2]),
-            meta::LeafMeta::of("unknown_33", 33, &POOL_BUFFER_LOAD::FIELDS[3]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("unknown_4", 4, &Self::FIELDS[1]),
+            meta::LeafMeta::of("in_dtype", 32, &Self::FIELDS[2]),
+            meta::LeafMeta::of("unknown_33", 33, &Self::FIELDS[3]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -17433,113 +16824,67 @@ impl RANGE_SELECT {
         doc: "RangeSelect (bir::InstRangeSelect, IT 63): selects the elements of a 2-D source that fall within [lower, upper] into a 2-D destination. The two bounds are f32 immediates (the lower an int -> float convert, the upper a raw f32), each range-checked by the compiler (backend::checkBoundRange) before its store. The encoder exists only in CoreV3GenImpl (no V2 counterpart); the compiler may append a 0x9B (DveReadAccumulator) select-reduce / drain word, which no page transcribes, so the spec has no word for it and cannot state that pairing. The compiler also asserts \"fill_val in RangeSelect must be float MAX_NEG …\", on a value the bundle does not carry. Bytes the page writes without naming them (+0x0E, +0x24, +0x25, the high nibble of +0x0D) stay unknown: the page fabricates no field name, and neither does the spec. The page's TENSOR2D slots are 12 bytes here (conflict dve_access_pattern_widths).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&RANGE_SELECT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&RANGE_SELECT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&RANGE_SELECT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&RANGE_SELECT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&RANGE_SELECT::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("unknown_12", 12, &RANGE_SELECT::FIELDS[2]),
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[3]],
-                ..meta::LeafMeta::of("dtype_mode.dtype", 13, &RANGE_SELECT_DTYPE_MODE::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[3]],
-                ..meta::LeafMeta::of("dtype_mode.unknown_4", 13, &RANGE_SELECT_DTYPE_MODE::FIELDS[1])
-            },
-            meta::LeafMeta::of("unknown_14", 14, &RANGE_SELECT::FIELDS[4]),
-            meta::LeafMeta::of("op_variant_flag", 15, &RANGE_SELECT::FIELDS[5]),
-            meta::LeafMeta::of("lower_bound", 16, &RANGE_SELECT::FIELDS[6]),
-            meta::LeafMeta::of("upper_bound", 20, &RANGE_SELECT::FIELDS[7]),
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 24, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 24, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 24, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[8], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 24, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[8]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 28, &TENSOR2D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[8]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 32, &TENSOR2D::FIELDS[2])
-            },
-            meta::LeafMeta::of("unknown_36", 36, &RANGE_SELECT::FIELDS[9]),
-            meta::LeafMeta::of("bound_check_field_0", 38, &RANGE_SELECT::FIELDS[10]),
-            meta::LeafMeta::of("bound_check_field_1", 39, &RANGE_SELECT::FIELDS[11]),
-            meta::LeafMeta::of("unknown_40", 40, &RANGE_SELECT::FIELDS[12]),
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[13], &TENSOR2D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[13]],
-                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR2D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&RANGE_SELECT::FIELDS[13]],
-                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR2D::FIELDS[2])
-            },
-            meta::LeafMeta::of("unknown_60", 60, &RANGE_SELECT::FIELDS[14]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("unknown_12", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("dtype_mode.dtype", 13, &RANGE_SELECT_DTYPE_MODE::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("dtype_mode.unknown_4", 13, &RANGE_SELECT_DTYPE_MODE::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("unknown_14", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("op_variant_flag", 15, &Self::FIELDS[5]),
+            meta::LeafMeta::of("lower_bound", 16, &Self::FIELDS[6]),
+            meta::LeafMeta::of("upper_bound", 20, &Self::FIELDS[7]),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.address", 24, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[8], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 24, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[8], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.active", 24, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[8], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 24, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[8], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.step_elem", 28, &TENSOR2D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[8]] }),
+            meta::LeafMeta::of("src_mem_pattern.num_elem", 32, &TENSOR2D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[8]] }),
+            meta::LeafMeta::of("unknown_36", 36, &Self::FIELDS[9]),
+            meta::LeafMeta::of("bound_check_field_0", 38, &Self::FIELDS[10]),
+            meta::LeafMeta::of("bound_check_field_1", 39, &Self::FIELDS[11]),
+            meta::LeafMeta::of("unknown_40", 40, &Self::FIELDS[12]),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[13], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[13], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[13], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[13], &TENSOR2D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR2D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[13]] }),
+            meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR2D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[13]] }),
+            meta::LeafMeta::of("unknown_60", 60, &Self::FIELDS[14]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -17774,72 +17119,42 @@ impl STREAM_SHUFFLE {
         doc: "The stream_shuffle half of StreamShuffle (after its 0x6A transpose half) and of the wide StreamTranspose (after its 0x6B half): a 32-byte lane-select immediate, one byte per lane, each a mask byte or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF. The lane map takes the whole +0x20..+0x3F control band, so the word has no dtype field: the dtypes ride on the transpose half before it, and the validator (dbg_is_valid_stream_shuffle) checks the pair. The page also lists a destination pattern at +0x2C, inside the lane map; the spec follows the page's statement that the lane bytes occupy the entire band (conflict stream_shuffle_lane_map_overlap). The order of the two halves is the DVE page's; the Master Opcode Reference lists the 0x69 mask first (conflict stream_shuffle_pair_order). The C name's NEURON_ISA_TPB_ / _STRUCT is the house form of the page's …_STREAM_SHUFFLE.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
-            },
-            meta::LeafMeta::of("immediate", 32, &STREAM_SHUFFLE::FIELDS[3]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("immediate", 32, &Self::FIELDS[3]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -18035,99 +17350,57 @@ impl STREAM_SHUFFLE_TRANSPOSE {
         doc: "StreamShuffle (bir::InstStreamShuffle, IT 39), its transpose half: the forward stream_transpose the encoder emits first, carrying the dtypes and the active-channel count for the pair; the STREAM_SHUFFLE 0x69 lane map that follows has no room for them. The page calls both 0x6A and 0x6B stream_transpose with the S4D4_TR struct; C needs two names, so this word's C name (S4D4_TR_SHUFFLE) and its name are the spec's. The encoder requires both element counts nonzero. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
-            },
-            meta::LeafMeta::of("in_dtype", 32, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[3]),
-            meta::LeafMeta::of("out_dtype", 33, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[4]),
-            meta::LeafMeta::of("num_active_channels", 34, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[5]),
-            meta::LeafMeta::of("unknown_38", 38, &STREAM_SHUFFLE_TRANSPOSE::FIELDS[6]),
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7]],
-                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_SHUFFLE_TRANSPOSE::FIELDS[7]],
-                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("in_dtype", 32, &Self::FIELDS[3]),
+            meta::LeafMeta::of("out_dtype", 33, &Self::FIELDS[4]),
+            meta::LeafMeta::of("num_active_channels", 34, &Self::FIELDS[5]),
+            meta::LeafMeta::of("unknown_38", 38, &Self::FIELDS[6]),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[7], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[7], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[7], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[7], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[7]] }),
+            meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[7]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -18407,100 +17680,58 @@ impl STREAM_TRANSPOSE {
         doc: "StreamTranspose (bir::InstStreamTranspose, IT 40), its transpose half: a 4-D source to a 4-D destination with the channel transpose enabled (transpose_ch = 1, the only wire difference from the shuffle-internal 0x6A half, which has the same S4D4_TR layout). When the destination has 32 or more partitions the encoder emits a STREAM_SHUFFLE 0x69 right after it (the {0x6B + 0x69} pair); with 31 or fewer it emits this word alone. The compiler's guards: the source pattern is not TensorIndirect, and its num_elem[3] is 1. The page's TENSOR4D slots are 20 bytes here (conflict dve_access_pattern_widths).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&STREAM_TRANSPOSE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
-            },
-            meta::LeafMeta::of("in_dtype", 32, &STREAM_TRANSPOSE::FIELDS[3]),
-            meta::LeafMeta::of("out_dtype", 33, &STREAM_TRANSPOSE::FIELDS[4]),
-            meta::LeafMeta::of("num_active_channels", 34, &STREAM_TRANSPOSE::FIELDS[5]),
-            meta::LeafMeta::of("transpose_ch", 38, &STREAM_TRANSPOSE::FIELDS[6]),
-            meta::LeafMeta::of("unknown_39", 39, &STREAM_TRANSPOSE::FIELDS[7]),
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[8], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[8]],
-                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&STREAM_TRANSPOSE::FIELDS[8]],
-                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("in_dtype", 32, &Self::FIELDS[3]),
+            meta::LeafMeta::of("out_dtype", 33, &Self::FIELDS[4]),
+            meta::LeafMeta::of("num_active_channels", 34, &Self::FIELDS[5]),
+            meta::LeafMeta::of("transpose_ch", 38, &Self::FIELDS[6]),
+            meta::LeafMeta::of("unknown_39", 39, &Self::FIELDS[7]),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[8], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[8], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[8], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[8], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[8]] }),
+            meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[8]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -18785,65 +18016,37 @@ impl EXTENDED {
         doc: "EXTENDED_INST envelope: header, events, the sub-opcode extended_opcode, completion_info, and two raw operand areas whose meaning depends on the sub-opcode. Words chosen by a sub-opcode: RDMA_DESC_GEN (8), RDMA_DESC_START (9); the enum names seven more sub-opcodes (0..4, 6, 7) for which no page gives an operand layout, so they decode as this word. Architectures: the wiki's RDMA page compile-verified the extended headers on all four generations; the field tables' artifact list (H1) names the cayman, mariana and maverick headers and says nothing of sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("extended_opcode", 12, &EXTENDED::FIELDS[2]),
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.has_read", 13, &EXT_COMPLETION_INFO::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.reserved0", 13, &EXT_COMPLETION_INFO::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.has_write", 13, &EXT_COMPLETION_INFO::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.num_active_ports", 13, &EXT_COMPLETION_INFO::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.reserved1", 13, &EXT_COMPLETION_INFO::FIELDS[4])
-            },
-            meta::LeafMeta::of("inst_specific0", 14, &EXTENDED::FIELDS[4]),
-            meta::LeafMeta::of("inst_specific1", 32, &EXTENDED::FIELDS[5]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("extended_opcode", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("completion_info.has_read", 13, &EXT_COMPLETION_INFO::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.reserved0", 13, &EXT_COMPLETION_INFO::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.has_write", 13, &EXT_COMPLETION_INFO::FIELDS[2])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.num_active_ports", 13, &EXT_COMPLETION_INFO::FIELDS[3])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.reserved1", 13, &EXT_COMPLETION_INFO::FIELDS[4])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("inst_specific0", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("inst_specific1", 32, &Self::FIELDS[5]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -19231,98 +18434,61 @@ impl GATHER {
         doc: "Gather (nki.isa.nc_n_gather): a within-partition Pool_Buffer subset gather. A PoolBufferLoad first fills up to 512 elements per channel into the Pool_Buffer; per index, subset_hit = ((index & ~pool_buffer_mask) == pool_buffer_start_index) reads Pool_Buffer[index & pool_buffer_mask], and a miss writes `immediate` (IMMEDIATE_WRITE, typically first of a group) or leaves dst unmodified (SKIP_WRITE, middle / last of a group). in_dtype is the index width (UINT8 / UINT16 / UINT32); src and dst have the same element count; PSUM is allowed on both sides; at most 128 channels. Not a descriptor-generating DMA: no descriptor ring.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&GATHER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&GATHER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&GATHER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&GATHER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM), within: &[&GATHER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[2], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[2]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
-            },
-            meta::LeafMeta::of("in_dtype", 32, &GATHER::FIELDS[3]),
-            meta::LeafMeta::of("out_dtype", 33, &GATHER::FIELDS[4]),
-            meta::LeafMeta::of("num_active_channels", 34, &GATHER::FIELDS[5]),
-            meta::LeafMeta::of("reserved0", 35, &GATHER::FIELDS[6]),
-            meta::LeafMeta::of("index_miss_behavior", 36, &GATHER::FIELDS[7]),
-            meta::LeafMeta::of("free_pool_buffer", 37, &GATHER::FIELDS[8]),
-            meta::LeafMeta::of("reserved1", 38, &GATHER::FIELDS[9]),
-            meta::LeafMeta::of("immediate", 40, &GATHER::FIELDS[10]),
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[11], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&GATHER::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.address", 12, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 12, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.active", 12, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 12, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[2], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.step_elem", 16, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("src_mem_pattern.num_elem", 24, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("in_dtype", 32, &Self::FIELDS[3]),
+            meta::LeafMeta::of("out_dtype", 33, &Self::FIELDS[4]),
+            meta::LeafMeta::of("num_active_channels", 34, &Self::FIELDS[5]),
+            meta::LeafMeta::of("reserved0", 35, &Self::FIELDS[6]),
+            meta::LeafMeta::of("index_miss_behavior", 36, &Self::FIELDS[7]),
+            meta::LeafMeta::of("free_pool_buffer", 37, &Self::FIELDS[8]),
+            meta::LeafMeta::of("reserved1", 38, &Self::FIELDS[9]),
+            meta::LeafMeta::of("immediate", 40, &Self::FIELDS[10]),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[11], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[11], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[11], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[11], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[11]] }),
+            meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[11]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -19862,113 +19028,67 @@ impl INDIRECT_COPY {
         doc: "IndirectCopy (nki.isa.local_gather): copies src_num_elem_per_idx-element blocks from data_addr[index[i]] to a plain destination tensor; the source is a tensor-indirect descriptor {index_addr, data_addr, num_elem} embedded at +0x0C..+0x17 (bit 29 of the index ADDR4 marks it), the destination a TENSOR4D access pattern. Assert: \"INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.\" The pages disagree on the engine: DVE (engine 5) on the DVE datamove page, POOL / Q7 (a software per-index loop) on the gather-scatter page and in seed 004 (README conflict #9).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::certainty::MEDIUM),
-                within: &[&INDIRECT_COPY::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.address", 12, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.indirect", 12, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.active", 12, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[2]],
-                ..meta::LeafMeta::of("index_addr.register_mode", 12, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.address", 16, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.indirect", 16, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.active", 16, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[3]],
-                ..meta::LeafMeta::of("data_addr.register_mode", 16, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta::of("num_elem", 20, &INDIRECT_COPY::FIELDS[4]),
-            meta::LeafMeta::of("unknown_24", 24, &INDIRECT_COPY::FIELDS[5]),
-            meta::LeafMeta::of("in_dtype", 32, &INDIRECT_COPY::FIELDS[6]),
-            meta::LeafMeta::of("out_dtype", 33, &INDIRECT_COPY::FIELDS[7]),
-            meta::LeafMeta::of("active_channels", 34, &INDIRECT_COPY::FIELDS[8]),
-            meta::LeafMeta::of("src_num_elem_per_idx", 35, &INDIRECT_COPY::FIELDS[9]),
-            meta::LeafMeta::of("dst_num_elem_per_idx", 36, &INDIRECT_COPY::FIELDS[10]),
-            meta::LeafMeta::of("reserved0", 37, &INDIRECT_COPY::FIELDS[11]),
-            meta::LeafMeta::of("src_buffer_size", 38, &INDIRECT_COPY::FIELDS[12]),
-            meta::LeafMeta::of("reserved1", 42, &INDIRECT_COPY::FIELDS[13]),
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[14], &TENSOR4D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[14]],
-                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&INDIRECT_COPY::FIELDS[14]],
-                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::certainty::MEDIUM))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("index_addr.address", 12, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("index_addr.indirect", 12, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("index_addr.active", 12, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("index_addr.register_mode", 12, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("data_addr.address", 16, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("data_addr.indirect", 16, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("data_addr.active", 16, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("data_addr.register_mode", 16, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("num_elem", 20, &Self::FIELDS[4]),
+            meta::LeafMeta::of("unknown_24", 24, &Self::FIELDS[5]),
+            meta::LeafMeta::of("in_dtype", 32, &Self::FIELDS[6]),
+            meta::LeafMeta::of("out_dtype", 33, &Self::FIELDS[7]),
+            meta::LeafMeta::of("active_channels", 34, &Self::FIELDS[8]),
+            meta::LeafMeta::of("src_num_elem_per_idx", 35, &Self::FIELDS[9]),
+            meta::LeafMeta::of("dst_num_elem_per_idx", 36, &Self::FIELDS[10]),
+            meta::LeafMeta::of("reserved0", 37, &Self::FIELDS[11]),
+            meta::LeafMeta::of("src_buffer_size", 38, &Self::FIELDS[12]),
+            meta::LeafMeta::of("reserved1", 42, &Self::FIELDS[13]),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 44, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[14], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 44, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[14], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 44, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[14], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 44, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[14], &TENSOR4D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.step_elem", 48, &TENSOR4D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[14]] }),
+            meta::LeafMeta::of("dst_mem_pattern.num_elem", 56, &TENSOR4D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[14]] }),
         ],
         template: &Self::TEMPLATE,
     };
@@ -20185,52 +19305,34 @@ impl MOVE_SHAPE {
         doc: "MoveShape: loads the shape register the DGE uses to permute a transposed access. The DIRECT2D transpose sub-form (DMACopy, IT 32, transpose output flag I+336 == 1) emits it twice; it encodes the 4-D shape, and its body mirrors DIRECT2D's step / num pairs against the shape register. Asserts on that path: \"Transpose with DynamicAP only on Pool\", \"DGE transpose must have 4D AP\". No source gives its byte layout.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&MOVE_SHAPE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&MOVE_SHAPE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("body", 12, &MOVE_SHAPE::FIELDS[2]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("body", 12, &Self::FIELDS[2]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -20634,157 +19736,103 @@ impl PSEUDO_DMA_DIRECT2D {
         doc: "PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[2]],
-                ..meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
-            },
-            meta::LeafMeta::of("semaphore", 13, &PSEUDO_DMA_DIRECT2D::FIELDS[3]),
-            meta::LeafMeta::of("sem_increment", 14, &PSEUDO_DMA_DIRECT2D::FIELDS[4]),
-            meta::LeafMeta::of("dge_op", 15, &PSEUDO_DMA_DIRECT2D::FIELDS[5]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of("src_start_addr.marker", 23, &PSEUDO_ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.immediate", 16, &PSEUDO_ADDR8_addr_var::FIELDS[0], "src_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_lo", 20, &PSEUDO_ADDR8_addr_var::FIELDS[1], "src_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_var.var_id_hi", 22, &PSEUDO_ADDR8_addr_var::FIELDS[2], "src_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_reg.body", 16, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "src_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.offset", 16, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_tbl_offs.unknown_6", 22, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "src_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[6]],
-                ..meta::LeafMeta::of_arm("src_start_addr.addr_immediate.body", 16, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "src_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("src_step_elem", 24, &PSEUDO_DMA_DIRECT2D::FIELDS[7]),
-            meta::LeafMeta::of("src_num_elem", 32, &PSEUDO_DMA_DIRECT2D::FIELDS[8]),
-            meta::LeafMeta::of("src_elem_size", 36, &PSEUDO_DMA_DIRECT2D::FIELDS[9]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[10]],
-                ..meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[11]],
-                ..meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of("dst_start_addr.marker", 47, &PSEUDO_ADDR8::DISCRIMINATOR)
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.immediate", 40, &PSEUDO_ADDR8_addr_var::FIELDS[0], "dst_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_lo", 44, &PSEUDO_ADDR8_addr_var::FIELDS[1], "dst_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_var.var_id_hi", 46, &PSEUDO_ADDR8_addr_var::FIELDS[2], "dst_start_addr.addr_var")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_reg.body", 40, &PSEUDO_ADDR8_addr_reg::FIELDS[0], "dst_start_addr.addr_reg")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.offset", 40, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_tbl_offs.unknown_6", 46, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2], "dst_start_addr.addr_tbl_offs")
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_DIRECT2D::FIELDS[12]],
-                ..meta::LeafMeta::of_arm("dst_start_addr.addr_immediate.body", 40, &PSEUDO_ADDR8_addr_immediate::FIELDS[0], "dst_start_addr.addr_immediate")
-            },
-            meta::LeafMeta::of("dst_step_elem", 48, &PSEUDO_DMA_DIRECT2D::FIELDS[13]),
-            meta::LeafMeta::of("dst_num_elem", 56, &PSEUDO_DMA_DIRECT2D::FIELDS[14]),
-            meta::LeafMeta::of("dst_elem_size", 60, &PSEUDO_DMA_DIRECT2D::FIELDS[15]),
-            meta::LeafMeta::of("in_dtype", 62, &PSEUDO_DMA_DIRECT2D::FIELDS[16]),
-            meta::LeafMeta::of("out_dtype", 63, &PSEUDO_DMA_DIRECT2D::FIELDS[17]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("dma_configs.priority_class", 12, &DMA_CONFIGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("dma_configs.reserved_bitfield", 12, &DMA_CONFIGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[2]] }),
+            meta::LeafMeta::of("semaphore", 13, &Self::FIELDS[3]),
+            meta::LeafMeta::of("sem_increment", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("dge_op", 15, &Self::FIELDS[5]),
+            meta::LeafMeta::of("src_start_addr.marker", 23, &PSEUDO_ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_var.immediate", 16, &PSEUDO_ADDR8_addr_var::FIELDS[0])
+                .arm("src_start_addr.addr_var")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_var.var_id_lo", 20, &PSEUDO_ADDR8_addr_var::FIELDS[1])
+                .arm("src_start_addr.addr_var")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_var.var_id_hi", 22, &PSEUDO_ADDR8_addr_var::FIELDS[2])
+                .arm("src_start_addr.addr_var")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_reg.body", 16, &PSEUDO_ADDR8_addr_reg::FIELDS[0])
+                .arm("src_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.offset", 16, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.dge_table_entry_id", 20, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_tbl_offs.unknown_6", 22, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("src_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_start_addr.addr_immediate.body", 16, &PSEUDO_ADDR8_addr_immediate::FIELDS[0])
+                .arm("src_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[6]] }),
+            meta::LeafMeta::of("src_step_elem", 24, &Self::FIELDS[7]),
+            meta::LeafMeta::of("src_num_elem", 32, &Self::FIELDS[8]),
+            meta::LeafMeta::of("src_elem_size", 36, &Self::FIELDS[9]),
+            meta::LeafMeta::of("src_bound_reg.bc_reg", 38, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("src_bound_reg.bc_disable_oob_error_notif", 38, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("src_bound_reg.bc_enabled", 38, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_reg", 39, &BOUND_CHECK_REG::FIELDS[0])
+                .within(const { &[&Self::FIELDS[11]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_disable_oob_error_notif", 39, &BOUND_CHECK_REG::FIELDS[1])
+                .within(const { &[&Self::FIELDS[11]] }),
+            meta::LeafMeta::of("dst_bound_reg.bc_enabled", 39, &BOUND_CHECK_REG::FIELDS[2])
+                .within(const { &[&Self::FIELDS[11]] }),
+            meta::LeafMeta::of("dst_start_addr.marker", 47, &PSEUDO_ADDR8::DISCRIMINATOR)
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_var.immediate", 40, &PSEUDO_ADDR8_addr_var::FIELDS[0])
+                .arm("dst_start_addr.addr_var")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_var.var_id_lo", 44, &PSEUDO_ADDR8_addr_var::FIELDS[1])
+                .arm("dst_start_addr.addr_var")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_var.var_id_hi", 46, &PSEUDO_ADDR8_addr_var::FIELDS[2])
+                .arm("dst_start_addr.addr_var")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_reg.body", 40, &PSEUDO_ADDR8_addr_reg::FIELDS[0])
+                .arm("dst_start_addr.addr_reg")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.offset", 40, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[0])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.dge_table_entry_id", 44, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[1])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_tbl_offs.unknown_6", 46, &PSEUDO_ADDR8_addr_tbl_offs::FIELDS[2])
+                .arm("dst_start_addr.addr_tbl_offs")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_start_addr.addr_immediate.body", 40, &PSEUDO_ADDR8_addr_immediate::FIELDS[0])
+                .arm("dst_start_addr.addr_immediate")
+                .within(const { &[&Self::FIELDS[12]] }),
+            meta::LeafMeta::of("dst_step_elem", 48, &Self::FIELDS[13]),
+            meta::LeafMeta::of("dst_num_elem", 56, &Self::FIELDS[14]),
+            meta::LeafMeta::of("dst_elem_size", 60, &Self::FIELDS[15]),
+            meta::LeafMeta::of("in_dtype", 62, &Self::FIELDS[16]),
+            meta::LeafMeta::of("out_dtype", 63, &Self::FIELDS[17]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -21408,69 +20456,43 @@ impl PSEUDO_DMA_EXT {
         doc: "PseudoExtension: must follow a PSEUDO_DMA_DIRECT2D immediately in the instruction stream; holds the spillover fields for INDIRECT1D (flags, index addresses, byte bounds) and for the transpose kinds (tile geometry). 0xda is a generic extension opcode (it also carries TRIGGER_COLLECTIVE2_EXT_STRUCT); which extension it is follows from the word before it. Index fields are validated only when idx_num_active_channels != 0.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta::of("opcode", 0, &PSEUDO_DMA_EXT::FIELDS[0]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.indirect_mode", 1, &DMA_INDIRECT_FLAGS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.idx_bound_is_err", 1, &DMA_INDIRECT_FLAGS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.non_unique_dst_idx", 1, &DMA_INDIRECT_FLAGS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.gather_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[1]],
-                ..meta::LeafMeta::of("flags.scatter_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[4])
-            },
-            meta::LeafMeta::of("idx_num_active_channels", 2, &PSEUDO_DMA_EXT::FIELDS[2]),
-            meta::LeafMeta::of("compute_op", 3, &PSEUDO_DMA_EXT::FIELDS[3]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.address", 4, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.indirect", 4, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.active", 4, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[4]],
-                ..meta::LeafMeta::of("src_idx_start_addr.register_mode", 4, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.address", 8, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.indirect", 8, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.active", 8, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_EXT::FIELDS[5]],
-                ..meta::LeafMeta::of("dst_idx_start_addr.register_mode", 8, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta::of("src_bound_size_bytes", 12, &PSEUDO_DMA_EXT::FIELDS[6]),
-            meta::LeafMeta::of("dst_bound_size_bytes", 16, &PSEUDO_DMA_EXT::FIELDS[7]),
-            meta::LeafMeta::of("tile_src_row_step", 20, &PSEUDO_DMA_EXT::FIELDS[8]),
-            meta::LeafMeta::of("tile_src_rows", 24, &PSEUDO_DMA_EXT::FIELDS[9]),
-            meta::LeafMeta::of("tile_src_cols", 25, &PSEUDO_DMA_EXT::FIELDS[10]),
-            meta::LeafMeta::of("reserved1", 26, &PSEUDO_DMA_EXT::FIELDS[11]),
-            meta::LeafMeta::of("src_bound_size_bytes_upper", 56, &PSEUDO_DMA_EXT::FIELDS[12]),
-            meta::LeafMeta::of("dst_bound_size_bytes_upper", 60, &PSEUDO_DMA_EXT::FIELDS[13]),
+            meta::LeafMeta::of("opcode", 0, &Self::FIELDS[0]),
+            meta::LeafMeta::of("flags.indirect_mode", 1, &DMA_INDIRECT_FLAGS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("flags.idx_bound_is_err", 1, &DMA_INDIRECT_FLAGS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("flags.non_unique_dst_idx", 1, &DMA_INDIRECT_FLAGS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("flags.gather_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("flags.scatter_dim", 1, &DMA_INDIRECT_FLAGS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("idx_num_active_channels", 2, &Self::FIELDS[2]),
+            meta::LeafMeta::of("compute_op", 3, &Self::FIELDS[3]),
+            meta::LeafMeta::of("src_idx_start_addr.address", 4, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("src_idx_start_addr.indirect", 4, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("src_idx_start_addr.active", 4, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("src_idx_start_addr.register_mode", 4, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[4]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.address", 8, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.indirect", 8, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.active", 8, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("dst_idx_start_addr.register_mode", 8, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("src_bound_size_bytes", 12, &Self::FIELDS[6]),
+            meta::LeafMeta::of("dst_bound_size_bytes", 16, &Self::FIELDS[7]),
+            meta::LeafMeta::of("tile_src_row_step", 20, &Self::FIELDS[8]),
+            meta::LeafMeta::of("tile_src_rows", 24, &Self::FIELDS[9]),
+            meta::LeafMeta::of("tile_src_cols", 25, &Self::FIELDS[10]),
+            meta::LeafMeta::of("reserved1", 26, &Self::FIELDS[11]),
+            meta::LeafMeta::of("src_bound_size_bytes_upper", 56, &Self::FIELDS[12]),
+            meta::LeafMeta::of("dst_bound_size_bytes_upper", 60, &Self::FIELDS[13]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -21722,44 +20744,26 @@ impl PSEUDO_DMA_REARM {
         doc: "ResetQueueInstance: the bare 're-arm this queue' command, a queue name and the sync header, with no instance bytes at +0x3B / +0x3C. Legal only when the module carries the feature attribute neff_feature_SQI_no_rearm (otherwise NeuronAssertion, errcode 1106). The encoder registers the DMAQueue -> BasicBlock binding DMATrigger looks up, and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_REARM::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_REARM::FIELDS[2]),
-            meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_REARM::FIELDS[3]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("dma_queue_name", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("unknown_44", 44, &Self::FIELDS[3]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -22155,46 +21159,28 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
         doc: "SwitchQueueInstance: names a DMA queue by string (the queue's name at +0x58) and switches it to another queue instance. The encoder registers the DMAQueue -> BasicBlock binding (key *(I+0xF0), value *(I+0xF8)) that DMATrigger later looks up, sets the module feature attribute 'swap-queue-set used' (attr #5), and FATALs on a name of 32 bytes or more (checkQueueNameLen(name, 0x20)). With PSEUDO_DMA_REARM (0xc2) it is the set / clear pair of the Swap-Queue-Instance feature.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[2]),
-            meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[3]),
-            meta::LeafMeta::of("queue_instance_flag", 59, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[4]),
-            meta::LeafMeta::of("swap_marker", 60, &PSEUDO_DMA_SWAP_QUEUE_SET::FIELDS[5]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("dma_queue_name", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("unknown_44", 44, &Self::FIELDS[3]),
+            meta::LeafMeta::of("queue_instance_flag", 59, &Self::FIELDS[4]),
+            meta::LeafMeta::of("swap_marker", 60, &Self::FIELDS[5]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -22586,46 +21572,28 @@ impl PSEUDO_DMA_TRIGGER {
         doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\".",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMA_TRIGGER::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("dma_queue_name", 12, &PSEUDO_DMA_TRIGGER::FIELDS[2]),
-            meta::LeafMeta::of("unknown_44", 44, &PSEUDO_DMA_TRIGGER::FIELDS[3]),
-            meta::LeafMeta::of("dma_block_id", 48, &PSEUDO_DMA_TRIGGER::FIELDS[4]),
-            meta::LeafMeta::of("unknown_52", 52, &PSEUDO_DMA_TRIGGER::FIELDS[5]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("dma_queue_name", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("unknown_44", 44, &Self::FIELDS[3]),
+            meta::LeafMeta::of("dma_block_id", 48, &Self::FIELDS[4]),
+            meta::LeafMeta::of("unknown_52", 52, &Self::FIELDS[5]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -23219,59 +22187,41 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
         doc: "Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("indirect_start_offset", 12, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[2]),
-            meta::LeafMeta::of("indirect_step_elems", 16, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[3]),
-            meta::LeafMeta::of("indirect_num_elems", 24, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[4]),
-            meta::LeafMeta::of("direct_start_offset", 32, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[5]),
-            meta::LeafMeta::of("direct_step_elems", 36, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[6]),
-            meta::LeafMeta::of("direct_num_elems", 44, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[7]),
-            meta::LeafMeta::of("direct_elem_size", 52, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[8]),
-            meta::LeafMeta::of("direct_var_id", 56, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[9]),
-            meta::LeafMeta::of("semaphore_wait_value", 58, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[10]),
-            meta::LeafMeta::of("indirection_mode", 60, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[11]),
-            meta::LeafMeta::of("unknown_61", 61, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[12]),
-            meta::LeafMeta::of("semaphore_wait_value_hi", 62, &PSEUDO_DMAMEMCPY_FULL_IND::FIELDS[13]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("indirect_start_offset", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("indirect_step_elems", 16, &Self::FIELDS[3]),
+            meta::LeafMeta::of("indirect_num_elems", 24, &Self::FIELDS[4]),
+            meta::LeafMeta::of("direct_start_offset", 32, &Self::FIELDS[5]),
+            meta::LeafMeta::of("direct_step_elems", 36, &Self::FIELDS[6]),
+            meta::LeafMeta::of("direct_num_elems", 44, &Self::FIELDS[7]),
+            meta::LeafMeta::of("direct_elem_size", 52, &Self::FIELDS[8]),
+            meta::LeafMeta::of("direct_var_id", 56, &Self::FIELDS[9]),
+            meta::LeafMeta::of("semaphore_wait_value", 58, &Self::FIELDS[10]),
+            meta::LeafMeta::of("indirection_mode", 60, &Self::FIELDS[11]),
+            meta::LeafMeta::of("unknown_61", 61, &Self::FIELDS[12]),
+            meta::LeafMeta::of("semaphore_wait_value_hi", 62, &Self::FIELDS[13]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -23629,57 +22579,39 @@ impl PSEUDO_EMBEDDING_UPDATE {
         doc: "IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: \"IndirectSaveAccumulate scratch space address must be 64-byte aligned\". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::STRONG),
-                within: &[&PSEUDO_EMBEDDING_UPDATE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("index_dtype", 12, &PSEUDO_EMBEDDING_UPDATE::FIELDS[2]),
-            meta::LeafMeta::of("unknown_13", 13, &PSEUDO_EMBEDDING_UPDATE::FIELDS[3]),
-            meta::LeafMeta::of("embedding_table_base_addr", 44, &PSEUDO_EMBEDDING_UPDATE::FIELDS[4]),
-            meta::LeafMeta::of("embed_entry_num_elements", 48, &PSEUDO_EMBEDDING_UPDATE::FIELDS[5]),
-            meta::LeafMeta::of("embed_entry_size_lo", 50, &PSEUDO_EMBEDDING_UPDATE::FIELDS[6]),
-            meta::LeafMeta::of("sequence_length", 52, &PSEUDO_EMBEDDING_UPDATE::FIELDS[7]),
-            meta::LeafMeta::of("unknown_54", 54, &PSEUDO_EMBEDDING_UPDATE::FIELDS[8]),
-            meta::LeafMeta::of("table_num_entries", 56, &PSEUDO_EMBEDDING_UPDATE::FIELDS[9]),
-            meta::LeafMeta::of("embed_entry_size_hi", 60, &PSEUDO_EMBEDDING_UPDATE::FIELDS[10]),
-            meta::LeafMeta::of("unknown_62", 62, &PSEUDO_EMBEDDING_UPDATE::FIELDS[11]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::seed000::STRONG))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("index_dtype", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("unknown_13", 13, &Self::FIELDS[3]),
+            meta::LeafMeta::of("embedding_table_base_addr", 44, &Self::FIELDS[4]),
+            meta::LeafMeta::of("embed_entry_num_elements", 48, &Self::FIELDS[5]),
+            meta::LeafMeta::of("embed_entry_size_lo", 50, &Self::FIELDS[6]),
+            meta::LeafMeta::of("sequence_length", 52, &Self::FIELDS[7]),
+            meta::LeafMeta::of("unknown_54", 54, &Self::FIELDS[8]),
+            meta::LeafMeta::of("table_num_entries", 56, &Self::FIELDS[9]),
+            meta::LeafMeta::of("embed_entry_size_hi", 60, &Self::FIELDS[10]),
+            meta::LeafMeta::of("unknown_62", 62, &Self::FIELDS[11]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -24089,66 +23021,44 @@ impl PSEUDO_RANGE_CHECK {
         doc: "IndirectLoad (gather, DRAM -> SB) / IndirectSave (scatter, SB -> DRAM) when the module's bound-check feature flag (*(*(this+86)+0x1ED)) is set: a Pool-engine instruction that checks the indexed accesses against a byte bound and branches to a bound-loop label emitted after it. Asserts: \"Indirect DMA bound-check can only be on Pool engine\", \"must have 3 args and 2 outputs for bound-check\". The body also holds two assignAccess<TENSOR2D> access-pattern slots that seed 000 does not place. Without the flag the same instructions emit PSEUDO_DMAMEMCPY_FULL_IND (0xc4).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::seed000::INFERRED),
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("unknown_12", 12, &PSEUDO_RANGE_CHECK::FIELDS[2]),
-            meta::LeafMeta::of("bound_result_reg", 24, &PSEUDO_RANGE_CHECK::FIELDS[3]),
-            meta::LeafMeta::of("unknown_28", 28, &PSEUDO_RANGE_CHECK::FIELDS[4]),
-            meta::LeafMeta::of("bound_size_bytes", 32, &PSEUDO_RANGE_CHECK::FIELDS[5]),
-            meta::LeafMeta::of("const_tag", 40, &PSEUDO_RANGE_CHECK::FIELDS[6]),
-            meta::LeafMeta {
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[7]],
-                ..meta::LeafMeta::of("src_dtype.dtype", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&PSEUDO_RANGE_CHECK::FIELDS[7]],
-                ..meta::LeafMeta::of("src_dtype.tag", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[1])
-            },
-            meta::LeafMeta::of("const_one", 42, &PSEUDO_RANGE_CHECK::FIELDS[8]),
-            meta::LeafMeta::of("unknown_44", 44, &PSEUDO_RANGE_CHECK::FIELDS[9]),
-            meta::LeafMeta::of("idx_ap_meta", 46, &PSEUDO_RANGE_CHECK::FIELDS[10]),
-            meta::LeafMeta::of("unknown_47", 47, &PSEUDO_RANGE_CHECK::FIELDS[11]),
-            meta::LeafMeta::of("branch_label_id", 48, &PSEUDO_RANGE_CHECK::FIELDS[12]),
-            meta::LeafMeta::of("unknown_52", 52, &PSEUDO_RANGE_CHECK::FIELDS[13]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .confidence(Some(confidence::seed000::INFERRED))
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("unknown_12", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("bound_result_reg", 24, &Self::FIELDS[3]),
+            meta::LeafMeta::of("unknown_28", 28, &Self::FIELDS[4]),
+            meta::LeafMeta::of("bound_size_bytes", 32, &Self::FIELDS[5]),
+            meta::LeafMeta::of("const_tag", 40, &Self::FIELDS[6]),
+            meta::LeafMeta::of("src_dtype.dtype", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[0])
+                .within(const { &[&Self::FIELDS[7]] }),
+            meta::LeafMeta::of("src_dtype.tag", 41, &PSEUDO_RANGE_CHECK_DTYPE::FIELDS[1])
+                .within(const { &[&Self::FIELDS[7]] }),
+            meta::LeafMeta::of("const_one", 42, &Self::FIELDS[8]),
+            meta::LeafMeta::of("unknown_44", 44, &Self::FIELDS[9]),
+            meta::LeafMeta::of("idx_ap_meta", 46, &Self::FIELDS[10]),
+            meta::LeafMeta::of("unknown_47", 47, &Self::FIELDS[11]),
+            meta::LeafMeta::of("branch_label_id", 48, &Self::FIELDS[12]),
+            meta::LeafMeta::of("unknown_52", 52, &Self::FIELDS[13]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -24519,111 +23429,67 @@ impl EXTENDED_RDMA_DESC_GEN {
         doc: "rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying [src_addr, src_addr + free_dim_bytes] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are read as u32: no page gives that type's layout. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("extended_opcode", 12, &EXTENDED_RDMA_DESC_GEN::FIELDS[2]),
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.has_read", 13, &EXT_COMPLETION_INFO::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.reserved0", 13, &EXT_COMPLETION_INFO::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.has_write", 13, &EXT_COMPLETION_INFO::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.num_active_ports", 13, &EXT_COMPLETION_INFO::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.reserved1", 13, &EXT_COMPLETION_INFO::FIELDS[4])
-            },
-            meta::LeafMeta::of("local_sem", 14, &EXTENDED_RDMA_DESC_GEN::FIELDS[4]),
-            meta::LeafMeta::of("remote_sem", 15, &EXTENDED_RDMA_DESC_GEN::FIELDS[5]),
-            meta::LeafMeta::of("remote_core_id", 16, &EXTENDED_RDMA_DESC_GEN::FIELDS[6]),
-            meta::LeafMeta::of("remote_routing_id", 20, &EXTENDED_RDMA_DESC_GEN::FIELDS[7]),
-            meta::LeafMeta::of("dma_engine_mask", 24, &EXTENDED_RDMA_DESC_GEN::FIELDS[8]),
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::HIGH_CARRIED),
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[9]],
-                ..meta::LeafMeta::of("src_addr.address", 28, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::HIGH_CARRIED),
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[9]],
-                ..meta::LeafMeta::of("src_addr.indirect", 28, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[9]],
-                ..meta::LeafMeta::of("src_addr.active", 28, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::HIGH_CARRIED),
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[9]],
-                ..meta::LeafMeta::of("src_addr.register_mode", 28, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::HIGH_CARRIED),
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_addr.address", 32, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::HIGH_CARRIED),
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_addr.indirect", 32, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_addr.active", 32, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                confidence: Some(confidence::wiki::HIGH_CARRIED),
-                within: &[&EXTENDED_RDMA_DESC_GEN::FIELDS[10]],
-                ..meta::LeafMeta::of("dst_addr.register_mode", 32, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta::of("free_dim_bytes", 36, &EXTENDED_RDMA_DESC_GEN::FIELDS[11]),
-            meta::LeafMeta::of("is_bidirectional", 40, &EXTENDED_RDMA_DESC_GEN::FIELDS[12]),
-            meta::LeafMeta::of("remote_sem_prev", 41, &EXTENDED_RDMA_DESC_GEN::FIELDS[13]),
-            meta::LeafMeta::of("reserved0", 42, &EXTENDED_RDMA_DESC_GEN::FIELDS[14]),
-            meta::LeafMeta::of("reserved1", 44, &EXTENDED_RDMA_DESC_GEN::FIELDS[15]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("extended_opcode", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("completion_info.has_read", 13, &EXT_COMPLETION_INFO::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.reserved0", 13, &EXT_COMPLETION_INFO::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.has_write", 13, &EXT_COMPLETION_INFO::FIELDS[2])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.num_active_ports", 13, &EXT_COMPLETION_INFO::FIELDS[3])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.reserved1", 13, &EXT_COMPLETION_INFO::FIELDS[4])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("local_sem", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("remote_sem", 15, &Self::FIELDS[5]),
+            meta::LeafMeta::of("remote_core_id", 16, &Self::FIELDS[6]),
+            meta::LeafMeta::of("remote_routing_id", 20, &Self::FIELDS[7]),
+            meta::LeafMeta::of("dma_engine_mask", 24, &Self::FIELDS[8]),
+            meta::LeafMeta::of("src_addr.address", 28, &ADDR4::FIELDS[0])
+                .confidence(Some(confidence::wiki::HIGH_CARRIED))
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("src_addr.indirect", 28, &ADDR4::FIELDS[1])
+                .confidence(Some(confidence::wiki::HIGH_CARRIED))
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("src_addr.active", 28, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("src_addr.register_mode", 28, &ADDR4::FIELDS[3])
+                .confidence(Some(confidence::wiki::HIGH_CARRIED))
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("dst_addr.address", 32, &ADDR4::FIELDS[0])
+                .confidence(Some(confidence::wiki::HIGH_CARRIED))
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_addr.indirect", 32, &ADDR4::FIELDS[1])
+                .confidence(Some(confidence::wiki::HIGH_CARRIED))
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_addr.active", 32, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("dst_addr.register_mode", 32, &ADDR4::FIELDS[3])
+                .confidence(Some(confidence::wiki::HIGH_CARRIED))
+                .within(const { &[&Self::FIELDS[10]] }),
+            meta::LeafMeta::of("free_dim_bytes", 36, &Self::FIELDS[11]),
+            meta::LeafMeta::of("is_bidirectional", 40, &Self::FIELDS[12]),
+            meta::LeafMeta::of("remote_sem_prev", 41, &Self::FIELDS[13]),
+            meta::LeafMeta::of("reserved0", 42, &Self::FIELDS[14]),
+            meta::LeafMeta::of("reserved1", 44, &Self::FIELDS[15]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -24864,65 +23730,37 @@ impl EXTENDED_RDMA_DESC_START {
         doc: "rdma_desc_start: drains the descriptor writes of the ring RDMA_DESC_GEN built, splits TX (M2S tail-pointer increment) from RX (S2M) by PRID parity and rings the doorbell. It carries no operands: bytes 14..63 are reserved. Its events field holds the wait conditions of the transfer. Tags: the envelope is HIGH/OBSERVED; the field tables tag the rest HIGH/CARRIED, the descriptor model and the RDMA page HIGH/OBSERVED (conflict rdma_operand_layout_tag).",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("extended_opcode", 12, &EXTENDED_RDMA_DESC_START::FIELDS[2]),
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.has_read", 13, &EXT_COMPLETION_INFO::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.reserved0", 13, &EXT_COMPLETION_INFO::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.has_write", 13, &EXT_COMPLETION_INFO::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.num_active_ports", 13, &EXT_COMPLETION_INFO::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&EXTENDED_RDMA_DESC_START::FIELDS[3]],
-                ..meta::LeafMeta::of("completion_info.reserved1", 13, &EXT_COMPLETION_INFO::FIELDS[4])
-            },
-            meta::LeafMeta::of("reserved0", 14, &EXTENDED_RDMA_DESC_START::FIELDS[4]),
-            meta::LeafMeta::of("reserved1", 16, &EXTENDED_RDMA_DESC_START::FIELDS[5]),
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("extended_opcode", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("completion_info.has_read", 13, &EXT_COMPLETION_INFO::FIELDS[0])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.reserved0", 13, &EXT_COMPLETION_INFO::FIELDS[1])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.has_write", 13, &EXT_COMPLETION_INFO::FIELDS[2])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.num_active_ports", 13, &EXT_COMPLETION_INFO::FIELDS[3])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("completion_info.reserved1", 13, &EXT_COMPLETION_INFO::FIELDS[4])
+                .within(const { &[&Self::FIELDS[3]] }),
+            meta::LeafMeta::of("reserved0", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("reserved1", 16, &Self::FIELDS[5]),
         ],
         template: &Self::TEMPLATE,
     };
@@ -25192,96 +24030,54 @@ impl S3D3_COLLECTIVE {
         doc: "Neuron S3D3_Collective Format — one 3d SRC Tensor, one 3d DST Tensor. Use for: SB2SB Collective using Pool/Q7 iDMA engine. A structured 3-D SBUF -> remote-SBUF copy between the NeuronCores of an LNC1 / LNC2 group, over 1..128 pooling channels, at most 256 source elements per word, with no dtype conversion (in_dtype == out_dtype). The word has no reduce op: a reduce-copy leg's reduction lives in the SDMA CCE descriptor the runtime programs for it. Not shipped on sunda.",
         fields: Self::FIELDS,
         leaves: &[
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[0]],
-                ..meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[1]],
-                ..meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
-            },
-            meta::LeafMeta::of("in_dtype", 12, &S3D3_COLLECTIVE::FIELDS[2]),
-            meta::LeafMeta::of("out_dtype", 13, &S3D3_COLLECTIVE::FIELDS[3]),
-            meta::LeafMeta::of("reserved0", 14, &S3D3_COLLECTIVE::FIELDS[4]),
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[5], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.address", 16, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[5], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 16, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[5], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.active", 16, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[5], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 16, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_mem_pattern.step_elem", 20, &TENSOR3D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[5]],
-                ..meta::LeafMeta::of("src_mem_pattern.num_elem", 26, &TENSOR3D::FIELDS[2])
-            },
-            meta::LeafMeta::of("lnc_size_fmt", 32, &S3D3_COLLECTIVE::FIELDS[6]),
-            meta::LeafMeta::of("num_active_channels", 33, &S3D3_COLLECTIVE::FIELDS[7]),
-            meta::LeafMeta::of("reserved1", 34, &S3D3_COLLECTIVE::FIELDS[8]),
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[9], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[9], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[9], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[9], &TENSOR3D::FIELDS[0]],
-                ..meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[9]],
-                ..meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR3D::FIELDS[1])
-            },
-            meta::LeafMeta {
-                within: &[&S3D3_COLLECTIVE::FIELDS[9]],
-                ..meta::LeafMeta::of("dst_mem_pattern.num_elem", 58, &TENSOR3D::FIELDS[2])
-            },
+            meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.inst_word_len", 1, &HEADER::FIELDS[1])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_cmd", 2, &HEADER::FIELDS[2])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("header.debug_hint", 3, &HEADER::FIELDS[3])
+                .within(const { &[&Self::FIELDS[0]] }),
+            meta::LeafMeta::of("events.wait_mode", 4, &EVENTS::FIELDS[0])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.wait_idx", 5, &EVENTS::FIELDS[1])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_mode", 6, &EVENTS::FIELDS[2])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.update_idx", 7, &EVENTS::FIELDS[3])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("events.semaphore_value", 8, &EVENTS::FIELDS[4])
+                .within(const { &[&Self::FIELDS[1]] }),
+            meta::LeafMeta::of("in_dtype", 12, &Self::FIELDS[2]),
+            meta::LeafMeta::of("out_dtype", 13, &Self::FIELDS[3]),
+            meta::LeafMeta::of("reserved0", 14, &Self::FIELDS[4]),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.address", 16, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[5], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.indirect", 16, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[5], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.active", 16, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[5], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.start_addr.register_mode", 16, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[5], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("src_mem_pattern.step_elem", 20, &TENSOR3D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("src_mem_pattern.num_elem", 26, &TENSOR3D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[5]] }),
+            meta::LeafMeta::of("lnc_size_fmt", 32, &Self::FIELDS[6]),
+            meta::LeafMeta::of("num_active_channels", 33, &Self::FIELDS[7]),
+            meta::LeafMeta::of("reserved1", 34, &Self::FIELDS[8]),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.address", 48, &ADDR4::FIELDS[0])
+                .within(const { &[&Self::FIELDS[9], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.indirect", 48, &ADDR4::FIELDS[1])
+                .within(const { &[&Self::FIELDS[9], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.active", 48, &ADDR4::FIELDS[2])
+                .within(const { &[&Self::FIELDS[9], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.start_addr.register_mode", 48, &ADDR4::FIELDS[3])
+                .within(const { &[&Self::FIELDS[9], &TENSOR3D::FIELDS[0]] }),
+            meta::LeafMeta::of("dst_mem_pattern.step_elem", 52, &TENSOR3D::FIELDS[1])
+                .within(const { &[&Self::FIELDS[9]] }),
+            meta::LeafMeta::of("dst_mem_pattern.num_elem", 58, &TENSOR3D::FIELDS[2])
+                .within(const { &[&Self::FIELDS[9]] }),
         ],
         template: &Self::TEMPLATE,
     };

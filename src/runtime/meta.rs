@@ -272,16 +272,36 @@ impl LeafMeta {
         self.within.iter().copied().chain([self.field])
     }
 
-    /// [`LeafMeta::of`] for a leaf of the union arm `variant`.
-    pub const fn of_arm(
-        path: &'static str,
-        offset: usize,
-        field: &'static FieldMeta,
-        variant: &'static str,
-    ) -> LeafMeta {
+    /// The leaf held by the members `within`, from the word's own field inwards.
+    pub const fn within(self, within: &'static [&'static FieldMeta]) -> LeafMeta {
+        LeafMeta { within, ..self }
+    }
+
+    /// The leaf as part of the union arm `variant`.
+    pub const fn arm(self, variant: &'static str) -> LeafMeta {
         LeafMeta {
             variant: Some(variant),
-            ..LeafMeta::of(path, offset, field)
+            ..self
+        }
+    }
+
+    /// The leaf with the confidence its holders bring (weaker than its member's own).
+    pub const fn confidence(self, confidence: Option<Confidence>) -> LeafMeta {
+        LeafMeta { confidence, ..self }
+    }
+
+    /// The leaf laid out unlike its declaring member (one element of an array member).
+    pub const fn element(
+        self,
+        size: usize,
+        bits: Option<(u32, u32)>,
+        type_name: &'static str,
+    ) -> LeafMeta {
+        LeafMeta {
+            size,
+            bits,
+            type_name,
+            ..self
         }
     }
 

@@ -31,6 +31,10 @@ const RECORD_INLINE: usize = 100;
 /// less than [`INLINE`]).
 const FIELDS_LINE: usize = 80;
 
+/// Width up to which a builder chain stays on one line: 100 columns less the indent and
+/// comma of an element of a table in an impl's constant.
+const CHAIN_INLINE: usize = 87;
+
 impl Lit {
     pub fn str(s: &str) -> Lit {
         Lit(format!("{s:?}"))
@@ -167,6 +171,19 @@ impl Lit {
         }
         out.push('}');
         Lit(out)
+    }
+
+    /// `base.a(..).b(..)`: on one line when it fits, else one call per line as rustfmt
+    /// breaks a chain.
+    pub fn chain(base: String, calls: impl IntoIterator<Item = String>) -> Lit {
+        let calls: Vec<String> = calls.into_iter().collect();
+        let width = base.len() + calls.iter().map(|c| c.len() + 1).sum::<usize>();
+        let sep = if width <= CHAIN_INLINE {
+            "."
+        } else {
+            "\n    ."
+        };
+        Lit(calls.iter().fold(base, |out, c| format!("{out}{sep}{c}")))
     }
 
     /// `Some(v)` when `v` is not `None`.

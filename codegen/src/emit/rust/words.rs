@@ -36,9 +36,9 @@ impl Render<'_> {
         let op = Literal::u8_suffixed(o.value);
         let name = &t.name;
         let leaves = self.model.leaves(t);
-        let leaf_metas = self
-            .lits
-            .embed(Lit::slice(leaves.iter().map(|l| self.leaf_meta(l))));
+        let leaf_metas = self.lits.embed(Lit::slice(
+            leaves.iter().map(|l| self.leaf_meta(l, &t.name)),
+        ));
         let c_name = &t.c_name;
         let (archs, arch_inferred) = match &t.kind {
             TypeKind::Struct {
