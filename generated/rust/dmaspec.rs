@@ -1518,24 +1518,12 @@ impl Default for TENSOR1D {
 impl TENSOR1D {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "Base address; the partition axis (Pattern[0]) is folded into it, never a step/num word.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E0, evidence::E1],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "step_elem", offset: 4, size: 2, type_name: "i16[1]",
-            doc: "Signed stride, in elements (no dtype scale).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E2],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 6, size: 2, type_name: "u16[1]",
-            doc: "Element count, 1..65535 (0 is rejected).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E3],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("start_addr", 0, 4, "ADDR4", confidence::seed000::CONFIRMED, "Base address; the partition axis (Pattern[0]) is folded into it, never a step/num word.")
+            .evidence(&[evidence::E0, evidence::E1]),
+        meta::FieldMeta::new("step_elem", 4, 2, "i16[1]", confidence::seed000::CONFIRMED, "Signed stride, in elements (no dtype scale).")
+            .evidence(&[evidence::E2]),
+        meta::FieldMeta::new("num_elem", 6, 2, "u16[1]", confidence::seed000::CONFIRMED, "Element count, 1..65535 (0 is rejected).")
+            .evidence(&[evidence::E3]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -1607,24 +1595,12 @@ impl Default for TENSOR2D {
 impl TENSOR2D {
     pub const SIZE: usize = 12;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "Base address, partition axis folded in.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E4],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "step_elem", offset: 4, size: 4, type_name: "i16[2]",
-            doc: "Two signed strides, in elements.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E5],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 8, size: 4, type_name: "u16[2]",
-            doc: "Two element counts (0 is rejected).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E6],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("start_addr", 0, 4, "ADDR4", confidence::seed000::CONFIRMED, "Base address, partition axis folded in.")
+            .evidence(&[evidence::E4]),
+        meta::FieldMeta::new("step_elem", 4, 4, "i16[2]", confidence::seed000::CONFIRMED, "Two signed strides, in elements.")
+            .evidence(&[evidence::E5]),
+        meta::FieldMeta::new("num_elem", 8, 4, "u16[2]", confidence::seed000::CONFIRMED, "Two element counts (0 is rejected).")
+            .evidence(&[evidence::E6]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -1689,16 +1665,13 @@ impl TENSOR2D {
 pub type MEM_PATTERN2D = TENSOR2D;
 impl TENSOR2D {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor2d_valid", name: "tensor2d_valid", clause: true,
-        expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0)"),
-        message: "every num_elem[d] must be nonzero unless the shape comes from a register",
-        doc: "The count part of tensor2d_valid, read as the header states it for tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
-        fields: &["num_elem[0]", "num_elem[1]", "start_addr.active"],
-        source: "wiki-tensor-descriptors §The validators",
-        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E7, evidence::E8],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("tensor2d_valid", "tensor2d_valid", "wiki-tensor-descriptors §The validators", confidence::seed000::INFERRED, "every num_elem[d] must be nonzero unless the shape comes from a register", "The count part of tensor2d_valid, read as the header states it for tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).")
+            .clause()
+            .expr("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0)")
+            .fields(&["num_elem[0]", "num_elem[1]", "start_addr.active"])
+            .evidence(&[evidence::E7, evidence::E8]),
+    ];
     /// Truth of each of `TENSOR2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 12], arch: Arch) -> u64 {
@@ -1745,24 +1718,12 @@ impl Default for TENSOR3D {
 impl TENSOR3D {
     pub const SIZE: usize = 16;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "SBUF base: an immediate partition offset or an address register (ADDR4 union).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E9, evidence::E10], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "step_elem", offset: 4, size: 6, type_name: "i16[3]",
-            doc: "Three signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E11],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 10, size: 6, type_name: "u16[3]",
-            doc: "Three unsigned shape dimensions (element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E12],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("start_addr", 0, 4, "ADDR4", confidence::wiki::HIGH_OBSERVED, "SBUF base: an immediate partition offset or an address register (ADDR4 union).")
+            .evidence(&[evidence::E9, evidence::E10]),
+        meta::FieldMeta::new("step_elem", 4, 6, "i16[3]", confidence::wiki::HIGH_OBSERVED, "Three signed strides, in elements.")
+            .evidence(&[evidence::E11]),
+        meta::FieldMeta::new("num_elem", 10, 6, "u16[3]", confidence::wiki::HIGH_OBSERVED, "Three unsigned shape dimensions (element counts).")
+            .evidence(&[evidence::E12]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -1831,15 +1792,13 @@ impl TENSOR3D {
 pub type MEM_PATTERN3D = TENSOR3D;
 impl TENSOR3D {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor3d_valid", name: "tensor3d_valid", clause: true,
-        expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0)"),
-        message: "every num_elem[d] must be nonzero unless the shape comes from a register",
-        doc: "The count part of the header's tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero, which checks the same on its two patterns). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
-        fields: &["num_elem[0]", "num_elem[1]", "num_elem[2]", "start_addr.active"],
-        source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-        evidence: &[evidence::E8, evidence::E13], ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("tensor3d_valid", "tensor3d_valid", "wiki-s3d3-collective §3.3", confidence::seed000::INFERRED, "every num_elem[d] must be nonzero unless the shape comes from a register", "The count part of the header's tensor3d_valid (each num_elem[d] >= 1, or a shape register), with the shape register read as ADDR4 bit 30 (dmaspec's inference; see S3D3_COLLECTIVE's src_num_elem_nonzero, which checks the same on its two patterns). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).")
+            .clause()
+            .expr("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0)")
+            .fields(&["num_elem[0]", "num_elem[1]", "num_elem[2]", "start_addr.active"])
+            .evidence(&[evidence::E8, evidence::E13]),
+    ];
     /// Truth of each of `TENSOR3D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
@@ -1887,24 +1846,12 @@ impl Default for TENSOR4D {
 impl TENSOR4D {
     pub const SIZE: usize = 20;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "start_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "Base address, partition axis folded in.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E14],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "step_elem", offset: 4, size: 8, type_name: "i16[4]",
-            doc: "Four signed strides, in elements; step_elem[3] is the spill.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E15],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 12, size: 8, type_name: "u16[4]",
-            doc: "Four element counts (0 is rejected); num_elem[3] is the spill.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E16],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("start_addr", 0, 4, "ADDR4", confidence::certainty::CERTAIN, "Base address, partition axis folded in.")
+            .evidence(&[evidence::E14]),
+        meta::FieldMeta::new("step_elem", 4, 8, "i16[4]", confidence::certainty::CERTAIN, "Four signed strides, in elements; step_elem[3] is the spill.")
+            .evidence(&[evidence::E15]),
+        meta::FieldMeta::new("num_elem", 12, 8, "u16[4]", confidence::certainty::CERTAIN, "Four element counts (0 is rejected); num_elem[3] is the spill.")
+            .evidence(&[evidence::E16]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -1977,16 +1924,13 @@ impl TENSOR4D {
 pub type MEM_PATTERN4D = TENSOR4D;
 impl TENSOR4D {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "tensor4d_valid", name: "tensor4d_valid", clause: true,
-        expr: Some("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0 && num_elem[3] != 0)"),
-        message: "every num_elem[d] must be nonzero unless the shape comes from a register",
-        doc: "The count sweep of tensor4d_valid, the header predicate GATHER's s4d4_gt.h calls on its two patterns. The sweep is the decoder's (all four num words nonzero); its exemption is read as the header states it for tensor3d_valid (or a shape register, ADDR4 bit 30: dmaspec's inference). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).",
-        fields: &["num_elem[0]", "num_elem[1]", "num_elem[2]", "num_elem[3]", "start_addr.active"],
-        source: "wiki-tensor4d §The decoder family",
-        confidence: confidence::seed000::INFERRED,
-        evidence: &[evidence::E17, evidence::E18, evidence::E8], ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("tensor4d_valid", "tensor4d_valid", "wiki-tensor4d §The decoder family", confidence::seed000::INFERRED, "every num_elem[d] must be nonzero unless the shape comes from a register", "The count sweep of tensor4d_valid, the header predicate GATHER's s4d4_gt.h calls on its two patterns. The sweep is the decoder's (all four num words nonzero); its exemption is read as the header states it for tensor3d_valid (or a shape register, ADDR4 bit 30: dmaspec's inference). The compiler's decoder exempts another marker (conflict tensor_num_elem_exemption).")
+            .clause()
+            .expr("start_addr.active == 1 || (num_elem[0] != 0 && num_elem[1] != 0 && num_elem[2] != 0 && num_elem[3] != 0)")
+            .fields(&["num_elem[0]", "num_elem[1]", "num_elem[2]", "num_elem[3]", "start_addr.active"])
+            .evidence(&[evidence::E17, evidence::E18, evidence::E8]),
+    ];
     /// Truth of each of `TENSOR4D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 20], arch: Arch) -> u64 {
@@ -2042,43 +1986,19 @@ impl Default for MXMEM_PATTERN1D {
 impl MXMEM_PATTERN1D {
     pub const SIZE: usize = 16;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "data_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "The packed x4 data start address (resolved with a4 = 0: SBUF or PSUM), in packed container units.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E19],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "scale_addr", offset: 4, size: 4, type_name: "ADDR4",
-            doc: "The E8M0 scale start address (a4 = 1: getStartAddressForMXScale, SBUF only).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E20],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "k_extent", offset: 8, size: 2, type_name: "u16",
-            doc: "Logical inner element count, x4 for the packed dtypes (BIR Dtype 2, 8, 9); nonzero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E21],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "step_dir", offset: 10, size: 1, type_name: "i8",
-            doc: "Sign of the innermost step: +1 (0x01) or -1 (0xFF).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E22],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "scale_part", offset: 11, size: 1, type_name: "u8",
-            doc: "The scale stream's base partition modulo PE_count (128).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E23],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 12, size: 4, type_name: "u8[4]",
-            role: meta::Role::Reserved,
-            doc: "Not written on the static path (zero) and not read by its validator.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E24],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("data_addr", 0, 4, "ADDR4", confidence::seed000::CONFIRMED, "The packed x4 data start address (resolved with a4 = 0: SBUF or PSUM), in packed container units.")
+            .evidence(&[evidence::E19]),
+        meta::FieldMeta::new("scale_addr", 4, 4, "ADDR4", confidence::seed000::CONFIRMED, "The E8M0 scale start address (a4 = 1: getStartAddressForMXScale, SBUF only).")
+            .evidence(&[evidence::E20]),
+        meta::FieldMeta::new("k_extent", 8, 2, "u16", confidence::seed000::CONFIRMED, "Logical inner element count, x4 for the packed dtypes (BIR Dtype 2, 8, 9); nonzero.")
+            .evidence(&[evidence::E21]),
+        meta::FieldMeta::new("step_dir", 10, 1, "i8", confidence::seed000::CONFIRMED, "Sign of the innermost step: +1 (0x01) or -1 (0xFF).")
+            .evidence(&[evidence::E22]),
+        meta::FieldMeta::new("scale_part", 11, 1, "u8", confidence::seed000::CONFIRMED, "The scale stream's base partition modulo PE_count (128).")
+            .evidence(&[evidence::E23]),
+        meta::FieldMeta::new("reserved", 12, 4, "u8[4]", confidence::seed000::CONFIRMED, "Not written on the static path (zero) and not read by its validator.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E24]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2142,29 +2062,20 @@ impl MXMEM_PATTERN1D {
 }
 impl MXMEM_PATTERN1D {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "mxmem1d_valid_count_step", name: "mxmem1d_valid",
-        authority: rules::RuleAuthority::Compiler,
-        expr: Some("(data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.active == 1 && data_addr.indirect == 0 && (data_addr.address & 0x10000000) == 0) || (k_extent != 0 && step_dir in [1, -1])"),
-        arch: &["mariana"],
-        message: "k_extent must be nonzero and step_dir +1 or -1 (unless data_addr is ACTIVE or marks the MXINDIRECT16B layout)",
-        doc: "Checks (4)-(6) of mxmem1d_valid's static path: skipped when data_addr's byte 3 & 0x70 == 0x40 (ACTIVE / dynamic AP); the mode nibble 0x20 selects the MXINDIRECT16B reading of the bytes instead. A compiler rule: a libwalrus decoder body, no header source.",
-        fields: &["data_addr.active", "data_addr.address", "data_addr.indirect", "k_extent", "step_dir"],
-        source: "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E25],
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "mxmem1d_valid_scale_part", name: "mxmem1d_valid",
-        authority: rules::RuleAuthority::Compiler,
-        expr: Some("(data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.register_mode == 1 && data_addr.indirect == 0) || ((scale_part & 3) == 0 && scale_part <= 15)"),
-        arch: &["mariana"],
-        message: "scale_part must be at most 15 with its low two bits clear (unless data_addr is in register mode)",
-        doc: "Check (7), the static path's tail: a register-mode data word (byte 3 & 0xA0 == 0x80) is done; otherwise scale_part's low two bits are zero and scale_part <= 0x0F. A compiler rule: a libwalrus decoder body.",
-        fields: &["data_addr.active", "data_addr.indirect", "data_addr.register_mode", "scale_part"],
-        source: "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E26],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("mxmem1d_valid_count_step", "mxmem1d_valid", "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)", confidence::seed000::CONFIRMED, "k_extent must be nonzero and step_dir +1 or -1 (unless data_addr is ACTIVE or marks the MXINDIRECT16B layout)", "Checks (4)-(6) of mxmem1d_valid's static path: skipped when data_addr's byte 3 & 0x70 == 0x40 (ACTIVE / dynamic AP); the mode nibble 0x20 selects the MXINDIRECT16B reading of the bytes instead. A compiler rule: a libwalrus decoder body, no header source.")
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("(data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.active == 1 && data_addr.indirect == 0 && (data_addr.address & 0x10000000) == 0) || (k_extent != 0 && step_dir in [1, -1])")
+            .arch(&["mariana"])
+            .fields(&["data_addr.active", "data_addr.address", "data_addr.indirect", "k_extent", "step_dir"])
+            .evidence(&[evidence::E25]),
+        rules::RuleMeta::new("mxmem1d_valid_scale_part", "mxmem1d_valid", "wiki-mxmem-pattern1d §Static path (DATA nibble ≠ 0x20)", confidence::seed000::CONFIRMED, "scale_part must be at most 15 with its low two bits clear (unless data_addr is in register mode)", "Check (7), the static path's tail: a register-mode data word (byte 3 & 0xA0 == 0x80) is done; otherwise scale_part's low two bits are zero and scale_part <= 0x0F. A compiler rule: a libwalrus decoder body.")
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("(data_addr.indirect == 1 && data_addr.active == 0) || (data_addr.register_mode == 1 && data_addr.indirect == 0) || ((scale_part & 3) == 0 && scale_part <= 15)")
+            .arch(&["mariana"])
+            .fields(&["data_addr.active", "data_addr.indirect", "data_addr.register_mode", "scale_part"])
+            .evidence(&[evidence::E26]),
+    ];
     /// Truth of each of `MXMEM_PATTERN1D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
@@ -2233,31 +2144,15 @@ impl Default for INDIRECT16B {
 impl INDIRECT16B {
     pub const SIZE: usize = 16;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "index_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "The index vector's ADDR4 (getTensorIndirectIndicesAP, a4 = 0); the encoder ORs 0x20 into its byte 3 (bit 29, the indirect marker).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E27, evidence::E28],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "data_addr", offset: 4, size: 4, type_name: "ADDR4",
-            doc: "The gathered data's ADDR4 (a4 = 0).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E29, evidence::E30],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 8, size: 2, type_name: "u16",
-            doc: "The gather index count (getNumIndirectIndices), not x4-scaled.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E31, evidence::E32],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "inert", offset: 10, size: 6, type_name: "u8[6]",
-            role: meta::Role::Reserved,
-            doc: "The TENSOR3D static slot's stride/num region, left unfilled by the indirect branch.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E33],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("index_addr", 0, 4, "ADDR4", confidence::certainty::CERTAIN, "The index vector's ADDR4 (getTensorIndirectIndicesAP, a4 = 0); the encoder ORs 0x20 into its byte 3 (bit 29, the indirect marker).")
+            .evidence(&[evidence::E27, evidence::E28]),
+        meta::FieldMeta::new("data_addr", 4, 4, "ADDR4", confidence::certainty::CERTAIN, "The gathered data's ADDR4 (a4 = 0).")
+            .evidence(&[evidence::E29, evidence::E30]),
+        meta::FieldMeta::new("num_elem", 8, 2, "u16", confidence::certainty::CERTAIN, "The gather index count (getNumIndirectIndices), not x4-scaled.")
+            .evidence(&[evidence::E31, evidence::E32]),
+        meta::FieldMeta::new("inert", 10, 6, "u8[6]", confidence::certainty::CERTAIN, "The TENSOR3D static slot's stride/num region, left unfilled by the indirect branch.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E33]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2311,17 +2206,14 @@ impl INDIRECT16B {
 }
 impl INDIRECT16B {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "indirect_marker", name: "indirect_marker", clause: true,
-        authority: rules::RuleAuthority::Compiler,
-        expr: Some("index_addr.indirect == 1"),
-        message: "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)",
-        doc: "The encoder stamps it on every indirect record and the decoders select the indirect arm by it; without it the bytes are a static TENSOR3D. A compiler rule: the encoder's guarantee, no header source.",
-        fields: &["index_addr.indirect"],
-        source: "supp-indirect-descriptors §INDIRECT16B Algorithm",
-        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E34, evidence::E35],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("indirect_marker", "indirect_marker", "supp-indirect-descriptors §INDIRECT16B Algorithm", confidence::certainty::CERTAIN, "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)", "The encoder stamps it on every indirect record and the decoders select the indirect arm by it; without it the bytes are a static TENSOR3D. A compiler rule: the encoder's guarantee, no header source.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("index_addr.indirect == 1")
+            .fields(&["index_addr.indirect"])
+            .evidence(&[evidence::E34, evidence::E35]),
+    ];
     /// Truth of each of `INDIRECT16B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
@@ -2371,30 +2263,15 @@ impl Default for INDIRECT20B {
 impl INDIRECT20B {
     pub const SIZE: usize = 20;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "index_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "The index vector's ADDR4, with the bit-29 indirect marker.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E36, evidence::E28],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "data_addr", offset: 4, size: 4, type_name: "ADDR4",
-            doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E37, evidence::E30], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 8, size: 2, type_name: "u16",
-            doc: "The gather index count (getNumIndirectIndices), not x4-scaled.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E38, evidence::E32],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "inert", offset: 10, size: 10, type_name: "u8[10]",
-            role: meta::Role::Reserved,
-            doc: "The TENSOR4D static slot's stride/num region, left unfilled by the indirect branch.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E39],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("index_addr", 0, 4, "ADDR4", confidence::certainty::CERTAIN, "The index vector's ADDR4, with the bit-29 indirect marker.")
+            .evidence(&[evidence::E36, evidence::E28]),
+        meta::FieldMeta::new("data_addr", 4, 4, "ADDR4", confidence::certainty::CERTAIN, "The gathered data's ADDR4.")
+            .evidence(&[evidence::E37, evidence::E30]),
+        meta::FieldMeta::new("num_elem", 8, 2, "u16", confidence::certainty::CERTAIN, "The gather index count (getNumIndirectIndices), not x4-scaled.")
+            .evidence(&[evidence::E38, evidence::E32]),
+        meta::FieldMeta::new("inert", 10, 10, "u8[10]", confidence::certainty::CERTAIN, "The TENSOR4D static slot's stride/num region, left unfilled by the indirect branch.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E39]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2448,17 +2325,14 @@ impl INDIRECT20B {
 }
 impl INDIRECT20B {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "indirect_marker", name: "indirect_marker", clause: true,
-        authority: rules::RuleAuthority::Compiler,
-        expr: Some("index_addr.indirect == 1"),
-        message: "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)",
-        doc: "The encoder stamps it on every indirect record; without it the bytes are a static TENSOR4D. A compiler rule: the encoder's guarantee, no header source.",
-        fields: &["index_addr.indirect"],
-        source: "supp-indirect-descriptors §INDIRECT20B Algorithm",
-        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E40],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("indirect_marker", "indirect_marker", "supp-indirect-descriptors §INDIRECT20B Algorithm", confidence::certainty::CERTAIN, "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)", "The encoder stamps it on every indirect record; without it the bytes are a static TENSOR4D. A compiler rule: the encoder's guarantee, no header source.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("index_addr.indirect == 1")
+            .fields(&["index_addr.indirect"])
+            .evidence(&[evidence::E40]),
+    ];
     /// Truth of each of `INDIRECT20B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 20], arch: Arch) -> u64 {
@@ -2512,43 +2386,19 @@ impl Default for MXINDIRECT16B {
 impl MXINDIRECT16B {
     pub const SIZE: usize = 16;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "index_addr", offset: 0, size: 4, type_name: "ADDR4",
-            doc: "The index vector's ADDR4 (a4 = 0), with the bit-29 indirect marker.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E41],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "data_addr", offset: 4, size: 4, type_name: "ADDR4",
-            doc: "The gathered MX data's ADDR4 (a4 = 0).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E42],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "scale_addr", offset: 8, size: 4, type_name: "ADDR4",
-            doc: "The E8M0 scale's ADDR4 (a4 = 1: the SBUF-only scale resolver).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E43],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 12, size: 2, type_name: "u16",
-            doc: "The x4 K-extent: getNumIndirectIndices, shifted left by 2 when the data Dtype is 2, 8 or 9 (the x4-packed MX dtypes).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E44],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem_spare", offset: 14, size: 1, type_name: "u8",
-            role: meta::Role::Reserved,
-            doc: "The spare high half of the count word, by the page's inference from the u16 store (no store or read of its own).",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E45],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "scale_part", offset: 15, size: 1, type_name: "u8",
-            doc: "The scale's base partition modulo PE_count.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E46],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("index_addr", 0, 4, "ADDR4", confidence::certainty::CERTAIN, "The index vector's ADDR4 (a4 = 0), with the bit-29 indirect marker.")
+            .evidence(&[evidence::E41]),
+        meta::FieldMeta::new("data_addr", 4, 4, "ADDR4", confidence::certainty::CERTAIN, "The gathered MX data's ADDR4 (a4 = 0).")
+            .evidence(&[evidence::E42]),
+        meta::FieldMeta::new("scale_addr", 8, 4, "ADDR4", confidence::certainty::CERTAIN, "The E8M0 scale's ADDR4 (a4 = 1: the SBUF-only scale resolver).")
+            .evidence(&[evidence::E43]),
+        meta::FieldMeta::new("num_elem", 12, 2, "u16", confidence::certainty::CERTAIN, "The x4 K-extent: getNumIndirectIndices, shifted left by 2 when the data Dtype is 2, 8 or 9 (the x4-packed MX dtypes).")
+            .evidence(&[evidence::E44]),
+        meta::FieldMeta::new("num_elem_spare", 14, 1, "u8", confidence::seed000::INFERRED, "The spare high half of the count word, by the page's inference from the u16 store (no store or read of its own).")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E45]),
+        meta::FieldMeta::new("scale_part", 15, 1, "u8", confidence::certainty::CERTAIN, "The scale's base partition modulo PE_count.")
+            .evidence(&[evidence::E46]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -2608,28 +2458,20 @@ impl MXINDIRECT16B {
 }
 impl MXINDIRECT16B {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "indirect_marker", name: "indirect_marker", clause: true,
-        authority: rules::RuleAuthority::Compiler,
-        expr: Some("index_addr.indirect == 1"),
-        message: "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)",
-        doc: "The encoder stamps it; mxmem1d_valid reads the same nibble to choose this reading over MXMEM_PATTERN1D. A compiler rule: the encoder's guarantee, no header source.",
-        fields: &["index_addr.indirect"],
-        source: "supp-indirect-descriptors §MXINDIRECT16B Algorithm",
-        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E47, evidence::E48],
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "mxmem1d_valid_indirect", name: "mxmem1d_valid",
-        authority: rules::RuleAuthority::Compiler,
-        expr: Some("index_addr.indirect == 0 || index_addr.active == 1 || (num_elem != 0 && (scale_part & 3) == 0 && scale_part <= 15)"),
-        arch: &["mariana"],
-        message: "an MX gather's x4 count must be nonzero and scale_part at most 15 with its low two bits clear",
-        doc: "mxmem1d_valid's indirect arm (mode nibble 0x20): the K-extent at +0xC nonzero and the scale partition at +0xF aligned and bounded; its three tensor_start_addr_valid calls are ADDR4's rules. A compiler rule: a libwalrus decoder body.",
-        fields: &["index_addr.active", "index_addr.indirect", "num_elem", "scale_part"],
-        source: "wiki-mxmem-pattern1d §The indirect sibling",
-        confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E49],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("indirect_marker", "indirect_marker", "supp-indirect-descriptors §MXINDIRECT16B Algorithm", confidence::certainty::CERTAIN, "the index ADDR4 must carry the bit-29 indirect marker (byte 3 |= 0x20)", "The encoder stamps it; mxmem1d_valid reads the same nibble to choose this reading over MXMEM_PATTERN1D. A compiler rule: the encoder's guarantee, no header source.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("index_addr.indirect == 1")
+            .fields(&["index_addr.indirect"])
+            .evidence(&[evidence::E47, evidence::E48]),
+        rules::RuleMeta::new("mxmem1d_valid_indirect", "mxmem1d_valid", "wiki-mxmem-pattern1d §The indirect sibling", confidence::certainty::CERTAIN, "an MX gather's x4 count must be nonzero and scale_part at most 15 with its low two bits clear", "mxmem1d_valid's indirect arm (mode nibble 0x20): the K-extent at +0xC nonzero and the scale partition at +0xF aligned and bounded; its three tensor_start_addr_valid calls are ADDR4's rules. A compiler rule: a libwalrus decoder body.")
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("index_addr.indirect == 0 || index_addr.active == 1 || (num_elem != 0 && (scale_part & 3) == 0 && scale_part <= 15)")
+            .arch(&["mariana"])
+            .fields(&["index_addr.active", "index_addr.indirect", "num_elem", "scale_part"])
+            .evidence(&[evidence::E49]),
+    ];
     /// Truth of each of `MXINDIRECT16B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
@@ -2682,12 +2524,10 @@ pub struct ADDR4 {
 impl ADDR4 {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "address", offset: 0, size: 4, bits: Some((0, 29)), type_name: "u29",
-            doc: "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E50, evidence::E51, evidence::E52],
-            alternatives: &[
+        meta::FieldMeta::new("address", 0, 4, "u29", confidence::certainty::CERTAIN, "29-bit on-chip byte address (SBUF or PSUM). Bits 25..28 double as the region class: 0 = SBUF; PSUM is the window 0x2000000..0x23FFFFF. When register_mode = 1, bits 0..7 hold the register id (valid 0..63) and bits 8..30 must be zero.")
+            .bits(0, 29)
+            .evidence(&[evidence::E50, evidence::E51, evidence::E52])
+            .alternatives(&[
                 meta::Alternative {
                     name: "partition_offset", type_name: "u29",
                     doc: "PartitionOffset (the addr_immediate arm): [17:0] byte offset within the selected partition (256 KiB max), [22:18] must be zero, [24:23] SBUF partition quadrant 0..3 (partitions 0-31 / 32-63 / 64-95 / 96-127), [25] 0 = SBUF address, 1 = PSUM address. Splits the address bits differently from the ADDR4 page's region class at bits 25..28 (README conflict #10).",
@@ -2698,34 +2538,23 @@ impl ADDR4 {
                     doc: "The consolidated page's split: SBUF is [0, 0x2000000), PSUM [0x2000000, 0x2400000), and PSUM detection is a pure magnitude test, addr >= 0x2000000, with no bank bit and no region register. A third reading beside the ADDR4 page's region class (bits 25..28 nonzero = PSUM) and the descriptor model's PartitionOffset bit 25: an address with bit 26, 27 or 28 set and bit 25 clear is PSUM here and by the region class, SBUF by bit 25.",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E54],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "indirect", offset: 0, size: 4, bits: Some((29, 1)), type_name: "u1",
-            doc: "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E55, evidence::E56],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "active", offset: 0, size: 4, bits: Some((30, 1)), type_name: "u1",
-            doc: "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E57],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("indirect", 0, 4, "u1", confidence::certainty::CERTAIN, "Mode bit 0: INDIRECT-gather (the index/offset slot of a gather). The only mode bit the compiler's encoder stamps.")
+            .bits(29, 1)
+            .evidence(&[evidence::E55, evidence::E56]),
+        meta::FieldMeta::new("active", 0, 4, "u1", confidence::certainty::MEDIUM, "Mode bit 1: ACTIVE / dynamic-AP marker (stamped upstream into the descriptor template, never by the ADDR4 encoder). Mode nibble 0b11 (0x60 in byte 3) has no producer and no consumer.")
+            .bits(30, 1)
+            .evidence(&[evidence::E57])
+            .alternatives(&[
                 meta::Alternative {
                     name: "shape_reg", type_name: "u1",
                     doc: "ADDR4 marker 0x40 = SHAPE_REG (shape from register); with bit 31 set, 0xC0 = ADDR_SHAPE_REG (README conflict #10).",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E58],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "register_mode", offset: 0, size: 4, bits: Some((31, 1)), type_name: "u1",
-            doc: "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E59, evidence::E60, evidence::E61], ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("register_mode", 0, 4, "u1", confidence::certainty::CERTAIN, "Register mode (the addr_reg arm): 1 = bits 0..7 hold a register id (valid 0..63) that supplies the address at run time, bits 8..30 zero; orthogonal to the mode bits.")
+            .bits(31, 1)
+            .evidence(&[evidence::E59, evidence::E60, evidence::E61]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -2773,74 +2602,50 @@ impl ADDR4 {
 impl ADDR4 {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "tensor_start_addr_valid_register", name: "tensor_start_addr_valid",
-            args: Some("addr (register branch)"), authority: rules::RuleAuthority::Compiler,
-            expr: Some("register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)"),
-            message: "in register mode (bit 31) bits 8..23 must be zero and the register id in bits 0..7 must be below 0x40",
-            doc: "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero): tensor_start_addr_valid_register_gen2. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4's check in Rust, NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder body (supp-addr4 §Function roster), and no header source states it.",
-            fields: &["address", "register_mode"], source: "supp-addr4 §Register mode",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E62, evidence::E63],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tensor_start_addr_valid_register_gen2", name: "tensor_start_addr_valid",
-            args: Some("addr (register branch, gen2)"),
-            authority: rules::RuleAuthority::Compiler,
-            expr: Some("register_mode == 0 || ((address & 0x1FFFFF00) == 0 && indirect == 0 && active == 0 && (address & 0xFF) <= 0x3F)"),
-            arch: &["sunda"],
-            message: "on gen2, in register mode (bit 31) bits 8..30 must be zero and the register id in bits 0..7 must be at most 0x3F",
-            doc: "The gen2 decoder's register branch: `(a1 & 0xFFFFFF00) == 0x80000000` (bits 8..30 zero and bit 31 set), then `regid <= 0x3F`. Stricter than the branch v3 and v4 share (tensor_start_addr_valid_register: bits 8..23 only), which the page's arch-universality list gives for v2 too; on gen2 both hold, this one implies the other. sunda is the gen2 (nc 2) architecture. Not called by the words' rules, for the reason tensor_start_addr_valid_register gives. A compiler rule: core_v2::tensor_start_addr_valid is a libwalrus decoder body (supp-addr4 §Function roster); no header source states it.",
-            fields: &["active", "address", "indirect", "register_mode"],
-            source: "supp-addr4 §Register mode",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E64, evidence::E65],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tensor_start_addr_valid_region", name: "tensor_start_addr_valid",
-            args: Some("addr (static branch: PSUM window or SBUF)"),
-            authority: rules::RuleAuthority::Compiler,
-            expr: Some("register_mode == 1 || (address >= 0x2000000 && address - 0x2000000 <= 0x3FFFFF) || (address & 0x1E000000) == 0"),
-            arch: &["sunda", "cayman", "mariana"],
-            message: "a static address must lie in the PSUM window 0x2000000..0x23FFFFF or be an SBUF address with bits 25..28 clear",
-            doc: "The static (non-register) branch of the decoder's region split on the 29-bit address: PSUM when `(addr29 − 0x2000000) ≤ 0x3FFFFF` (unsigned, so addr29 ∈ [0x2000000, 0x23FFFFF]), otherwise SBUF, and the validator rejects an SBUF address with any of bits 25..28 set. The page reads these constants in the v2, v3 and v4 decoders (byte-exact); it says nothing of maverick (nc 5), so the rule is limited to the three. The per-dtype alignment gate that runs first and the PSUM-write dtype set are tensor_start_addr_valid_psum_write_dtype and addr_aligned_dtype_*, not enforced. Not called by the words' rules, for the reason tensor_start_addr_valid_register gives. A compiler rule: a libwalrus decoder body (supp-addr4 §Function roster), no header source.",
-            fields: &["address", "register_mode"],
-            source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E66, evidence::E67],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tensor_start_addr_valid_psum_write_dtype", name: "tensor_start_addr_valid",
-            args: Some("addr, dtype, WRITE_TENSOR (PSUM path)"),
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            arch: &["sunda", "cayman", "mariana"],
-            message: "a PSUM write must target a 4-byte accumulator type: wire tag 8..11 (int32, uint32, float32, float32r)",
-            doc: "\"A PSUM *write* must target a 4-byte accumulator type\": the helper's `sub edi, 8; cmp dil, 3; setbe al` gives wireTag ∈ {8,9,10,11} = {int32, uint32, float32, float32r}; a PSUM read (WRITE_TENSOR == 0) takes any dtype, and an SBUF address any dtype. Not enforced: it needs the dtype and the read/write direction of the word that carries the ADDR4, and a nested type's rule is applied to one field only (`rule(field)`, no further arguments), so ADDR4 cannot be given them. A compiler rule: sub_1343c70 (v3) / 0x142de60 (v4) is a libwalrus helper (supp-addr4 §Function roster); the page shares the set across v2/v3/v4.",
-            fields: &["address"],
-            source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E68, evidence::E69],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_aligned_dtype_gen2_gen3", name: "addr_aligned_dtype",
-            args: Some("addr, wireTag"), kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler, arch: &["sunda", "cayman"],
-            message: "the 29-bit start address must be aligned to its dtype's wire container: wire tag {2,3,13,14,15} align 1, {4,5,6,7} align 2, {8,9,10,11} align 4, {1,12} align 8; any other tag (0, 16, …) has no defined alignment and fails",
-            doc: "`addr_aligned_dtype(unsigned addr, DTYPE wireTag)` returns `(addr & (align-1)) == 0`, keyed on the NEURON_ISA_TPB_DTYPE wire tag; the required alignment equals the element byte size of the wire container, and the aligner is the first gate of the static path (before the region test). Not enforced: it needs the dtype of the word that carries the ADDR4, and a nested type's rule is applied to one field only (`rule(field)`, no further arguments). Where a word states its own alignment (DMA_GATHER_XPOSE's index tensor, UINT32, `% 4 == 0`) the word's rule checks it. A compiler rule: a libwalrus aligner body (supp-addr4 §Function roster).",
-            fields: &["address"], source: "supp-addr4 §Per-dtype byte alignment",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E70, evidence::E71],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_aligned_dtype_core_v4", name: "addr_aligned_dtype",
-            args: Some("addr, wireTag"), kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler, arch: &["mariana"],
-            message: "the 29-bit start address must be aligned to its dtype's wire container: wire tag {2,3,13,14,15,16} align 1 (16 = FP4-x4, always aligned), {4,5,6,7} align 2, {8,9,10,11} align 4, {1,12} align 8; any other tag has no defined alignment and fails",
-            doc: "The gen4 aligner: the gen2/3 table with one delta, \"FP4-x4 joins the no-alignment set\" — `cmp dl, 3` where gen2/3 have `cmp dl, 2`, so wireTag − 0xd ≤ 3 ⇒ {13,14,15,16} and wire tag 16 (FP4-x4, BIR Dtype float4_e2m1fn_x4) is align 1; the {4..7} group moves into helper 0x142de70 with the same semantics. mariana is the gen4 (nc 4) architecture. Wire tag 16's name is the recorded conflict five_bit_fp4_and_trellis / wire_tag_16_fp4_x4 (the field tables: FP4_EXP2 = 0x10). Not enforced, for the reason addr_aligned_dtype_gen2_gen3 gives. A compiler rule: a libwalrus aligner body (supp-addr4 §Function roster).",
-            fields: &["address"], source: "supp-addr4 §Per-dtype byte alignment",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E72, evidence::E73],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("tensor_start_addr_valid_register", "tensor_start_addr_valid", "supp-addr4 §Register mode", confidence::certainty::CERTAIN, "in register mode (bit 31) bits 8..23 must be zero and the register id in bits 0..7 must be below 0x40", "The register branch of the compiler's ADDR4 decoder check, which v2, v3 and v4 share. The page also reports a stricter gen2 mask (bits 8..30 zero): tensor_start_addr_valid_register_gen2. No source says which instruction validators apply this check to the DMA index addresses, so the words' rules do not call it; it is available on ADDR4 itself (ADDR4's check in Rust, NEURON_ISA_TPB_ADDR4_compiler_findings in C). A compiler rule: the check is a libwalrus decoder body (supp-addr4 §Function roster), and no header source states it.")
+            .args("addr (register branch)")
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("register_mode == 0 || ((address & 0xFFFF00) == 0 && (address & 0xFF) < 64)")
+            .fields(&["address", "register_mode"])
+            .evidence(&[evidence::E62, evidence::E63]),
+        rules::RuleMeta::new("tensor_start_addr_valid_register_gen2", "tensor_start_addr_valid", "supp-addr4 §Register mode", confidence::certainty::CERTAIN, "on gen2, in register mode (bit 31) bits 8..30 must be zero and the register id in bits 0..7 must be at most 0x3F", "The gen2 decoder's register branch: `(a1 & 0xFFFFFF00) == 0x80000000` (bits 8..30 zero and bit 31 set), then `regid <= 0x3F`. Stricter than the branch v3 and v4 share (tensor_start_addr_valid_register: bits 8..23 only), which the page's arch-universality list gives for v2 too; on gen2 both hold, this one implies the other. sunda is the gen2 (nc 2) architecture. Not called by the words' rules, for the reason tensor_start_addr_valid_register gives. A compiler rule: core_v2::tensor_start_addr_valid is a libwalrus decoder body (supp-addr4 §Function roster); no header source states it.")
+            .args("addr (register branch, gen2)")
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("register_mode == 0 || ((address & 0x1FFFFF00) == 0 && indirect == 0 && active == 0 && (address & 0xFF) <= 0x3F)")
+            .arch(&["sunda"])
+            .fields(&["active", "address", "indirect", "register_mode"])
+            .evidence(&[evidence::E64, evidence::E65]),
+        rules::RuleMeta::new("tensor_start_addr_valid_region", "tensor_start_addr_valid", "supp-addr4 §PSUM-window detection + region class", confidence::certainty::CERTAIN, "a static address must lie in the PSUM window 0x2000000..0x23FFFFF or be an SBUF address with bits 25..28 clear", "The static (non-register) branch of the decoder's region split on the 29-bit address: PSUM when `(addr29 − 0x2000000) ≤ 0x3FFFFF` (unsigned, so addr29 ∈ [0x2000000, 0x23FFFFF]), otherwise SBUF, and the validator rejects an SBUF address with any of bits 25..28 set. The page reads these constants in the v2, v3 and v4 decoders (byte-exact); it says nothing of maverick (nc 5), so the rule is limited to the three. The per-dtype alignment gate that runs first and the PSUM-write dtype set are tensor_start_addr_valid_psum_write_dtype and addr_aligned_dtype_*, not enforced. Not called by the words' rules, for the reason tensor_start_addr_valid_register gives. A compiler rule: a libwalrus decoder body (supp-addr4 §Function roster), no header source.")
+            .args("addr (static branch: PSUM window or SBUF)")
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("register_mode == 1 || (address >= 0x2000000 && address - 0x2000000 <= 0x3FFFFF) || (address & 0x1E000000) == 0")
+            .arch(&["sunda", "cayman", "mariana"])
+            .fields(&["address", "register_mode"])
+            .evidence(&[evidence::E66, evidence::E67]),
+        rules::RuleMeta::new("tensor_start_addr_valid_psum_write_dtype", "tensor_start_addr_valid", "supp-addr4 §PSUM-window detection + region class", confidence::certainty::CERTAIN, "a PSUM write must target a 4-byte accumulator type: wire tag 8..11 (int32, uint32, float32, float32r)", "\"A PSUM *write* must target a 4-byte accumulator type\": the helper's `sub edi, 8; cmp dil, 3; setbe al` gives wireTag ∈ {8,9,10,11} = {int32, uint32, float32, float32r}; a PSUM read (WRITE_TENSOR == 0) takes any dtype, and an SBUF address any dtype. Not enforced: it needs the dtype and the read/write direction of the word that carries the ADDR4, and a nested type's rule is applied to one field only (`rule(field)`, no further arguments), so ADDR4 cannot be given them. A compiler rule: sub_1343c70 (v3) / 0x142de60 (v4) is a libwalrus helper (supp-addr4 §Function roster); the page shares the set across v2/v3/v4.")
+            .args("addr, dtype, WRITE_TENSOR (PSUM path)")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .arch(&["sunda", "cayman", "mariana"])
+            .fields(&["address"])
+            .evidence(&[evidence::E68, evidence::E69])
+            .not_enforced(),
+        rules::RuleMeta::new("addr_aligned_dtype_gen2_gen3", "addr_aligned_dtype", "supp-addr4 §Per-dtype byte alignment", confidence::certainty::CERTAIN, "the 29-bit start address must be aligned to its dtype's wire container: wire tag {2,3,13,14,15} align 1, {4,5,6,7} align 2, {8,9,10,11} align 4, {1,12} align 8; any other tag (0, 16, …) has no defined alignment and fails", "`addr_aligned_dtype(unsigned addr, DTYPE wireTag)` returns `(addr & (align-1)) == 0`, keyed on the NEURON_ISA_TPB_DTYPE wire tag; the required alignment equals the element byte size of the wire container, and the aligner is the first gate of the static path (before the region test). Not enforced: it needs the dtype of the word that carries the ADDR4, and a nested type's rule is applied to one field only (`rule(field)`, no further arguments). Where a word states its own alignment (DMA_GATHER_XPOSE's index tensor, UINT32, `% 4 == 0`) the word's rule checks it. A compiler rule: a libwalrus aligner body (supp-addr4 §Function roster).")
+            .args("addr, wireTag")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .arch(&["sunda", "cayman"])
+            .fields(&["address"])
+            .evidence(&[evidence::E70, evidence::E71])
+            .not_enforced(),
+        rules::RuleMeta::new("addr_aligned_dtype_core_v4", "addr_aligned_dtype", "supp-addr4 §Per-dtype byte alignment", confidence::certainty::CERTAIN, "the 29-bit start address must be aligned to its dtype's wire container: wire tag {2,3,13,14,15,16} align 1 (16 = FP4-x4, always aligned), {4,5,6,7} align 2, {8,9,10,11} align 4, {1,12} align 8; any other tag has no defined alignment and fails", "The gen4 aligner: the gen2/3 table with one delta, \"FP4-x4 joins the no-alignment set\" — `cmp dl, 3` where gen2/3 have `cmp dl, 2`, so wireTag − 0xd ≤ 3 ⇒ {13,14,15,16} and wire tag 16 (FP4-x4, BIR Dtype float4_e2m1fn_x4) is align 1; the {4..7} group moves into helper 0x142de70 with the same semantics. mariana is the gen4 (nc 4) architecture. Wire tag 16's name is the recorded conflict five_bit_fp4_and_trellis / wire_tag_16_fp4_x4 (the field tables: FP4_EXP2 = 0x10). Not enforced, for the reason addr_aligned_dtype_gen2_gen3 gives. A compiler rule: a libwalrus aligner body (supp-addr4 §Function roster).")
+            .args("addr, wireTag")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .arch(&["mariana"])
+            .fields(&["address"])
+            .evidence(&[evidence::E72, evidence::E73])
+            .not_enforced(),
     ];
     /// Truth of each of `ADDR4`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -3407,25 +3212,19 @@ pub struct DMA_CONFIGS {
 }
 impl DMA_CONFIGS {
     pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "priority_class", offset: 0, size: 1, bits: Some((0, 3)), type_name: "u3",
-        doc: "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E74, evidence::E75], ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "reserved_bitfield", offset: 0, size: 1, bits: Some((3, 5)),
-        type_name: "u5", role: meta::Role::Reserved, doc: "Must be zero.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E74, evidence::E76],
-        alternatives: &[
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("priority_class", 0, 1, "u3", confidence::wiki::HIGH_OBSERVED, "Device DGE priority class; usable 0..4 (ucode cap), 0 = unused/default packet size.")
+        .bits(0, 3)
+        .evidence(&[evidence::E74, evidence::E75]), meta::FieldMeta::new("reserved_bitfield", 0, 1, "u5", confidence::wiki::HIGH_OBSERVED, "Must be zero.")
+        .bits(3, 5)
+        .role(meta::Role::Reserved)
+        .evidence(&[evidence::E74, evidence::E76])
+        .alternatives(&[
             meta::Alternative {
                 name: "flags", type_name: "u5",
                 doc: "Seed 000: +0x0C is \"QoS bits[0:2] + flags\"; the compiler keeps whatever bits 3..7 already hold, (qos&7)|(d[12]&0xF8), rather than writing them zero. Against seed 004 and the field tables, which name them reserved_bitfield and require zero (is_valid_dma_configs).",
                 confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E77],
             },
-        ],
-        ..meta::FieldMeta::DEFAULT
-    }];
+        ])];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
@@ -3470,15 +3269,13 @@ impl DMA_CONFIGS {
 }
 impl DMA_CONFIGS {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "is_valid_dma_configs", name: "is_valid_dma_configs",
-        args: Some("dma_configs"),
-        expr: Some("priority_class <= 4 && reserved_bitfield == 0"),
-        message: "priority_class must be 0..4 (the ucode cap) and the five reserved bits must be zero",
-        doc: "", fields: &["priority_class", "reserved_bitfield"],
-        source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E78, evidence::E79, evidence::E80], ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("is_valid_dma_configs", "is_valid_dma_configs", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "priority_class must be 0..4 (the ucode cap) and the five reserved bits must be zero", "")
+            .args("dma_configs")
+            .expr("priority_class <= 4 && reserved_bitfield == 0")
+            .fields(&["priority_class", "reserved_bitfield"])
+            .evidence(&[evidence::E78, evidence::E79, evidence::E80]),
+    ];
     /// Truth of each of `DMA_CONFIGS`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 1], arch: Arch) -> u64 {
@@ -3522,23 +3319,15 @@ pub struct BOUND_CHECK_REG {
 impl BOUND_CHECK_REG {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "bc_reg", offset: 0, size: 1, bits: Some((0, 6)), type_name: "u6",
-            doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E81],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bc_disable_oob_error_notif", offset: 0, size: 1, bits: Some((6, 1)),
-            type_name: "u1", doc: "Suppress the out-of-bounds notification.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E82],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bc_enabled", offset: 0, size: 1, bits: Some((7, 1)), type_name: "u1",
-            doc: "1 = armed; 0 = inert.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E82], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("bc_reg", 0, 1, "u6", confidence::wiki::HIGH_OBSERVED, "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits.")
+            .bits(0, 6)
+            .evidence(&[evidence::E81]),
+        meta::FieldMeta::new("bc_disable_oob_error_notif", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "Suppress the out-of-bounds notification.")
+            .bits(6, 1)
+            .evidence(&[evidence::E82]),
+        meta::FieldMeta::new("bc_enabled", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "1 = armed; 0 = inert.")
+            .bits(7, 1)
+            .evidence(&[evidence::E82]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -3584,51 +3373,36 @@ impl BOUND_CHECK_REG {
 impl BOUND_CHECK_REG {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "has_valid_bound_check_reg", name: "has_valid_bound_check_reg",
-            args: Some("bc, marker"), kind: rules::RuleKind::Any, parts: &[1, 2],
-            message: "a bound-check register must be fully inert (all three fields 0) or fully armed (bc_enabled = 1 with a readable register); a half-set one is invalid",
-            doc: "Only the register check of the armed arm (is_valid_register_read_with_marker) is unknown, so what is enforced is: bc_enabled = 1, or bc_reg = 0 and bc_disable_oob_error_notif = 0.",
-            fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E83, evidence::E84, evidence::E85], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "fully_inert", name: "fully_inert", clause: true,
-            expr: Some("bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0"),
-            parent: Some(0),
-            message: "inert: bc_enabled, bc_reg and bc_disable_oob_error_notif all 0",
-            doc: "",
-            fields: &["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E86], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "fully_armed", name: "fully_armed", clause: true,
-            kind: rules::RuleKind::All, parts: &[3, 4], parent: Some(0),
-            message: "armed: bc_enabled = 1 and bc_reg a register readable under the address marker",
-            doc: "", fields: &["bc_enabled", "bc_reg"], source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E87],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "bc_enabled_set", name: "bc_enabled_set", clause: true,
-            expr: Some("bc_enabled == 1"), parent: Some(2), message: "bc_enabled = 1",
-            doc: "", fields: &["bc_enabled"], source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E88],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_register_read_with_marker",
-            name: "is_valid_register_read_with_marker", args: Some("bc.bc_reg, marker"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(2),
-            message: "bc_reg must be a register readable under the address marker",
-            doc: "The sources name this predicate but do not give its body; the marker is the address's ADDR8 marker (ADDR_TBL_OFFSET_REG for the index bound checks).",
-            fields: &["bc_reg"], source: "supp-gather-scatter §6",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E89, evidence::E90], enforced: false,
-            ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("has_valid_bound_check_reg", "has_valid_bound_check_reg", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "a bound-check register must be fully inert (all three fields 0) or fully armed (bc_enabled = 1 with a readable register); a half-set one is invalid", "Only the register check of the armed arm (is_valid_register_read_with_marker) is unknown, so what is enforced is: bc_enabled = 1, or bc_reg = 0 and bc_disable_oob_error_notif = 0.")
+            .args("bc, marker")
+            .kind(rules::RuleKind::Any, &[1, 2])
+            .fields(&["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"])
+            .evidence(&[evidence::E83, evidence::E84, evidence::E85]),
+        rules::RuleMeta::new("fully_inert", "fully_inert", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "inert: bc_enabled, bc_reg and bc_disable_oob_error_notif all 0", "")
+            .clause()
+            .expr("bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0")
+            .parent(0)
+            .fields(&["bc_disable_oob_error_notif", "bc_enabled", "bc_reg"])
+            .evidence(&[evidence::E86]),
+        rules::RuleMeta::new("fully_armed", "fully_armed", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "armed: bc_enabled = 1 and bc_reg a register readable under the address marker", "")
+            .clause()
+            .kind(rules::RuleKind::All, &[3, 4])
+            .parent(0)
+            .fields(&["bc_enabled", "bc_reg"])
+            .evidence(&[evidence::E87]),
+        rules::RuleMeta::new("bc_enabled_set", "bc_enabled_set", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "bc_enabled = 1", "")
+            .clause()
+            .expr("bc_enabled == 1")
+            .parent(2)
+            .fields(&["bc_enabled"])
+            .evidence(&[evidence::E88]),
+        rules::RuleMeta::new("is_valid_register_read_with_marker", "is_valid_register_read_with_marker", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "bc_reg must be a register readable under the address marker", "The sources name this predicate but do not give its body; the marker is the address's ADDR8 marker (ADDR_TBL_OFFSET_REG for the index bound checks).")
+            .args("bc.bc_reg, marker")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(2)
+            .fields(&["bc_reg"])
+            .evidence(&[evidence::E89, evidence::E90])
+            .not_enforced(),
     ];
     /// Truth of each of `BOUND_CHECK_REG`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -3684,15 +3458,9 @@ impl Default for ADDR8_addr_reg {
 }
 impl ADDR8_addr_reg {
     pub const SIZE: usize = 8;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
-        doc: "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it).",
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("body", 0, 7, "u8[7]", meta::Confidence::UNSTATED, "addr_reg{reg_lo, reg_hi, ...}: no byte layout in the sources, and the chain that gives the other arms theirs does not reach this one (the compiler never writes ADDR_REG, so seed 000 shows no writer of it).")
+        .role(meta::Role::Unknown), meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form.")
+        .evidence(&[evidence::E91, evidence::E92])];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
     #[inline(always)]
@@ -3749,30 +3517,14 @@ impl Default for ADDR8_addr_tbl_offs {
 impl ADDR8_addr_tbl_offs {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "offset", offset: 0, size: 4, type_name: "u32",
-            doc: "Table offset: an immediate, or with OFFSET_REG the RegId of the offset register (two registers with OFFSET_WIDE too). dmaspec's inference: this is PSEUDO_ADDR8.addr_tbl_offs.offset, the +0 word the compiler writes under marker 0x20 / 0x28, and a table arm carries no variable id for the runtime to resolve, so it reaches the real word as written.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E93, evidence::E94, evidence::E95, evidence::E96, evidence::E97],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dge_table_entry_id", offset: 4, size: 2, type_name: "u16",
-            doc: "DGE table-entry id. dmaspec's inference, as for offset: PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E98, evidence::E99, evidence::E97], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_6", offset: 6, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown,
-            doc: "Not written by the table arm of assign64bitAddr; no source names it.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-            doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("offset", 0, 4, "u32", confidence::seed000::INFERRED, "Table offset: an immediate, or with OFFSET_REG the RegId of the offset register (two registers with OFFSET_WIDE too). dmaspec's inference: this is PSEUDO_ADDR8.addr_tbl_offs.offset, the +0 word the compiler writes under marker 0x20 / 0x28, and a table arm carries no variable id for the runtime to resolve, so it reaches the real word as written.")
+            .evidence(&[evidence::E93, evidence::E94, evidence::E95, evidence::E96, evidence::E97]),
+        meta::FieldMeta::new("dge_table_entry_id", 4, 2, "u16", confidence::seed000::INFERRED, "DGE table-entry id. dmaspec's inference, as for offset: PSEUDO_ADDR8.addr_tbl_offs.dge_table_entry_id carried into the real word.")
+            .evidence(&[evidence::E98, evidence::E99, evidence::E97]),
+        meta::FieldMeta::new("unknown_6", 6, 1, "u8[1]", meta::Confidence::UNSTATED, "Not written by the table arm of assign64bitAddr; no source names it.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form.")
+            .evidence(&[evidence::E91, evidence::E92]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -3844,30 +3596,14 @@ impl Default for ADDR8_addr_immediate {
 impl ADDR8_addr_immediate {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "address_lo", offset: 0, size: 4, type_name: "u32",
-            doc: "Absolute address, bits 0..31. dmaspec's inference: the runtime resolves a PSEUDO_ADDR8.addr_var (a 4-byte immediate offset at +0, the variable id at +4..+6) into this arm, adding the variable's base to the immediate in place; the address's low bits are where the compiler's immediate is (so an alignment check reads them here).",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E100, evidence::E101, evidence::E95, evidence::E96, evidence::E102],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "address_mid", offset: 4, size: 2, type_name: "u16",
-            doc: "Absolute address, bits 32..47. dmaspec's inference: ADDR8 reaches the full SoC space (wider than 32 bits), and the only bytes below the marker the address can continue into are those that held the variable id the runtime resolves; no source gives the address's width.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E103, evidence::E104, evidence::E102], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "address_hi", offset: 6, size: 1, type_name: "u8",
-            doc: "Absolute address, bits 48..55. dmaspec's inference, as for address_mid.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E105, evidence::E106, evidence::E102], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-            doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("address_lo", 0, 4, "u32", confidence::seed000::INFERRED, "Absolute address, bits 0..31. dmaspec's inference: the runtime resolves a PSEUDO_ADDR8.addr_var (a 4-byte immediate offset at +0, the variable id at +4..+6) into this arm, adding the variable's base to the immediate in place; the address's low bits are where the compiler's immediate is (so an alignment check reads them here).")
+            .evidence(&[evidence::E100, evidence::E101, evidence::E95, evidence::E96, evidence::E102]),
+        meta::FieldMeta::new("address_mid", 4, 2, "u16", confidence::seed000::INFERRED, "Absolute address, bits 32..47. dmaspec's inference: ADDR8 reaches the full SoC space (wider than 32 bits), and the only bytes below the marker the address can continue into are those that held the variable id the runtime resolves; no source gives the address's width.")
+            .evidence(&[evidence::E103, evidence::E104, evidence::E102]),
+        meta::FieldMeta::new("address_hi", 6, 1, "u8", confidence::seed000::INFERRED, "Absolute address, bits 48..55. dmaspec's inference, as for address_mid.")
+            .evidence(&[evidence::E105, evidence::E106, evidence::E102]),
+        meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form.")
+            .evidence(&[evidence::E91, evidence::E92]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -3931,30 +3667,15 @@ impl Default for ADDR8 {
 }
 impl ADDR8 {
     pub const SIZE: usize = 8;
-    pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E91, evidence::E92], ..meta::FieldMeta::DEFAULT
-    };
+    pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form.")
+        .evidence(&[evidence::E91, evidence::E92]);
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
-            doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E107],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
-            doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E107],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
-            doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E108],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("addr_reg", 0, 8, "addr_reg", confidence::wiki::HIGH_OBSERVED, "Address from a register (ADDR_REG, 0x80 / 0xC0).")
+            .evidence(&[evidence::E107]),
+        meta::FieldMeta::new("addr_tbl_offs", 0, 8, "addr_tbl_offs", confidence::wiki::HIGH_OBSERVED, "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68).")
+            .evidence(&[evidence::E107]),
+        meta::FieldMeta::new("addr_immediate", 0, 8, "addr_immediate", confidence::wiki::HIGH_OBSERVED, "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).")
+            .evidence(&[evidence::E108]),
     ];
     /// One value of each arm, in declaration order.
     const ARMS: [Self; 3] = [
@@ -4037,16 +3758,11 @@ pub struct DTYPE_PAIR {
 }
 impl DTYPE_PAIR {
     pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype_lo", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
-        doc: "Source dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E109, evidence::E110], ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "dtype_hi", offset: 0, size: 1, bits: Some((4, 4)), type_name: "DTYPE",
-        doc: "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E109, evidence::E111], ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("dtype_lo", 0, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Source dtype.")
+        .bits(0, 4)
+        .evidence(&[evidence::E109, evidence::E110]), meta::FieldMeta::new("dtype_hi", 0, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Destination dtype; the implicit dst dim-0 step is sizeof(dtype_hi).")
+        .bits(4, 4)
+        .evidence(&[evidence::E109, evidence::E111])];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
@@ -4091,18 +3807,12 @@ pub struct DMA_GATHER_TRANSPOSE_FLAGS {
 }
 impl DMA_GATHER_TRANSPOSE_FLAGS {
     pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "gather_dim", offset: 0, size: 1, bits: Some((0, 2)),
-        type_name: "INDIRECT_DIM",
-        doc: "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E112, evidence::E113], ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "reserved", offset: 0, size: 1, bits: Some((2, 6)), type_name: "u6",
-        role: meta::Role::Reserved, doc: "Reserved.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E109, evidence::E114], ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("gather_dim", 0, 1, "INDIRECT_DIM", confidence::wiki::HIGH_OBSERVED, "Axis the index permutes; must be Y (has_valid_gather_transpose_flags).")
+        .bits(0, 2)
+        .evidence(&[evidence::E112, evidence::E113]), meta::FieldMeta::new("reserved", 0, 1, "u6", confidence::wiki::HIGH_OBSERVED, "Reserved.")
+        .bits(2, 6)
+        .role(meta::Role::Reserved)
+        .evidence(&[evidence::E109, evidence::E114])];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
@@ -4368,39 +4078,21 @@ pub struct DMA_INDIRECT_FLAGS {
 impl DMA_INDIRECT_FLAGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "indirect_mode", offset: 0, size: 1, bits: Some((0, 2)),
-            type_name: "INDIRECT_DMA_ADDRESSING_MODE",
-            doc: "SRC (gather) / DST (scatter) / SRC_DST (both).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E115, evidence::E116], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "idx_bound_is_err", offset: 0, size: 1, bits: Some((2, 1)),
-            type_name: "u1",
-            doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E115, evidence::E117, evidence::E118], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "non_unique_dst_idx", offset: 0, size: 1, bits: Some((3, 1)),
-            type_name: "u1",
-            doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E115, evidence::E119], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "gather_dim", offset: 0, size: 1, bits: Some((4, 2)),
-            type_name: "INDIRECT_DIM", doc: "Axis the source index walks.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E115, evidence::E120], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "scatter_dim", offset: 0, size: 1, bits: Some((6, 2)),
-            type_name: "INDIRECT_DIM", doc: "Axis the destination index walks.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E115, evidence::E121], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("indirect_mode", 0, 1, "INDIRECT_DMA_ADDRESSING_MODE", confidence::wiki::HIGH_OBSERVED, "SRC (gather) / DST (scatter) / SRC_DST (both).")
+            .bits(0, 2)
+            .evidence(&[evidence::E115, evidence::E116]),
+        meta::FieldMeta::new("idx_bound_is_err", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif.")
+            .bits(2, 1)
+            .evidence(&[evidence::E115, evidence::E117, evidence::E118]),
+        meta::FieldMeta::new("non_unique_dst_idx", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "Allow duplicate scatter targets (scatter-add with compute_op = ADD).")
+            .bits(3, 1)
+            .evidence(&[evidence::E115, evidence::E119]),
+        meta::FieldMeta::new("gather_dim", 0, 1, "INDIRECT_DIM", confidence::wiki::HIGH_OBSERVED, "Axis the source index walks.")
+            .bits(4, 2)
+            .evidence(&[evidence::E115, evidence::E120]),
+        meta::FieldMeta::new("scatter_dim", 0, 1, "INDIRECT_DIM", confidence::wiki::HIGH_OBSERVED, "Axis the destination index walks.")
+            .bits(6, 2)
+            .evidence(&[evidence::E115, evidence::E121]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -5417,23 +5109,16 @@ pub struct DMA_ENGINE_CONFIG {
 impl DMA_ENGINE_CONFIG {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "start_id", offset: 0, size: 1, bits: Some((0, 5)), type_name: "u5",
-            doc: "First engine id.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E122], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "engine_count", offset: 0, size: 1, bits: Some((5, 2)),
-            type_name: "DMA_ENGINE_COUNT", doc: "Fan-out.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E123],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 0, size: 1, bits: Some((7, 1)), type_name: "u1",
-            role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E124],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("start_id", 0, 1, "u5", confidence::wiki::HIGH_OBSERVED, "First engine id.")
+            .bits(0, 5)
+            .evidence(&[evidence::E122]),
+        meta::FieldMeta::new("engine_count", 0, 1, "DMA_ENGINE_COUNT", confidence::wiki::HIGH_OBSERVED, "Fan-out.")
+            .bits(5, 2)
+            .evidence(&[evidence::E123]),
+        meta::FieldMeta::new("reserved", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "Reserved.")
+            .bits(7, 1)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E124]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -5489,29 +5174,19 @@ pub struct DMA_FLAGS {
 impl DMA_FLAGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "tdg", offset: 0, size: 1, bits: Some((0, 1)), type_name: "u1",
-            doc: "Must be 0 in DMA_IMMEDIATE.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E125], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wr_done_sync", offset: 0, size: 1, bits: Some((1, 1)),
-            type_name: "SEMA_SYNC", doc: "Write-done synchronisation.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E126],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "queue_id", offset: 0, size: 1, bits: Some((2, 3)), type_name: "u3",
-            doc: "DMA queue id, 0..7 (3 bits; the header comment's 4 bits is the conflict dma_flags_queue_id_width).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E127],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 0, size: 1, bits: Some((5, 3)), type_name: "u3",
-            role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E128],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("tdg", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "Must be 0 in DMA_IMMEDIATE.")
+            .bits(0, 1)
+            .evidence(&[evidence::E125]),
+        meta::FieldMeta::new("wr_done_sync", 0, 1, "SEMA_SYNC", confidence::wiki::HIGH_OBSERVED, "Write-done synchronisation.")
+            .bits(1, 1)
+            .evidence(&[evidence::E126]),
+        meta::FieldMeta::new("queue_id", 0, 1, "u3", confidence::wiki::HIGH_OBSERVED, "DMA queue id, 0..7 (3 bits; the header comment's 4 bits is the conflict dma_flags_queue_id_width).")
+            .bits(2, 3)
+            .evidence(&[evidence::E127]),
+        meta::FieldMeta::new("reserved", 0, 1, "u3", confidence::wiki::HIGH_OBSERVED, "Reserved.")
+            .bits(5, 3)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E128]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -5562,17 +5237,11 @@ pub struct DMA_ADDR_MODE_PAIR {
 }
 impl DMA_ADDR_MODE_PAIR {
     pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "src_addr_mode", offset: 0, size: 1, bits: Some((0, 4)),
-        type_name: "DMA_ADDR_MODE", doc: "How src_start_addr is formed.",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E129],
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "dst_addr_mode", offset: 0, size: 1, bits: Some((4, 4)),
-        type_name: "DMA_ADDR_MODE", doc: "How dst_start_addr is formed.",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E130],
-        ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("src_addr_mode", 0, 1, "DMA_ADDR_MODE", confidence::wiki::HIGH_OBSERVED, "How src_start_addr is formed.")
+        .bits(0, 4)
+        .evidence(&[evidence::E129]), meta::FieldMeta::new("dst_addr_mode", 0, 1, "DMA_ADDR_MODE", confidence::wiki::HIGH_OBSERVED, "How dst_start_addr is formed.")
+        .bits(4, 4)
+        .evidence(&[evidence::E130])];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
@@ -5618,17 +5287,11 @@ pub struct DMA_SEMA_UPDATES {
 }
 impl DMA_SEMA_UPDATES {
     pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "rd_done", offset: 0, size: 1, bits: Some((0, 4)),
-        type_name: "DMA_SEMA_UPDATE_MODE", doc: "Update when the read completes.",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E131],
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "wr_done", offset: 0, size: 1, bits: Some((4, 4)),
-        type_name: "DMA_SEMA_UPDATE_MODE", doc: "Update when the write completes.",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E132],
-        ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("rd_done", 0, 1, "DMA_SEMA_UPDATE_MODE", confidence::wiki::HIGH_OBSERVED, "Update when the read completes.")
+        .bits(0, 4)
+        .evidence(&[evidence::E131]), meta::FieldMeta::new("wr_done", 0, 1, "DMA_SEMA_UPDATE_MODE", confidence::wiki::HIGH_OBSERVED, "Update when the write completes.")
+        .bits(4, 4)
+        .evidence(&[evidence::E132])];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
@@ -5680,35 +5343,21 @@ pub struct DESC_FLAGS {
 impl DESC_FLAGS {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "num_descriptors", offset: 0, size: 1, bits: Some((0, 2)),
-            type_name: "u2", doc: "Must be 1, 2 or 3.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E133],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "desc0_src", offset: 0, size: 1, bits: Some((2, 1)),
-            type_name: "DMA_DESC_MODE", doc: "Source of descriptor 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E134],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "desc1_src", offset: 0, size: 1, bits: Some((3, 1)),
-            type_name: "DMA_DESC_MODE", doc: "Source of descriptor 1.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E135],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "desc2_src", offset: 0, size: 1, bits: Some((4, 1)),
-            type_name: "DMA_DESC_MODE", doc: "Source of descriptor 2.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E136],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 0, size: 1, bits: Some((5, 3)), type_name: "u3",
-            role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("num_descriptors", 0, 1, "u2", confidence::wiki::HIGH_OBSERVED, "Must be 1, 2 or 3.")
+            .bits(0, 2)
+            .evidence(&[evidence::E133]),
+        meta::FieldMeta::new("desc0_src", 0, 1, "DMA_DESC_MODE", confidence::wiki::HIGH_OBSERVED, "Source of descriptor 0.")
+            .bits(2, 1)
+            .evidence(&[evidence::E134]),
+        meta::FieldMeta::new("desc1_src", 0, 1, "DMA_DESC_MODE", confidence::wiki::HIGH_OBSERVED, "Source of descriptor 1.")
+            .bits(3, 1)
+            .evidence(&[evidence::E135]),
+        meta::FieldMeta::new("desc2_src", 0, 1, "DMA_DESC_MODE", confidence::wiki::HIGH_OBSERVED, "Source of descriptor 2.")
+            .bits(4, 1)
+            .evidence(&[evidence::E136]),
+        meta::FieldMeta::new("reserved", 0, 1, "u3", confidence::wiki::HIGH_OBSERVED, "Reserved.")
+            .bits(5, 3)
+            .role(meta::Role::Reserved),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -5779,32 +5428,17 @@ impl Default for DMA_ADDR_STRUCT {
 impl DMA_ADDR_STRUCT {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "base_reg", offset: 0, size: 1, type_name: "u8", doc: "Base register.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E137],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "offset_reg", offset: 1, size: 1, type_name: "u8",
-            doc: "Offset register.", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E138], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "inc_reg", offset: 2, size: 1, type_name: "u8",
-            doc: "Increment register.", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E139], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 3, size: 1, type_name: "u8[1]",
-            role: meta::Role::Reserved, doc: "reserved[1].",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E140],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "offset_imm", offset: 4, size: 4, type_name: "u32",
-            doc: "Immediate offset.", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E141], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("base_reg", 0, 1, "u8", confidence::seed000::INFERRED, "Base register.")
+            .evidence(&[evidence::E137]),
+        meta::FieldMeta::new("offset_reg", 1, 1, "u8", confidence::seed000::INFERRED, "Offset register.")
+            .evidence(&[evidence::E138]),
+        meta::FieldMeta::new("inc_reg", 2, 1, "u8", confidence::seed000::INFERRED, "Increment register.")
+            .evidence(&[evidence::E139]),
+        meta::FieldMeta::new("reserved", 3, 1, "u8[1]", confidence::seed000::INFERRED, "reserved[1].")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E140]),
+        meta::FieldMeta::new("offset_imm", 4, 4, "u32", confidence::seed000::INFERRED, "Immediate offset.")
+            .evidence(&[evidence::E141]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -5877,12 +5511,8 @@ impl Default for DESCRIPTOR_RAW {
 }
 impl DESCRIPTOR_RAW {
     pub const SIZE: usize = 16;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "bytes", offset: 0, size: 16, type_name: "u8[16]",
-        doc: "The descriptor's bytes (an SDMA_CME_BD_DESC by the field tables).",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E142],
-        ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("bytes", 0, 16, "u8[16]", confidence::wiki::HIGH_OBSERVED, "The descriptor's bytes (an SDMA_CME_BD_DESC by the field tables).")
+        .evidence(&[evidence::E142])];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
     #[inline(always)]
@@ -5924,16 +5554,11 @@ pub struct RANGE_SELECT_DTYPE_MODE {
 }
 impl RANGE_SELECT_DTYPE_MODE {
     pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
-        doc: "The dtype tag (and 0xf).", confidence: confidence::certainty::HIGH,
-        evidence: &[evidence::E143], ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "unknown_4", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
-        role: meta::Role::Unknown,
-        doc: "The page's \"2nd 4-bit field\" (shl 4; or): written, not named.",
-        ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("dtype", 0, 1, "DTYPE", confidence::certainty::HIGH, "The dtype tag (and 0xf).")
+        .bits(0, 4)
+        .evidence(&[evidence::E143]), meta::FieldMeta::new("unknown_4", 0, 1, "u4", meta::Confidence::UNSTATED, "The page's \"2nd 4-bit field\" (shl 4; or): written, not named.")
+        .bits(4, 4)
+        .role(meta::Role::Unknown)];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
@@ -6149,37 +5774,23 @@ pub struct EXT_COMPLETION_INFO {
 impl EXT_COMPLETION_INFO {
     pub const SIZE: usize = 1;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "has_read", offset: 0, size: 1, bits: Some((0, 1)), type_name: "u1",
-            doc: "The instruction issues at least one read tensor.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E144],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved0", offset: 0, size: 1, bits: Some((1, 1)), type_name: "u1",
-            role: meta::Role::Reserved, doc: "Must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E145],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "has_write", offset: 0, size: 1, bits: Some((2, 1)), type_name: "u1",
-            doc: "The instruction issues at least one write tensor.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E146],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_active_ports", offset: 0, size: 1, bits: Some((3, 3)),
-            type_name: "u3",
-            doc: "0 means 8 ports (128 partitions); 1..7 that many ports (16 partitions per port, one Q7 per port from q7[0]).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E147],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 0, size: 1, bits: Some((6, 2)), type_name: "u2",
-            role: meta::Role::Reserved, doc: "Must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E148],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("has_read", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "The instruction issues at least one read tensor.")
+            .bits(0, 1)
+            .evidence(&[evidence::E144]),
+        meta::FieldMeta::new("reserved0", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "Must be zero.")
+            .bits(1, 1)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E145]),
+        meta::FieldMeta::new("has_write", 0, 1, "u1", confidence::wiki::HIGH_OBSERVED, "The instruction issues at least one write tensor.")
+            .bits(2, 1)
+            .evidence(&[evidence::E146]),
+        meta::FieldMeta::new("num_active_ports", 0, 1, "u3", confidence::wiki::HIGH_OBSERVED, "0 means 8 ports (128 partitions); 1..7 that many ports (16 partitions per port, one Q7 per port from q7[0]).")
+            .bits(3, 3)
+            .evidence(&[evidence::E147]),
+        meta::FieldMeta::new("reserved1", 0, 1, "u2", confidence::wiki::HIGH_OBSERVED, "Must be zero.")
+            .bits(6, 2)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E148]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
@@ -6230,16 +5841,14 @@ impl EXT_COMPLETION_INFO {
 }
 impl EXT_COMPLETION_INFO {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "ext_completion_info_reserved_zero",
-        name: "ext_completion_info_reserved_zero", args: Some("completion_info"),
-        clause: true, expr: Some("reserved0 == 0 && reserved1 == 0"),
-        message: "EXT_COMPLETION_INFO reserved0 (bit 1) and reserved1 (bits 6..7) must be zero",
-        doc: "Table 4.7 states both reserved sub-fields \"must be zero\"; the table is the shipped header's (extended.h:22-28), so the rule is the header's.",
-        fields: &["reserved0", "reserved1"], source: "supp-field-tables §4 Table 4.7",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E149],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("ext_completion_info_reserved_zero", "ext_completion_info_reserved_zero", "supp-field-tables §4 Table 4.7", confidence::wiki::HIGH_OBSERVED, "EXT_COMPLETION_INFO reserved0 (bit 1) and reserved1 (bits 6..7) must be zero", "Table 4.7 states both reserved sub-fields \"must be zero\"; the table is the shipped header's (extended.h:22-28), so the rule is the header's.")
+            .args("completion_info")
+            .clause()
+            .expr("reserved0 == 0 && reserved1 == 0")
+            .fields(&["reserved0", "reserved1"])
+            .evidence(&[evidence::E149]),
+    ];
     /// Truth of each of `EXT_COMPLETION_INFO`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 1], arch: Arch) -> u64 {
@@ -6413,30 +6022,19 @@ pub struct GSControl {
 impl GSControl {
     pub const SIZE: usize = 2;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "operation_fld", offset: 0, size: 2, bits: Some((0, 4)),
-            type_name: "GS_OPERATION", doc: "The SuperGather operation (1..6).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E150],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "offst_sz_fld", offset: 0, size: 2, bits: Some((4, 2)), type_name: "u2",
-            doc: "Offset size (the source gives no encoding).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E151],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "elem_sz_fld", offset: 0, size: 2, bits: Some((6, 2)), type_name: "u2",
-            doc: "Element size: 0, 1, 2 → byte scale 1, 2, 4 (matched at the host).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E152],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 0, size: 2, bits: Some((8, 8)), type_name: "u8",
-            role: meta::Role::Reserved, doc: "8'd0: zero.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E153],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("operation_fld", 0, 2, "GS_OPERATION", confidence::wiki::HIGH_CARRIED, "The SuperGather operation (1..6).")
+            .bits(0, 4)
+            .evidence(&[evidence::E150]),
+        meta::FieldMeta::new("offst_sz_fld", 0, 2, "u2", confidence::wiki::HIGH_CARRIED, "Offset size (the source gives no encoding).")
+            .bits(4, 2)
+            .evidence(&[evidence::E151]),
+        meta::FieldMeta::new("elem_sz_fld", 0, 2, "u2", confidence::wiki::HIGH_CARRIED, "Element size: 0, 1, 2 → byte scale 1, 2, 4 (matched at the host).")
+            .bits(6, 2)
+            .evidence(&[evidence::E152]),
+        meta::FieldMeta::new("reserved", 0, 2, "u8", confidence::wiki::HIGH_CARRIED, "8'd0: zero.")
+            .bits(8, 8)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E153]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u16) -> Self {
@@ -6949,51 +6547,36 @@ impl Default for HEADER {
 impl HEADER {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
-            doc: "Selects the word's struct.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E154, evidence::E155], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "inst_word_len", offset: 1, size: 1, type_name: "u8",
-            doc: "Word length; 0x10 = 16 dwords = 64 bytes.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E156, evidence::E157],
-            alternatives: &[
+        meta::FieldMeta::new("opcode", 0, 1, "OPCODE", confidence::wiki::HIGH_OBSERVED, "Selects the word's struct.")
+            .evidence(&[evidence::E154, evidence::E155]),
+        meta::FieldMeta::new("inst_word_len", 1, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Word length; 0x10 = 16 dwords = 64 bytes.")
+            .evidence(&[evidence::E156, evidence::E157])
+            .alternatives(&[
                 meta::Alternative {
                     name: "inst_word_len_16b_records", type_name: "u8",
                     doc: "Length in 16-byte records (DMA words = 4).",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E158],
                 },
-            ],
-            constant: Some(16), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "debug_cmd", offset: 2, size: 1, type_name: "u8", doc: "Debug command.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E159, evidence::E160],
-            alternatives: &[
+            ])
+            .constant(16),
+        meta::FieldMeta::new("debug_cmd", 2, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Debug command.")
+            .evidence(&[evidence::E159, evidence::E160])
+            .alternatives(&[
                 meta::Alternative {
                     name: "format_reserved", type_name: "u8",
                     doc: "Bytes +0x02..+0x03 are one reserved/format word, always 0x0000.",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E161, evidence::E162],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "debug_hint", offset: 3, size: 1, type_name: "u8", doc: "Debug hint.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E159, evidence::E160],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("debug_hint", 3, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Debug hint.")
+            .evidence(&[evidence::E159, evidence::E160])
+            .alternatives(&[
                 meta::Alternative {
                     name: "format_reserved_hi", type_name: "u8",
                     doc: "High byte of the reserved/format word, always 0.",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E163],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -7068,32 +6651,16 @@ impl Default for EVENTS {
 impl EVENTS {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "wait_mode", offset: 0, size: 1, type_name: "WAIT_MODE", doc: "",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164, evidence::E165], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wait_idx", offset: 1, size: 1, type_name: "u8",
-            doc: "Semaphore to wait on.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164, evidence::E166], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "update_mode", offset: 2, size: 1, type_name: "UPDATE_MODE", doc: "",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164, evidence::E167], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "update_idx", offset: 3, size: 1, type_name: "u8",
-            doc: "Semaphore to update.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164, evidence::E168], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore_value", offset: 4, size: 4, type_name: "u32",
-            doc: "Wait threshold / update value.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E164, evidence::E169], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("wait_mode", 0, 1, "WAIT_MODE", confidence::wiki::HIGH_OBSERVED, "")
+            .evidence(&[evidence::E164, evidence::E165]),
+        meta::FieldMeta::new("wait_idx", 1, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Semaphore to wait on.")
+            .evidence(&[evidence::E164, evidence::E166]),
+        meta::FieldMeta::new("update_mode", 2, 1, "UPDATE_MODE", confidence::wiki::HIGH_OBSERVED, "")
+            .evidence(&[evidence::E164, evidence::E167]),
+        meta::FieldMeta::new("update_idx", 3, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Semaphore to update.")
+            .evidence(&[evidence::E164, evidence::E168]),
+        meta::FieldMeta::new("semaphore_value", 4, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Wait threshold / update value.")
+            .evidence(&[evidence::E164, evidence::E169]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -8420,39 +7987,22 @@ impl Default for PSEUDO_ADDR8_addr_var {
 impl PSEUDO_ADDR8_addr_var {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "immediate", offset: 0, size: 4, type_name: "u32",
-            doc: "The address immediate (v26): the offset within the variable. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"imm offset\" is dmaspec's inference: mode 0x10 sets VAR_ID_BIT, the bit that selects addr_var, and holds an immediate next to a variable id, the two parts seed 004 gives addr_var.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E170, evidence::E171, evidence::E172], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "var_id_lo", offset: 4, size: 2, type_name: "u16",
-            doc: "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"neff variable id\" is dmaspec's inference, as for immediate.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E173, evidence::E174],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "var_id_hi", offset: 6, size: 1, type_name: "u8",
-            doc: "Physical variable id, bits 16..23. The byte is what assign64bitAddr writes under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E175],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-            doc: "Addressing form (mask 0xFC).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E177, evidence::E178],
-            alternatives: &[
+        meta::FieldMeta::new("immediate", 0, 4, "u32", confidence::seed000::INFERRED, "The address immediate (v26): the offset within the variable. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"imm offset\" is dmaspec's inference: mode 0x10 sets VAR_ID_BIT, the bit that selects addr_var, and holds an immediate next to a variable id, the two parts seed 004 gives addr_var.")
+            .evidence(&[evidence::E170, evidence::E171, evidence::E172]),
+        meta::FieldMeta::new("var_id_lo", 4, 2, "u16", confidence::seed000::INFERRED, "Physical variable id, low 16 bits; 0 for an SB tensor (memloc space 16). With var_id_hi it is one 24-bit id. The bytes are what assign64bitAddr writes under mode 0x10 (CONFIRMED); that they are addr_var's \"neff variable id\" is dmaspec's inference, as for immediate.")
+            .evidence(&[evidence::E173, evidence::E174]),
+        meta::FieldMeta::new("var_id_hi", 6, 1, "u8", confidence::seed000::INFERRED, "Physical variable id, bits 16..23. The byte is what assign64bitAddr writes under mode 0x10 (CONFIRMED); its place in addr_var is dmaspec's inference, as for immediate.")
+            .evidence(&[evidence::E175]),
+        meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form (mask 0xFC).")
+            .evidence(&[evidence::E176, evidence::E177, evidence::E178])
+            .alternatives(&[
                 meta::Alternative {
                     name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
                     evidence: &[evidence::E179, evidence::E180, evidence::E181],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -8515,24 +8065,17 @@ impl Default for PSEUDO_ADDR8_addr_reg {
 }
 impl PSEUDO_ADDR8_addr_reg {
     pub const SIZE: usize = 8;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
-        doc: "addr_reg: no byte layout in the sources.", ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form (mask 0xFC).",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E176, evidence::E177, evidence::E178],
-        alternatives: &[
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("body", 0, 7, "u8[7]", meta::Confidence::UNSTATED, "addr_reg: no byte layout in the sources.")
+        .role(meta::Role::Unknown), meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form (mask 0xFC).")
+        .evidence(&[evidence::E176, evidence::E177, evidence::E178])
+        .alternatives(&[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
                 evidence: &[evidence::E179, evidence::E180, evidence::E181],
             },
-        ],
-        ..meta::FieldMeta::DEFAULT
-    }];
+        ])];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
     #[inline(always)]
@@ -8589,39 +8132,22 @@ impl Default for PSEUDO_ADDR8_addr_tbl_offs {
 impl PSEUDO_ADDR8_addr_tbl_offs {
     pub const SIZE: usize = 8;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "offset", offset: 0, size: 4, type_name: "u32",
-            doc: "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); that they are the addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects the table arm, and carry a DGE table-entry id.",
-            confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E182, evidence::E183, evidence::E184], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dge_table_entry_id", offset: 4, size: 2, type_name: "u16",
-            doc: "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); their place in addr_tbl_offs is dmaspec's inference, as for offset.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E185],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_6", offset: 6, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown,
-            doc: "Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-            doc: "Addressing form (mask 0xFC).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E176, evidence::E177, evidence::E178],
-            alternatives: &[
+        meta::FieldMeta::new("offset", 0, 4, "u32", confidence::seed000::INFERRED, "Immediate (marker 0x20, AP mode IMMEDIATE) or, with OFFSET_REG (marker 0x28, AP mode REGISTER), the RegId of the offset register (\"DGE's RegisterAP must be offset register\"); with OFFSET_WIDE too (| 0x04) the register is a two-physical-register pair. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); that they are the addr_tbl_offs arm's is dmaspec's inference: both modes set ADDR_TBL_BIT, the bit that selects the table arm, and carry a DGE table-entry id.")
+            .evidence(&[evidence::E182, evidence::E183, evidence::E184]),
+        meta::FieldMeta::new("dge_table_entry_id", 4, 2, "u16", confidence::seed000::INFERRED, "DGE table-entry id (*(memloc+142)); \"DGE table entry ID too large\" when it does not fit. The bytes are what assign64bitAddr writes under modes 0x20 / 0x28 (CONFIRMED); their place in addr_tbl_offs is dmaspec's inference, as for offset.")
+            .evidence(&[evidence::E185]),
+        meta::FieldMeta::new("unknown_6", 6, 1, "u8[1]", meta::Confidence::UNSTATED, "Not written by the DGE arm of assign64bitAddr (zero from the bundle's blanket zeroing); no source names it.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form (mask 0xFC).")
+            .evidence(&[evidence::E176, evidence::E177, evidence::E178])
+            .alternatives(&[
                 meta::Alternative {
                     name: "address_mode", type_name: "u8",
                     doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                     confidence: confidence::seed000::CONFIRMED,
                     evidence: &[evidence::E179, evidence::E180, evidence::E181],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -8688,25 +8214,17 @@ impl Default for PSEUDO_ADDR8_addr_immediate {
 }
 impl PSEUDO_ADDR8_addr_immediate {
     pub const SIZE: usize = 8;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "body", offset: 0, size: 7, type_name: "u8[7]", role: meta::Role::Unknown,
-        doc: "NeuronAddr: no byte layout in the sources.",
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form (mask 0xFC).",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E176, evidence::E177, evidence::E178],
-        alternatives: &[
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("body", 0, 7, "u8[7]", meta::Confidence::UNSTATED, "NeuronAddr: no byte layout in the sources.")
+        .role(meta::Role::Unknown), meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form (mask 0xFC).")
+        .evidence(&[evidence::E176, evidence::E177, evidence::E178])
+        .alternatives(&[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
                 evidence: &[evidence::E179, evidence::E180, evidence::E181],
             },
-        ],
-        ..meta::FieldMeta::DEFAULT
-    }];
+        ])];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
     #[inline(always)]
@@ -8761,46 +8279,25 @@ impl Default for PSEUDO_ADDR8 {
 }
 impl PSEUDO_ADDR8 {
     pub const SIZE: usize = 8;
-    pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta {
-        name: "marker", offset: 7, size: 1, type_name: "ADDR8_MARKER",
-        doc: "Addressing form (mask 0xFC).",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E176, evidence::E177, evidence::E178],
-        alternatives: &[
+    pub const DISCRIMINATOR: meta::FieldMeta = meta::FieldMeta::new("marker", 7, 1, "ADDR8_MARKER", confidence::wiki::HIGH_OBSERVED, "Addressing form (mask 0xFC).")
+        .evidence(&[evidence::E176, evidence::E177, evidence::E178])
+        .alternatives(&[
             meta::Alternative {
                 name: "address_mode", type_name: "u8",
                 doc: "Seed 000's address-mode byte: 0x10 = 16-bit physical var-id (static), 0x20 = 32-bit immediate (DGE), 0x28 = 40-bit offset-register (DGE); | 0x04 = 2-physical-register DGE (only under 0x28); | 0x40 = move/transpose flag. Its example is 0x6C = 0x28|0x04|0x40. Bit 6 is a conflict of meaning: seed 000 reads it as the move/transpose flag (a4 of assign64bitAddr, the DST address of a DGE transpose), the marker as SHAPE_REG (shape from a register) (README conflict #3).",
                 confidence: confidence::seed000::CONFIRMED,
                 evidence: &[evidence::E179, evidence::E180, evidence::E181],
             },
-        ],
-        ..meta::FieldMeta::DEFAULT
-    };
+        ]);
     pub const VARIANTS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "addr_var", offset: 0, size: 8, type_name: "addr_var",
-            doc: "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E186, evidence::E187, evidence::E188], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "addr_reg", offset: 0, size: 8, type_name: "addr_reg",
-            doc: "Address from a register (ADDR_REG, 0x80 / 0xC0).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E107], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "addr_tbl_offs", offset: 0, size: 8, type_name: "addr_tbl_offs",
-            doc: "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E107, evidence::E189], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "addr_immediate", offset: 0, size: 8, type_name: "addr_immediate",
-            doc: "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E108], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("addr_var", 0, 8, "addr_var", confidence::wiki::HIGH_OBSERVED, "Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields).")
+            .evidence(&[evidence::E186, evidence::E187, evidence::E188]),
+        meta::FieldMeta::new("addr_reg", 0, 8, "addr_reg", confidence::wiki::HIGH_OBSERVED, "Address from a register (ADDR_REG, 0x80 / 0xC0).")
+            .evidence(&[evidence::E92, evidence::E107]),
+        meta::FieldMeta::new("addr_tbl_offs", 0, 8, "addr_tbl_offs", confidence::wiki::HIGH_OBSERVED, "Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Its byte layout is seed 000's modes 0x20 / 0x28, by dmaspec's inference (see the fields).")
+            .evidence(&[evidence::E92, evidence::E107, evidence::E189]),
+        meta::FieldMeta::new("addr_immediate", 0, 8, "addr_immediate", confidence::wiki::HIGH_OBSERVED, "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).")
+            .evidence(&[evidence::E92, evidence::E108]),
     ];
     /// One value of each arm, in declaration order.
     const ARMS: [Self; 4] = [
@@ -9899,70 +9396,36 @@ pub struct SDMA_DESC_WORD0 {
 impl SDMA_DESC_WORD0 {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "length", offset: 0, size: 4, bits: Some((0, 16)), type_name: "u16",
-            doc: "The byte length of this descriptor; 0 means 65536 (MAX_DMA_DESC_SIZE does not fit 16 bits, so a full 64 KiB transfer stores 0). Larger transfers are a FIRST .. CONCAT .. LAST chain. The spec's zero-means codec applies to byte-placed fields, not bit ranges, so the rule is stated here.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E190, evidence::E191, evidence::E192, evidence::E193],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unused_16_22", offset: 0, size: 4, bits: Some((16, 7)), type_name: "u7",
-            role: meta::Role::Unknown,
-            doc: "Unused by M2M (the kernel page). The DWARF tables put network-tag meta here (netag0_meta, md, rsvd_dummy in Table 1.1's byte 2), in the mirrored reading; neither gives these bits a meaning on the kernel's layout.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "meta", offset: 0, size: 4, bits: Some((23, 1)), type_name: "u1",
-            doc: "Meta / CME-descriptor marker: set on the meta-descriptor a CME or CRC packet prepends, whose word 0 is (idx << 24) | FIRST | META; the CCE compute descriptors set it too (their 'has meta-control word' bit). The kernel never sets it.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E194, evidence::E195, evidence::E196, evidence::E197],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "ring_id", offset: 0, size: 4, bits: Some((24, 2)), type_name: "u2",
-            doc: "The ring id / phase, 0..3 (ring_id << 24, wrapped & 0x3). The firmware's generation/ring tag is these bits (the alternative firmware_gen_tag). A CME/CRC meta-descriptor packs its CME index from bit 24 up instead.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E198, evidence::E199, evidence::E200, evidence::E201],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "first", offset: 0, size: 4, bits: Some((26, 1)), type_name: "u1",
-            doc: "First descriptor of a packet (a single-descriptor copy sets FIRST | LAST). In meta_ctrl the same mask 0x04000000 is write_barrier.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E202, evidence::E203], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "last", offset: 0, size: 4, bits: Some((27, 1)), type_name: "u1",
-            doc: "Last descriptor of a packet.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E204, evidence::E205], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "int_en", offset: 0, size: 4, bits: Some((28, 1)), type_name: "u1",
-            doc: "Interrupt on completion (M2S_DESC_INT_EN; S2M_DESC_INT_EN on the Rx descriptor, which the kernel ORs in when set_dst_int). In meta_ctrl the same mask 0x10000000 is notification.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E206, evidence::E207, evidence::E208], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "strong_order_wr", offset: 0, size: 4, bits: Some((29, 1)),
-            type_name: "u1",
-            doc: "Rx (s2m) descriptors only: strong-ordered write, the SOW barrier mode. V3+ only: the userspace builder refuses it on SUNDA (v2) ('udma strong ordering not supported in TRN1!', returns -1). The Tx view names no bit 29.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E209, evidence::E210, evidence::E211], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dmb", offset: 0, size: 4, bits: Some((30, 1)), type_name: "u1",
-            doc: "Data memory barrier (the DMB barrier mode sets it on the Tx descriptor).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E212, evidence::E213, evidence::E214], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "concat", offset: 0, size: 4, bits: Some((31, 1)), type_name: "u1",
-            doc: "Concatenate with the next descriptor (a userspace-HAL feature; the kernel has no macro for it and never sets it).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E215, evidence::E216], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("length", 0, 4, "u16", confidence::wiki::HIGH_OBSERVED, "The byte length of this descriptor; 0 means 65536 (MAX_DMA_DESC_SIZE does not fit 16 bits, so a full 64 KiB transfer stores 0). Larger transfers are a FIRST .. CONCAT .. LAST chain. The spec's zero-means codec applies to byte-placed fields, not bit ranges, so the rule is stated here.")
+            .bits(0, 16)
+            .evidence(&[evidence::E190, evidence::E191, evidence::E192, evidence::E193]),
+        meta::FieldMeta::new("unused_16_22", 0, 4, "u7", meta::Confidence::UNSTATED, "Unused by M2M (the kernel page). The DWARF tables put network-tag meta here (netag0_meta, md, rsvd_dummy in Table 1.1's byte 2), in the mirrored reading; neither gives these bits a meaning on the kernel's layout.")
+            .bits(16, 7)
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("meta", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Meta / CME-descriptor marker: set on the meta-descriptor a CME or CRC packet prepends, whose word 0 is (idx << 24) | FIRST | META; the CCE compute descriptors set it too (their 'has meta-control word' bit). The kernel never sets it.")
+            .bits(23, 1)
+            .evidence(&[evidence::E194, evidence::E195, evidence::E196, evidence::E197]),
+        meta::FieldMeta::new("ring_id", 0, 4, "u2", confidence::wiki::HIGH_OBSERVED, "The ring id / phase, 0..3 (ring_id << 24, wrapped & 0x3). The firmware's generation/ring tag is these bits (the alternative firmware_gen_tag). A CME/CRC meta-descriptor packs its CME index from bit 24 up instead.")
+            .bits(24, 2)
+            .evidence(&[evidence::E198, evidence::E199, evidence::E200, evidence::E201]),
+        meta::FieldMeta::new("first", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "First descriptor of a packet (a single-descriptor copy sets FIRST | LAST). In meta_ctrl the same mask 0x04000000 is write_barrier.")
+            .bits(26, 1)
+            .evidence(&[evidence::E202, evidence::E203]),
+        meta::FieldMeta::new("last", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Last descriptor of a packet.")
+            .bits(27, 1)
+            .evidence(&[evidence::E204, evidence::E205]),
+        meta::FieldMeta::new("int_en", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Interrupt on completion (M2S_DESC_INT_EN; S2M_DESC_INT_EN on the Rx descriptor, which the kernel ORs in when set_dst_int). In meta_ctrl the same mask 0x10000000 is notification.")
+            .bits(28, 1)
+            .evidence(&[evidence::E206, evidence::E207, evidence::E208]),
+        meta::FieldMeta::new("strong_order_wr", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Rx (s2m) descriptors only: strong-ordered write, the SOW barrier mode. V3+ only: the userspace builder refuses it on SUNDA (v2) ('udma strong ordering not supported in TRN1!', returns -1). The Tx view names no bit 29.")
+            .bits(29, 1)
+            .evidence(&[evidence::E209, evidence::E210, evidence::E211]),
+        meta::FieldMeta::new("dmb", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Data memory barrier (the DMB barrier mode sets it on the Tx descriptor).")
+            .bits(30, 1)
+            .evidence(&[evidence::E212, evidence::E213, evidence::E214]),
+        meta::FieldMeta::new("concat", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Concatenate with the next descriptor (a userspace-HAL feature; the kernel has no macro for it and never sets it).")
+            .bits(31, 1)
+            .evidence(&[evidence::E215, evidence::E216]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -10064,111 +9527,60 @@ pub struct SDMA_CME_DESC_WORD1 {
 impl SDMA_CME_DESC_WORD1 {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "block_attr", offset: 0, size: 4, bits: Some((0, 3)), type_name: "u3",
-            doc: "Block attributes (Overlay B); Overlay A names the bits one by one, is_last_block (bit 0), is_first_block (bit 1), block_attr_rsvd (bit 2), the alternative. The default sets 3 (first and last block).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E217, evidence::E218],
-            alternatives: &[
+        meta::FieldMeta::new("block_attr", 0, 4, "u3", confidence::wiki::HIGH_OBSERVED, "Block attributes (Overlay B); Overlay A names the bits one by one, is_last_block (bit 0), is_first_block (bit 1), block_attr_rsvd (bit 2), the alternative. The default sets 3 (first and last block).")
+            .bits(0, 3)
+            .evidence(&[evidence::E217, evidence::E218])
+            .alternatives(&[
                 meta::Alternative {
                     name: "is_last_block_is_first_block", type_name: "u3",
                     doc: "Overlay A (union tdma_m2s_meta_ctrl): bit 0 is_last_block, bit 1 is_first_block, bit 2 block_attr_rsvd; the default sets both flags.",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E219],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "cached_crc_iv_index", offset: 0, size: 4, bits: Some((3, 3)),
-            type_name: "u3",
-            doc: "CRC IV cache slot, 0..7 (Overlay A; Overlay B: rsvd).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E220],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "endian_type", offset: 0, size: 4, bits: Some((6, 8)), type_name: "u8",
-            doc: "Endianness selector: Overlay A's eight byte/bit-swap controls (result / intr-val / src / init), which it does not name one by one.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E221, evidence::E222], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "validate_crc", offset: 0, size: 4, bits: Some((14, 1)), type_name: "u1",
-            doc: "Verify the incoming CRC.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E223, evidence::E224], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "use_stored_crc_iv", offset: 0, size: 4, bits: Some((15, 1)),
-            type_name: "u1",
-            doc: "Seed the CRC from the cached IV (Overlay A; Overlay B: rsvd).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E225],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "send_crc", offset: 0, size: 4, bits: Some((16, 1)), type_name: "u1",
-            doc: "Send the CRC result (Overlay A: send_crc_result).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E226, evidence::E227], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "store_crc_result", offset: 0, size: 4, bits: Some((17, 1)),
-            type_name: "u1",
-            doc: "Store the CRC result (Overlay A; Overlay B: rsvd).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E228],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "store_source_crc", offset: 0, size: 4, bits: Some((18, 1)),
-            type_name: "u1",
-            doc: "Store the source-side CRC (Overlay A; Overlay B: rsvd).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E229],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "copy_src_data", offset: 0, size: 4, bits: Some((19, 1)), type_name: "u1",
-            doc: "Also copy the source data (1 in the default).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E230, evidence::E231, evidence::E232], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "optype", offset: 0, size: 4, bits: Some((20, 3)),
-            type_name: "SDMA_CMETYPE",
-            doc: "The op type: for op = CME the CME type (0 COPY in the default); the compute op words put their per-op type here (a CCE op's selector, conflict sdma_cce_w1_overlay). Overlay A: op_type.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E233, evidence::E234, evidence::E235], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "op", offset: 0, size: 4, bits: Some((23, 3)), type_name: "SDMAOP",
-            doc: "The SDMA op: 2 (CME) in the plain-copy default, which is what is_cme_desc tests ((u16 at meta_ctrl + 2 >> 7) & 7 == 2); the compute op words replace it. Overlay A: ssmae_op.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E236, evidence::E237, evidence::E238, evidence::E239],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "write_barrier", offset: 0, size: 4, bits: Some((26, 1)), type_name: "u1",
-            doc: "Write barrier (the WRITE_BARRIER barrier mode; al_sdma_m2s_set_write_barrier is orb $0x4,0x3(%rdi), byte 3 bit 2). Not bit 28, as an earlier draft had it; in len_ctrl the same mask 0x04000000 is FIRST.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E240, evidence::E241, evidence::E242], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "netag0_rsvd_27", offset: 0, size: 4, bits: Some((27, 1)),
-            type_name: "u1", role: meta::Role::Reserved,
-            doc: "Reserved: the low bit of Overlay B's netag0_rsvd [31:27] (Overlay A: rsvd0 [31:26]).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E243],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "notification", offset: 0, size: 4, bits: Some((28, 1)), type_name: "u1",
-            doc: "The userspace HAL's notification mask, V4 (MARIANA) only: al_sdma_m2s_set_notification_mask is orb $0x10,0x3(%rdi); the packet build requires it on v4 and refuses it below ('not supported on arch < 4'). The kernel's overlays call the bit reserved (inside netag0_rsvd / rsvd0). In len_ctrl the same mask 0x10000000 is INT_EN.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E244, evidence::E245, evidence::E246], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "netag0_rsvd_29_31", offset: 0, size: 4, bits: Some((29, 3)),
-            type_name: "u3", role: meta::Role::Reserved,
-            doc: "Reserved: the top three bits of Overlay B's netag0_rsvd [31:27].",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E243],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("cached_crc_iv_index", 0, 4, "u3", confidence::wiki::HIGH_OBSERVED, "CRC IV cache slot, 0..7 (Overlay A; Overlay B: rsvd).")
+            .bits(3, 3)
+            .evidence(&[evidence::E220]),
+        meta::FieldMeta::new("endian_type", 0, 4, "u8", confidence::wiki::HIGH_OBSERVED, "Endianness selector: Overlay A's eight byte/bit-swap controls (result / intr-val / src / init), which it does not name one by one.")
+            .bits(6, 8)
+            .evidence(&[evidence::E221, evidence::E222]),
+        meta::FieldMeta::new("validate_crc", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Verify the incoming CRC.")
+            .bits(14, 1)
+            .evidence(&[evidence::E223, evidence::E224]),
+        meta::FieldMeta::new("use_stored_crc_iv", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Seed the CRC from the cached IV (Overlay A; Overlay B: rsvd).")
+            .bits(15, 1)
+            .evidence(&[evidence::E225]),
+        meta::FieldMeta::new("send_crc", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Send the CRC result (Overlay A: send_crc_result).")
+            .bits(16, 1)
+            .evidence(&[evidence::E226, evidence::E227]),
+        meta::FieldMeta::new("store_crc_result", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Store the CRC result (Overlay A; Overlay B: rsvd).")
+            .bits(17, 1)
+            .evidence(&[evidence::E228]),
+        meta::FieldMeta::new("store_source_crc", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Store the source-side CRC (Overlay A; Overlay B: rsvd).")
+            .bits(18, 1)
+            .evidence(&[evidence::E229]),
+        meta::FieldMeta::new("copy_src_data", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Also copy the source data (1 in the default).")
+            .bits(19, 1)
+            .evidence(&[evidence::E230, evidence::E231, evidence::E232]),
+        meta::FieldMeta::new("optype", 0, 4, "SDMA_CMETYPE", confidence::wiki::HIGH_OBSERVED, "The op type: for op = CME the CME type (0 COPY in the default); the compute op words put their per-op type here (a CCE op's selector, conflict sdma_cce_w1_overlay). Overlay A: op_type.")
+            .bits(20, 3)
+            .evidence(&[evidence::E233, evidence::E234, evidence::E235]),
+        meta::FieldMeta::new("op", 0, 4, "SDMAOP", confidence::wiki::HIGH_OBSERVED, "The SDMA op: 2 (CME) in the plain-copy default, which is what is_cme_desc tests ((u16 at meta_ctrl + 2 >> 7) & 7 == 2); the compute op words replace it. Overlay A: ssmae_op.")
+            .bits(23, 3)
+            .evidence(&[evidence::E236, evidence::E237, evidence::E238, evidence::E239]),
+        meta::FieldMeta::new("write_barrier", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Write barrier (the WRITE_BARRIER barrier mode; al_sdma_m2s_set_write_barrier is orb $0x4,0x3(%rdi), byte 3 bit 2). Not bit 28, as an earlier draft had it; in len_ctrl the same mask 0x04000000 is FIRST.")
+            .bits(26, 1)
+            .evidence(&[evidence::E240, evidence::E241, evidence::E242]),
+        meta::FieldMeta::new("netag0_rsvd_27", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "Reserved: the low bit of Overlay B's netag0_rsvd [31:27] (Overlay A: rsvd0 [31:26]).")
+            .bits(27, 1)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E243]),
+        meta::FieldMeta::new("notification", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "The userspace HAL's notification mask, V4 (MARIANA) only: al_sdma_m2s_set_notification_mask is orb $0x10,0x3(%rdi); the packet build requires it on v4 and refuses it below ('not supported on arch < 4'). The kernel's overlays call the bit reserved (inside netag0_rsvd / rsvd0). In len_ctrl the same mask 0x10000000 is INT_EN.")
+            .bits(28, 1)
+            .evidence(&[evidence::E244, evidence::E245, evidence::E246]),
+        meta::FieldMeta::new("netag0_rsvd_29_31", 0, 4, "u3", confidence::wiki::HIGH_OBSERVED, "Reserved: the top three bits of Overlay B's netag0_rsvd [31:27].")
+            .bits(29, 3)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E243]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -10311,73 +9723,40 @@ pub struct SDMA_DESC_WORD0_DWARF {
 impl SDMA_DESC_WORD0_DWARF {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "length_meta", offset: 0, size: 4, bits: Some((0, 16)), type_name: "u16",
-            doc: "Transfer length in bytes of this BD; 0 means 64 KiB (65536).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E247],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "md", offset: 0, size: 4, bits: Some((16, 1)), type_name: "u1",
-            doc: "Byte 2 bit 0; the page gives the name only.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E248],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "rsvd_dummy", offset: 0, size: 4, bits: Some((17, 1)), type_name: "u1",
-            role: meta::Role::Reserved,
-            doc: "Byte 2 bit 1, named rsvd_dummy (reserved).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E248],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "netag0_meta", offset: 0, size: 4, bits: Some((18, 6)), type_name: "u6",
-            doc: "Network-tag meta, byte 2 bits 2..7. Table 1.1 names the whole byte 2 netag0_meta (b8); the descriptor model names the 6-bit field netag0_meta:6, the name used here.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E249, evidence::E250],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "concatenate", offset: 0, size: 4, bits: Some((24, 1)), type_name: "u1",
-            doc: "Byte 3 bit 0 (DWARF name). The kernel has RING_ID's low bit here; the firmware writes bit 0 of its generation tag here.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E251],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dmb", offset: 0, size: 4, bits: Some((25, 1)), type_name: "u1",
-            doc: "Byte 3 bit 1 (DWARF name). The kernel has RING_ID's high bit here.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E251],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "no_snoop", offset: 0, size: 4, bits: Some((26, 1)), type_name: "u1",
-            doc: "Byte 3 bit 2 (the kernel's FIRST).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E252],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "int_en", offset: 0, size: 4, bits: Some((27, 1)), type_name: "u1",
-            doc: "Byte 3 bit 3: interrupt enable (the kernel's LAST).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E253],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "last", offset: 0, size: 4, bits: Some((28, 1)), type_name: "u1",
-            doc: "Byte 3 bit 4: last BD of a transfer (the kernel's INT_EN).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E254],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "first", offset: 0, size: 4, bits: Some((29, 1)), type_name: "u1",
-            doc: "Byte 3 bit 5: first BD of a transfer (the kernel's Rx STRONG_ORDER_WR).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E255],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "ringid", offset: 0, size: 4, bits: Some((30, 2)), type_name: "u2",
-            doc: "Byte 3 bits 6..7: the ring id (DWARF); the kernel has DMB and CONCAT here.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E256],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("length_meta", 0, 4, "u16", confidence::wiki::HIGH_CARRIED, "Transfer length in bytes of this BD; 0 means 64 KiB (65536).")
+            .bits(0, 16)
+            .evidence(&[evidence::E247]),
+        meta::FieldMeta::new("md", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 2 bit 0; the page gives the name only.")
+            .bits(16, 1)
+            .evidence(&[evidence::E248]),
+        meta::FieldMeta::new("rsvd_dummy", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 2 bit 1, named rsvd_dummy (reserved).")
+            .bits(17, 1)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E248]),
+        meta::FieldMeta::new("netag0_meta", 0, 4, "u6", confidence::wiki::HIGH_CARRIED, "Network-tag meta, byte 2 bits 2..7. Table 1.1 names the whole byte 2 netag0_meta (b8); the descriptor model names the 6-bit field netag0_meta:6, the name used here.")
+            .bits(18, 6)
+            .evidence(&[evidence::E249, evidence::E250]),
+        meta::FieldMeta::new("concatenate", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 3 bit 0 (DWARF name). The kernel has RING_ID's low bit here; the firmware writes bit 0 of its generation tag here.")
+            .bits(24, 1)
+            .evidence(&[evidence::E251]),
+        meta::FieldMeta::new("dmb", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 3 bit 1 (DWARF name). The kernel has RING_ID's high bit here.")
+            .bits(25, 1)
+            .evidence(&[evidence::E251]),
+        meta::FieldMeta::new("no_snoop", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 3 bit 2 (the kernel's FIRST).")
+            .bits(26, 1)
+            .evidence(&[evidence::E252]),
+        meta::FieldMeta::new("int_en", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 3 bit 3: interrupt enable (the kernel's LAST).")
+            .bits(27, 1)
+            .evidence(&[evidence::E253]),
+        meta::FieldMeta::new("last", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 3 bit 4: last BD of a transfer (the kernel's INT_EN).")
+            .bits(28, 1)
+            .evidence(&[evidence::E254]),
+        meta::FieldMeta::new("first", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Byte 3 bit 5: first BD of a transfer (the kernel's Rx STRONG_ORDER_WR).")
+            .bits(29, 1)
+            .evidence(&[evidence::E255]),
+        meta::FieldMeta::new("ringid", 0, 4, "u2", confidence::wiki::HIGH_CARRIED, "Byte 3 bits 6..7: the ring id (DWARF); the kernel has DMB and CONCAT here.")
+            .bits(30, 2)
+            .evidence(&[evidence::E256]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -10452,29 +9831,18 @@ pub struct SDMA_DESC_WORD0_FW {
 impl SDMA_DESC_WORD0_FW {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "length", offset: 0, size: 4, bits: Some((0, 16)), type_name: "u16",
-            doc: "Transfer length in bytes.", confidence: confidence::wiki::MED_CARRIED,
-            evidence: &[evidence::E257], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "kept_16_23", offset: 0, size: 4, bits: Some((16, 8)), type_name: "u8",
-            role: meta::Role::Unknown,
-            doc: "Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "gen_tag", offset: 0, size: 4, bits: Some((24, 2)), type_name: "u2",
-            doc: "The 2-bit generation/ring tag; the completion busy-poll matches the same two bits (comp_BD.byte3 & 0x3). The kernel's RING_ID.",
-            confidence: confidence::wiki::MED_CARRIED, evidence: &[evidence::E258],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "kept_26_31", offset: 0, size: 4, bits: Some((26, 6)), type_name: "u6",
-            role: meta::Role::Unknown,
-            doc: "Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.",
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("length", 0, 4, "u16", confidence::wiki::MED_CARRIED, "Transfer length in bytes.")
+            .bits(0, 16)
+            .evidence(&[evidence::E257]),
+        meta::FieldMeta::new("kept_16_23", 0, 4, "u8", meta::Confidence::UNSTATED, "Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.")
+            .bits(16, 8)
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("gen_tag", 0, 4, "u2", confidence::wiki::MED_CARRIED, "The 2-bit generation/ring tag; the completion busy-poll matches the same two bits (comp_BD.byte3 & 0x3). The kernel's RING_ID.")
+            .bits(24, 2)
+            .evidence(&[evidence::E258]),
+        meta::FieldMeta::new("kept_26_31", 0, 4, "u6", meta::Confidence::UNSTATED, "Kept from the word as it was (mask 0xFCFF0000); the firmware reading gives no meaning.")
+            .bits(26, 6)
+            .role(meta::Role::Unknown),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -10548,81 +9916,46 @@ pub struct SDMA_CME_DESC_WORD1_DWARF {
 impl SDMA_CME_DESC_WORD1_DWARF {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "netag0_rsvd", offset: 0, size: 4, bits: Some((0, 5)), type_name: "u5",
-            role: meta::Role::Reserved, doc: "Reserved network-tag bits.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E259],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "write_barrier", offset: 0, size: 4, bits: Some((5, 1)), type_name: "u1",
-            doc: "Order this BD's write before the next.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E260],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "op", offset: 0, size: 4, bits: Some((6, 3)), type_name: "SDMAOP",
-            doc: "The engine operation (Table 1.3b).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E261],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "optype", offset: 0, size: 4, bits: Some((9, 3)),
-            type_name: "SDMA_CMETYPE", doc: "The CME operation type (Table 1.3a).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E262],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "copy_src_data", offset: 0, size: 4, bits: Some((12, 1)), type_name: "u1",
-            doc: "Also copy the source payload (CRC + copy).",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E263],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "store_source_crc", offset: 0, size: 4, bits: Some((13, 1)),
-            type_name: "u1", doc: "Store the source-side CRC.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E264],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "store_crc_result", offset: 0, size: 4, bits: Some((14, 1)),
-            type_name: "u1", doc: "Write the CRC result back.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E265],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "send_crc", offset: 0, size: 4, bits: Some((15, 1)), type_name: "u1",
-            doc: "Append the computed CRC to the stream.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E266],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "use_stored_crc_iv", offset: 0, size: 4, bits: Some((16, 1)),
-            type_name: "u1", doc: "Seed the CRC from the cached IV.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E267],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "validate_crc", offset: 0, size: 4, bits: Some((17, 1)), type_name: "u1",
-            doc: "Verify the incoming CRC.", confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E268], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "endian_type", offset: 0, size: 4, bits: Some((18, 8)), type_name: "u8",
-            doc: "Endianness selector.", confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E269], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "cached_crc_iv_index", offset: 0, size: 4, bits: Some((26, 3)),
-            type_name: "u3", doc: "CRC IV cache slot, 0..7.",
-            confidence: confidence::wiki::HIGH_CARRIED, evidence: &[evidence::E270],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "block_attr", offset: 0, size: 4, bits: Some((29, 3)), type_name: "u3",
-            doc: "Block attribute.", confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E271], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("netag0_rsvd", 0, 4, "u5", confidence::wiki::HIGH_CARRIED, "Reserved network-tag bits.")
+            .bits(0, 5)
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E259]),
+        meta::FieldMeta::new("write_barrier", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Order this BD's write before the next.")
+            .bits(5, 1)
+            .evidence(&[evidence::E260]),
+        meta::FieldMeta::new("op", 0, 4, "SDMAOP", confidence::wiki::HIGH_CARRIED, "The engine operation (Table 1.3b).")
+            .bits(6, 3)
+            .evidence(&[evidence::E261]),
+        meta::FieldMeta::new("optype", 0, 4, "SDMA_CMETYPE", confidence::wiki::HIGH_CARRIED, "The CME operation type (Table 1.3a).")
+            .bits(9, 3)
+            .evidence(&[evidence::E262]),
+        meta::FieldMeta::new("copy_src_data", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Also copy the source payload (CRC + copy).")
+            .bits(12, 1)
+            .evidence(&[evidence::E263]),
+        meta::FieldMeta::new("store_source_crc", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Store the source-side CRC.")
+            .bits(13, 1)
+            .evidence(&[evidence::E264]),
+        meta::FieldMeta::new("store_crc_result", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Write the CRC result back.")
+            .bits(14, 1)
+            .evidence(&[evidence::E265]),
+        meta::FieldMeta::new("send_crc", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Append the computed CRC to the stream.")
+            .bits(15, 1)
+            .evidence(&[evidence::E266]),
+        meta::FieldMeta::new("use_stored_crc_iv", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Seed the CRC from the cached IV.")
+            .bits(16, 1)
+            .evidence(&[evidence::E267]),
+        meta::FieldMeta::new("validate_crc", 0, 4, "u1", confidence::wiki::HIGH_CARRIED, "Verify the incoming CRC.")
+            .bits(17, 1)
+            .evidence(&[evidence::E268]),
+        meta::FieldMeta::new("endian_type", 0, 4, "u8", confidence::wiki::HIGH_CARRIED, "Endianness selector.")
+            .bits(18, 8)
+            .evidence(&[evidence::E269]),
+        meta::FieldMeta::new("cached_crc_iv_index", 0, 4, "u3", confidence::wiki::HIGH_CARRIED, "CRC IV cache slot, 0..7.")
+            .bits(26, 3)
+            .evidence(&[evidence::E270]),
+        meta::FieldMeta::new("block_attr", 0, 4, "u3", confidence::wiki::HIGH_CARRIED, "Block attribute.")
+            .bits(29, 3)
+            .evidence(&[evidence::E271]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -10735,25 +10068,15 @@ pub struct SDMA_CCE_W0 {
 impl SDMA_CCE_W0 {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "ctrl", offset: 0, size: 4, bits: Some((0, 23)), type_name: "u23",
-            role: meta::Role::Unknown,
-            doc: "Control bits, the write-barrier argument among them; the pages do not place them.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "has_meta_ctrl", offset: 0, size: 4, bits: Some((23, 1)), type_name: "u1",
-            doc: "1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. The kernel's len_ctrl META bit.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E272, evidence::E273, evidence::E274, evidence::E275],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "meta_idx", offset: 0, size: 4, bits: Some((24, 8)), type_name: "u8",
-            doc: "The meta index (meta_idx << 24).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E276, evidence::E277], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("ctrl", 0, 4, "u23", meta::Confidence::UNSTATED, "Control bits, the write-barrier argument among them; the pages do not place them.")
+            .bits(0, 23)
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("has_meta_ctrl", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. The kernel's len_ctrl META bit.")
+            .bits(23, 1)
+            .evidence(&[evidence::E272, evidence::E273, evidence::E274, evidence::E275]),
+        meta::FieldMeta::new("meta_idx", 0, 4, "u8", confidence::wiki::HIGH_OBSERVED, "The meta index (meta_idx << 24).")
+            .bits(24, 8)
+            .evidence(&[evidence::E276, evidence::E277]),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -10829,87 +10152,45 @@ pub struct SDMA_CCE_META_CTRL {
 impl SDMA_CCE_META_CTRL {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "sub_op", offset: 0, size: 4, bits: Some((0, 3)), type_name: "u3",
-            doc: "The op sub-selector, (sub & 7), packed by every encoder.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E278, evidence::E279, evidence::E280], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unnamed_3", offset: 0, size: 4, bits: Some((3, 1)), type_name: "u1",
-            role: meta::Role::Unknown, doc: "No encoder packs it.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "use_const", offset: 0, size: 4, bits: Some((4, 1)), type_name: "u1",
-            doc: "Use the min/max const operand, or the final flag (the common decode's '[4] use_const / final-flag'). The MIN/MAX encoder packs last here and use_const at bit 5; ADD and GCE pack an unnamed flag. LOW: named from the base constants and argument names.",
-            confidence: confidence::wiki::LOW_INFERRED,
-            evidence: &[evidence::E281, evidence::E282, evidence::E283, evidence::E284],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "flag_5", offset: 0, size: 4, bits: Some((5, 1)), type_name: "u1",
-            doc: "A flag by position (named here for its bit): the MIN/MAX encoder packs use_const here (use_const << 5, and 'use_const FORCES out_dt'); the overlays page calls it the min_max flag that, clear, zeroes the const-dtype (and ADD's fourth argument, 'bit5 (a4)'). LOW.",
-            confidence: confidence::wiki::LOW_INFERRED, evidence: &[evidence::E285, evidence::E286],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "write_barrier", offset: 0, size: 4, bits: Some((6, 1)), type_name: "u1",
-            doc: "Write barrier (wrbar << 6 in the ADD, MIN/MAX and GCE encoders; the FMA encoder packs an unnamed flag). LOW. The kernel's meta_ctrl write_barrier is bit 26 (conflict sdma_cce_w1_overlay).",
-            confidence: confidence::wiki::LOW_INFERRED, evidence: &[evidence::E287, evidence::E288],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "last", offset: 0, size: 4, bits: Some((7, 1)), type_name: "u1",
-            doc: "Last / notify: set on the final source of a multi-source reduce, which flushes the accumulator to S2M (last << 7 in ADD and GCE, notif << 7 in MIN/MAX). LOW.",
-            confidence: confidence::wiki::LOW_INFERRED,
-            evidence: &[evidence::E289, evidence::E290, evidence::E291], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 0, size: 4, bits: Some((8, 4)),
-            type_name: "SDMA_DTYPE",
-            doc: "The input / intermediate dtype nibble (in_dt or mid_dt & 0xF), an SDMA dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E292, evidence::E293, evidence::E294], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 0, size: 4, bits: Some((12, 4)),
-            type_name: "SDMA_DTYPE",
-            doc: "The scale / output dtype nibble, an SDMA dtype (FMA and GCE put the scale's dtype here, ADD, MIN/MAX and EXT the output's).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E295, evidence::E296, evidence::E297], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "acc_dtype", offset: 0, size: 4, bits: Some((16, 4)),
-            type_name: "SDMA_DTYPE",
-            doc: "The accumulation dtype nibble, an SDMA dtype: mixed precision reads in, accumulates wider, writes out.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E298, evidence::E299, evidence::E300], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "op_selector", offset: 0, size: 4, bits: Some((20, 3)), type_name: "u3",
-            doc: "The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000, bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD and MIN/MAX leave 0 here, and a MIN/MAX with a constant puts the constant's dtype here ((const_dt & 7) << 20). The values are the SDMA_CCETYPE values of FMA, EXT and GCE; on the kernel's meta_ctrl these bits are optype.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E301, evidence::E302, evidence::E303], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unnamed_23_24", offset: 0, size: 4, bits: Some((23, 2)), type_name: "u2",
-            role: meta::Role::Unknown,
-            doc: "0 in every CCE base word; the kernel's meta_ctrl op has its two low bits here.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "valid", offset: 0, size: 4, bits: Some((25, 1)), type_name: "u1",
-            doc: "CCE meta-ctrl VALID, set by every base word: 1 = this is a CCE descriptor. On the kernel's meta_ctrl it is op's top bit, op = CCE (4).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E304, evidence::E305], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unnamed_26_31", offset: 0, size: 4, bits: Some((26, 6)), type_name: "u6",
-            role: meta::Role::Unknown,
-            doc: "Not packed by the meta-ctrl encoders. The FMA descriptor encoder ORs (a10 & 1) << 26 and a8 << 29 into its W1 (wiki-cce §2.3) under argument names only.",
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("sub_op", 0, 4, "u3", confidence::wiki::HIGH_OBSERVED, "The op sub-selector, (sub & 7), packed by every encoder.")
+            .bits(0, 3)
+            .evidence(&[evidence::E278, evidence::E279, evidence::E280]),
+        meta::FieldMeta::new("unnamed_3", 0, 4, "u1", meta::Confidence::UNSTATED, "No encoder packs it.")
+            .bits(3, 1)
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("use_const", 0, 4, "u1", confidence::wiki::LOW_INFERRED, "Use the min/max const operand, or the final flag (the common decode's '[4] use_const / final-flag'). The MIN/MAX encoder packs last here and use_const at bit 5; ADD and GCE pack an unnamed flag. LOW: named from the base constants and argument names.")
+            .bits(4, 1)
+            .evidence(&[evidence::E281, evidence::E282, evidence::E283, evidence::E284]),
+        meta::FieldMeta::new("flag_5", 0, 4, "u1", confidence::wiki::LOW_INFERRED, "A flag by position (named here for its bit): the MIN/MAX encoder packs use_const here (use_const << 5, and 'use_const FORCES out_dt'); the overlays page calls it the min_max flag that, clear, zeroes the const-dtype (and ADD's fourth argument, 'bit5 (a4)'). LOW.")
+            .bits(5, 1)
+            .evidence(&[evidence::E285, evidence::E286]),
+        meta::FieldMeta::new("write_barrier", 0, 4, "u1", confidence::wiki::LOW_INFERRED, "Write barrier (wrbar << 6 in the ADD, MIN/MAX and GCE encoders; the FMA encoder packs an unnamed flag). LOW. The kernel's meta_ctrl write_barrier is bit 26 (conflict sdma_cce_w1_overlay).")
+            .bits(6, 1)
+            .evidence(&[evidence::E287, evidence::E288]),
+        meta::FieldMeta::new("last", 0, 4, "u1", confidence::wiki::LOW_INFERRED, "Last / notify: set on the final source of a multi-source reduce, which flushes the accumulator to S2M (last << 7 in ADD and GCE, notif << 7 in MIN/MAX). LOW.")
+            .bits(7, 1)
+            .evidence(&[evidence::E289, evidence::E290, evidence::E291]),
+        meta::FieldMeta::new("in_dtype", 0, 4, "SDMA_DTYPE", confidence::wiki::HIGH_OBSERVED, "The input / intermediate dtype nibble (in_dt or mid_dt & 0xF), an SDMA dtype.")
+            .bits(8, 4)
+            .evidence(&[evidence::E292, evidence::E293, evidence::E294]),
+        meta::FieldMeta::new("out_dtype", 0, 4, "SDMA_DTYPE", confidence::wiki::HIGH_OBSERVED, "The scale / output dtype nibble, an SDMA dtype (FMA and GCE put the scale's dtype here, ADD, MIN/MAX and EXT the output's).")
+            .bits(12, 4)
+            .evidence(&[evidence::E295, evidence::E296, evidence::E297]),
+        meta::FieldMeta::new("acc_dtype", 0, 4, "SDMA_DTYPE", confidence::wiki::HIGH_OBSERVED, "The accumulation dtype nibble, an SDMA dtype: mixed precision reads in, accumulates wider, writes out.")
+            .bits(16, 4)
+            .evidence(&[evidence::E298, evidence::E299, evidence::E300]),
+        meta::FieldMeta::new("op_selector", 0, 4, "u3", confidence::wiki::HIGH_OBSERVED, "The op selector as a 3-bit value: 1 = FMA (0x100000, bit 20), 4 = EXT (0x400000, bit 22), 5 = GCE (0x500000, bits 22 + 20); ADD and MIN/MAX leave 0 here, and a MIN/MAX with a constant puts the constant's dtype here ((const_dt & 7) << 20). The values are the SDMA_CCETYPE values of FMA, EXT and GCE; on the kernel's meta_ctrl these bits are optype.")
+            .bits(20, 3)
+            .evidence(&[evidence::E301, evidence::E302, evidence::E303]),
+        meta::FieldMeta::new("unnamed_23_24", 0, 4, "u2", meta::Confidence::UNSTATED, "0 in every CCE base word; the kernel's meta_ctrl op has its two low bits here.")
+            .bits(23, 2)
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("valid", 0, 4, "u1", confidence::wiki::HIGH_OBSERVED, "CCE meta-ctrl VALID, set by every base word: 1 = this is a CCE descriptor. On the kernel's meta_ctrl it is op's top bit, op = CCE (4).")
+            .bits(25, 1)
+            .evidence(&[evidence::E304, evidence::E305]),
+        meta::FieldMeta::new("unnamed_26_31", 0, 4, "u6", meta::Confidence::UNSTATED, "Not packed by the meta-ctrl encoders. The FMA descriptor encoder ORs (a10 & 1) << 26 and a8 << 29 into its W1 (wiki-cce §2.3) under argument names only.")
+            .bits(26, 6)
+            .role(meta::Role::Unknown),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -11004,39 +10285,21 @@ pub struct SDMA_CCE_W2 {
 impl SDMA_CCE_W2 {
     pub const SIZE: usize = 4;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "sema_length", offset: 0, size: 4, bits: Some((0, 24)), type_name: "u24",
-            doc: "Semaphore / length (& 0xFFFFFF).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E306, evidence::E307], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "a_sel", offset: 0, size: 4, bits: Some((24, 2)),
-            type_name: "SDMA_FMA_OPERAND",
-            doc: "FMA operand A (a multiply operand); the runtime's default is 1 (input_buffer, this source).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E308, evidence::E309, evidence::E310], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "b_sel", offset: 0, size: 4, bits: Some((26, 2)),
-            type_name: "SDMA_FMA_OPERAND",
-            doc: "FMA operand B (the other multiply operand); default 2 (scale), so acc' = input * scale + acc.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E311, evidence::E312, evidence::E313], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "c_sel", offset: 0, size: 4, bits: Some((28, 2)),
-            type_name: "SDMA_FMA_OPERAND",
-            doc: "FMA operand C (the add operand); default 0 (stored_buffer, the accumulator).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E314, evidence::E315, evidence::E316], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "op_high", offset: 0, size: 4, bits: Some((30, 2)), type_name: "u2",
-            role: meta::Role::Unknown,
-            doc: "Not placed by the pages (the field tables' op-high nibble may fall here or overlap the selectors).",
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("sema_length", 0, 4, "u24", confidence::wiki::HIGH_OBSERVED, "Semaphore / length (& 0xFFFFFF).")
+            .bits(0, 24)
+            .evidence(&[evidence::E306, evidence::E307]),
+        meta::FieldMeta::new("a_sel", 0, 4, "SDMA_FMA_OPERAND", confidence::wiki::HIGH_OBSERVED, "FMA operand A (a multiply operand); the runtime's default is 1 (input_buffer, this source).")
+            .bits(24, 2)
+            .evidence(&[evidence::E308, evidence::E309, evidence::E310]),
+        meta::FieldMeta::new("b_sel", 0, 4, "SDMA_FMA_OPERAND", confidence::wiki::HIGH_OBSERVED, "FMA operand B (the other multiply operand); default 2 (scale), so acc' = input * scale + acc.")
+            .bits(26, 2)
+            .evidence(&[evidence::E311, evidence::E312, evidence::E313]),
+        meta::FieldMeta::new("c_sel", 0, 4, "SDMA_FMA_OPERAND", confidence::wiki::HIGH_OBSERVED, "FMA operand C (the add operand); default 0 (stored_buffer, the accumulator).")
+            .bits(28, 2)
+            .evidence(&[evidence::E314, evidence::E315, evidence::E316]),
+        meta::FieldMeta::new("op_high", 0, 4, "u2", meta::Confidence::UNSTATED, "Not placed by the pages (the field tables' op-high nibble may fall here or overlap the selectors).")
+            .bits(30, 2)
+            .role(meta::Role::Unknown),
     ];
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
@@ -11099,12 +10362,9 @@ impl Default for SDMA_CME_BD_DESC {
 impl SDMA_CME_BD_DESC {
     pub const SIZE: usize = 16;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "len_ctrl", offset: 0, size: 4, type_name: "SDMA_DESC_WORD0",
-            doc: "Word 0: the length, the 2-bit ring id (phase) and the packet controls; the same layout on the Tx and the Rx descriptor. The DWARF tables call it word0 and read its bits mirrored (alternative field_tables_len_ctrl); the firmware's reading is firmware_gen_tag.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E317, evidence::E318, evidence::E319],
-            alternatives: &[
+        meta::FieldMeta::new("len_ctrl", 0, 4, "SDMA_DESC_WORD0", confidence::wiki::HIGH_OBSERVED, "Word 0: the length, the 2-bit ring id (phase) and the packet controls; the same layout on the Tx and the Rx descriptor. The DWARF tables call it word0 and read its bits mirrored (alternative field_tables_len_ctrl); the firmware's reading is firmware_gen_tag.")
+            .evidence(&[evidence::E317, evidence::E318, evidence::E319])
+            .alternatives(&[
                 meta::Alternative {
                     name: "field_tables_len_ctrl", type_name: "SDMA_DESC_WORD0_DWARF",
                     doc: "The field tables' DWARF reading (Table 1.1): the same length in bits 0..15, but byte 3 read with ringid at [7:6] and concatenate at [0], the mirror of the kernel's bits (conflict udma_desc_bit_order). A plain copy descriptor (FIRST|LAST) reads here as no_snoop = 1, int_en = 1, first = 0, last = 0.",
@@ -11116,15 +10376,10 @@ impl SDMA_CME_BD_DESC {
                     confidence: confidence::wiki::MED_CARRIED,
                     evidence: &[evidence::E321, evidence::E322, evidence::E323],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "meta_ctrl", offset: 4, size: 4, type_name: "SDMA_CME_DESC_WORD1",
-            doc: "Word 1 of a Tx (m2s) descriptor: the SDMA op and op type, the CRC / endian controls and the write barrier. A plain copy carries the default 0x01080003 (block_attr 3 = first and last block, copy_src_data 1, op 2 = CME). On an Rx (s2m) descriptor the same four bytes are buf2_ptr_lo, which M2M leaves zero (alternative buf2_ptr_lo). The DWARF tables call it word1 and read its bits mirrored (alternative field_tables_meta_ctrl).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E324, evidence::E325, evidence::E326, evidence::E327],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("meta_ctrl", 4, 4, "SDMA_CME_DESC_WORD1", confidence::wiki::HIGH_OBSERVED, "Word 1 of a Tx (m2s) descriptor: the SDMA op and op type, the CRC / endian controls and the write barrier. A plain copy carries the default 0x01080003 (block_attr 3 = first and last block, copy_src_data 1, op 2 = CME). On an Rx (s2m) descriptor the same four bytes are buf2_ptr_lo, which M2M leaves zero (alternative buf2_ptr_lo). The DWARF tables call it word1 and read its bits mirrored (alternative field_tables_meta_ctrl).")
+            .evidence(&[evidence::E324, evidence::E325, evidence::E326, evidence::E327])
+            .alternatives(&[
                 meta::Alternative {
                     name: "field_tables_meta_ctrl", type_name: "SDMA_CME_DESC_WORD1_DWARF",
                     doc: "The field tables' DWARF reading (Table 1.2): the same thirteen names from the other end of the word, netag0_rsvd at [4:0] .. block_attr at [31:29] (conflict udma_desc_bit_order). The plain-copy default 0x01080003 reads here as op = 0, endian_type = 66.",
@@ -11136,16 +10391,9 @@ impl SDMA_CME_BD_DESC {
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     evidence: &[evidence::E329, evidence::E330],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "buf_ptr", offset: 8, size: 8, type_name: "u64",
-            doc: "The only address the descriptor carries: on a Tx (m2s) descriptor the source physical address the engine reads, on an Rx (s2m) descriptor (buf1_ptr) the destination it writes.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E331, evidence::E332, evidence::E333, evidence::E334],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("buf_ptr", 8, 8, "u64", confidence::wiki::HIGH_OBSERVED, "The only address the descriptor carries: on a Tx (m2s) descriptor the source physical address the engine reads, on an Rx (s2m) descriptor (buf1_ptr) the destination it writes.")
+            .evidence(&[evidence::E331, evidence::E332, evidence::E333, evidence::E334]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -11293,30 +10541,14 @@ impl Default for SDMA_CCE_DESC {
 impl SDMA_CCE_DESC {
     pub const SIZE: usize = 16;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "w0", offset: 0, size: 4, type_name: "SDMA_CCE_W0",
-            doc: "Control and meta index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E335, evidence::E336], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "meta_ctrl", offset: 4, size: 4, type_name: "SDMA_CCE_META_CTRL",
-            doc: "The per-op META-CTRL word (al_sdma_m2s_build_*_meta_ctrl), the meta_ctrl analogue.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E337, evidence::E338], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "w2", offset: 8, size: 4, type_name: "SDMA_CCE_W2",
-            doc: "Semaphore/length and the FMA operand selectors.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E339, evidence::E340], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "scale", offset: 12, size: 4, type_name: "u32",
-            doc: "The op payload: an FMA's per-source FP32 scale, as its IEEE-754 bits (the spec has no float type); 0 for ADD / MIN / MAX. The scale's dtype must be FP32, one per per-source descriptor (per rank, not per element).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E341, evidence::E342, evidence::E343, evidence::E344, evidence::E345],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("w0", 0, 4, "SDMA_CCE_W0", confidence::wiki::HIGH_OBSERVED, "Control and meta index.")
+            .evidence(&[evidence::E335, evidence::E336]),
+        meta::FieldMeta::new("meta_ctrl", 4, 4, "SDMA_CCE_META_CTRL", confidence::wiki::HIGH_OBSERVED, "The per-op META-CTRL word (al_sdma_m2s_build_*_meta_ctrl), the meta_ctrl analogue.")
+            .evidence(&[evidence::E337, evidence::E338]),
+        meta::FieldMeta::new("w2", 8, 4, "SDMA_CCE_W2", confidence::wiki::HIGH_OBSERVED, "Semaphore/length and the FMA operand selectors.")
+            .evidence(&[evidence::E339, evidence::E340]),
+        meta::FieldMeta::new("scale", 12, 4, "u32", confidence::wiki::HIGH_OBSERVED, "The op payload: an FMA's per-source FP32 scale, as its IEEE-754 bits (the spec has no float type); 0 for ADD / MIN / MAX. The scale's dtype must be FP32, one per per-source descriptor (per rank, not per element).")
+            .evidence(&[evidence::E341, evidence::E342, evidence::E343, evidence::E344, evidence::E345]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -11436,15 +10668,13 @@ impl SDMA_CCE_DESC {
 }
 impl SDMA_CCE_DESC {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "cce_add_min_max_scale_zero", name: "cce_add_min_max_scale_zero",
-        clause: true, kind: rules::RuleKind::NotEnforced,
-        message: "W3 (scale) must be 0 for ADD / MIN / MAX",
-        doc: "Table 7.0 gives W3 = 0 for ADD/MIN/MAX, but which of those ops a descriptor carries is not in its bits the page gives (ADD/MIN/MAX leave the META-CTRL op selector 0; the SDMA_CCETYPE value is not placed in the 16 bytes), so the rule cannot be checked on the descriptor alone.",
-        source: "wiki-cce §2.2", confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E346, evidence::E347], enforced: false,
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("cce_add_min_max_scale_zero", "cce_add_min_max_scale_zero", "wiki-cce §2.2", confidence::wiki::HIGH_OBSERVED, "W3 (scale) must be 0 for ADD / MIN / MAX", "Table 7.0 gives W3 = 0 for ADD/MIN/MAX, but which of those ops a descriptor carries is not in its bits the page gives (ADD/MIN/MAX leave the META-CTRL op selector 0; the SDMA_CCETYPE value is not placed in the 16 bytes), so the rule cannot be checked on the descriptor alone.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .evidence(&[evidence::E346, evidence::E347])
+            .not_enforced(),
+    ];
     /// Truth of each of `SDMA_CCE_DESC`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
@@ -11485,17 +10715,9 @@ impl Default for KBIN_CCE_FMA_INFO {
 }
 impl KBIN_CCE_FMA_INFO {
     pub const SIZE: usize = 132;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "scale_dtype", offset: 0, size: 4, type_name: "KBIN_DTYPE",
-        doc: "The scale vector's dtype: must remap to SDMA fp32 (kbin FP32), or the FMA path asserts.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E348, evidence::E349], ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "scale", offset: 4, size: 128, type_name: "u32[32]",
-        doc: "float scale[32]: one FP32 scale per source (up to 32), as IEEE-754 bits.",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E350, evidence::E351], ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("scale_dtype", 0, 4, "KBIN_DTYPE", confidence::wiki::HIGH_OBSERVED, "The scale vector's dtype: must remap to SDMA fp32 (kbin FP32), or the FMA path asserts.")
+        .evidence(&[evidence::E348, evidence::E349]), meta::FieldMeta::new("scale", 4, 128, "u32[32]", confidence::wiki::HIGH_OBSERVED, "float scale[32]: one FP32 scale per source (up to 32), as IEEE-754 bits.")
+        .evidence(&[evidence::E350, evidence::E351])];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
     #[inline(always)]
@@ -11621,29 +10843,14 @@ impl Default for KBIN_CCE_MIN_MAX_INFO {
 impl KBIN_CCE_MIN_MAX_INFO {
     pub const SIZE: usize = 12;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "use_constant", offset: 0, size: 1, type_name: "u8",
-            doc: "bool: also clamp the running extremum against the constant.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E352, evidence::E353], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "pad_1_3", offset: 1, size: 3, type_name: "u8[3]",
-            role: meta::Role::Unknown,
-            doc: "Between the bool at +4 and constant_dtype at +8 (struct offsets); the page gives no meaning (alignment padding).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "constant_dtype", offset: 4, size: 4, type_name: "KBIN_DTYPE",
-            doc: "The constant's dtype (converted by kbin_dtype_to_sdma_dtype into the MIN/MAX constant's 3-bit const-dtype).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E354],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "constant", offset: 8, size: 4, type_name: "u32",
-            doc: "The clamp / seed constant.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E355], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("use_constant", 0, 1, "u8", confidence::wiki::HIGH_OBSERVED, "bool: also clamp the running extremum against the constant.")
+            .evidence(&[evidence::E352, evidence::E353]),
+        meta::FieldMeta::new("pad_1_3", 1, 3, "u8[3]", meta::Confidence::UNSTATED, "Between the bool at +4 and constant_dtype at +8 (struct offsets); the page gives no meaning (alignment padding).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("constant_dtype", 4, 4, "KBIN_DTYPE", confidence::wiki::HIGH_OBSERVED, "The constant's dtype (converted by kbin_dtype_to_sdma_dtype into the MIN/MAX constant's 3-bit const-dtype).")
+            .evidence(&[evidence::E354]),
+        meta::FieldMeta::new("constant", 8, 4, "u32", confidence::wiki::HIGH_OBSERVED, "The clamp / seed constant.")
+            .evidence(&[evidence::E355]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -11718,32 +10925,19 @@ impl Default for KBIN_DMA_DESC_CCE_INFO {
 impl KBIN_DMA_DESC_CCE_INFO {
     pub const SIZE: usize = 140;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "num_sources", offset: 0, size: 4, type_name: "u32",
-            doc: "The number of source streams reduced into one destination (1..32).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E356, evidence::E357], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "fma_info", offset: 4, size: 132, type_name: "KBIN_CCE_FMA_INFO",
-            doc: "The union's FMA arm (the only op that reads the scale vector); the MIN/MAX arm is the alternative min_max_info. Nothing in the struct says which arm holds: the op is passed beside it.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E358, evidence::E359],
-            alternatives: &[
+        meta::FieldMeta::new("num_sources", 0, 4, "u32", confidence::wiki::HIGH_OBSERVED, "The number of source streams reduced into one destination (1..32).")
+            .evidence(&[evidence::E356, evidence::E357]),
+        meta::FieldMeta::new("fma_info", 4, 132, "KBIN_CCE_FMA_INFO", confidence::wiki::HIGH_OBSERVED, "The union's FMA arm (the only op that reads the scale vector); the MIN/MAX arm is the alternative min_max_info. Nothing in the struct says which arm holds: the op is passed beside it.")
+            .evidence(&[evidence::E358, evidence::E359])
+            .alternatives(&[
                 meta::Alternative {
                     name: "min_max_info", type_name: "KBIN_CCE_MIN_MAX_INFO",
                     doc: "The union's MIN/MAX arm, in its first 12 bytes: min_max_info.constant_dtype is the same address as fma_info.scale[0].",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E360],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_dests", offset: 136, size: 4, type_name: "u32",
-            doc: "The number of destination streams (typically 1; more than 1, replication, only on arch > 2).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E361, evidence::E362, evidence::E363], ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("num_dests", 136, 4, "u32", confidence::wiki::HIGH_OBSERVED, "The number of destination streams (typically 1; more than 1, replication, only on arch > 2).")
+            .evidence(&[evidence::E361, evidence::E362, evidence::E363]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -11876,105 +11070,44 @@ impl Default for DMA_DIRECT2D {
 impl DMA_DIRECT2D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xb8",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E365], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E366, evidence::E367], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore", offset: 13, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "sem_increment", offset: 14, size: 1, type_name: "u8",
-            doc: "Semaphore increment; bounds the number of DMAs used.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "compute_op", offset: 15, size: 1, type_name: "DGE_COMPUTE_OP",
-            doc: "Reduce-on-copy op (§6.4).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E368, evidence::E369], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
-            doc: "Source base (immediate / register / table).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E370], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
-            doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E371],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
-            doc: "2-D shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E372],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
-            doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
-            codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the source address (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the destination address.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
-            doc: "Destination base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E373], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
-            doc: "2-D signed strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
-            doc: "Bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E364],
-            codec: Some(meta::Codec::ZeroMeans(65536)), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E374], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E364, evidence::E375], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xb8")
+            .evidence(&[evidence::E364]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E365]),
+        meta::FieldMeta::new("dma_configs", 12, 1, "DMA_CONFIGS", confidence::wiki::HIGH_OBSERVED, "Priority class (§6.1).")
+            .evidence(&[evidence::E364, evidence::E366, evidence::E367]),
+        meta::FieldMeta::new("semaphore", 13, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Completion semaphore index.")
+            .evidence(&[evidence::E364]),
+        meta::FieldMeta::new("sem_increment", 14, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Semaphore increment; bounds the number of DMAs used.")
+            .evidence(&[evidence::E364]),
+        meta::FieldMeta::new("compute_op", 15, 1, "DGE_COMPUTE_OP", confidence::wiki::HIGH_OBSERVED, "Reduce-on-copy op (§6.4).")
+            .evidence(&[evidence::E364, evidence::E368, evidence::E369]),
+        meta::FieldMeta::new("src_start_addr", 16, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Source base (immediate / register / table).")
+            .evidence(&[evidence::E364, evidence::E370]),
+        meta::FieldMeta::new("src_step_elem", 24, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "2-D signed strides, in elements.")
+            .evidence(&[evidence::E371]),
+        meta::FieldMeta::new("src_num_elem", 32, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D shape (X, Y element counts).")
+            .evidence(&[evidence::E372]),
+        meta::FieldMeta::new("src_elem_size", 36, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Bytes per element; 0 means 64 KiB.")
+            .evidence(&[evidence::E364])
+            .codec(meta::Codec::ZeroMeans(65536)),
+        meta::FieldMeta::new("src_bound_reg", 38, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the source address (§6.3).")
+            .evidence(&[evidence::E364]),
+        meta::FieldMeta::new("dst_bound_reg", 39, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the destination address.")
+            .evidence(&[evidence::E364]),
+        meta::FieldMeta::new("dst_start_addr", 40, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Destination base.")
+            .evidence(&[evidence::E364, evidence::E373]),
+        meta::FieldMeta::new("dst_step_elem", 48, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "2-D signed strides, in elements.")
+            .evidence(&[evidence::E364]),
+        meta::FieldMeta::new("dst_num_elem", 56, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D shape.")
+            .evidence(&[evidence::E364]),
+        meta::FieldMeta::new("dst_elem_size", 60, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Bytes per element; 0 means 64 KiB.")
+            .evidence(&[evidence::E364])
+            .codec(meta::Codec::ZeroMeans(65536)),
+        meta::FieldMeta::new("in_dtype", 62, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Source dtype.")
+            .evidence(&[evidence::E364, evidence::E374]),
+        meta::FieldMeta::new("out_dtype", 63, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Destination dtype.")
+            .evidence(&[evidence::E364, evidence::E375]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -12277,230 +11410,170 @@ impl DMA_DIRECT2D {
 impl DMA_DIRECT2D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "is_valid_dma_direct2d", name: "is_valid_dma_direct2d", args: Some("i"),
-            kind: rules::RuleKind::All, parts: &[1, 15],
-            message: "not a valid DMAMemcpy word", doc: "",
-            fields: &[
+        rules::RuleMeta::new("is_valid_dma_direct2d", "is_valid_dma_direct2d", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "not a valid DMAMemcpy word", "")
+            .args("i")
+            .kind(rules::RuleKind::All, &[1, 15])
+            .fields(&[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
                 "dst_elem_size", "dst_num_elem", "dst_start_addr", "dst_step_elem", "events", "header",
                 "in_dtype", "out_dtype", "src_bound_reg.bc_disable_oob_error_notif",
                 "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_elem_size", "src_num_elem",
                 "src_start_addr", "src_step_elem",
-            ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E376], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_memcpy_direct_general",
-            name: "is_valid_dma_memcpy_direct_general", args: Some("i"),
-            kind: rules::RuleKind::All,
-            parts: &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
-            parent: Some(0), message: "the general DMAMemcpy checks fail", doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E376]),
+        rules::RuleMeta::new("is_valid_dma_memcpy_direct_general", "is_valid_dma_memcpy_direct_general", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "the general DMAMemcpy checks fail", "")
+            .args("i")
+            .kind(rules::RuleKind::All, &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
+            .parent(0)
+            .fields(&[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg",
                 "dst_num_elem", "dst_start_addr", "dst_step_elem[0]", "dst_step_elem[1]", "events", "header",
                 "in_dtype", "out_dtype", "src_bound_reg.bc_disable_oob_error_notif",
                 "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg", "src_num_elem", "src_start_addr",
                 "src_step_elem[0]", "src_step_elem[1]",
-            ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E377, evidence::E378, evidence::E379], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_neuron_header", name: "has_valid_neuron_header", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "the header must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["header"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E380],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_neuron_events", name: "has_valid_neuron_events", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "the events must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["events"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E381],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "header_opcode_is_dmamemcpy", name: "header_opcode_is_dmamemcpy",
-            clause: true, expr: Some("header.opcode == OPCODE::DMAMEMCPY"), parent: Some(1),
-            message: "header.opcode must be DMAMemcpy (0xb8)",
-            doc: "", fields: &["header.opcode"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E382],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E383],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_addr8_dst", name: "is_valid_addr8", args: Some("dst_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E384],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_src", name: "is_valid_dge_shape_reg",
-            args: Some("src_start_addr, src_step_elem[0]"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr", "src_step_elem[0]"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E385], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
-            args: Some("dst_start_addr, dst_step_elem[0]"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr", "dst_step_elem[0]"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E386], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "zero_num_step_elem_shape_reg_mode",
-            name: "zero_num_step_elem_shape_reg_mode", args: Some("i"),
-            expr: Some("(!has(src_start_addr.marker, SHAPE_REG)\n    || (src_num_elem[0] == 0 && src_num_elem[1] == 0 && src_step_elem[1] == 0))\n&& (!has(dst_start_addr.marker, SHAPE_REG)\n    || (dst_num_elem[0] == 0 && dst_num_elem[1] == 0 && dst_step_elem[1] == 0))"),
-            parent: Some(1),
-            message: "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0 and step_elem[1] == 0",
-            doc: "Shape-from-register is marker bit 6 (SHAPE_REG, 0x40), not ADDR_REG. `num_elem == 0` is read as both elements of the 2-D shape.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E377, evidence::E378, evidence::E379]),
+        rules::RuleMeta::new("has_valid_neuron_header", "has_valid_neuron_header", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "the header must be valid; the sources do not give this predicate's body", "")
+            .args("i")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["header"])
+            .evidence(&[evidence::E380])
+            .not_enforced(),
+        rules::RuleMeta::new("has_valid_neuron_events", "has_valid_neuron_events", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "the events must be valid; the sources do not give this predicate's body", "")
+            .args("i")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["events"])
+            .evidence(&[evidence::E381])
+            .not_enforced(),
+        rules::RuleMeta::new("header_opcode_is_dmamemcpy", "header_opcode_is_dmamemcpy", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "header.opcode must be DMAMemcpy (0xb8)", "")
+            .clause()
+            .expr("header.opcode == OPCODE::DMAMEMCPY")
+            .parent(1)
+            .fields(&["header.opcode"])
+            .evidence(&[evidence::E382]),
+        rules::RuleMeta::new("is_valid_addr8_src", "is_valid_addr8", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body", "")
+            .args("src_start_addr")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["src_start_addr"])
+            .evidence(&[evidence::E383])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_addr8_dst", "is_valid_addr8", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body", "")
+            .args("dst_start_addr")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["dst_start_addr"])
+            .evidence(&[evidence::E384])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_dge_shape_reg_src", "is_valid_dge_shape_reg", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "the source shape-register binding must be valid; the sources do not give this predicate's body", "")
+            .args("src_start_addr, src_step_elem[0]")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["src_start_addr", "src_step_elem[0]"])
+            .evidence(&[evidence::E385])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_dge_shape_reg_dst", "is_valid_dge_shape_reg", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "the destination shape-register binding must be valid; the sources do not give this predicate's body", "")
+            .args("dst_start_addr, dst_step_elem[0]")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["dst_start_addr", "dst_step_elem[0]"])
+            .evidence(&[evidence::E386])
+            .not_enforced(),
+        rules::RuleMeta::new("zero_num_step_elem_shape_reg_mode", "zero_num_step_elem_shape_reg_mode", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0 and step_elem[1] == 0", "Shape-from-register is marker bit 6 (SHAPE_REG, 0x40), not ADDR_REG. `num_elem == 0` is read as both elements of the 2-D shape.")
+            .args("i")
+            .expr("(!has(src_start_addr.marker, SHAPE_REG)\n    || (src_num_elem[0] == 0 && src_num_elem[1] == 0 && src_step_elem[1] == 0))\n&& (!has(dst_start_addr.marker, SHAPE_REG)\n    || (dst_num_elem[0] == 0 && dst_num_elem[1] == 0 && dst_step_elem[1] == 0))")
+            .parent(1)
+            .fields(&[
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.marker", "dst_step_elem[1]",
                 "src_num_elem[0]", "src_num_elem[1]", "src_start_addr.marker", "src_step_elem[1]",
-            ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E387, evidence::E388, evidence::E389], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
-            args: Some("compute_op, in_dtype, out_dtype"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
-            doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E390, evidence::E391], enforced: false,
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_bound_check_reg_src", name: "has_valid_bound_check_reg",
-            args: Some("src_bound_reg, src_start_addr.addr_tbl_offs.marker"),
-            expr: Some("has_valid_bound_check_reg(src_bound_reg)"),
-            parent: Some(1),
-            message: "src_bound_reg must be fully inert or fully armed",
-            doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
-            fields: &["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E392, evidence::E393], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
-            args: Some("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker"),
-            expr: Some("has_valid_bound_check_reg(dst_bound_reg)"),
-            parent: Some(1),
-            message: "dst_bound_reg must be fully inert or fully armed",
-            doc: "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.",
-            fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E394, evidence::E393], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
-            args: Some("compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "compute_op must be valid for these element counts and addresses; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E395], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_configs", name: "is_valid_dma_configs",
-            args: Some("dma_configs"), expr: Some("is_valid_dma_configs(dma_configs)"),
-            parent: Some(1),
-            message: "dma_configs.priority_class must be 0..4 and its reserved bits zero",
-            doc: "",
-            fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E396, evidence::E397], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_memcpy_direct_arith",
-            name: "is_valid_dma_memcpy_direct_arith", args: Some("i"),
-            kind: rules::RuleKind::Any, parts: &[16, 20], parent: Some(0),
-            message: "neither a plain memcpy nor a valid CCE operation",
-            doc: "Seed 004 abbreviates this predicate `_arith`; the full name follows `_general`'s. While is_valid_dma_cce is not enforced, this alternative always holds.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E387, evidence::E388, evidence::E389]),
+        rules::RuleMeta::new("are_valid_memcpy_dtypes", "are_valid_memcpy_dtypes", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "in_dtype / out_dtype must be a no-CCE memcpy (compute_op NONE, in == out) or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts", "")
+            .args("compute_op, in_dtype, out_dtype")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["compute_op", "in_dtype", "out_dtype"])
+            .evidence(&[evidence::E390, evidence::E391])
+            .not_enforced(),
+        rules::RuleMeta::new("has_valid_bound_check_reg_src", "has_valid_bound_check_reg", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "src_bound_reg must be fully inert or fully armed", "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.")
+            .args("src_bound_reg, src_start_addr.addr_tbl_offs.marker")
+            .expr("has_valid_bound_check_reg(src_bound_reg)")
+            .parent(1)
+            .fields(&["src_bound_reg.bc_disable_oob_error_notif", "src_bound_reg.bc_enabled", "src_bound_reg.bc_reg"])
+            .evidence(&[evidence::E392, evidence::E393]),
+        rules::RuleMeta::new("has_valid_bound_check_reg_dst", "has_valid_bound_check_reg", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "dst_bound_reg must be fully inert or fully armed", "BOUND_CHECK_REG's has_valid_bound_check_reg; its register check under the marker is not enforced.")
+            .args("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker")
+            .expr("has_valid_bound_check_reg(dst_bound_reg)")
+            .parent(1)
+            .fields(&["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"])
+            .evidence(&[evidence::E394, evidence::E393]),
+        rules::RuleMeta::new("is_valid_dge_compute_op", "is_valid_dge_compute_op", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "compute_op must be valid for these element counts and addresses; the sources do not give this predicate's body", "")
+            .args("compute_op, total_src_elems, total_dst_elems, src_addr, dst_addr")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["compute_op", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E395])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_dma_configs", "is_valid_dma_configs", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "dma_configs.priority_class must be 0..4 and its reserved bits zero", "")
+            .args("dma_configs")
+            .expr("is_valid_dma_configs(dma_configs)")
+            .parent(1)
+            .fields(&["dma_configs.priority_class", "dma_configs.reserved_bitfield"])
+            .evidence(&[evidence::E396, evidence::E397]),
+        rules::RuleMeta::new("is_valid_dma_memcpy_direct_arith", "is_valid_dma_memcpy_direct_arith", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "neither a plain memcpy nor a valid CCE operation", "Seed 004 abbreviates this predicate `_arith`; the full name follows `_general`'s. While is_valid_dma_cce is not enforced, this alternative always holds.")
+            .args("i")
+            .kind(rules::RuleKind::Any, &[16, 20])
+            .parent(0)
+            .fields(&[
                 "compute_op", "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr",
                 "dst_step_elem", "in_dtype", "out_dtype", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]", "src_start_addr", "src_step_elem",
-            ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E398, evidence::E399], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_memcpy_direct_without_cce",
-            name: "is_valid_dma_memcpy_direct_without_cce", args: Some("i"),
-            kind: rules::RuleKind::All, parts: &[17, 18, 19], parent: Some(15),
-            message: "a plain memcpy needs compute_op NONE, in_dtype == out_dtype and equal byte counts",
-            doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E398, evidence::E399]),
+        rules::RuleMeta::new("is_valid_dma_memcpy_direct_without_cce", "is_valid_dma_memcpy_direct_without_cce", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "a plain memcpy needs compute_op NONE, in_dtype == out_dtype and equal byte counts", "")
+            .args("i")
+            .kind(rules::RuleKind::All, &[17, 18, 19])
+            .parent(15)
+            .fields(&[
                 "compute_op", "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "in_dtype", "out_dtype",
                 "src_elem_size", "src_num_elem[0]", "src_num_elem[1]",
-            ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E400, evidence::E401], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "compute_op_is_none", name: "compute_op_is_none", clause: true,
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(16),
-            message: "compute_op must be NONE", doc: "", fields: &["compute_op"],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E402], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
-            clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(16),
-            message: "in_dtype must equal out_dtype", doc: "",
-            fields: &["in_dtype", "out_dtype"], source: "seed-004 §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E403],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "byte_counts_match", name: "byte_counts_match", clause: true,
-            expr: Some("src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] * dst_num_elem[1] * value(dst_elem_size)"),
-            parent: Some(16),
-            message: "the source and destination byte counts must match",
-            doc: "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB. The product is dmaspec's reading: seed 004 says only \"byte counts match\", and the field tables (supp-field-tables §2.1) write a sum, \"Σ src_num·src_elem == Σ dst_num·dst_elem\" (a sum over the dimensions of num × elem, which is not the product unless one dimension is 1). The enforced formula is the inference: INFERRED, no surer than MED.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E400, evidence::E401]),
+        rules::RuleMeta::new("compute_op_is_none", "compute_op_is_none", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "compute_op must be NONE", "")
+            .clause()
+            .expr("compute_op == DGE_COMPUTE_OP::NONE")
+            .parent(16)
+            .fields(&["compute_op"])
+            .evidence(&[evidence::E402]),
+        rules::RuleMeta::new("in_dtype_equals_out_dtype", "in_dtype_equals_out_dtype", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "in_dtype must equal out_dtype", "")
+            .clause()
+            .expr("in_dtype == out_dtype")
+            .parent(16)
+            .fields(&["in_dtype", "out_dtype"])
+            .evidence(&[evidence::E403]),
+        rules::RuleMeta::new("byte_counts_match", "byte_counts_match", "seed-004 §2", confidence::wiki::MED_INFERRED, "the source and destination byte counts must match", "A byte count is num_elem[0] × num_elem[1] × elem_size, with an elem_size of 0 meaning 64 KiB. The product is dmaspec's reading: seed 004 says only \"byte counts match\", and the field tables (supp-field-tables §2.1) write a sum, \"Σ src_num·src_elem == Σ dst_num·dst_elem\" (a sum over the dimensions of num × elem, which is not the product unless one dimension is 1). The enforced formula is the inference: INFERRED, no surer than MED.")
+            .clause()
+            .expr("src_num_elem[0] * src_num_elem[1] * value(src_elem_size) == dst_num_elem[0] * dst_num_elem[1] * value(dst_elem_size)")
+            .parent(16)
+            .fields(&[
                 "dst_elem_size", "dst_num_elem[0]", "dst_num_elem[1]", "src_elem_size", "src_num_elem[0]",
                 "src_num_elem[1]",
-            ],
-            source: "seed-004 §2", confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E404, evidence::E405, evidence::E406], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_cce", name: "is_valid_dma_cce", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(15),
-            message: "a CCE operation needs aligned start addresses and steps and a CCE element size; the sources do not give this predicate's body",
-            doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E404, evidence::E405, evidence::E406]),
+        rules::RuleMeta::new("is_valid_dma_cce", "is_valid_dma_cce", "seed-004 §2", confidence::wiki::HIGH_OBSERVED, "a CCE operation needs aligned start addresses and steps and a CCE element size; the sources do not give this predicate's body", "")
+            .args("i")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(15)
+            .fields(&[
                 "compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem",
                 "src_elem_size", "dst_elem_size",
-            ],
-            source: "seed-004 §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E407, evidence::E408], enforced: false,
-            ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E407, evidence::E408])
+            .not_enforced(),
     ];
     /// Truth of each of `DMA_DIRECT2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -12642,104 +11715,40 @@ impl Default for DMA_DIRECT2D_XPOSE {
 impl DMA_DIRECT2D_XPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbd",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_bound_reg", offset: 12, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the source address (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E410, evidence::E411], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_reg", offset: 13, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the destination address.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 14, size: 1, type_name: "DTYPE",
-            doc: "Source dtype (2-byte or 4-byte only).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E410, evidence::E412], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 15, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype; must equal in_dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E413, evidence::E414], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
-            doc: "Source base.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
-            doc: "2-D signed source strides, in elements (X, Y).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E415, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
-            doc: "2-D source shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E416, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_row_step", offset: 36, size: 4, type_name: "i32",
-            doc: "Signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E417, evidence::E418, evidence::E419, evidence::E410],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
-            doc: "Destination base; must be 32-byte aligned.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E409, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
-            doc: "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E420, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E421, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_rows", offset: 60, size: 1, type_name: "u8",
-            doc: "Tile rows; must be 16 (current uCode).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E422, evidence::E423, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_cols", offset: 61, size: 1, type_name: "u8",
-            doc: "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E424, evidence::E425, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore", offset: 62, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E426, evidence::E427, evidence::E410], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_configs", offset: 63, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E428, evidence::E429, evidence::E430, evidence::E431],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xbd")
+            .evidence(&[evidence::E409, evidence::E410]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E409, evidence::E410]),
+        meta::FieldMeta::new("src_bound_reg", 12, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the source address (§6.3).")
+            .evidence(&[evidence::E409, evidence::E410, evidence::E411]),
+        meta::FieldMeta::new("dst_bound_reg", 13, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the destination address.")
+            .evidence(&[evidence::E409, evidence::E410]),
+        meta::FieldMeta::new("in_dtype", 14, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Source dtype (2-byte or 4-byte only).")
+            .evidence(&[evidence::E409, evidence::E410, evidence::E412]),
+        meta::FieldMeta::new("out_dtype", 15, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Destination dtype; must equal in_dtype.")
+            .evidence(&[evidence::E409, evidence::E413, evidence::E414]),
+        meta::FieldMeta::new("src_start_addr", 16, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Source base.")
+            .evidence(&[evidence::E409, evidence::E410]),
+        meta::FieldMeta::new("src_step_elem", 24, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "2-D signed source strides, in elements (X, Y).")
+            .evidence(&[evidence::E415, evidence::E410]),
+        meta::FieldMeta::new("src_num_elem", 32, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D source shape (X, Y element counts).")
+            .evidence(&[evidence::E416, evidence::E410]),
+        meta::FieldMeta::new("tile_src_row_step", 36, 4, "i32", confidence::wiki::HIGH_OBSERVED, "Signed per-row source step inside a tile.")
+            .evidence(&[evidence::E417, evidence::E418, evidence::E419, evidence::E410]),
+        meta::FieldMeta::new("dst_start_addr", 40, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Destination base; must be 32-byte aligned.")
+            .evidence(&[evidence::E409, evidence::E410]),
+        meta::FieldMeta::new("dst_step_elem", 48, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "2-D signed destination strides (each % 32 == 0 unless that dim's num == 1).")
+            .evidence(&[evidence::E420, evidence::E410]),
+        meta::FieldMeta::new("dst_num_elem", 56, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D destination shape.")
+            .evidence(&[evidence::E421, evidence::E410]),
+        meta::FieldMeta::new("tile_src_rows", 60, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Tile rows; must be 16 (current uCode).")
+            .evidence(&[evidence::E422, evidence::E423, evidence::E410]),
+        meta::FieldMeta::new("tile_src_cols", 61, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Tile columns: 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one.")
+            .evidence(&[evidence::E424, evidence::E425, evidence::E410]),
+        meta::FieldMeta::new("semaphore", 62, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Completion semaphore index.")
+            .evidence(&[evidence::E426, evidence::E427, evidence::E410]),
+        meta::FieldMeta::new("dma_configs", 63, 1, "DMA_CONFIGS", confidence::wiki::HIGH_OBSERVED, "Priority class (§6.1).")
+            .evidence(&[evidence::E428, evidence::E429, evidence::E430, evidence::E431]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -13030,80 +12039,57 @@ impl DMA_DIRECT2D_XPOSE {
 impl DMA_DIRECT2D_XPOSE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "is_valid_dma_transpose", name: "is_valid_dma_transpose",
-            args: Some("i, nc"), kind: rules::RuleKind::All, parts: &[1, 2, 3, 4, 5, 6, 7],
-            message: "not a valid DmaTranspose word", doc: "",
-            fields: &[
+        rules::RuleMeta::new("is_valid_dma_transpose", "is_valid_dma_transpose", "supp-field-tables §2.3", confidence::wiki::HIGH_OBSERVED, "not a valid DmaTranspose word", "")
+            .args("i, nc")
+            .kind(rules::RuleKind::All, &[1, 2, 3, 4, 5, 6, 7])
+            .fields(&[
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.addr_immediate.address_lo",
                 "dst_start_addr.marker", "dst_step_elem[0]", "dst_step_elem[1]", "in_dtype", "out_dtype",
                 "tile_src_cols", "tile_src_rows",
-            ],
-            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E432], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_dma_transpose_nc", name: "has_valid_dma_transpose_nc",
-            args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
-            message: "DmaTranspose needs NeuronCore v3 or later (not sunda)",
-            doc: "", source: "seed-004 §10", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E433, evidence::E434], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tile_src_rows_is_16", name: "tile_src_rows_is_16", clause: true,
-            expr: Some("tile_src_rows == 16"), parent: Some(0),
-            message: "tile_src_rows must be 16 (current uCode)",
-            doc: "", fields: &["tile_src_rows"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E435, evidence::E436], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tile_src_cols_fit_dtype", name: "tile_src_cols_fit_dtype", clause: true,
-            expr: Some("(dtype_size(out_dtype) == 2 && tile_src_cols >= 1 && tile_src_cols <= 128)\n|| (dtype_size(out_dtype) == 4 && tile_src_cols >= 1 && tile_src_cols <= 64)"),
-            parent: Some(0),
-            message: "tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one (other sizes are not allowed)",
-            doc: "", fields: &["out_dtype", "tile_src_cols"],
-            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E437, evidence::E438], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "in_dtype_equals_out_dtype", name: "in_dtype_equals_out_dtype",
-            clause: true, expr: Some("in_dtype == out_dtype"), parent: Some(0),
-            message: "out_dtype must equal in_dtype", doc: "",
-            fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E439],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "two_byte_dtype", name: "two_byte_dtype", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "the dtype must be 2 bytes for the transpose proper",
-            doc: "Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as 2-B or 4-B, so which words \"the transpose proper\" covers is unclear.",
-            fields: &["in_dtype", "out_dtype"], source: "supp-field-tables §2.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E440],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
-            clause: true,
-            expr: Some("dst_start_addr.addr_immediate.address_lo % 32 == 0"),
-            parent: Some(0),
-            message: "an immediate dst_start_addr must be 32-byte aligned",
-            doc: "The rule is the field tables'; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
-            fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
-            source: "supp-field-tables §2.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E441, evidence::E442], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_steps_aligned_32", name: "dst_steps_aligned_32", clause: true,
-            expr: Some("(dst_step_elem[0] % 32 == 0 || dst_num_elem[0] == 1)\n&& (dst_step_elem[1] % 32 == 0 || dst_num_elem[1] == 1)"),
-            parent: Some(0),
-            message: "each dst_step_elem[i] must be a multiple of 32 unless dst_num_elem[i] == 1",
-            doc: "",
-            fields: &["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"],
-            source: "supp-field-tables §2.3", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E443, evidence::E442], ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E432]),
+        rules::RuleMeta::new("has_valid_dma_transpose_nc", "has_valid_dma_transpose_nc", "seed-004 §10", confidence::wiki::HIGH_OBSERVED, "DmaTranspose needs NeuronCore v3 or later (not sunda)", "")
+            .args("nc")
+            .expr("nc >= 3")
+            .parent(0)
+            .evidence(&[evidence::E433, evidence::E434]),
+        rules::RuleMeta::new("tile_src_rows_is_16", "tile_src_rows_is_16", "supp-field-tables §2.3", confidence::wiki::HIGH_OBSERVED, "tile_src_rows must be 16 (current uCode)", "")
+            .clause()
+            .expr("tile_src_rows == 16")
+            .parent(0)
+            .fields(&["tile_src_rows"])
+            .evidence(&[evidence::E435, evidence::E436]),
+        rules::RuleMeta::new("tile_src_cols_fit_dtype", "tile_src_cols_fit_dtype", "supp-field-tables §2.3", confidence::wiki::HIGH_OBSERVED, "tile_src_cols must be 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one (other sizes are not allowed)", "")
+            .clause()
+            .expr("(dtype_size(out_dtype) == 2 && tile_src_cols >= 1 && tile_src_cols <= 128)\n|| (dtype_size(out_dtype) == 4 && tile_src_cols >= 1 && tile_src_cols <= 64)")
+            .parent(0)
+            .fields(&["out_dtype", "tile_src_cols"])
+            .evidence(&[evidence::E437, evidence::E438]),
+        rules::RuleMeta::new("in_dtype_equals_out_dtype", "in_dtype_equals_out_dtype", "supp-field-tables §2.3", confidence::wiki::HIGH_OBSERVED, "out_dtype must equal in_dtype", "")
+            .clause()
+            .expr("in_dtype == out_dtype")
+            .parent(0)
+            .fields(&["in_dtype", "out_dtype"])
+            .evidence(&[evidence::E439]),
+        rules::RuleMeta::new("two_byte_dtype", "two_byte_dtype", "supp-field-tables §2.3", confidence::wiki::HIGH_OBSERVED, "the dtype must be 2 bytes for the transpose proper", "Not enforced: the same page allows a 4-byte out_dtype (tile_src_cols 1..64) and lists in_dtype as 2-B or 4-B, so which words \"the transpose proper\" covers is unclear.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["in_dtype", "out_dtype"])
+            .evidence(&[evidence::E440])
+            .not_enforced(),
+        rules::RuleMeta::new("dst_start_addr_aligned_32", "dst_start_addr_aligned_32", "supp-field-tables §2.3", confidence::seed000::INFERRED, "an immediate dst_start_addr must be 32-byte aligned", "The rule is the field tables'; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.")
+            .clause()
+            .expr("dst_start_addr.addr_immediate.address_lo % 32 == 0")
+            .parent(0)
+            .fields(&["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"])
+            .evidence(&[evidence::E441, evidence::E442]),
+        rules::RuleMeta::new("dst_steps_aligned_32", "dst_steps_aligned_32", "supp-field-tables §2.3", confidence::wiki::HIGH_OBSERVED, "each dst_step_elem[i] must be a multiple of 32 unless dst_num_elem[i] == 1", "")
+            .clause()
+            .expr("(dst_step_elem[0] % 32 == 0 || dst_num_elem[0] == 1)\n&& (dst_step_elem[1] % 32 == 0 || dst_num_elem[1] == 1)")
+            .parent(0)
+            .fields(&["dst_num_elem[0]", "dst_num_elem[1]", "dst_step_elem[0]", "dst_step_elem[1]"])
+            .evidence(&[evidence::E443, evidence::E442]),
     ];
     /// Truth of each of `DMA_DIRECT2D_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -13220,110 +12206,43 @@ impl Default for DMA_GATHER_XPOSE {
 impl DMA_GATHER_XPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xf1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E109],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore", offset: 12, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_configs", offset: 13, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E444, evidence::E445], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
-            doc: "Number of index-generation channels; must be 128 (check_dma_indirect_indices).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E446, evidence::E447], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_idx_bound_reg", offset: 15, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the source index (checked without flags coupling).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E448, evidence::E449], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
-            doc: "Gather source base (HBM or SBUF); 2-byte aligned.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E109],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
-            doc: "2-D signed source strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E450],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
-            doc: "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E451],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_idx_start_addr", offset: 36, size: 4, type_name: "ADDR4",
-            doc: "Gather index tensor (UINT32, 4-byte aligned).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E452], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "ADDR8",
-            doc: "Destination base (SBUF, 32-byte aligned).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E453], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 48, size: 3, type_name: "u8[3]",
-            role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E454, evidence::E455], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_reg", offset: 51, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the destination address (keyed on the dst ADDR8 marker).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E109],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_step_elem_1", offset: 52, size: 4, type_name: "i32",
-            doc: "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E456, evidence::E457], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E458],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "elem_size", offset: 60, size: 2, type_name: "u16",
-            doc: "Bytes per transpose row: 2..256, even.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E459], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dtype", offset: 62, size: 1, type_name: "DTYPE_PAIR",
-            doc: "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E460, evidence::E461], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "flags", offset: 63, size: 1, type_name: "DMA_GATHER_TRANSPOSE_FLAGS",
-            doc: "gather_dim (must be Y) + reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E109, evidence::E462], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xf1")
+            .evidence(&[evidence::E109]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E109]),
+        meta::FieldMeta::new("semaphore", 12, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Completion semaphore index.")
+            .evidence(&[evidence::E109]),
+        meta::FieldMeta::new("dma_configs", 13, 1, "DMA_CONFIGS", confidence::wiki::HIGH_OBSERVED, "Priority class (§6.1).")
+            .evidence(&[evidence::E109, evidence::E444, evidence::E445]),
+        meta::FieldMeta::new("idx_num_active_channels", 14, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Number of index-generation channels; must be 128 (check_dma_indirect_indices).")
+            .evidence(&[evidence::E109, evidence::E446, evidence::E447]),
+        meta::FieldMeta::new("src_idx_bound_reg", 15, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the source index (checked without flags coupling).")
+            .evidence(&[evidence::E109, evidence::E448, evidence::E449]),
+        meta::FieldMeta::new("src_start_addr", 16, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Gather source base (HBM or SBUF); 2-byte aligned.")
+            .evidence(&[evidence::E109]),
+        meta::FieldMeta::new("src_step_elem", 24, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "2-D signed source strides, in elements.")
+            .evidence(&[evidence::E450]),
+        meta::FieldMeta::new("src_num_elem", 32, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D source shape (X = dim0, Y = dim1); src_num_elem[1] (the gathered count) % 16 == 0.")
+            .evidence(&[evidence::E451]),
+        meta::FieldMeta::new("src_idx_start_addr", 36, 4, "ADDR4", confidence::wiki::HIGH_OBSERVED, "Gather index tensor (UINT32, 4-byte aligned).")
+            .evidence(&[evidence::E109, evidence::E452]),
+        meta::FieldMeta::new("dst_start_addr", 40, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Destination base (SBUF, 32-byte aligned).")
+            .evidence(&[evidence::E109, evidence::E453]),
+        meta::FieldMeta::new("reserved", 48, 3, "u8[3]", confidence::wiki::HIGH_OBSERVED, "Pad; must be zero.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E454, evidence::E455]),
+        meta::FieldMeta::new("dst_bound_reg", 51, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the destination address (keyed on the dst ADDR8 marker).")
+            .evidence(&[evidence::E109]),
+        meta::FieldMeta::new("dst_step_elem_1", 52, 4, "i32", confidence::wiki::HIGH_OBSERVED, "Signed destination dim-1 stride (% 32 == 0 or dst_num_elem[1] == 1); the dim-0 step is not stored, it is sizeof(dtype_hi).")
+            .evidence(&[evidence::E456, evidence::E457]),
+        meta::FieldMeta::new("dst_num_elem", 56, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D destination shape; dst_num_elem[0] == src_num_elem[1] (the index count).")
+            .evidence(&[evidence::E458]),
+        meta::FieldMeta::new("elem_size", 60, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Bytes per transpose row: 2..256, even.")
+            .evidence(&[evidence::E109, evidence::E459]),
+        meta::FieldMeta::new("dtype", 62, 1, "DTYPE_PAIR", confidence::wiki::HIGH_OBSERVED, "dtype_lo (src) / dtype_hi (dst); equal and 2-byte.")
+            .evidence(&[evidence::E460, evidence::E461]),
+        meta::FieldMeta::new("flags", 63, 1, "DMA_GATHER_TRANSPOSE_FLAGS", confidence::wiki::HIGH_OBSERVED, "gather_dim (must be Y) + reserved.")
+            .evidence(&[evidence::E109, evidence::E462]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -13627,180 +12546,112 @@ impl DMA_GATHER_XPOSE {
 impl DMA_GATHER_XPOSE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "is_valid_dma_gather_transpose", name: "is_valid_dma_gather_transpose",
-            args: Some("i, nc"), kind: rules::RuleKind::All,
-            parts: &[1, 2, 3, 4, 8, 9, 10, 11, 12, 13],
-            message: "not a valid DmaGatherTranspose word", doc: "",
-            fields: &[
+        rules::RuleMeta::new("is_valid_dma_gather_transpose", "is_valid_dma_gather_transpose", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "not a valid DmaGatherTranspose word", "")
+            .args("i, nc")
+            .kind(rules::RuleKind::All, &[1, 2, 3, 4, 8, 9, 10, 11, 12, 13])
+            .fields(&[
                 "dst_num_elem[0]", "dst_num_elem[1]", "dst_start_addr.addr_immediate.address_lo",
                 "dst_start_addr.marker", "dst_step_elem_1", "dtype.dtype_hi", "dtype.dtype_lo", "elem_size",
                 "flags.gather_dim", "idx_num_active_channels", "src_idx_bound_reg.bc_disable_oob_error_notif",
                 "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg", "src_idx_start_addr.address",
                 "src_idx_start_addr.register_mode", "src_num_elem[1]",
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
-            ],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E463, evidence::E464], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_dma_gather_transpose_nc",
-            name: "has_valid_dma_gather_transpose_nc", args: Some("nc"),
-            expr: Some("nc >= 3"), parent: Some(0),
-            message: "DmaGatherTranspose needs NeuronCore v3 or later (not sunda)",
-            doc: "", source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E465, evidence::E433], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_gather_transpose_dtype",
-            name: "has_valid_gather_transpose_dtype", args: Some("dtype"),
-            expr: Some("dtype_size(dtype.dtype_lo) == 2 && dtype_size(dtype.dtype_hi) == 2 && dtype.dtype_lo == dtype.dtype_hi"),
-            parent: Some(0),
-            message: "only 2-byte dtypes (BF16 / FP16), and dtype_lo == dtype_hi: no cast",
-            doc: "", fields: &["dtype.dtype_hi", "dtype.dtype_lo"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E466, evidence::E467], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_gather_transpose_elem_size",
-            name: "has_valid_gather_transpose_elem_size", args: Some("elem_size"),
-            expr: Some("elem_size >= 2 && elem_size <= 256 && elem_size % 2 == 0"),
-            parent: Some(0),
-            message: "elem_size must be even and within 2..256",
-            doc: "", fields: &["elem_size"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E468],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_gather_transpose_addresses",
-            name: "has_valid_gather_transpose_addresses",
-            args: Some("src_start_addr, dst_start_addr, src_idx_start_addr"),
-            kind: rules::RuleKind::All, parts: &[5, 6, 7], parent: Some(0),
-            message: "src must be 2-byte, dst 32-byte and src_idx 4-byte aligned",
-            doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E463, evidence::E464]),
+        rules::RuleMeta::new("has_valid_dma_gather_transpose_nc", "has_valid_dma_gather_transpose_nc", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "DmaGatherTranspose needs NeuronCore v3 or later (not sunda)", "")
+            .args("nc")
+            .expr("nc >= 3")
+            .parent(0)
+            .evidence(&[evidence::E465, evidence::E433]),
+        rules::RuleMeta::new("has_valid_gather_transpose_dtype", "has_valid_gather_transpose_dtype", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "only 2-byte dtypes (BF16 / FP16), and dtype_lo == dtype_hi: no cast", "")
+            .args("dtype")
+            .expr("dtype_size(dtype.dtype_lo) == 2 && dtype_size(dtype.dtype_hi) == 2 && dtype.dtype_lo == dtype.dtype_hi")
+            .parent(0)
+            .fields(&["dtype.dtype_hi", "dtype.dtype_lo"])
+            .evidence(&[evidence::E466, evidence::E467]),
+        rules::RuleMeta::new("has_valid_gather_transpose_elem_size", "has_valid_gather_transpose_elem_size", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "elem_size must be even and within 2..256", "")
+            .args("elem_size")
+            .expr("elem_size >= 2 && elem_size <= 256 && elem_size % 2 == 0")
+            .parent(0)
+            .fields(&["elem_size"])
+            .evidence(&[evidence::E468]),
+        rules::RuleMeta::new("has_valid_gather_transpose_addresses", "has_valid_gather_transpose_addresses", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "src must be 2-byte, dst 32-byte and src_idx 4-byte aligned", "")
+            .args("src_start_addr, dst_start_addr, src_idx_start_addr")
+            .kind(rules::RuleKind::All, &[5, 6, 7])
+            .parent(0)
+            .fields(&[
                 "dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker",
                 "src_idx_start_addr.address", "src_idx_start_addr.register_mode",
                 "src_start_addr.addr_immediate.address_lo", "src_start_addr.marker",
-            ],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E469], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_start_addr_aligned_2", name: "src_start_addr_aligned_2", clause: true,
-            expr: Some("src_start_addr.addr_immediate.address_lo % 2 == 0"),
-            parent: Some(4),
-            message: "an immediate src_start_addr must be 2-byte aligned",
-            doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only (the field tables state it for the immediate); a register or table address is not in the word.",
-            fields: &["src_start_addr.addr_immediate.address_lo", "src_start_addr.marker"],
-            source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E470, evidence::E471, evidence::E472], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_start_addr_aligned_32", name: "dst_start_addr_aligned_32",
-            clause: true,
-            expr: Some("dst_start_addr.addr_immediate.address_lo % 32 == 0"),
-            parent: Some(4),
-            message: "an immediate dst_start_addr must be 32-byte aligned",
-            doc: "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.",
-            fields: &["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"],
-            source: "seed-004 §4.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E473, evidence::E474, evidence::E475], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_idx_start_addr_aligned_4", name: "src_idx_start_addr_aligned_4",
-            clause: true,
-            expr: Some("src_idx_start_addr.register_mode == 1 || src_idx_start_addr.address % 4 == 0"),
-            parent: Some(4),
-            message: "an immediate src_idx_start_addr must be 4-byte aligned (UINT32 indices)",
-            doc: "The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a register id, not an address.",
-            fields: &["src_idx_start_addr.address", "src_idx_start_addr.register_mode"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E476, evidence::E477, evidence::E478], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_gather_transpose_flags",
-            name: "has_valid_gather_transpose_flags", args: Some("flags"),
-            expr: Some("flags.gather_dim == INDIRECT_DIM::Y"),
-            parent: Some(0),
-            message: "gather_dim must be Y (dim[1], the slowest) for now",
-            doc: "", fields: &["flags.gather_dim"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E479, evidence::E480], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_gather_transpose_src_dimensions",
-            name: "has_valid_gather_transpose_src_dimensions",
-            args: Some("src_num_elem"), expr: Some("src_num_elem[1] % 16 == 0"),
-            parent: Some(0),
-            message: "src_num_elem[1] (the gathered row count) must be a multiple of 16, the transpose-tile rows",
-            doc: "", fields: &["src_num_elem[1]"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E481],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_gather_transpose_cross_field_consistency",
-            name: "has_valid_gather_transpose_cross_field_consistency",
-            args: Some("src_num_elem, dst_num_elem"),
-            expr: Some("src_num_elem[1] == dst_num_elem[0]"), parent: Some(0),
-            message: "src_num_elem[1] must equal dst_num_elem[0]: both are the index count",
-            doc: "", fields: &["dst_num_elem[0]", "src_num_elem[1]"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E482], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_gather_transpose_dst_steps",
-            name: "has_valid_gather_transpose_dst_steps",
-            args: Some("dst_step_elem_1, dst_num_elem"),
-            expr: Some("dst_step_elem_1 % 32 == 0 || dst_num_elem[1] == 1"),
-            parent: Some(0),
-            message: "dst_step_elem_1 must be a multiple of 32 unless dst_num_elem[1] == 1",
-            doc: "", fields: &["dst_num_elem[1]", "dst_step_elem_1"],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E483], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
-            args: Some("idx_num_active_channels"),
-            expr: Some("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS"),
-            parent: Some(0),
-            message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128)",
-            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §4.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E484, evidence::E485], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_no_flags",
-            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("src_idx_bound_reg"),
-            expr: Some("has_valid_bound_check_reg(src_idx_bound_reg)"),
-            parent: Some(0),
-            message: "src_idx_bound_reg must be fully inert or fully armed",
-            doc: "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG, without the flags coupling INDIRECT1D adds; its register check is not enforced.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E469]),
+        rules::RuleMeta::new("src_start_addr_aligned_2", "src_start_addr_aligned_2", "seed-004 §4.1", confidence::seed000::INFERRED, "an immediate src_start_addr must be 2-byte aligned", "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only (the field tables state it for the immediate); a register or table address is not in the word.")
+            .clause()
+            .expr("src_start_addr.addr_immediate.address_lo % 2 == 0")
+            .parent(4)
+            .fields(&["src_start_addr.addr_immediate.address_lo", "src_start_addr.marker"])
+            .evidence(&[evidence::E470, evidence::E471, evidence::E472]),
+        rules::RuleMeta::new("dst_start_addr_aligned_32", "dst_start_addr_aligned_32", "seed-004 §4.1", confidence::seed000::INFERRED, "an immediate dst_start_addr must be 32-byte aligned", "The rule is the header's; reading the address is dmaspec's inference: ADDR8's immediate arm layout (address_lo at +0) is INFERRED (see ADDR8). Checked for the immediate arm only; a register or table address is not in the word.")
+            .clause()
+            .expr("dst_start_addr.addr_immediate.address_lo % 32 == 0")
+            .parent(4)
+            .fields(&["dst_start_addr.addr_immediate.address_lo", "dst_start_addr.marker"])
+            .evidence(&[evidence::E473, evidence::E474, evidence::E475]),
+        rules::RuleMeta::new("src_idx_start_addr_aligned_4", "src_idx_start_addr_aligned_4", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "an immediate src_idx_start_addr must be 4-byte aligned (UINT32 indices)", "The field tables state the alignment for the immediate form; a register-mode ADDR4 holds a register id, not an address.")
+            .clause()
+            .expr("src_idx_start_addr.register_mode == 1 || src_idx_start_addr.address % 4 == 0")
+            .parent(4)
+            .fields(&["src_idx_start_addr.address", "src_idx_start_addr.register_mode"])
+            .evidence(&[evidence::E476, evidence::E477, evidence::E478]),
+        rules::RuleMeta::new("has_valid_gather_transpose_flags", "has_valid_gather_transpose_flags", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "gather_dim must be Y (dim[1], the slowest) for now", "")
+            .args("flags")
+            .expr("flags.gather_dim == INDIRECT_DIM::Y")
+            .parent(0)
+            .fields(&["flags.gather_dim"])
+            .evidence(&[evidence::E479, evidence::E480]),
+        rules::RuleMeta::new("has_valid_gather_transpose_src_dimensions", "has_valid_gather_transpose_src_dimensions", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "src_num_elem[1] (the gathered row count) must be a multiple of 16, the transpose-tile rows", "")
+            .args("src_num_elem")
+            .expr("src_num_elem[1] % 16 == 0")
+            .parent(0)
+            .fields(&["src_num_elem[1]"])
+            .evidence(&[evidence::E481]),
+        rules::RuleMeta::new("has_valid_gather_transpose_cross_field_consistency", "has_valid_gather_transpose_cross_field_consistency", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "src_num_elem[1] must equal dst_num_elem[0]: both are the index count", "")
+            .args("src_num_elem, dst_num_elem")
+            .expr("src_num_elem[1] == dst_num_elem[0]")
+            .parent(0)
+            .fields(&["dst_num_elem[0]", "src_num_elem[1]"])
+            .evidence(&[evidence::E482]),
+        rules::RuleMeta::new("has_valid_gather_transpose_dst_steps", "has_valid_gather_transpose_dst_steps", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "dst_step_elem_1 must be a multiple of 32 unless dst_num_elem[1] == 1", "")
+            .args("dst_step_elem_1, dst_num_elem")
+            .expr("dst_step_elem_1 % 32 == 0 || dst_num_elem[1] == 1")
+            .parent(0)
+            .fields(&["dst_num_elem[1]", "dst_step_elem_1"])
+            .evidence(&[evidence::E483]),
+        rules::RuleMeta::new("check_dma_indirect_indices", "check_dma_indirect_indices", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "idx_num_active_channels must be POOLING_NUM_CHANNELS (128)", "")
+            .args("idx_num_active_channels")
+            .expr("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS")
+            .parent(0)
+            .fields(&["idx_num_active_channels"])
+            .evidence(&[evidence::E484, evidence::E485]),
+        rules::RuleMeta::new("has_valid_idx_bound_check_reg_no_flags", "has_valid_idx_bound_check_reg_no_flags", "seed-004 §4.1", confidence::wiki::HIGH_OBSERVED, "src_idx_bound_reg must be fully inert or fully armed", "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG, without the flags coupling INDIRECT1D adds; its register check is not enforced.")
+            .args("src_idx_bound_reg")
+            .expr("has_valid_bound_check_reg(src_idx_bound_reg)")
+            .parent(0)
+            .fields(&[
                 "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
-            ],
-            source: "seed-004 §4.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E486, evidence::E487], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_bound_check_reg_dst", name: "has_valid_bound_check_reg",
-            args: Some("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker"),
-            expr: Some("has_valid_bound_check_reg(dst_bound_reg)"),
-            message: "dst_bound_reg must be fully inert or fully armed",
-            doc: "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.",
-            fields: &["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E488], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "reserved_is_zero", name: "reserved_is_zero", clause: true,
-            expr: Some("reserved[0] == 0 && reserved[1] == 0 && reserved[2] == 0"),
-            message: "reserved[3] must be zero", doc: "",
-            fields: &["reserved[0]", "reserved[1]", "reserved[2]"],
-            source: "supp-gather-scatter §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E489, evidence::E490], ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E486, evidence::E487]),
+        rules::RuleMeta::new("has_valid_bound_check_reg_dst", "has_valid_bound_check_reg", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "dst_bound_reg must be fully inert or fully armed", "Stated by the gather-scatter page, not among seed 004's ten lines, so it is kept outside is_valid_dma_gather_transpose; its register check is not enforced.")
+            .args("dst_bound_reg, dst_start_addr.addr_tbl_offs.marker")
+            .expr("has_valid_bound_check_reg(dst_bound_reg)")
+            .fields(&["dst_bound_reg.bc_disable_oob_error_notif", "dst_bound_reg.bc_enabled", "dst_bound_reg.bc_reg"])
+            .evidence(&[evidence::E488]),
+        rules::RuleMeta::new("reserved_is_zero", "reserved_is_zero", "supp-gather-scatter §2", confidence::wiki::HIGH_OBSERVED, "reserved[3] must be zero", "")
+            .clause()
+            .expr("reserved[0] == 0 && reserved[1] == 0 && reserved[2] == 0")
+            .fields(&["reserved[0]", "reserved[1]", "reserved[2]"])
+            .evidence(&[evidence::E489, evidence::E490]),
     ];
     /// Truth of each of `DMA_GATHER_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -13958,68 +12809,32 @@ impl Default for DMA_IMMEDIATE {
 impl DMA_IMMEDIATE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xba DMA_IMMEDIATE, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E491],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
-            doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E492],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
-            doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E493],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
-            doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E494], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
-            doc: "The engine to run on; restricted to engine_count == ONE here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E495],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
-            doc: "Queue and write-done sync; tdg must be 0 here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E496],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "descriptor_flags", offset: 12, size: 1, type_name: "DESC_FLAGS",
-            doc: "How many descriptors (1..3) and where each comes from.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E497],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "descriptor_reg", offset: 13, size: 3, type_name: "u8[3]",
-            doc: "Register selectors of the three descriptors: a REGISTER-mode descriptor N is read from the four 32-bit registers descriptor_reg[N] + 0..3.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E498],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "descriptor_imm", offset: 16, size: 48, type_name: "SDMA_CME_BD_DESC[3]",
-            doc: "The three inline 16-byte descriptors (IMMEDIATE mode), decoded as the 16-byte UDMA descriptor SDMA_CME_BD_DESC. The byte layout (offset 16, 48 bytes, three 16-byte slots) is the shipped header's; that each slot is laid out as the UDMA descriptor is what the pages call INFERRED (the firmware handler of the v5 forms is not in the extraction), so this member is tagged MED/INFERRED and caps every leaf below it. The shipped header types them DESCRIPTOR_RAW (uint8[16]), the alternative.",
-            confidence: confidence::wiki::MED_INFERRED,
-            evidence: &[evidence::E499, evidence::E500, evidence::E501, evidence::E502],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xba DMA_IMMEDIATE, inst_word_len == 0x10.")
+            .evidence(&[evidence::E491]),
+        meta::FieldMeta::new("wait_sema_value", 4, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Semaphore threshold to wait for (an immediate or a register).")
+            .evidence(&[evidence::E492]),
+        meta::FieldMeta::new("wait_sema_idx", 8, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Semaphore to wait on (an immediate or a register).")
+            .evidence(&[evidence::E493]),
+        meta::FieldMeta::new("wait_sema_mode", 9, 1, "WAIT_MODE", confidence::wiki::HIGH_OBSERVED, "When the word may issue.")
+            .evidence(&[evidence::E494]),
+        meta::FieldMeta::new("dma_engines", 10, 1, "DMA_ENGINE_CONFIG", confidence::wiki::HIGH_OBSERVED, "The engine to run on; restricted to engine_count == ONE here.")
+            .evidence(&[evidence::E495]),
+        meta::FieldMeta::new("dma_flags", 11, 1, "DMA_FLAGS", confidence::wiki::HIGH_OBSERVED, "Queue and write-done sync; tdg must be 0 here.")
+            .evidence(&[evidence::E496]),
+        meta::FieldMeta::new("descriptor_flags", 12, 1, "DESC_FLAGS", confidence::wiki::HIGH_OBSERVED, "How many descriptors (1..3) and where each comes from.")
+            .evidence(&[evidence::E497]),
+        meta::FieldMeta::new("descriptor_reg", 13, 3, "u8[3]", confidence::wiki::HIGH_OBSERVED, "Register selectors of the three descriptors: a REGISTER-mode descriptor N is read from the four 32-bit registers descriptor_reg[N] + 0..3.")
+            .evidence(&[evidence::E498]),
+        meta::FieldMeta::new("descriptor_imm", 16, 48, "SDMA_CME_BD_DESC[3]", confidence::wiki::MED_INFERRED, "The three inline 16-byte descriptors (IMMEDIATE mode), decoded as the 16-byte UDMA descriptor SDMA_CME_BD_DESC. The byte layout (offset 16, 48 bytes, three 16-byte slots) is the shipped header's; that each slot is laid out as the UDMA descriptor is what the pages call INFERRED (the firmware handler of the v5 forms is not in the extraction), so this member is tagged MED/INFERRED and caps every leaf below it. The shipped header types them DESCRIPTOR_RAW (uint8[16]), the alternative.")
+            .evidence(&[evidence::E499, evidence::E500, evidence::E501, evidence::E502])
+            .alternatives(&[
                 meta::Alternative {
                     name: "descriptor_raw", type_name: "DESCRIPTOR_RAW[3]",
                     doc: "The shipped header's type: three raw uint8[16] descriptors; the header does not decode them, and how DESCRIPTOR_RAW maps onto the 16-byte SDMA BD at run time is INFERRED by the DGE page.",
                     confidence: confidence::wiki::HIGH_OBSERVED,
                     evidence: &[evidence::E503, evidence::E142],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -14425,31 +13240,21 @@ impl DMA_IMMEDIATE {
 impl DMA_IMMEDIATE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "dma_immediate_one_engine", name: "dma_immediate_one_engine", clause: true,
-            expr: Some("dma_engines.engine_count == DMA_ENGINE_COUNT::ONE"),
-            message: "dma_engines.engine_count must be ONE: DMA_IMMEDIATE runs on one engine",
-            doc: "", fields: &["dma_engines.engine_count"],
-            source: "supp-field-tables §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E495, evidence::E504], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dma_immediate_tdg_zero", name: "dma_immediate_tdg_zero", clause: true,
-            expr: Some("dma_flags.tdg == 0"),
-            message: "dma_flags.tdg must be 0 in a DMA_IMMEDIATE",
-            doc: "", fields: &["dma_flags.tdg"], source: "supp-field-tables §3.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E496, evidence::E505], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dma_immediate_num_descriptors", name: "dma_immediate_num_descriptors",
-            clause: true,
-            expr: Some("descriptor_flags.num_descriptors in [1, 2, 3]"),
-            message: "descriptor_flags.num_descriptors must be 1, 2 or 3",
-            doc: "", fields: &["descriptor_flags.num_descriptors"],
-            source: "supp-field-tables §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E133], ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("dma_immediate_one_engine", "dma_immediate_one_engine", "supp-field-tables §3.1", confidence::wiki::HIGH_OBSERVED, "dma_engines.engine_count must be ONE: DMA_IMMEDIATE runs on one engine", "")
+            .clause()
+            .expr("dma_engines.engine_count == DMA_ENGINE_COUNT::ONE")
+            .fields(&["dma_engines.engine_count"])
+            .evidence(&[evidence::E495, evidence::E504]),
+        rules::RuleMeta::new("dma_immediate_tdg_zero", "dma_immediate_tdg_zero", "supp-field-tables §3.1", confidence::wiki::HIGH_OBSERVED, "dma_flags.tdg must be 0 in a DMA_IMMEDIATE", "")
+            .clause()
+            .expr("dma_flags.tdg == 0")
+            .fields(&["dma_flags.tdg"])
+            .evidence(&[evidence::E496, evidence::E505]),
+        rules::RuleMeta::new("dma_immediate_num_descriptors", "dma_immediate_num_descriptors", "supp-field-tables §3.1", confidence::wiki::HIGH_OBSERVED, "descriptor_flags.num_descriptors must be 1, 2 or 3", "")
+            .clause()
+            .expr("descriptor_flags.num_descriptors in [1, 2, 3]")
+            .fields(&["descriptor_flags.num_descriptors"])
+            .evidence(&[evidence::E133]),
     ];
     /// Truth of each of `DMA_IMMEDIATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -14548,137 +13353,53 @@ impl Default for DMA_INDIRECT1D {
 impl DMA_INDIRECT1D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbb",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore", offset: 12, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E397], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "sem_increment", offset: 13, size: 1, type_name: "u8",
-            doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "idx_num_active_channels", offset: 14, size: 1, type_name: "u8",
-            doc: "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E507, evidence::E508], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "flags", offset: 15, size: 1, type_name: "DMA_INDIRECT_FLAGS",
-            doc: "Gather/scatter mode and dims (§3.1).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E509, evidence::E510], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "ADDR8",
-            doc: "Source base (the gather table / source tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 4, type_name: "i32",
-            doc: "1-D signed source stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E511],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem", offset: 28, size: 2, type_name: "u16",
-            doc: "Source element count (<= 4096 unless shape-from-register, when it must be 0).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E512, evidence::E107], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_elem_size", offset: 30, size: 2, type_name: "u16",
-            doc: "Source bytes per element.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_start_addr", offset: 32, size: 8, type_name: "ADDR8",
-            doc: "Destination base (the scatter base / destination tensor).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_step_elem", offset: 40, size: 4, type_name: "i32",
-            doc: "1-D signed destination stride, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E513],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 44, size: 2, type_name: "u16",
-            doc: "Destination element count (<= 4096 unless shape-from-register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_elem_size", offset: 46, size: 2, type_name: "u16",
-            doc: "Destination bytes per element.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_idx_start_addr", offset: 48, size: 4, type_name: "ADDR4",
-            doc: "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E514, evidence::E515], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_idx_start_addr", offset: 52, size: 4, type_name: "ADDR4",
-            doc: "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E516], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 56, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E506],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 57, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_idx_bound_reg", offset: 58, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the source index (not the data address) (§6.3).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E82], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_idx_bound_reg", offset: 59, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Bound on the destination index.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E82], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "compute_op", offset: 60, size: 1, type_name: "DGE_COMPUTE_OP",
-            doc: "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E517], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_configs", offset: 61, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class (§6.1).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E506, evidence::E518, evidence::E519], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 62, size: 2, type_name: "u8[2]",
-            role: meta::Role::Reserved,
-            doc: "Must be zero (has_dma_indirect_check_reserved_zero).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E520, evidence::E521, evidence::E522], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xbb")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("semaphore", 12, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Completion semaphore index.")
+            .evidence(&[evidence::E506, evidence::E397]),
+        meta::FieldMeta::new("sem_increment", 13, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Semaphore increment.")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("idx_num_active_channels", 14, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Number of index-generation channels; must be 128 (POOLING_NUM_CHANNELS, check_dma_indirect_indices).")
+            .evidence(&[evidence::E506, evidence::E507, evidence::E508]),
+        meta::FieldMeta::new("flags", 15, 1, "DMA_INDIRECT_FLAGS", confidence::wiki::HIGH_OBSERVED, "Gather/scatter mode and dims (§3.1).")
+            .evidence(&[evidence::E506, evidence::E509, evidence::E510]),
+        meta::FieldMeta::new("src_start_addr", 16, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Source base (the gather table / source tensor).")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("src_step_elem", 24, 4, "i32", confidence::wiki::HIGH_OBSERVED, "1-D signed source stride, in elements.")
+            .evidence(&[evidence::E511]),
+        meta::FieldMeta::new("src_num_elem", 28, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Source element count (<= 4096 unless shape-from-register, when it must be 0).")
+            .evidence(&[evidence::E512, evidence::E107]),
+        meta::FieldMeta::new("src_elem_size", 30, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Source bytes per element.")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("dst_start_addr", 32, 8, "ADDR8", confidence::wiki::HIGH_OBSERVED, "Destination base (the scatter base / destination tensor).")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("dst_step_elem", 40, 4, "i32", confidence::wiki::HIGH_OBSERVED, "1-D signed destination stride, in elements.")
+            .evidence(&[evidence::E513]),
+        meta::FieldMeta::new("dst_num_elem", 44, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Destination element count (<= 4096 unless shape-from-register).")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("dst_elem_size", 46, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Destination bytes per element.")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("src_idx_start_addr", 48, 4, "ADDR4", confidence::wiki::HIGH_OBSERVED, "Gather index vector (UINT32); must be register-sourced or in SBUF partition 0.")
+            .evidence(&[evidence::E506, evidence::E514, evidence::E515]),
+        meta::FieldMeta::new("dst_idx_start_addr", 52, 4, "ADDR4", confidence::wiki::HIGH_OBSERVED, "Scatter index vector (UINT32); must be register-sourced or in SBUF partition 0.")
+            .evidence(&[evidence::E506, evidence::E516]),
+        meta::FieldMeta::new("in_dtype", 56, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Source dtype.")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("out_dtype", 57, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Destination dtype.")
+            .evidence(&[evidence::E506]),
+        meta::FieldMeta::new("src_idx_bound_reg", 58, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the source index (not the data address) (§6.3).")
+            .evidence(&[evidence::E506, evidence::E82]),
+        meta::FieldMeta::new("dst_idx_bound_reg", 59, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Bound on the destination index.")
+            .evidence(&[evidence::E506, evidence::E82]),
+        meta::FieldMeta::new("compute_op", 60, 1, "DGE_COMPUTE_OP", confidence::wiki::HIGH_OBSERVED, "Reduce mode; with DST_INDIRECTION and non_unique_dst_idx, ADD is a scatter-add (§6.4).")
+            .evidence(&[evidence::E506, evidence::E517]),
+        meta::FieldMeta::new("dma_configs", 61, 1, "DMA_CONFIGS", confidence::wiki::HIGH_OBSERVED, "Priority class (§6.1).")
+            .evidence(&[evidence::E506, evidence::E518, evidence::E519]),
+        meta::FieldMeta::new("reserved", 62, 2, "u8[2]", confidence::wiki::HIGH_OBSERVED, "Must be zero (has_dma_indirect_check_reserved_zero).")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E520, evidence::E521, evidence::E522]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -14996,12 +13717,10 @@ impl DMA_INDIRECT1D {
 impl DMA_INDIRECT1D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "is_valid_dma_indirect", name: "is_valid_dma_indirect", args: Some("i"),
-            kind: rules::RuleKind::All,
-            parts: &[1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 18, 19, 20, 33, 34, 35],
-            message: "not a valid DmaIndirect word", doc: "",
-            fields: &[
+        rules::RuleMeta::new("is_valid_dma_indirect", "is_valid_dma_indirect", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "not a valid DmaIndirect word", "")
+            .args("i")
+            .kind(rules::RuleKind::All, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 18, 19, 20, 33, 34, 35])
+            .fields(&[
                 "compute_op", "dma_configs.priority_class", "dma_configs.reserved_bitfield",
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg", "dst_idx_start_addr", "dst_num_elem", "dst_start_addr",
@@ -15010,372 +13729,245 @@ impl DMA_INDIRECT1D {
                 "reserved[1]", "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg", "src_idx_start_addr", "src_num_elem", "src_start_addr",
                 "src_step_elem",
-            ],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E523, evidence::E524], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_addr8_src", name: "is_valid_addr8", args: Some("src_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E525],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_addr8_dst", name: "is_valid_addr8", args: Some("dst_start_addr"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr"], source: "supp-gather-scatter §1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E525],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_src", name: "is_valid_dge_shape_reg",
-            args: Some("src_start_addr, src_step_elem"), kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
-            message: "the source shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["src_start_addr", "src_step_elem"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E526], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dge_shape_reg_dst", name: "is_valid_dge_shape_reg",
-            args: Some("dst_start_addr, dst_step_elem"), kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
-            message: "the destination shape-register binding must be valid; the sources do not give this predicate's body",
-            doc: "", fields: &["dst_start_addr", "dst_step_elem"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E526], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "zero_num_elem_shape_reg_mode", name: "zero_num_elem_shape_reg_mode",
-            args: Some("i"),
-            expr: Some("(!has(src_start_addr.marker, SHAPE_REG) || src_num_elem == 0)\n&& (!has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem == 0)"),
-            parent: Some(0),
-            message: "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0",
-            doc: "",
-            fields: &["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"],
-            source: "supp-gather-scatter §1.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E527, evidence::E528], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "check_dma_indirect_indices", name: "check_dma_indirect_indices",
-            args: Some("idx_num_active_channels"),
-            expr: Some("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS"),
-            parent: Some(0),
-            message: "idx_num_active_channels must be POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels",
-            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §6.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E529, evidence::E530, evidence::E531], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_dma_indirect_valid_idx_start_addr",
-            name: "has_dma_indirect_valid_idx_start_addr", args: Some("i"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "the index start addresses must be valid; the sources do not give this predicate's body",
-            doc: "",
-            fields: &["src_idx_start_addr", "dst_idx_start_addr"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E532], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "are_valid_memcpy_dtypes", name: "are_valid_memcpy_dtypes",
-            args: Some("compute_op, in_dtype, out_dtype"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(0),
-            message: "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts",
-            doc: "", fields: &["compute_op", "in_dtype", "out_dtype"],
-            source: "supp-gather-scatter §1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E533, evidence::E534], enforced: false,
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_indirect_operation", name: "is_valid_dma_indirect_operation",
-            args: Some("i"), kind: rules::RuleKind::Any, parts: &[10, 11], parent: Some(0),
-            message: "neither a pure gather/scatter nor a valid CCE operation",
-            doc: "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.",
-            fields: &["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"],
-            source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E535],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_memcopy_without_cce", name: "is_memcopy_without_cce",
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), parent: Some(9),
-            message: "a pure gather/scatter has compute_op NONE",
-            doc: "", fields: &["compute_op"], source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E536],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_indirect_cce", name: "is_valid_dma_indirect_cce",
-            args: Some("i"), kind: rules::RuleKind::NotEnforced, parent: Some(9),
-            message: "a CCE operation needs aligned start addresses (is_aligned_start_addr8) and steps (is_aligned_step); the sources do not give their bodies",
-            doc: "",
-            fields: &["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"],
-            source: "supp-gather-scatter §1.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E537],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_src", name: "has_valid_idx_bound_check_reg",
-            args: Some("src_idx_bound_reg, flags"), kind: rules::RuleKind::All,
-            parts: &[13, 14], parent: Some(0),
-            message: "src_idx_bound_reg is not a valid index bound check",
-            doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E523, evidence::E524]),
+        rules::RuleMeta::new("is_valid_addr8_src", "is_valid_addr8", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "src_start_addr must be a valid ADDR8; the sources do not give this predicate's body", "")
+            .args("src_start_addr")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["src_start_addr"])
+            .evidence(&[evidence::E525])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_addr8_dst", "is_valid_addr8", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "dst_start_addr must be a valid ADDR8; the sources do not give this predicate's body", "")
+            .args("dst_start_addr")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["dst_start_addr"])
+            .evidence(&[evidence::E525])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_dge_shape_reg_src", "is_valid_dge_shape_reg", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "the source shape-register binding must be valid; the sources do not give this predicate's body", "")
+            .args("src_start_addr, src_step_elem")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["src_start_addr", "src_step_elem"])
+            .evidence(&[evidence::E526])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_dge_shape_reg_dst", "is_valid_dge_shape_reg", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "the destination shape-register binding must be valid; the sources do not give this predicate's body", "")
+            .args("dst_start_addr, dst_step_elem")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["dst_start_addr", "dst_step_elem"])
+            .evidence(&[evidence::E526])
+            .not_enforced(),
+        rules::RuleMeta::new("zero_num_elem_shape_reg_mode", "zero_num_elem_shape_reg_mode", "supp-gather-scatter §1.2", confidence::wiki::HIGH_OBSERVED, "a side whose shape comes from a register (marker bit SHAPE_REG) must have num_elem == 0", "")
+            .args("i")
+            .expr("(!has(src_start_addr.marker, SHAPE_REG) || src_num_elem == 0)\n&& (!has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem == 0)")
+            .parent(0)
+            .fields(&["dst_num_elem", "dst_start_addr.marker", "src_num_elem", "src_start_addr.marker"])
+            .evidence(&[evidence::E527, evidence::E528]),
+        rules::RuleMeta::new("check_dma_indirect_indices", "check_dma_indirect_indices", "seed-004 §6.2", confidence::wiki::HIGH_OBSERVED, "idx_num_active_channels must be POOLING_NUM_CHANNELS (128): the index generator runs all 128 pooling channels", "")
+            .args("idx_num_active_channels")
+            .expr("idx_num_active_channels != 0 && idx_num_active_channels <= POOLING_NUM_CHANNELS && idx_num_active_channels == POOLING_NUM_CHANNELS")
+            .parent(0)
+            .fields(&["idx_num_active_channels"])
+            .evidence(&[evidence::E529, evidence::E530, evidence::E531]),
+        rules::RuleMeta::new("has_dma_indirect_valid_idx_start_addr", "has_dma_indirect_valid_idx_start_addr", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "the index start addresses must be valid; the sources do not give this predicate's body", "")
+            .args("i")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["src_idx_start_addr", "dst_idx_start_addr"])
+            .evidence(&[evidence::E532])
+            .not_enforced(),
+        rules::RuleMeta::new("are_valid_memcpy_dtypes", "are_valid_memcpy_dtypes", "supp-gather-scatter §1", confidence::wiki::HIGH_OBSERVED, "in_dtype / out_dtype must be a no-CCE memcpy or a valid CCE / cast pair; the sources do not say which pairs the CCE accepts", "")
+            .args("compute_op, in_dtype, out_dtype")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["compute_op", "in_dtype", "out_dtype"])
+            .evidence(&[evidence::E533, evidence::E534])
+            .not_enforced(),
+        rules::RuleMeta::new("is_valid_dma_indirect_operation", "is_valid_dma_indirect_operation", "supp-gather-scatter §1.4", confidence::wiki::HIGH_OBSERVED, "neither a pure gather/scatter nor a valid CCE operation", "While is_valid_dma_indirect_cce is not enforced, this alternative always holds.")
+            .args("i")
+            .kind(rules::RuleKind::Any, &[10, 11])
+            .parent(0)
+            .fields(&["compute_op", "dst_start_addr", "dst_step_elem", "src_start_addr", "src_step_elem"])
+            .evidence(&[evidence::E535]),
+        rules::RuleMeta::new("is_memcopy_without_cce", "is_memcopy_without_cce", "supp-gather-scatter §1.4", confidence::wiki::HIGH_OBSERVED, "a pure gather/scatter has compute_op NONE", "")
+            .expr("compute_op == DGE_COMPUTE_OP::NONE")
+            .parent(9)
+            .fields(&["compute_op"])
+            .evidence(&[evidence::E536]),
+        rules::RuleMeta::new("is_valid_dma_indirect_cce", "is_valid_dma_indirect_cce", "supp-gather-scatter §1.4", confidence::wiki::HIGH_OBSERVED, "a CCE operation needs aligned start addresses (is_aligned_start_addr8) and steps (is_aligned_step); the sources do not give their bodies", "")
+            .args("i")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(9)
+            .fields(&["compute_op", "src_start_addr", "dst_start_addr", "src_step_elem", "dst_step_elem"])
+            .evidence(&[evidence::E537])
+            .not_enforced(),
+        rules::RuleMeta::new("has_valid_idx_bound_check_reg_src", "has_valid_idx_bound_check_reg", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "src_idx_bound_reg is not a valid index bound check", "")
+            .args("src_idx_bound_reg, flags")
+            .kind(rules::RuleKind::All, &[13, 14])
+            .parent(0)
+            .fields(&[
                 "flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif",
                 "src_idx_bound_reg.bc_enabled", "src_idx_bound_reg.bc_reg",
-            ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E538], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_no_flags_src",
-            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("src_idx_bound_reg"),
-            expr: Some("has_valid_bound_check_reg(src_idx_bound_reg)"),
-            parent: Some(12),
-            message: "src_idx_bound_reg must be fully inert or fully armed",
-            doc: "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not enforced.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E538]),
+        rules::RuleMeta::new("has_valid_idx_bound_check_reg_no_flags_src", "has_valid_idx_bound_check_reg_no_flags", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "src_idx_bound_reg must be fully inert or fully armed", "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not enforced.")
+            .args("src_idx_bound_reg")
+            .expr("has_valid_bound_check_reg(src_idx_bound_reg)")
+            .parent(12)
+            .fields(&[
                 "src_idx_bound_reg.bc_disable_oob_error_notif", "src_idx_bound_reg.bc_enabled",
                 "src_idx_bound_reg.bc_reg",
-            ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E539], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "idx_bound_error_or_notif_src", name: "idx_bound_error_or_notif",
-            clause: true,
-            expr: Some("flags.idx_bound_is_err == 1 || src_idx_bound_reg.bc_disable_oob_error_notif == 0"),
-            parent: Some(12),
-            message: "an out-of-bounds source index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
-            doc: "",
-            fields: &["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E540, evidence::E541], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_dst", name: "has_valid_idx_bound_check_reg",
-            args: Some("dst_idx_bound_reg, flags"), kind: rules::RuleKind::All,
-            parts: &[16, 17], parent: Some(0),
-            message: "dst_idx_bound_reg is not a valid index bound check",
-            doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E539]),
+        rules::RuleMeta::new("idx_bound_error_or_notif_src", "idx_bound_error_or_notif", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "an out-of-bounds source index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)", "")
+            .clause()
+            .expr("flags.idx_bound_is_err == 1 || src_idx_bound_reg.bc_disable_oob_error_notif == 0")
+            .parent(12)
+            .fields(&["flags.idx_bound_is_err", "src_idx_bound_reg.bc_disable_oob_error_notif"])
+            .evidence(&[evidence::E540, evidence::E541]),
+        rules::RuleMeta::new("has_valid_idx_bound_check_reg_dst", "has_valid_idx_bound_check_reg", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "dst_idx_bound_reg is not a valid index bound check", "")
+            .args("dst_idx_bound_reg, flags")
+            .kind(rules::RuleKind::All, &[16, 17])
+            .parent(0)
+            .fields(&[
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg", "flags.idx_bound_is_err",
-            ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E542], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_idx_bound_check_reg_no_flags_dst",
-            name: "has_valid_idx_bound_check_reg_no_flags", args: Some("dst_idx_bound_reg"),
-            expr: Some("has_valid_bound_check_reg(dst_idx_bound_reg)"),
-            parent: Some(15),
-            message: "dst_idx_bound_reg must be fully inert or fully armed",
-            doc: "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not enforced.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E542]),
+        rules::RuleMeta::new("has_valid_idx_bound_check_reg_no_flags_dst", "has_valid_idx_bound_check_reg_no_flags", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "dst_idx_bound_reg must be fully inert or fully armed", "has_valid_bound_check_reg with marker ADDR8_MARKER_ADDR_TBL_OFFSET_REG; its register check is not enforced.")
+            .args("dst_idx_bound_reg")
+            .expr("has_valid_bound_check_reg(dst_idx_bound_reg)")
+            .parent(15)
+            .fields(&[
                 "dst_idx_bound_reg.bc_disable_oob_error_notif", "dst_idx_bound_reg.bc_enabled",
                 "dst_idx_bound_reg.bc_reg",
-            ],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E543], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "idx_bound_error_or_notif_dst", name: "idx_bound_error_or_notif",
-            clause: true,
-            expr: Some("flags.idx_bound_is_err == 1 || dst_idx_bound_reg.bc_disable_oob_error_notif == 0"),
-            parent: Some(15),
-            message: "an out-of-bounds destination index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)",
-            doc: "",
-            fields: &["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"],
-            source: "supp-gather-scatter §6", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E540], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_indirect_dim_by_mode", name: "has_valid_indirect_dim_by_mode",
-            args: Some("flags, src_start_addr, dst_start_addr"),
-            expr: Some("(flags.indirect_mode != SRC_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && flags.scatter_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != DST_INDIRECTION\n    || ((has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)\n        && flags.gather_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != SRC_DST_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && (has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)))"),
-            parent: Some(0),
-            message: "the indirect dim of each active leg must be X unless that side's shape comes from a register, and the inactive leg's dim must be 0",
-            doc: "indirect_dim_check(dim, addr): any IndirectDim when addr is shape-from-register (marker bit SHAPE_REG), else X. SRC_INDIRECTION checks gather_dim and needs scatter_dim == 0; DST_INDIRECTION the reverse; SRC_DST checks both. The sources say nothing about indirect_mode 3, so it is not constrained here.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E543]),
+        rules::RuleMeta::new("idx_bound_error_or_notif_dst", "idx_bound_error_or_notif", "supp-gather-scatter §6", confidence::wiki::HIGH_OBSERVED, "an out-of-bounds destination index must raise an error (flags.idx_bound_is_err = 1) or a notification (bc_disable_oob_error_notif = 0)", "")
+            .clause()
+            .expr("flags.idx_bound_is_err == 1 || dst_idx_bound_reg.bc_disable_oob_error_notif == 0")
+            .parent(15)
+            .fields(&["dst_idx_bound_reg.bc_disable_oob_error_notif", "flags.idx_bound_is_err"])
+            .evidence(&[evidence::E540]),
+        rules::RuleMeta::new("has_valid_indirect_dim_by_mode", "has_valid_indirect_dim_by_mode", "seed-004 §3.1", confidence::wiki::HIGH_OBSERVED, "the indirect dim of each active leg must be X unless that side's shape comes from a register, and the inactive leg's dim must be 0", "indirect_dim_check(dim, addr): any IndirectDim when addr is shape-from-register (marker bit SHAPE_REG), else X. SRC_INDIRECTION checks gather_dim and needs scatter_dim == 0; DST_INDIRECTION the reverse; SRC_DST checks both. The sources say nothing about indirect_mode 3, so it is not constrained here.")
+            .args("flags, src_start_addr, dst_start_addr")
+            .expr("(flags.indirect_mode != SRC_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && flags.scatter_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != DST_INDIRECTION\n    || ((has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)\n        && flags.gather_dim == INDIRECT_DIM::X))\n&& (flags.indirect_mode != SRC_DST_INDIRECTION\n    || ((has(src_start_addr.marker, SHAPE_REG) || flags.gather_dim == INDIRECT_DIM::X)\n        && (has(dst_start_addr.marker, SHAPE_REG) || flags.scatter_dim == INDIRECT_DIM::X)))")
+            .parent(0)
+            .fields(&[
                 "dst_start_addr.marker", "flags.gather_dim", "flags.indirect_mode", "flags.scatter_dim",
                 "src_start_addr.marker",
-            ],
-            source: "seed-004 §3.1", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E544, evidence::E545, evidence::E546], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_dma_indirect_valid_index_count",
-            name: "has_dma_indirect_valid_index_count", args: Some("i"),
-            expr: Some("(!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(src_start_addr.marker, SHAPE_REG) || src_num_elem <= 4096)\n&& (!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem <= 4096)"),
-            parent: Some(0),
-            message: "each indirect leg carries at most 4096 indices (num_elem <= 4096) unless its shape comes from a register",
-            doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E544, evidence::E545, evidence::E546]),
+        rules::RuleMeta::new("has_dma_indirect_valid_index_count", "has_dma_indirect_valid_index_count", "seed-004 §3.2", confidence::wiki::HIGH_OBSERVED, "each indirect leg carries at most 4096 indices (num_elem <= 4096) unless its shape comes from a register", "")
+            .args("i")
+            .expr("(!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(src_start_addr.marker, SHAPE_REG) || src_num_elem <= 4096)\n&& (!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])\n    || has(dst_start_addr.marker, SHAPE_REG) || dst_num_elem <= 4096)")
+            .parent(0)
+            .fields(&[
                 "dst_num_elem", "dst_start_addr.marker", "flags.indirect_mode", "src_num_elem",
                 "src_start_addr.marker",
-            ],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E547, evidence::E548, evidence::E549], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_dma_indirect_idx_addr_in_sbuf_partition0",
-            name: "has_dma_indirect_idx_addr_in_sbuf_partition0",
-            args: Some("i"), kind: rules::RuleKind::All, parts: &[21, 27], parent: Some(0),
-            message: "an active index vector is not in SBUF partition 0",
-            doc: "",
-            fields: &["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E550, evidence::E551], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_addr4_in_sbuf_partition0_src", name: "has_addr4_in_sbuf_partition0",
-            args: Some("src_idx_start_addr"), kind: rules::RuleKind::Any,
-            parts: &[22, 23, 24], parent: Some(20),
-            message: "the gather index vector (src_idx_start_addr) must come from a register or lie in SBUF partition 0",
-            doc: "",
-            fields: &["flags.indirect_mode", "src_idx_start_addr"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E552], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_idx_leg_inactive", name: "src_idx_leg_inactive", clause: true,
-            expr: Some("!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])"),
-            parent: Some(21),
-            message: "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)",
-            doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E553],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_from_register_src", name: "addr_from_register",
-            args: Some("src_idx_start_addr"),
-            expr: Some("src_idx_start_addr.register_mode == 1"),
-            parent: Some(21),
-            message: "src_idx_start_addr is register-sourced",
-            doc: "", fields: &["src_idx_start_addr.register_mode"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E554, evidence::E555], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_sbuf_partition_src", name: "addr_in_sbuf_partition",
-            args: Some("0, src_idx_start_addr"), kind: rules::RuleKind::All,
-            parts: &[25, 26], parent: Some(21),
-            message: "src_idx_start_addr must lie in SBUF partition 0",
-            doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E556],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_sbuf_src", name: "addr_in_sbuf", clause: true,
-            expr: Some("(src_idx_start_addr.address & 0x1E000000) == 0"),
-            parent: Some(24),
-            message: "src_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)",
-            doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split. Which partition an SBUF address names is not given in a form this spec decodes.",
-            fields: &["src_idx_start_addr.address"],
-            source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E557, evidence::E558],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_partition_0_src", name: "addr_in_partition_0", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(24),
-            message: "src_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
-            doc: "", fields: &["src_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E556],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_addr4_in_sbuf_partition0_dst", name: "has_addr4_in_sbuf_partition0",
-            args: Some("dst_idx_start_addr"), kind: rules::RuleKind::Any,
-            parts: &[28, 29, 30], parent: Some(20),
-            message: "the scatter index vector (dst_idx_start_addr) must come from a register or lie in SBUF partition 0",
-            doc: "",
-            fields: &["dst_idx_start_addr", "flags.indirect_mode"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E552], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_idx_leg_inactive", name: "dst_idx_leg_inactive", clause: true,
-            expr: Some("!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])"),
-            parent: Some(27),
-            message: "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)",
-            doc: "", fields: &["flags.indirect_mode"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E553],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_from_register_dst", name: "addr_from_register",
-            args: Some("dst_idx_start_addr"),
-            expr: Some("dst_idx_start_addr.register_mode == 1"),
-            parent: Some(27),
-            message: "dst_idx_start_addr is register-sourced",
-            doc: "", fields: &["dst_idx_start_addr.register_mode"],
-            source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E554, evidence::E555], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_sbuf_partition_dst", name: "addr_in_sbuf_partition",
-            args: Some("0, dst_idx_start_addr"), kind: rules::RuleKind::All,
-            parts: &[31, 32], parent: Some(27),
-            message: "dst_idx_start_addr must lie in SBUF partition 0",
-            doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E556],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_sbuf_dst", name: "addr_in_sbuf", clause: true,
-            expr: Some("(dst_idx_start_addr.address & 0x1E000000) == 0"),
-            parent: Some(30),
-            message: "dst_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)",
-            doc: "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.",
-            fields: &["dst_idx_start_addr.address"],
-            source: "supp-addr4 §PSUM-window detection + region class",
-            confidence: confidence::wiki::MED_INFERRED, evidence: &[evidence::E559, evidence::E558],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr_in_partition_0_dst", name: "addr_in_partition_0", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(30),
-            message: "dst_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body",
-            doc: "", fields: &["dst_idx_start_addr"], source: "supp-gather-scatter §1.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E556],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_dma_indirect_check_reserved_zero",
-            name: "has_dma_indirect_check_reserved_zero", args: Some("i"),
-            expr: Some("reserved[0] == 0 && reserved[1] == 0"),
-            parent: Some(0), message: "reserved[2] must be zero", doc: "",
-            fields: &["reserved[0]", "reserved[1]"], source: "supp-field-tables §2.2",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E560, evidence::E561], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dma_configs", name: "is_valid_dma_configs",
-            args: Some("dma_configs"), expr: Some("is_valid_dma_configs(dma_configs)"),
-            parent: Some(0),
-            message: "dma_configs.priority_class must be 0..4 and its reserved bits zero",
-            doc: "",
-            fields: &["dma_configs.priority_class", "dma_configs.reserved_bitfield"],
-            source: "seed-004 §3.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E562, evidence::E563], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_dge_compute_op", name: "is_valid_dge_compute_op",
-            args: Some("compute_op, …"), kind: rules::RuleKind::NotEnforced,
-            parent: Some(0),
-            message: "compute_op must be a valid DGE compute op here; the sources do not give this predicate's body",
-            doc: "", fields: &["compute_op"], source: "seed-004 §3.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E564],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E547, evidence::E548, evidence::E549]),
+        rules::RuleMeta::new("has_dma_indirect_idx_addr_in_sbuf_partition0", "has_dma_indirect_idx_addr_in_sbuf_partition0", "seed-004 §3.2", confidence::wiki::HIGH_OBSERVED, "an active index vector is not in SBUF partition 0", "")
+            .args("i")
+            .kind(rules::RuleKind::All, &[21, 27])
+            .parent(0)
+            .fields(&["dst_idx_start_addr", "flags.indirect_mode", "src_idx_start_addr"])
+            .evidence(&[evidence::E550, evidence::E551]),
+        rules::RuleMeta::new("has_addr4_in_sbuf_partition0_src", "has_addr4_in_sbuf_partition0", "seed-004 §3.2", confidence::wiki::HIGH_OBSERVED, "the gather index vector (src_idx_start_addr) must come from a register or lie in SBUF partition 0", "")
+            .args("src_idx_start_addr")
+            .kind(rules::RuleKind::Any, &[22, 23, 24])
+            .parent(20)
+            .fields(&["flags.indirect_mode", "src_idx_start_addr"])
+            .evidence(&[evidence::E552]),
+        rules::RuleMeta::new("src_idx_leg_inactive", "src_idx_leg_inactive", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "the source index leg is not active (indirect_mode is neither SRC nor SRC_DST)", "")
+            .clause()
+            .expr("!(flags.indirect_mode in [SRC_INDIRECTION, SRC_DST_INDIRECTION])")
+            .parent(21)
+            .fields(&["flags.indirect_mode"])
+            .evidence(&[evidence::E553]),
+        rules::RuleMeta::new("addr_from_register_src", "addr_from_register", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "src_idx_start_addr is register-sourced", "")
+            .args("src_idx_start_addr")
+            .expr("src_idx_start_addr.register_mode == 1")
+            .parent(21)
+            .fields(&["src_idx_start_addr.register_mode"])
+            .evidence(&[evidence::E554, evidence::E555]),
+        rules::RuleMeta::new("addr_in_sbuf_partition_src", "addr_in_sbuf_partition", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "src_idx_start_addr must lie in SBUF partition 0", "")
+            .args("0, src_idx_start_addr")
+            .kind(rules::RuleKind::All, &[25, 26])
+            .parent(21)
+            .fields(&["src_idx_start_addr"])
+            .evidence(&[evidence::E556]),
+        rules::RuleMeta::new("addr_in_sbuf_src", "addr_in_sbuf", "supp-addr4 §PSUM-window detection + region class", confidence::wiki::MED_INFERRED, "src_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)", "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split. Which partition an SBUF address names is not given in a form this spec decodes.")
+            .clause()
+            .expr("(src_idx_start_addr.address & 0x1E000000) == 0")
+            .parent(24)
+            .fields(&["src_idx_start_addr.address"])
+            .evidence(&[evidence::E557, evidence::E558]),
+        rules::RuleMeta::new("addr_in_partition_0_src", "addr_in_partition_0", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "src_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body", "")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(24)
+            .fields(&["src_idx_start_addr"])
+            .evidence(&[evidence::E556])
+            .not_enforced(),
+        rules::RuleMeta::new("has_addr4_in_sbuf_partition0_dst", "has_addr4_in_sbuf_partition0", "seed-004 §3.2", confidence::wiki::HIGH_OBSERVED, "the scatter index vector (dst_idx_start_addr) must come from a register or lie in SBUF partition 0", "")
+            .args("dst_idx_start_addr")
+            .kind(rules::RuleKind::Any, &[28, 29, 30])
+            .parent(20)
+            .fields(&["dst_idx_start_addr", "flags.indirect_mode"])
+            .evidence(&[evidence::E552]),
+        rules::RuleMeta::new("dst_idx_leg_inactive", "dst_idx_leg_inactive", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "the destination index leg is not active (indirect_mode is neither DST nor SRC_DST)", "")
+            .clause()
+            .expr("!(flags.indirect_mode in [DST_INDIRECTION, SRC_DST_INDIRECTION])")
+            .parent(27)
+            .fields(&["flags.indirect_mode"])
+            .evidence(&[evidence::E553]),
+        rules::RuleMeta::new("addr_from_register_dst", "addr_from_register", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "dst_idx_start_addr is register-sourced", "")
+            .args("dst_idx_start_addr")
+            .expr("dst_idx_start_addr.register_mode == 1")
+            .parent(27)
+            .fields(&["dst_idx_start_addr.register_mode"])
+            .evidence(&[evidence::E554, evidence::E555]),
+        rules::RuleMeta::new("addr_in_sbuf_partition_dst", "addr_in_sbuf_partition", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "dst_idx_start_addr must lie in SBUF partition 0", "")
+            .args("0, dst_idx_start_addr")
+            .kind(rules::RuleKind::All, &[31, 32])
+            .parent(27)
+            .fields(&["dst_idx_start_addr"])
+            .evidence(&[evidence::E556]),
+        rules::RuleMeta::new("addr_in_sbuf_dst", "addr_in_sbuf", "supp-addr4 §PSUM-window detection + region class", confidence::wiki::MED_INFERRED, "dst_idx_start_addr must be an SBUF address (address bits 25..28 zero; PSUM sets them)", "What the address form can tell of addr_in_sbuf_partition: the ADDR4 decoder's SBUF/PSUM split.")
+            .clause()
+            .expr("(dst_idx_start_addr.address & 0x1E000000) == 0")
+            .parent(30)
+            .fields(&["dst_idx_start_addr.address"])
+            .evidence(&[evidence::E559, evidence::E558]),
+        rules::RuleMeta::new("addr_in_partition_0_dst", "addr_in_partition_0", "supp-gather-scatter §1.3", confidence::wiki::HIGH_OBSERVED, "dst_idx_start_addr must name partition 0; the sources do not give addr_in_sbuf_partition's body", "")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(30)
+            .fields(&["dst_idx_start_addr"])
+            .evidence(&[evidence::E556])
+            .not_enforced(),
+        rules::RuleMeta::new("has_dma_indirect_check_reserved_zero", "has_dma_indirect_check_reserved_zero", "supp-field-tables §2.2", confidence::wiki::HIGH_OBSERVED, "reserved[2] must be zero", "")
+            .args("i")
+            .expr("reserved[0] == 0 && reserved[1] == 0")
+            .parent(0)
+            .fields(&["reserved[0]", "reserved[1]"])
+            .evidence(&[evidence::E560, evidence::E561]),
+        rules::RuleMeta::new("is_valid_dma_configs", "is_valid_dma_configs", "seed-004 §3.2", confidence::wiki::HIGH_OBSERVED, "dma_configs.priority_class must be 0..4 and its reserved bits zero", "")
+            .args("dma_configs")
+            .expr("is_valid_dma_configs(dma_configs)")
+            .parent(0)
+            .fields(&["dma_configs.priority_class", "dma_configs.reserved_bitfield"])
+            .evidence(&[evidence::E562, evidence::E563]),
+        rules::RuleMeta::new("is_valid_dge_compute_op", "is_valid_dge_compute_op", "seed-004 §3.2", confidence::wiki::HIGH_OBSERVED, "compute_op must be a valid DGE compute op here; the sources do not give this predicate's body", "")
+            .args("compute_op, …")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(0)
+            .fields(&["compute_op"])
+            .evidence(&[evidence::E564])
+            .not_enforced(),
     ];
     /// Truth of each of `DMA_INDIRECT1D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -15573,134 +14165,61 @@ impl Default for DMA_COPY2D {
 impl DMA_COPY2D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xb9 DMA_MEMCPY2, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E565],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wait_sema_value", offset: 4, size: 4, type_name: "u32",
-            doc: "Semaphore threshold to wait for (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E566],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wait_sema_idx", offset: 8, size: 1, type_name: "u8",
-            doc: "Semaphore to wait on (an immediate or a register).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E567],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wait_sema_mode", offset: 9, size: 1, type_name: "WAIT_MODE",
-            doc: "When the word may issue.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E568], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_engines", offset: 10, size: 1, type_name: "DMA_ENGINE_CONFIG",
-            doc: "First engine and fan-out (1/2/4/8).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E569],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_flags", offset: 11, size: 1, type_name: "DMA_FLAGS",
-            doc: "Queue and write-done sync.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E570], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "addr_mode", offset: 12, size: 1, type_name: "DMA_ADDR_MODE_PAIR",
-            doc: "How the source and destination addresses are formed.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E571],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "sema_update_mode", offset: 13, size: 1, type_name: "DMA_SEMA_UPDATES",
-            doc: "What read-done and write-done each update.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E572],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "rd_done_sema_update_idx", offset: 14, size: 2, type_name: "u16",
-            doc: "Read-done semaphore index; not next to the write-done one (+38).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E573],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "u64",
-            doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by src_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E574],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xb9 DMA_MEMCPY2, inst_word_len == 0x10.")
+            .evidence(&[evidence::E565]),
+        meta::FieldMeta::new("wait_sema_value", 4, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Semaphore threshold to wait for (an immediate or a register).")
+            .evidence(&[evidence::E566]),
+        meta::FieldMeta::new("wait_sema_idx", 8, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Semaphore to wait on (an immediate or a register).")
+            .evidence(&[evidence::E567]),
+        meta::FieldMeta::new("wait_sema_mode", 9, 1, "WAIT_MODE", confidence::wiki::HIGH_OBSERVED, "When the word may issue.")
+            .evidence(&[evidence::E568]),
+        meta::FieldMeta::new("dma_engines", 10, 1, "DMA_ENGINE_CONFIG", confidence::wiki::HIGH_OBSERVED, "First engine and fan-out (1/2/4/8).")
+            .evidence(&[evidence::E569]),
+        meta::FieldMeta::new("dma_flags", 11, 1, "DMA_FLAGS", confidence::wiki::HIGH_OBSERVED, "Queue and write-done sync.")
+            .evidence(&[evidence::E570]),
+        meta::FieldMeta::new("addr_mode", 12, 1, "DMA_ADDR_MODE_PAIR", confidence::wiki::HIGH_OBSERVED, "How the source and destination addresses are formed.")
+            .evidence(&[evidence::E571]),
+        meta::FieldMeta::new("sema_update_mode", 13, 1, "DMA_SEMA_UPDATES", confidence::wiki::HIGH_OBSERVED, "What read-done and write-done each update.")
+            .evidence(&[evidence::E572]),
+        meta::FieldMeta::new("rd_done_sema_update_idx", 14, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Read-done semaphore index; not next to the write-done one (+38).")
+            .evidence(&[evidence::E573]),
+        meta::FieldMeta::new("src_start_addr", 16, 8, "u64", confidence::wiki::HIGH_OBSERVED, "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by src_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.")
+            .evidence(&[evidence::E574])
+            .alternatives(&[
                 meta::Alternative {
                     name: "src_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E575],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
-            doc: "Signed source steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E576],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
-            doc: "Source counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E577], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
-            doc: "Source element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E578], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "wr_done_sema_update_idx", offset: 38, size: 2, type_name: "u16",
-            doc: "Write-done semaphore index; not next to the read-done one (+14).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E579],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "u64",
-            doc: "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by dst_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E580],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("src_step_elem", 24, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "Signed source steps X/Y, in elements.")
+            .evidence(&[evidence::E576]),
+        meta::FieldMeta::new("src_num_elem", 32, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "Source counts X/Y.")
+            .evidence(&[evidence::E577]),
+        meta::FieldMeta::new("src_elem_size", 36, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Source element size.")
+            .evidence(&[evidence::E578]),
+        meta::FieldMeta::new("wr_done_sema_update_idx", 38, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Write-done semaphore index; not next to the read-done one (+14).")
+            .evidence(&[evidence::E579]),
+        meta::FieldMeta::new("dst_start_addr", 40, 8, "u64", confidence::wiki::HIGH_OBSERVED, "DMA_ADDR_UNION (8 bytes), read as its imm64 arm; the dma_addr_info arm (DMA_ADDR_STRUCT) is the alternative. Which arm holds is chosen by dst_addr_mode in addr_mode (+12), a byte outside the union, so both readings are shown.")
+            .evidence(&[evidence::E580])
+            .alternatives(&[
                 meta::Alternative {
                     name: "dst_dma_addr_info", type_name: "DMA_ADDR_STRUCT",
                     doc: "DMA_ADDR_UNION's register arm dma_addr_info, for the register address modes.",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E575],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
-            doc: "Signed destination steps X/Y, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E581],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "Destination counts X/Y.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E582], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
-            doc: "Destination element size.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E583], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "remote_core_id", offset: 62, size: 1, type_name: "u8",
-            doc: "REG_NUM: the cross-die peer for the P2P case.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E584],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved", offset: 63, size: 1, type_name: "u8",
-            role: meta::Role::Reserved, doc: "Must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E585],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("dst_step_elem", 48, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "Signed destination steps X/Y, in elements.")
+            .evidence(&[evidence::E581]),
+        meta::FieldMeta::new("dst_num_elem", 56, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "Destination counts X/Y.")
+            .evidence(&[evidence::E582]),
+        meta::FieldMeta::new("dst_elem_size", 60, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Destination element size.")
+            .evidence(&[evidence::E583]),
+        meta::FieldMeta::new("remote_core_id", 62, 1, "u8", confidence::wiki::HIGH_OBSERVED, "REG_NUM: the cross-die peer for the P2P case.")
+            .evidence(&[evidence::E584]),
+        meta::FieldMeta::new("reserved", 63, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Must be zero.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E585]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -16015,84 +14534,32 @@ impl Default for DROPOUT {
 impl DROPOUT {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0x7F, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E586, evidence::E587],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate: the encoder runs the setupSync thunks before it fills the control band.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E588, evidence::E589],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_12", offset: 12, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an encoder-written word has 0 here).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
-            doc: "The source: a 3-D access pattern (TENSOR3D, not 4-D).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E590],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
-            doc: "Source dtype; must equal out_dtype.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E591],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype; d3_dropout_same_src_dst_type asserts it equals in_dtype.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E592],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "active", offset: 34, size: 1, type_name: "u8",
-            doc: "Active channels (lanes): the low byte of the source pattern's partition count. The name is the page's Field column (\"active / lane\"); it gives no pybind member name.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E593],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "threshold_imm_ptr", offset: 35, size: 1, type_name: "u8",
-            doc: "The threshold's slot in the engine's scalar-operand bank (the threshold may be an immediate or a register); the f32 threshold itself lives in the bank, not in the bundle.",
-            confidence: confidence::certainty::HIGH, evidence: &[evidence::E594],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "threshold_dtype", offset: 36, size: 1, type_name: "DTYPE",
-            doc: "The dtype of the threshold operand (checked by d3_dropout_threshold_dtype_check).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E595],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_37", offset: 37, size: 6, type_name: "u8[6]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x25..+0x2A a meaning for this word.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "rng_mode", offset: 43, size: 1, type_name: "u8",
-            doc: "Which RNG mode / variant the dropout draws from (the generator's RNG-config byte). The store is CERTAIN; that it selects an RNG variant is the page's MEDIUM reading. It is not a seed. The name is the page's Field column (\"rng_mode / dropout_variant\"); it gives no pybind member name.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E596, evidence::E597],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x2C..+0x2F a meaning for this word.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
-            doc: "The destination: a 3-D access pattern.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E598],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::certainty::CERTAIN, "opcode == 0x7F, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E586, evidence::E587]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::certainty::MEDIUM, "Wait/update semaphore gate: the encoder runs the setupSync thunks before it fills the control band.")
+            .evidence(&[evidence::E588, evidence::E589]),
+        meta::FieldMeta::new("unknown_12", 12, 4, "u8[4]", meta::Confidence::UNSTATED, "No source gives +0x0C..+0x0F a meaning for this word (the encoder zeroes the whole bundle first, so an encoder-written word has 0 here).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("src_mem_pattern", 16, 16, "TENSOR3D", confidence::certainty::CERTAIN, "The source: a 3-D access pattern (TENSOR3D, not 4-D).")
+            .evidence(&[evidence::E590]),
+        meta::FieldMeta::new("in_dtype", 32, 1, "DTYPE", confidence::certainty::CERTAIN, "Source dtype; must equal out_dtype.")
+            .evidence(&[evidence::E591]),
+        meta::FieldMeta::new("out_dtype", 33, 1, "DTYPE", confidence::certainty::CERTAIN, "Destination dtype; d3_dropout_same_src_dst_type asserts it equals in_dtype.")
+            .evidence(&[evidence::E592]),
+        meta::FieldMeta::new("active", 34, 1, "u8", confidence::certainty::CERTAIN, "Active channels (lanes): the low byte of the source pattern's partition count. The name is the page's Field column (\"active / lane\"); it gives no pybind member name.")
+            .evidence(&[evidence::E593]),
+        meta::FieldMeta::new("threshold_imm_ptr", 35, 1, "u8", confidence::certainty::HIGH, "The threshold's slot in the engine's scalar-operand bank (the threshold may be an immediate or a register); the f32 threshold itself lives in the bank, not in the bundle.")
+            .evidence(&[evidence::E594]),
+        meta::FieldMeta::new("threshold_dtype", 36, 1, "DTYPE", confidence::certainty::CERTAIN, "The dtype of the threshold operand (checked by d3_dropout_threshold_dtype_check).")
+            .evidence(&[evidence::E595]),
+        meta::FieldMeta::new("unknown_37", 37, 6, "u8[6]", meta::Confidence::UNSTATED, "No source gives +0x25..+0x2A a meaning for this word.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("rng_mode", 43, 1, "u8", confidence::certainty::MEDIUM, "Which RNG mode / variant the dropout draws from (the generator's RNG-config byte). The store is CERTAIN; that it selects an RNG variant is the page's MEDIUM reading. It is not a seed. The name is the page's Field column (\"rng_mode / dropout_variant\"); it gives no pybind member name.")
+            .evidence(&[evidence::E596, evidence::E597]),
+        meta::FieldMeta::new("unknown_44", 44, 4, "u8[4]", meta::Confidence::UNSTATED, "No source gives +0x2C..+0x2F a meaning for this word.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("dst_mem_pattern", 48, 16, "TENSOR3D", confidence::certainty::CERTAIN, "The destination: a 3-D access pattern.")
+            .evidence(&[evidence::E598]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -16305,54 +14772,35 @@ impl DROPOUT {
 impl DROPOUT {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "d3_dropout_same_src_dst_type", name: "d3_dropout_same_src_dst_type",
-            authority: rules::RuleAuthority::Compiler, expr: Some("in_dtype == out_dtype"),
-            message: "in_dtype must equal out_dtype (d3_dropout_same_src_dst_type)",
-            doc: "A libwalrus validator the compiler runs on the words it writes (runISACheck), not a shipped header check.",
-            fields: &["in_dtype", "out_dtype"], source: "supp-dve-datamove §Dropout",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E599],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "d3_dropout_src_dst_count_check", name: "d3_dropout_src_dst_count_check",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "src and dst element counts must agree (d3_dropout_src_dst_count_check)",
-            doc: "Named by the page (the .rodata predicate string, tied to the +0x22 store) without its body.",
-            fields: &["active", "src_mem_pattern", "dst_mem_pattern"],
-            source: "supp-dve-datamove §Dropout",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E600],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "threshold_imm_ptr", name: "threshold_imm_ptr",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "threshold_imm_ptr must be a valid operand slot",
-            doc: "Named by the page without its body.", fields: &["threshold_imm_ptr"],
-            source: "supp-dve-datamove §Dropout",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E601],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "d3_dropout_threshold_dtype_check",
-            name: "d3_dropout_threshold_dtype_check", kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "threshold_dtype must be a dtype the threshold operand may have",
-            doc: "Named by the page without its body (which dtypes it allows is not given).",
-            fields: &["threshold_dtype"], source: "supp-dve-datamove §Dropout",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E602],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "d3_dropout_reserved_zero", name: "d3_dropout_reserved_zero",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "the reserved bytes must be zero",
-            doc: "Named by the page without its body: which bytes it reads as reserved is not given (so it is not enforced on the unknown bytes, which the encoder zeroes).",
-            fields: &["unknown_12", "unknown_37", "unknown_44"],
-            source: "supp-dve-datamove §Dropout",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E603],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("d3_dropout_same_src_dst_type", "d3_dropout_same_src_dst_type", "supp-dve-datamove §Dropout", confidence::certainty::CERTAIN, "in_dtype must equal out_dtype (d3_dropout_same_src_dst_type)", "A libwalrus validator the compiler runs on the words it writes (runISACheck), not a shipped header check.")
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("in_dtype == out_dtype")
+            .fields(&["in_dtype", "out_dtype"])
+            .evidence(&[evidence::E599]),
+        rules::RuleMeta::new("d3_dropout_src_dst_count_check", "d3_dropout_src_dst_count_check", "supp-dve-datamove §Dropout", confidence::certainty::CERTAIN, "src and dst element counts must agree (d3_dropout_src_dst_count_check)", "Named by the page (the .rodata predicate string, tied to the +0x22 store) without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["active", "src_mem_pattern", "dst_mem_pattern"])
+            .evidence(&[evidence::E600])
+            .not_enforced(),
+        rules::RuleMeta::new("threshold_imm_ptr", "threshold_imm_ptr", "supp-dve-datamove §Dropout", confidence::certainty::CERTAIN, "threshold_imm_ptr must be a valid operand slot", "Named by the page without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["threshold_imm_ptr"])
+            .evidence(&[evidence::E601])
+            .not_enforced(),
+        rules::RuleMeta::new("d3_dropout_threshold_dtype_check", "d3_dropout_threshold_dtype_check", "supp-dve-datamove §Dropout", confidence::certainty::CERTAIN, "threshold_dtype must be a dtype the threshold operand may have", "Named by the page without its body (which dtypes it allows is not given).")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["threshold_dtype"])
+            .evidence(&[evidence::E602])
+            .not_enforced(),
+        rules::RuleMeta::new("d3_dropout_reserved_zero", "d3_dropout_reserved_zero", "supp-dve-datamove §Dropout", confidence::certainty::CERTAIN, "the reserved bytes must be zero", "Named by the page without its body: which bytes it reads as reserved is not given (so it is not enforced on the unknown bytes, which the encoder zeroes).")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["unknown_12", "unknown_37", "unknown_44"])
+            .evidence(&[evidence::E603])
+            .not_enforced(),
     ];
     /// Truth of each of `DROPOUT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -16399,29 +14847,14 @@ impl Default for POOL_BUFFER_LOAD {
 impl POOL_BUFFER_LOAD {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0x67, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E604, evidence::E605],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_4", offset: 4, size: 28, type_name: "u8[28]",
-            role: meta::Role::Unknown,
-            doc: "Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
-            doc: "The source dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E606], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_33", offset: 33, size: 31, type_name: "u8[31]",
-            role: meta::Role::Unknown,
-            doc: "Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths.",
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::certainty::CERTAIN, "opcode == 0x67, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E604, evidence::E605]),
+        meta::FieldMeta::new("unknown_4", 4, 28, "u8[28]", meta::Confidence::UNSTATED, "Not mapped by any page in the spec. The DVE page says +0x18 holds the index / source access pattern (S4_PB), without its width or type.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("in_dtype", 32, 1, "DTYPE", confidence::certainty::CERTAIN, "The source dtype.")
+            .evidence(&[evidence::E606]),
+        meta::FieldMeta::new("unknown_33", 33, 31, "u8[31]", meta::Confidence::UNSTATED, "Not mapped by any page in the spec. The DVE page's summary puts a lane count at +0x22, an element count at +0x28 and the vector depth 0x1FF at +0x2C, without widths.")
+            .role(meta::Role::Unknown),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -16586,96 +15019,37 @@ impl Default for RANGE_SELECT {
 impl RANGE_SELECT {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xBC, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E607, evidence::E587],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E608],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_12", offset: 12, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x0C a meaning; the validator reads it.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dtype_mode", offset: 13, size: 1, type_name: "RANGE_SELECT_DTYPE_MODE",
-            doc: "The dtype tag (low nibble) and a second, unnamed 4-bit field (high nibble), packed into one byte.",
-            confidence: confidence::certainty::HIGH, evidence: &[evidence::E609],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_14", offset: 14, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown,
-            doc: "The page's \"(mode flag)\": written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no meaning given.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "op_variant_flag", offset: 15, size: 1, type_name: "u8",
-            doc: "The op-variant flag: the encoder always writes 8.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E610],
-            constant: Some(8), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "lower_bound", offset: 16, size: 4, type_name: "u32",
-            doc: "The lower bound, an IEEE-754 f32 (the bits as a u32): the compiler converts an integer bound to float and range-checks it (checkBoundRange) before the store.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E611],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "upper_bound", offset: 20, size: 4, type_name: "u32",
-            doc: "The upper bound, an IEEE-754 f32 (the bits as a u32), stored raw after the compiler's range check.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E612],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_mem_pattern", offset: 24, size: 12, type_name: "TENSOR2D",
-            doc: "The data source: a 2-D access pattern (core_v3::TENSOR2D).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E613],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_36", offset: 36, size: 2, type_name: "u8[2]",
-            role: meta::Role::Unknown,
-            doc: "The page's \"(field a)\" at +0x24 (from inst+0x118) and \"(field b)\" at +0x25 (from inst+0x11c), both via sub_1343e40 (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bound_check_field_0", offset: 38, size: 1, type_name: "u8",
-            doc: "The lower bound's check result (checkBoundRange(lower)), packed by the variant dispatcher; checked by valid_rs_comp_op.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E614],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bound_check_field_1", offset: 39, size: 1, type_name: "u8",
-            doc: "The upper bound's check result (checkBoundRange(upper)); checked by valid_rs_comp_op.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E615],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_40", offset: 40, size: 8, type_name: "u8[8]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x28..+0x2F a meaning (the encoder zeroes the bundle first).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 48, size: 12, type_name: "TENSOR2D",
-            doc: "The destination: a 2-D access pattern (core_v3::TENSOR2D). The validator reads +0x38, its num_elem[0].",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E616],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_60", offset: 60, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at +0x3B).",
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::certainty::CERTAIN, "opcode == 0xBC, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E607, evidence::E587]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::certainty::MEDIUM, "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).")
+            .evidence(&[evidence::E608]),
+        meta::FieldMeta::new("unknown_12", 12, 1, "u8[1]", meta::Confidence::UNSTATED, "No source gives +0x0C a meaning; the validator reads it.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("dtype_mode", 13, 1, "RANGE_SELECT_DTYPE_MODE", confidence::certainty::HIGH, "The dtype tag (low nibble) and a second, unnamed 4-bit field (high nibble), packed into one byte.")
+            .evidence(&[evidence::E609]),
+        meta::FieldMeta::new("unknown_14", 14, 1, "u8[1]", meta::Confidence::UNSTATED, "The page's \"(mode flag)\": written from inst+0x124 via sub_1343d50 (store 0x1360f19, CERTAIN), with no name and no meaning given.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("op_variant_flag", 15, 1, "u8", confidence::certainty::CERTAIN, "The op-variant flag: the encoder always writes 8.")
+            .evidence(&[evidence::E610])
+            .constant(8),
+        meta::FieldMeta::new("lower_bound", 16, 4, "u32", confidence::certainty::CERTAIN, "The lower bound, an IEEE-754 f32 (the bits as a u32): the compiler converts an integer bound to float and range-checks it (checkBoundRange) before the store.")
+            .evidence(&[evidence::E611]),
+        meta::FieldMeta::new("upper_bound", 20, 4, "u32", confidence::certainty::CERTAIN, "The upper bound, an IEEE-754 f32 (the bits as a u32), stored raw after the compiler's range check.")
+            .evidence(&[evidence::E612]),
+        meta::FieldMeta::new("src_mem_pattern", 24, 12, "TENSOR2D", confidence::certainty::CERTAIN, "The data source: a 2-D access pattern (core_v3::TENSOR2D).")
+            .evidence(&[evidence::E613]),
+        meta::FieldMeta::new("unknown_36", 36, 2, "u8[2]", meta::Confidence::UNSTATED, "The page's \"(field a)\" at +0x24 (from inst+0x118) and \"(field b)\" at +0x25 (from inst+0x11c), both via sub_1343e40 (stores 0x1360eeb / 0x1360efb, CERTAIN), with no name and no meaning given.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("bound_check_field_0", 38, 1, "u8", confidence::certainty::CERTAIN, "The lower bound's check result (checkBoundRange(lower)), packed by the variant dispatcher; checked by valid_rs_comp_op.")
+            .evidence(&[evidence::E614]),
+        meta::FieldMeta::new("bound_check_field_1", 39, 1, "u8", confidence::certainty::CERTAIN, "The upper bound's check result (checkBoundRange(upper)); checked by valid_rs_comp_op.")
+            .evidence(&[evidence::E615]),
+        meta::FieldMeta::new("unknown_40", 40, 8, "u8[8]", meta::Confidence::UNSTATED, "No source gives +0x28..+0x2F a meaning (the encoder zeroes the bundle first).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("dst_mem_pattern", 48, 12, "TENSOR2D", confidence::certainty::CERTAIN, "The destination: a 2-D access pattern (core_v3::TENSOR2D). The validator reads +0x38, its num_elem[0].")
+            .evidence(&[evidence::E616]),
+        meta::FieldMeta::new("unknown_60", 60, 4, "u8[4]", meta::Confidence::UNSTATED, "No source gives +0x3C..+0x3F a meaning (the tail of the page's 16-byte destination slot; a TENSOR2D ends at +0x3B).")
+            .role(meta::Role::Unknown),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -16927,58 +15301,37 @@ impl RANGE_SELECT {
 impl RANGE_SELECT {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "in_num_eles_eq_out_num_eles", name: "in_num_eles_eq_out_num_eles",
-            clause: true, authority: rules::RuleAuthority::Compiler,
-            expr: Some("src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] == dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1]"),
-            message: "src and dst must have the same element count (inNumEles == outNumEles)",
-            doc: "The assertion is the page's; reading inNumEles / outNumEles as the product of each TENSOR2D's two num_elem is dmaspec's inference from the pattern's layout (ADDR4 + 2 x i16 stride + 2 x u16 num).",
-            fields: &[
+        rules::RuleMeta::new("in_num_eles_eq_out_num_eles", "in_num_eles_eq_out_num_eles", "supp-dve-datamove §RangeSelect", confidence::seed000::INFERRED, "src and dst must have the same element count (inNumEles == outNumEles)", "The assertion is the page's; reading inNumEles / outNumEles as the product of each TENSOR2D's two num_elem is dmaspec's inference from the pattern's layout (ADDR4 + 2 x i16 stride + 2 x u16 num).")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] == dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1]")
+            .fields(&[
                 "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[0]",
                 "src_mem_pattern.num_elem[1]",
-            ],
-            source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E617],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "s_same_elem_count_rs_src_dst", name: "s_same_elem_count_rs_src_dst",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "src and dst must have the same element count",
-            doc: "Named by the page (the S2D2_RS .rodata family) without its body.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
-            source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E618],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "valid_rs_comp_op", name: "valid_rs_comp_op",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "the bound-check fields must hold a valid comparison",
-            doc: "Named by the page without its body.",
-            fields: &["bound_check_field_0", "bound_check_field_1"],
-            source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E619],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "s_valid_range_select_reduce_op", name: "s_valid_range_select_reduce_op",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "the range-select reduce op must be valid",
-            doc: "Named by the page without its body or the bytes it reads.",
-            source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E620],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "s_valid_idx_bound_check_reg", name: "s_valid_idx_bound_check_reg",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "the bound-check register must be valid",
-            doc: "Named by the page (dbg_is_valid_range_select's predicate) without its body or the bytes it reads.",
-            source: "supp-dve-datamove §RangeSelect",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E621],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E617]),
+        rules::RuleMeta::new("s_same_elem_count_rs_src_dst", "s_same_elem_count_rs_src_dst", "supp-dve-datamove §RangeSelect", confidence::certainty::CERTAIN, "src and dst must have the same element count", "Named by the page (the S2D2_RS .rodata family) without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_mem_pattern", "dst_mem_pattern"])
+            .evidence(&[evidence::E618])
+            .not_enforced(),
+        rules::RuleMeta::new("valid_rs_comp_op", "valid_rs_comp_op", "supp-dve-datamove §RangeSelect", confidence::certainty::CERTAIN, "the bound-check fields must hold a valid comparison", "Named by the page without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["bound_check_field_0", "bound_check_field_1"])
+            .evidence(&[evidence::E619])
+            .not_enforced(),
+        rules::RuleMeta::new("s_valid_range_select_reduce_op", "s_valid_range_select_reduce_op", "supp-dve-datamove §RangeSelect", confidence::certainty::CERTAIN, "the range-select reduce op must be valid", "Named by the page without its body or the bytes it reads.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E620])
+            .not_enforced(),
+        rules::RuleMeta::new("s_valid_idx_bound_check_reg", "s_valid_idx_bound_check_reg", "supp-dve-datamove §RangeSelect", confidence::certainty::CERTAIN, "the bound-check register must be valid", "Named by the page (dbg_is_valid_range_select's predicate) without its body or the bytes it reads.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E621])
+            .not_enforced(),
     ];
     /// Truth of each of `RANGE_SELECT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -17032,30 +15385,14 @@ impl Default for STREAM_SHUFFLE {
 impl STREAM_SHUFFLE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0x69, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E622, evidence::E587],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E608],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
-            doc: "The source: a 4-D access pattern. The validator reads its num_elem[0] and num_elem[1] (+0x18, +0x1A).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E623, evidence::E624],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "immediate", offset: 32, size: 32, type_name: "u8[32]",
-            doc: "The lane map, one byte per lane: the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end). The compiler asserts the mask has exactly 32 entries (\"Mask.size() == 32\").",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E625, evidence::E626],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::certainty::CERTAIN, "opcode == 0x69, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E622, evidence::E587]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::certainty::MEDIUM, "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).")
+            .evidence(&[evidence::E608]),
+        meta::FieldMeta::new("src_mem_pattern", 12, 20, "TENSOR4D", confidence::certainty::CERTAIN, "The source: a 4-D access pattern. The validator reads its num_elem[0] and num_elem[1] (+0x18, +0x1A).")
+            .evidence(&[evidence::E623, evidence::E624]),
+        meta::FieldMeta::new("immediate", 32, 32, "u8[32]", confidence::certainty::CERTAIN, "The lane map, one byte per lane: the mask byte, or the passthrough sentinel partition_count | 0x20 where the mask said 0xFF (and past the mask's end). The compiler asserts the mask has exactly 32 entries (\"Mask.size() == 32\").")
+            .evidence(&[evidence::E625, evidence::E626]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -17223,54 +15560,22 @@ impl Default for STREAM_SHUFFLE_TRANSPOSE {
 impl STREAM_SHUFFLE_TRANSPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0x6A, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E627, evidence::E587],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E608],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
-            doc: "The source: a 4-D access pattern.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E628],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
-            doc: "Source dtype (for the whole shuffle pair).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E629],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype (for the whole shuffle pair).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E630],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_active_channels", offset: 34, size: 4, type_name: "u32",
-            doc: "Active channels: the smaller of the source and destination sizes rounded up to a multiple of 32, (min(src.sz, dst.sz) + 0x1f) & ~0x1f.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E631],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_38", offset: 38, size: 6, type_name: "u8[6]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B word's transpose_ch) zeroed.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
-            doc: "The destination: a 4-D access pattern.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E632],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::certainty::CERTAIN, "opcode == 0x6A, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E627, evidence::E587]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::certainty::MEDIUM, "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).")
+            .evidence(&[evidence::E608]),
+        meta::FieldMeta::new("src_mem_pattern", 12, 20, "TENSOR4D", confidence::certainty::CERTAIN, "The source: a 4-D access pattern.")
+            .evidence(&[evidence::E628]),
+        meta::FieldMeta::new("in_dtype", 32, 1, "DTYPE", confidence::certainty::CERTAIN, "Source dtype (for the whole shuffle pair).")
+            .evidence(&[evidence::E629]),
+        meta::FieldMeta::new("out_dtype", 33, 1, "DTYPE", confidence::certainty::CERTAIN, "Destination dtype (for the whole shuffle pair).")
+            .evidence(&[evidence::E630]),
+        meta::FieldMeta::new("num_active_channels", 34, 4, "u32", confidence::certainty::CERTAIN, "Active channels: the smaller of the source and destination sizes rounded up to a multiple of 32, (min(src.sz, dst.sz) + 0x1f) & ~0x1f.")
+            .evidence(&[evidence::E631]),
+        meta::FieldMeta::new("unknown_38", 38, 6, "u8[6]", meta::Confidence::UNSTATED, "No source gives +0x26..+0x2B a meaning on this word. The page notes that this half leaves +0x26 (the 0x6B word's transpose_ch) zeroed.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("dst_mem_pattern", 44, 20, "TENSOR4D", confidence::certainty::CERTAIN, "The destination: a 4-D access pattern.")
+            .evidence(&[evidence::E632]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -17442,33 +15747,26 @@ impl STREAM_SHUFFLE_TRANSPOSE {
 }
 impl STREAM_SHUFFLE_TRANSPOSE {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "src_element_count_nonzero", name: "src_element_count_nonzero",
-        clause: true, authority: rules::RuleAuthority::Compiler,
-        expr: Some("src_mem_pattern.num_elem[0] != 0 && src_mem_pattern.num_elem[1] != 0 && src_mem_pattern.num_elem[2] != 0 && src_mem_pattern.num_elem[3] != 0"),
-        message: "the source element count must be nonzero",
-        doc: "The guard is the page's (both element counts nonzero, else the encoder's error path); reading an element count as the product of a TENSOR4D's four num_elem, nonzero exactly when each one is, is dmaspec's inference from the pattern's layout (ADDR4 + N x i16 stride + N x u16 num).",
-        fields: &[
-            "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]",
-            "src_mem_pattern.num_elem[3]",
-        ],
-        source: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)",
-        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E633],
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "dst_element_count_nonzero", name: "dst_element_count_nonzero",
-        clause: true, authority: rules::RuleAuthority::Compiler,
-        expr: Some("dst_mem_pattern.num_elem[0] != 0 && dst_mem_pattern.num_elem[1] != 0 && dst_mem_pattern.num_elem[2] != 0 && dst_mem_pattern.num_elem[3] != 0"),
-        message: "the destination element count must be nonzero",
-        doc: "The guard is the page's (both element counts nonzero, else the encoder's error path); reading an element count as the product of a TENSOR4D's four num_elem, nonzero exactly when each one is, is dmaspec's inference from the pattern's layout (ADDR4 + N x i16 stride + N x u16 num).",
-        fields: &[
-            "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
-            "dst_mem_pattern.num_elem[3]",
-        ],
-        source: "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)",
-        confidence: confidence::seed000::INFERRED, evidence: &[evidence::E633],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("src_element_count_nonzero", "src_element_count_nonzero", "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", confidence::seed000::INFERRED, "the source element count must be nonzero", "The guard is the page's (both element counts nonzero, else the encoder's error path); reading an element count as the product of a TENSOR4D's four num_elem, nonzero exactly when each one is, is dmaspec's inference from the pattern's layout (ADDR4 + N x i16 stride + N x u16 num).")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("src_mem_pattern.num_elem[0] != 0 && src_mem_pattern.num_elem[1] != 0 && src_mem_pattern.num_elem[2] != 0 && src_mem_pattern.num_elem[3] != 0")
+            .fields(&[
+                "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]",
+                "src_mem_pattern.num_elem[3]",
+            ])
+            .evidence(&[evidence::E633]),
+        rules::RuleMeta::new("dst_element_count_nonzero", "dst_element_count_nonzero", "supp-dve-datamove §`0x6A` stream_transpose half (the dtype-bearing bundle)", confidence::seed000::INFERRED, "the destination element count must be nonzero", "The guard is the page's (both element counts nonzero, else the encoder's error path); reading an element count as the product of a TENSOR4D's four num_elem, nonzero exactly when each one is, is dmaspec's inference from the pattern's layout (ADDR4 + N x i16 stride + N x u16 num).")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("dst_mem_pattern.num_elem[0] != 0 && dst_mem_pattern.num_elem[1] != 0 && dst_mem_pattern.num_elem[2] != 0 && dst_mem_pattern.num_elem[3] != 0")
+            .fields(&[
+                "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
+                "dst_mem_pattern.num_elem[3]",
+            ])
+            .evidence(&[evidence::E633]),
+    ];
     /// Truth of each of `STREAM_SHUFFLE_TRANSPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -17542,58 +15840,25 @@ impl Default for STREAM_TRANSPOSE {
 impl STREAM_TRANSPOSE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0x6B, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E634, evidence::E587],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E608],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
-            doc: "The source: a 4-D access pattern. Its num_elem[3] (+0x1E) must be 1 (Guard B).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E635],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE", doc: "Source dtype.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E636],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E637], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_active_channels", offset: 34, size: 4, type_name: "u32",
-            doc: "Active channels: the destination's element count rounded up to a multiple of 32, (num_elem + 0x1f) & ~0x1f. The validator also reads +0x25, this field's high byte.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E638],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "transpose_ch", offset: 38, size: 1, type_name: "u8",
-            doc: "Channel-transpose enable: always 1 on this word (a constant store), and the only byte that tells it from the shuffle-internal 0x6A half, which leaves it 0.",
-            confidence: confidence::certainty::HIGH, evidence: &[evidence::E639],
-            constant: Some(1), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_39", offset: 39, size: 5, type_name: "u8[5]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x27..+0x2B a meaning (the encoder zeroes the bundle first).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
-            doc: "The destination: a 4-D access pattern.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E640],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::certainty::CERTAIN, "opcode == 0x6B, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E634, evidence::E587]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::certainty::MEDIUM, "Wait/update semaphore gate, where the shared 64-byte skeleton puts it (the page maps no sync bytes for this word).")
+            .evidence(&[evidence::E608]),
+        meta::FieldMeta::new("src_mem_pattern", 12, 20, "TENSOR4D", confidence::certainty::CERTAIN, "The source: a 4-D access pattern. Its num_elem[3] (+0x1E) must be 1 (Guard B).")
+            .evidence(&[evidence::E635]),
+        meta::FieldMeta::new("in_dtype", 32, 1, "DTYPE", confidence::certainty::CERTAIN, "Source dtype.")
+            .evidence(&[evidence::E636]),
+        meta::FieldMeta::new("out_dtype", 33, 1, "DTYPE", confidence::certainty::CERTAIN, "Destination dtype.")
+            .evidence(&[evidence::E637]),
+        meta::FieldMeta::new("num_active_channels", 34, 4, "u32", confidence::certainty::CERTAIN, "Active channels: the destination's element count rounded up to a multiple of 32, (num_elem + 0x1f) & ~0x1f. The validator also reads +0x25, this field's high byte.")
+            .evidence(&[evidence::E638]),
+        meta::FieldMeta::new("transpose_ch", 38, 1, "u8", confidence::certainty::HIGH, "Channel-transpose enable: always 1 on this word (a constant store), and the only byte that tells it from the shuffle-internal 0x6A half, which leaves it 0.")
+            .evidence(&[evidence::E639])
+            .constant(1),
+        meta::FieldMeta::new("unknown_39", 39, 5, "u8[5]", meta::Confidence::UNSTATED, "No source gives +0x27..+0x2B a meaning (the encoder zeroes the bundle first).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("dst_mem_pattern", 44, 20, "TENSOR4D", confidence::certainty::CERTAIN, "The destination: a 4-D access pattern.")
+            .evidence(&[evidence::E640]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -17774,77 +16039,48 @@ impl STREAM_TRANSPOSE {
 impl STREAM_TRANSPOSE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "src_num_elem_3_is_1", name: "src_num_elem_3_is_1", clause: true,
-            authority: rules::RuleAuthority::Compiler,
-            expr: Some("src_mem_pattern.num_elem[3] == 1"),
-            message: "src_mem_pattern.num_elem[3] must be 1 (instr.src_mem_pattern.num_elem[3] == 1)",
-            doc: "", fields: &["src_mem_pattern.num_elem[3]"],
-            source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E641],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_is_not_tensor_indirect", name: "src_is_not_tensor_indirect",
-            clause: true, authority: rules::RuleAuthority::Compiler,
-            expr: Some("src_mem_pattern.start_addr.indirect == 0"),
-            message: "the source pattern must not be TensorIndirect (STREAM_TRANSPOSE cannot have TensorIndirect AP as src)",
-            doc: "The guard is the page's (Guard A reports \"STREAM_TRANSPOSE cannot have TensorIndirect AP as src…\"); reading a TensorIndirect pattern as one whose start ADDR4 has the indirect bit (bit 29) set is dmaspec's inference: the same page calls that bit, 0x20 on byte 3 of an ADDR4, the TensorIndirect mode selector (§IndirectCopy), and the ADDR4 page names bit 29 indirect.",
-            fields: &["src_mem_pattern.start_addr.indirect"],
-            source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E642, evidence::E643],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_active_channel_range", name: "has_valid_active_channel_range",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "num_active_channels must be in the valid range",
-            doc: "Named by the page (dbg_is_valid_stream_transpose's predicates) without its body.",
-            fields: &["num_active_channels"],
-            source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E644],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "s4d4_tr_same_src_dst_count", name: "s4d4_tr_same_src_dst_count",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "src and dst must have the same element count",
-            doc: "Named by the page without its body.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
-            source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E644],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "d4_tr_same_src_dst_count", name: "d4_tr_same_src_dst_count",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "src and dst must have the same element count",
-            doc: "Named by the page without its body.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
-            source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E645],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "d4_tr_transpose_src_dst_count", name: "d4_tr_transpose_src_dst_count",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "src and dst element counts must agree for the transpose",
-            doc: "Named by the page without its body.",
-            fields: &["src_mem_pattern", "dst_mem_pattern"],
-            source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E645],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "d4_tr_reserved_z", name: "d4_tr_reserved_z",
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "the reserved bytes must be zero",
-            doc: "Named by the page without its body: which bytes it reads as reserved is not given.",
-            fields: &["unknown_39"],
-            source: "supp-dve-datamove §`0x6B` stream_transpose half",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E646],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("src_num_elem_3_is_1", "src_num_elem_3_is_1", "supp-dve-datamove §`0x6B` stream_transpose half", confidence::certainty::CERTAIN, "src_mem_pattern.num_elem[3] must be 1 (instr.src_mem_pattern.num_elem[3] == 1)", "")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("src_mem_pattern.num_elem[3] == 1")
+            .fields(&["src_mem_pattern.num_elem[3]"])
+            .evidence(&[evidence::E641]),
+        rules::RuleMeta::new("src_is_not_tensor_indirect", "src_is_not_tensor_indirect", "supp-dve-datamove §`0x6B` stream_transpose half", confidence::seed000::INFERRED, "the source pattern must not be TensorIndirect (STREAM_TRANSPOSE cannot have TensorIndirect AP as src)", "The guard is the page's (Guard A reports \"STREAM_TRANSPOSE cannot have TensorIndirect AP as src…\"); reading a TensorIndirect pattern as one whose start ADDR4 has the indirect bit (bit 29) set is dmaspec's inference: the same page calls that bit, 0x20 on byte 3 of an ADDR4, the TensorIndirect mode selector (§IndirectCopy), and the ADDR4 page names bit 29 indirect.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("src_mem_pattern.start_addr.indirect == 0")
+            .fields(&["src_mem_pattern.start_addr.indirect"])
+            .evidence(&[evidence::E642, evidence::E643]),
+        rules::RuleMeta::new("has_valid_active_channel_range", "has_valid_active_channel_range", "supp-dve-datamove §`0x6B` stream_transpose half", confidence::certainty::CERTAIN, "num_active_channels must be in the valid range", "Named by the page (dbg_is_valid_stream_transpose's predicates) without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["num_active_channels"])
+            .evidence(&[evidence::E644])
+            .not_enforced(),
+        rules::RuleMeta::new("s4d4_tr_same_src_dst_count", "s4d4_tr_same_src_dst_count", "supp-dve-datamove §`0x6B` stream_transpose half", confidence::certainty::CERTAIN, "src and dst must have the same element count", "Named by the page without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_mem_pattern", "dst_mem_pattern"])
+            .evidence(&[evidence::E644])
+            .not_enforced(),
+        rules::RuleMeta::new("d4_tr_same_src_dst_count", "d4_tr_same_src_dst_count", "supp-dve-datamove §`0x6B` stream_transpose half", confidence::certainty::CERTAIN, "src and dst must have the same element count", "Named by the page without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_mem_pattern", "dst_mem_pattern"])
+            .evidence(&[evidence::E645])
+            .not_enforced(),
+        rules::RuleMeta::new("d4_tr_transpose_src_dst_count", "d4_tr_transpose_src_dst_count", "supp-dve-datamove §`0x6B` stream_transpose half", confidence::certainty::CERTAIN, "src and dst element counts must agree for the transpose", "Named by the page without its body.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_mem_pattern", "dst_mem_pattern"])
+            .evidence(&[evidence::E645])
+            .not_enforced(),
+        rules::RuleMeta::new("d4_tr_reserved_z", "d4_tr_reserved_z", "supp-dve-datamove §`0x6B` stream_transpose half", confidence::certainty::CERTAIN, "the reserved bytes must be zero", "Named by the page without its body: which bytes it reads as reserved is not given.")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["unknown_39"])
+            .evidence(&[evidence::E646])
+            .not_enforced(),
     ];
     /// Truth of each of `STREAM_TRANSPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -17903,42 +16139,18 @@ impl Default for EXTENDED {
 impl EXTENDED {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xf0 EXTENDED_INST.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E647],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "The word's semaphore wait/update.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E648],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "extended_opcode", offset: 12, size: 1, type_name: "EXTENDED_OPCODE",
-            doc: "Which extended instruction this is; picks the sub-word.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E649, evidence::E650], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "completion_info", offset: 13, size: 1, type_name: "EXT_COMPLETION_INFO",
-            doc: "Reads, writes and active ports of the instruction.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E651],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "inst_specific0", offset: 14, size: 18, type_name: "u8[18]",
-            doc: "Operands of the sub-opcode (bytes 14..31); their layout is the sub-word's.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E652],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "inst_specific1", offset: 32, size: 32, type_name: "u8[32]",
-            doc: "Operands of the sub-opcode (bytes 32..63); their layout is the sub-word's.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E653],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xf0 EXTENDED_INST.")
+            .evidence(&[evidence::E647]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "The word's semaphore wait/update.")
+            .evidence(&[evidence::E648]),
+        meta::FieldMeta::new("extended_opcode", 12, 1, "EXTENDED_OPCODE", confidence::wiki::HIGH_OBSERVED, "Which extended instruction this is; picks the sub-word.")
+            .evidence(&[evidence::E649, evidence::E650]),
+        meta::FieldMeta::new("completion_info", 13, 1, "EXT_COMPLETION_INFO", confidence::wiki::HIGH_OBSERVED, "Reads, writes and active ports of the instruction.")
+            .evidence(&[evidence::E651]),
+        meta::FieldMeta::new("inst_specific0", 14, 18, "u8[18]", confidence::wiki::HIGH_OBSERVED, "Operands of the sub-opcode (bytes 14..31); their layout is the sub-word's.")
+            .evidence(&[evidence::E652]),
+        meta::FieldMeta::new("inst_specific1", 32, 32, "u8[32]", confidence::wiki::HIGH_OBSERVED, "Operands of the sub-opcode (bytes 32..63); their layout is the sub-word's.")
+            .evidence(&[evidence::E653]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -18088,18 +16300,14 @@ impl EXTENDED {
 }
 impl EXTENDED {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "extended_completion_info_reserved_zero",
-        name: "extended_completion_info_reserved_zero", args: Some("completion_info"),
-        clause: true,
-        expr: Some("ext_completion_info_reserved_zero(completion_info)"),
-        message: "completion_info's reserved bits (1, 6..7) must be zero",
-        doc: "",
-        fields: &["completion_info.reserved0", "completion_info.reserved1"],
-        source: "supp-field-tables §4 Table 4.7",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E149],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("extended_completion_info_reserved_zero", "extended_completion_info_reserved_zero", "supp-field-tables §4 Table 4.7", confidence::wiki::HIGH_OBSERVED, "completion_info's reserved bits (1, 6..7) must be zero", "")
+            .args("completion_info")
+            .clause()
+            .expr("ext_completion_info_reserved_zero(completion_info)")
+            .fields(&["completion_info.reserved0", "completion_info.reserved1"])
+            .evidence(&[evidence::E149]),
+    ];
     /// Truth of each of `EXTENDED`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -18258,79 +16466,32 @@ impl Default for GATHER {
 impl GATHER {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0x68, inst_word_len == 0x10.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E654, evidence::E655], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E608, evidence::E656],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_mem_pattern", offset: 12, size: 20, type_name: "TENSOR4D",
-            doc: "The index stream: a plain strided TENSOR4D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E657],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
-            doc: "The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E658],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
-            doc: "The gathered data's dtype (FP32R allowed).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E659],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_active_channels", offset: 34, size: 1, type_name: "u8",
-            doc: "Active channels, at most POOLING_NUM_CHANNELS (128).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E660],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved0", offset: 35, size: 1, type_name: "u8",
-            role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E661],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "index_miss_behavior", offset: 36, size: 1,
-            type_name: "INDEX_MISS_BEHAVIOR",
-            doc: "What a miss (an index outside the loaded Pool_Buffer window) writes: the immediate, or nothing.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E662],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "free_pool_buffer", offset: 37, size: 1, type_name: "u8",
-            doc: "1 frees the Pool_Buffer after this gather; 0 or 1.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E663],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 38, size: 2, type_name: "u8[2]",
-            role: meta::Role::Reserved, doc: "Reserved; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E664],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "immediate", offset: 40, size: 4, type_name: "u32",
-            doc: "The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E665],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
-            doc: "The gathered output: a TENSOR4D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E666],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0x68, inst_word_len == 0x10.")
+            .evidence(&[evidence::E654, evidence::E655]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::certainty::MEDIUM, "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_GT header places its first member at 12.")
+            .evidence(&[evidence::E608, evidence::E656]),
+        meta::FieldMeta::new("src_mem_pattern", 12, 20, "TENSOR4D", confidence::wiki::HIGH_OBSERVED, "The index stream: a plain strided TENSOR4D access pattern.")
+            .evidence(&[evidence::E657]),
+        meta::FieldMeta::new("in_dtype", 32, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "The index width: UINT8, UINT16 or UINT32 (has_gather_index_dtype).")
+            .evidence(&[evidence::E658]),
+        meta::FieldMeta::new("out_dtype", 33, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "The gathered data's dtype (FP32R allowed).")
+            .evidence(&[evidence::E659]),
+        meta::FieldMeta::new("num_active_channels", 34, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Active channels, at most POOLING_NUM_CHANNELS (128).")
+            .evidence(&[evidence::E660]),
+        meta::FieldMeta::new("reserved0", 35, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Reserved; must be zero.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E661]),
+        meta::FieldMeta::new("index_miss_behavior", 36, 1, "INDEX_MISS_BEHAVIOR", confidence::wiki::HIGH_OBSERVED, "What a miss (an index outside the loaded Pool_Buffer window) writes: the immediate, or nothing.")
+            .evidence(&[evidence::E662]),
+        meta::FieldMeta::new("free_pool_buffer", 37, 1, "u8", confidence::wiki::HIGH_OBSERVED, "1 frees the Pool_Buffer after this gather; 0 or 1.")
+            .evidence(&[evidence::E663]),
+        meta::FieldMeta::new("reserved1", 38, 2, "u8[2]", confidence::wiki::HIGH_OBSERVED, "Reserved; must be zero.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E664]),
+        meta::FieldMeta::new("immediate", 40, 4, "u32", confidence::wiki::HIGH_OBSERVED, "The miss fill (IMM_VAL_INST_FIELD, 4 bytes; its internal form is not in this spec); must be 0 unless index_miss_behavior is IMMEDIATE_WRITE.")
+            .evidence(&[evidence::E665]),
+        meta::FieldMeta::new("dst_mem_pattern", 44, 20, "TENSOR4D", confidence::wiki::HIGH_OBSERVED, "The gathered output: a TENSOR4D access pattern.")
+            .evidence(&[evidence::E666]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -18531,122 +16692,74 @@ impl GATHER {
 impl GATHER {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "has_gather_index_dtype", name: "has_gather_index_dtype",
-            args: Some("in_dtype"),
-            expr: Some("in_dtype in [DTYPE::UINT8, DTYPE::UINT16, DTYPE::UINT32]"),
-            message: "in_dtype (the index width) must be UINT8, UINT16 or UINT32",
-            doc: "", fields: &["in_dtype"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E667],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "gather_valid_options", name: "gather_valid_options",
-            args: Some("index_miss_behavior, immediate"),
-            expr: Some("index_miss_behavior == INDEX_MISS_BEHAVIOR::IMMEDIATE_WRITE || immediate == 0"),
-            message: "immediate must be 0 unless index_miss_behavior is IMMEDIATE_WRITE",
-            doc: "", fields: &["immediate", "index_miss_behavior"],
-            source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E668],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "s4d4_gt_same_src_dst_count", name: "s4d4_gt_same_src_dst_count",
-            args: Some("src_mem_pattern, dst_mem_pattern"), kind: rules::RuleKind::All,
-            parts: &[3, 4],
-            message: "src and dst must have the same element count (same_element_count_t4d: the product of num_elem[0..3])",
-            doc: "same_element_count_t4d reads the two TENSOR4D patterns' element counts; the page does not print its body, and reading a pattern's element count as the product of its four num_elem is dmaspec's inference (the 4+4N pages: each num_elem[d] is the element count along free dim d, the partition dim folded into the ADDR4). The product can reach 2^64, past the rules' 64-bit arithmetic, so it is compared in two parts: with X = num_elem[0] * num_elem[1] * num_elem[2] (< 2^48) and P = X * num_elem[3] = (X / 2^24) * 2^24 * n3 + (X % 2^24) * n3, P / 2^24 and P % 2^24 are computed without overflow and compared.",
-            fields: &[
+        rules::RuleMeta::new("has_gather_index_dtype", "has_gather_index_dtype", "supp-gather-scatter §7.2", confidence::wiki::HIGH_OBSERVED, "in_dtype (the index width) must be UINT8, UINT16 or UINT32", "")
+            .args("in_dtype")
+            .expr("in_dtype in [DTYPE::UINT8, DTYPE::UINT16, DTYPE::UINT32]")
+            .fields(&["in_dtype"])
+            .evidence(&[evidence::E667]),
+        rules::RuleMeta::new("gather_valid_options", "gather_valid_options", "supp-gather-scatter §7.2", confidence::wiki::HIGH_OBSERVED, "immediate must be 0 unless index_miss_behavior is IMMEDIATE_WRITE", "")
+            .args("index_miss_behavior, immediate")
+            .expr("index_miss_behavior == INDEX_MISS_BEHAVIOR::IMMEDIATE_WRITE || immediate == 0")
+            .fields(&["immediate", "index_miss_behavior"])
+            .evidence(&[evidence::E668]),
+        rules::RuleMeta::new("s4d4_gt_same_src_dst_count", "s4d4_gt_same_src_dst_count", "supp-gather-scatter §7.2", confidence::seed000::INFERRED, "src and dst must have the same element count (same_element_count_t4d: the product of num_elem[0..3])", "same_element_count_t4d reads the two TENSOR4D patterns' element counts; the page does not print its body, and reading a pattern's element count as the product of its four num_elem is dmaspec's inference (the 4+4N pages: each num_elem[d] is the element count along free dim d, the partition dim folded into the ADDR4). The product can reach 2^64, past the rules' 64-bit arithmetic, so it is compared in two parts: with X = num_elem[0] * num_elem[1] * num_elem[2] (< 2^48) and P = X * num_elem[3] = (X / 2^24) * 2^24 * n3 + (X % 2^24) * n3, P / 2^24 and P % 2^24 are computed without overflow and compared.")
+            .args("src_mem_pattern, dst_mem_pattern")
+            .kind(rules::RuleKind::All, &[3, 4])
+            .fields(&[
                 "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
                 "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
                 "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
-            ],
-            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E669, evidence::E670], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "same_element_count_t4d_high", name: "same_element_count_t4d",
-            expr: Some("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) / 16777216 * src_mem_pattern.num_elem[3] + (src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] / 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) / 16777216 * dst_mem_pattern.num_elem[3] + (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] / 16777216"),
-            parent: Some(2),
-            message: "src and dst element counts differ above bit 24",
-            doc: "The high part of the product comparison (P / 2^24); see s4d4_gt_same_src_dst_count.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E669, evidence::E670]),
+        rules::RuleMeta::new("same_element_count_t4d_high", "same_element_count_t4d", "supp-gather-scatter §7.2", confidence::seed000::INFERRED, "src and dst element counts differ above bit 24", "The high part of the product comparison (P / 2^24); see s4d4_gt_same_src_dst_count.")
+            .expr("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) / 16777216 * src_mem_pattern.num_elem[3] + (src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] / 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) / 16777216 * dst_mem_pattern.num_elem[3] + (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] / 16777216")
+            .parent(2)
+            .fields(&[
                 "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
                 "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
                 "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
-            ],
-            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E671], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "same_element_count_t4d_low", name: "same_element_count_t4d",
-            expr: Some("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] % 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] % 16777216"),
-            parent: Some(2),
-            message: "src and dst element counts differ in their low 24 bits",
-            doc: "The low part of the product comparison (P % 2^24); see s4d4_gt_same_src_dst_count.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E671]),
+        rules::RuleMeta::new("same_element_count_t4d_low", "same_element_count_t4d", "supp-gather-scatter §7.2", confidence::seed000::INFERRED, "src and dst element counts differ in their low 24 bits", "The low part of the product comparison (P % 2^24); see s4d4_gt_same_src_dst_count.")
+            .expr("(src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2]) % 16777216 * src_mem_pattern.num_elem[3] % 16777216 == (dst_mem_pattern.num_elem[0] * dst_mem_pattern.num_elem[1] * dst_mem_pattern.num_elem[2]) % 16777216 * dst_mem_pattern.num_elem[3] % 16777216")
+            .parent(2)
+            .fields(&[
                 "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
                 "dst_mem_pattern.num_elem[3]", "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]",
                 "src_mem_pattern.num_elem[2]", "src_mem_pattern.num_elem[3]",
-            ],
-            source: "supp-gather-scatter §7.2", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E671], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tensor4d_valid_src", name: "tensor4d_valid",
-            args: Some("src_mem_pattern, in_dtype, AllowedInPSUM::True"),
-            expr: Some("tensor4d_valid(src_mem_pattern)"),
-            message: "src_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)",
-            doc: "TENSOR4D's count check; the page's other arguments (the dtype, PSUM allowed) select checks of ADDR4 that no source gives for this word.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E671]),
+        rules::RuleMeta::new("tensor4d_valid_src", "tensor4d_valid", "supp-gather-scatter §7.2", confidence::wiki::HIGH_OBSERVED, "src_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)", "TENSOR4D's count check; the page's other arguments (the dtype, PSUM allowed) select checks of ADDR4 that no source gives for this word.")
+            .args("src_mem_pattern, in_dtype, AllowedInPSUM::True")
+            .expr("tensor4d_valid(src_mem_pattern)")
+            .fields(&[
                 "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]",
                 "src_mem_pattern.num_elem[3]", "src_mem_pattern.start_addr.active",
-            ],
-            source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E18],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tensor4d_valid_dst", name: "tensor4d_valid",
-            args: Some("dst_mem_pattern, out_dtype, AllowedInPSUM::True"),
-            expr: Some("tensor4d_valid(dst_mem_pattern)"),
-            message: "dst_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)",
-            doc: "TENSOR4D's count check on the output pattern; as tensor4d_valid_src.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E18]),
+        rules::RuleMeta::new("tensor4d_valid_dst", "tensor4d_valid", "supp-gather-scatter §7.2", confidence::wiki::HIGH_OBSERVED, "dst_mem_pattern must be a valid TENSOR4D pattern (PSUM allowed)", "TENSOR4D's count check on the output pattern; as tensor4d_valid_src.")
+            .args("dst_mem_pattern, out_dtype, AllowedInPSUM::True")
+            .expr("tensor4d_valid(dst_mem_pattern)")
+            .fields(&[
                 "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
                 "dst_mem_pattern.num_elem[3]", "dst_mem_pattern.start_addr.active",
-            ],
-            source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E18],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "num_active_channels_at_most_128", name: "num_active_channels_at_most_128",
-            clause: true,
-            expr: Some("num_active_channels <= POOLING_NUM_CHANNELS"),
-            message: "num_active_channels must be at most POOLING_NUM_CHANNELS (128)",
-            doc: "", fields: &["num_active_channels"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E660],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "free_pool_buffer_is_bool", name: "free_pool_buffer_is_bool", clause: true,
-            expr: Some("free_pool_buffer in [0, 1]"),
-            message: "free_pool_buffer must be 0 or 1", doc: "",
-            fields: &["free_pool_buffer"], source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E672],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "reserved_is_zero", name: "reserved_is_zero", clause: true,
-            expr: Some("reserved0 == 0 && reserved1[0] == 0 && reserved1[1] == 0"),
-            message: "reserved0 and reserved1[2] must be zero",
-            doc: "",
-            fields: &["reserved0", "reserved1[0]", "reserved1[1]"],
-            source: "supp-gather-scatter §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E673],
-            ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E18]),
+        rules::RuleMeta::new("num_active_channels_at_most_128", "num_active_channels_at_most_128", "supp-gather-scatter §7.2", confidence::wiki::HIGH_OBSERVED, "num_active_channels must be at most POOLING_NUM_CHANNELS (128)", "")
+            .clause()
+            .expr("num_active_channels <= POOLING_NUM_CHANNELS")
+            .fields(&["num_active_channels"])
+            .evidence(&[evidence::E660]),
+        rules::RuleMeta::new("free_pool_buffer_is_bool", "free_pool_buffer_is_bool", "supp-gather-scatter §7.2", confidence::wiki::HIGH_OBSERVED, "free_pool_buffer must be 0 or 1", "")
+            .clause()
+            .expr("free_pool_buffer in [0, 1]")
+            .fields(&["free_pool_buffer"])
+            .evidence(&[evidence::E672]),
+        rules::RuleMeta::new("reserved_is_zero", "reserved_is_zero", "supp-gather-scatter §7.2", confidence::wiki::HIGH_OBSERVED, "reserved0 and reserved1[2] must be zero", "")
+            .clause()
+            .expr("reserved0 == 0 && reserved1[0] == 0 && reserved1[1] == 0")
+            .fields(&["reserved0", "reserved1[0]", "reserved1[1]"])
+            .evidence(&[evidence::E673]),
     ];
     /// Truth of each of `GATHER`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -18775,127 +16888,67 @@ impl Default for INDIRECT_COPY {
 impl INDIRECT_COPY {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E674, evidence::E587],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.",
-            confidence: confidence::certainty::MEDIUM, evidence: &[evidence::E608, evidence::E675],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "index_addr", offset: 12, size: 4, type_name: "ADDR4",
-            doc: "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E676, evidence::E677, evidence::E678, evidence::E679],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "data_addr", offset: 16, size: 4, type_name: "ADDR4",
-            doc: "The gathered data's ADDR4.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E680, evidence::E681, evidence::E682], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_elem", offset: 20, size: 4, type_name: "u32",
-            doc: "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E683, evidence::E684],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::certainty::CERTAIN, "opcode == 0xe7, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E674, evidence::E587]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::certainty::MEDIUM, "Wait/update semaphore gate: the DVE page's setupSync thunks stamp the sync band, and the S4D4_IC header places its first member at 12.")
+            .evidence(&[evidence::E608, evidence::E675]),
+        meta::FieldMeta::new("index_addr", 12, 4, "ADDR4", confidence::certainty::CERTAIN, "The index vector's ADDR4 (resolved by the TensorIndirect address resolver, *(this+0x260)); the encoder then ORs bit 29 (0x20 in byte +0x0F), the indirect-mode marker.")
+            .evidence(&[evidence::E676, evidence::E677, evidence::E678, evidence::E679]),
+        meta::FieldMeta::new("data_addr", 16, 4, "ADDR4", confidence::certainty::CERTAIN, "The gathered data's ADDR4.")
+            .evidence(&[evidence::E680, evidence::E681, evidence::E682]),
+        meta::FieldMeta::new("num_elem", 20, 4, "u32", confidence::certainty::CERTAIN, "Gathered element count (getNumElementsPerPartition of the index AP); the index count is num_elem / src_num_elem_per_idx.")
+            .evidence(&[evidence::E683, evidence::E684])
+            .alternatives(&[
                 meta::Alternative {
                     name: "num_elem_u16", type_name: "u16",
                     doc: "The INDIRECT20B payload the S4D4_IC source pattern is: NUM is a u16 at pattern +8 (= +0x14), not a u32 (README conflict #8).",
                     confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E685, evidence::E686],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_24", offset: 24, size: 8, type_name: "u8[8]",
-            role: meta::Role::Unknown,
-            doc: "No source gives +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect branch).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 32, size: 1, type_name: "DTYPE",
-            doc: "Source dtype; must equal out_dtype (no cast).",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E687, evidence::E688, evidence::E689],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("unknown_24", 24, 8, "u8[8]", meta::Confidence::UNSTATED, "No source gives +0x18..+0x1F a meaning. In the gather-scatter page's layout they are the tail of the 20-byte source pattern (the INDIRECT20B static-fallback region, left unfilled on the indirect branch).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("in_dtype", 32, 1, "DTYPE", confidence::certainty::CERTAIN, "Source dtype; must equal out_dtype (no cast).")
+            .evidence(&[evidence::E687, evidence::E688, evidence::E689])
+            .alternatives(&[
                 meta::Alternative {
                     name: "in_dtype_of_data", type_name: "DTYPE",
                     doc: "Which operand in_dtype is read from. The DVE page binds arg0 = the INDIRECT INDEX src AP and reads in_dtype from arg0.AP+0x30, so in_dtype is the index's dtype; seeds 000 and 003 bind arg0 = the data AP and arg1 = the index AP (codegenNcLocalGather adds data_ap, then index_ap), so the same read gives the data's dtype.",
                     confidence: confidence::seed000::CONFIRMED,
                     evidence: &[evidence::E690, evidence::E691, evidence::E692],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 33, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype.", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E693, evidence::E694, evidence::E695], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "active_channels", offset: 34, size: 1, type_name: "u8",
-            doc: "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E696, evidence::E697, evidence::E698], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem_per_idx", offset: 35, size: 1, type_name: "u8",
-            doc: "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E699, evidence::E700, evidence::E695], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem_per_idx", offset: 36, size: 1, type_name: "u8",
-            doc: "Must be 0 (only the gather case is implemented). The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E701],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved0", offset: 37, size: 1, type_name: "u8[1]",
-            role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E702],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_buffer_size", offset: 38, size: 4, type_name: "u32",
-            doc: "Source buffer size (getNumElementsPerPartition of the index AP).",
-            confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E703, evidence::E704],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("out_dtype", 33, 1, "DTYPE", confidence::certainty::CERTAIN, "Destination dtype.")
+            .evidence(&[evidence::E693, evidence::E694, evidence::E695]),
+        meta::FieldMeta::new("active_channels", 34, 1, "u8", confidence::certainty::CERTAIN, "Active partitions: a multiple of 16, 1..128; the starting partition is 0, 32, 64 or 96.")
+            .evidence(&[evidence::E696, evidence::E697, evidence::E698]),
+        meta::FieldMeta::new("src_num_elem_per_idx", 35, 1, "u8", confidence::certainty::CERTAIN, "Contiguous elements copied per index: 1, 2, 4, 8, 16 or 32.")
+            .evidence(&[evidence::E699, evidence::E700, evidence::E695]),
+        meta::FieldMeta::new("dst_num_elem_per_idx", 36, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Must be 0 (only the gather case is implemented). The DVE page lists no store here.")
+            .evidence(&[evidence::E701]),
+        meta::FieldMeta::new("reserved0", 37, 1, "u8[1]", confidence::wiki::HIGH_OBSERVED, "Reserved.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E702]),
+        meta::FieldMeta::new("src_buffer_size", 38, 4, "u32", confidence::certainty::CERTAIN, "Source buffer size (getNumElementsPerPartition of the index AP).")
+            .evidence(&[evidence::E703, evidence::E704])
+            .alternatives(&[
                 meta::Alternative {
                     name: "src_buffer_size_u16", type_name: "u16",
                     doc: "The gather-scatter page: src_buffer_size is a uint16 (> 1) at 38, followed by dst_buffer_size, a uint16 at 40 (+0x28) that must be 0 — bytes the DVE page counts as the high half of src_buffer_size (README conflict #8).",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E705],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 42, size: 2, type_name: "u8[2]",
-            role: meta::Role::Reserved,
-            doc: "Reserved. The DVE page lists no store here.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E706],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 44, size: 20, type_name: "TENSOR4D",
-            doc: "Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the alternative).",
-            confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E707, evidence::E708, evidence::E709, evidence::E710, evidence::E711],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("reserved1", 42, 2, "u8[2]", confidence::wiki::HIGH_OBSERVED, "Reserved. The DVE page lists no store here.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E706]),
+        meta::FieldMeta::new("dst_mem_pattern", 44, 20, "TENSOR4D", confidence::certainty::CERTAIN, "Destination access pattern: a plain TENSOR4D (MEM_PATTERN4D) tensor pattern, +0x2C..+0x3F (the Family C OUT slot). The DVE page ends it at +0x3B (see the alternative).")
+            .evidence(&[evidence::E707, evidence::E708, evidence::E709, evidence::E710, evidence::E711])
+            .alternatives(&[
                 meta::Alternative {
                     name: "dst_mem_pattern_16b", type_name: "u8[16]",
                     doc: "The DVE page's extent: a 16-byte destination pattern at +0x2C..+0x3B, leaving +0x3C..+0x3F without a store. A TENSOR4D is 20 bytes by the encoder's own size assert, and the DVE page names the slot's type TENSOR4D, so the spec reads 20 (README conflict #8).",
                     confidence: confidence::certainty::CERTAIN, evidence: &[evidence::E712],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -19131,41 +17184,27 @@ impl INDIRECT_COPY {
 impl INDIRECT_COPY {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "src_is_indirect_pattern", name: "src_is_indirect_pattern", clause: true,
-            expr: Some("index_addr.indirect == 1 && index_addr.active == 0"),
-            message: "the source pattern must be an indirect pattern: index_addr's marker & 0xE0 is 0x20 (INDIRECT_IMM) or 0xA0 (INDIRECT_REG)",
-            doc: "S4D4_IC's src_mem_pattern must be the indirect_pattern (.i) variant: bits 31..29 of index_addr's byte 3 are 0b001 or 0b101, so bit 29 (the encoder's 0x20 at +0x0F) is set and bit 30 clear.",
-            fields: &["index_addr.active", "index_addr.indirect"],
-            source: "supp-gather-scatter §7.1", confidence: confidence::certainty::CERTAIN,
-            evidence: &[evidence::E713, evidence::E714], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_is_tensor_pattern", name: "dst_is_tensor_pattern", clause: true,
-            expr: Some("!(dst_mem_pattern.start_addr.indirect == 1 && dst_mem_pattern.start_addr.active == 0)"),
-            message: "the destination pattern must be a plain tensor pattern, not an indirect one (marker & 0x60 != 0x20)",
-            doc: "S4D4_IC's dst_mem_pattern must be the tensor_pattern (.t) variant. Reading 'not the indirect variant' as the mode nibble not being 0x20 (the marker the source pattern must carry) is dmaspec's inference; the page gives the rule, not the test.",
-            fields: &["dst_mem_pattern.start_addr.active", "dst_mem_pattern.start_addr.indirect"],
-            source: "supp-gather-scatter §7.1", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E715], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_num_elem_per_idx_is_zero", name: "dst_num_elem_per_idx_is_zero",
-            clause: true, expr: Some("dst_num_elem_per_idx == 0"),
-            message: "dst_num_elem_per_idx must be 0 (only the gather case is implemented)",
-            doc: "", fields: &["dst_num_elem_per_idx"], source: "supp-gather-scatter §7.1",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E716],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "no_tensor_indirect_ap", name: "no_tensor_indirect_ap", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.",
-            doc: "A check on the compiler's access pattern kind; not visible in the word.",
-            source: "seed-000 §IndirectCopy / MoveShape",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E717],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("src_is_indirect_pattern", "src_is_indirect_pattern", "supp-gather-scatter §7.1", confidence::certainty::CERTAIN, "the source pattern must be an indirect pattern: index_addr's marker & 0xE0 is 0x20 (INDIRECT_IMM) or 0xA0 (INDIRECT_REG)", "S4D4_IC's src_mem_pattern must be the indirect_pattern (.i) variant: bits 31..29 of index_addr's byte 3 are 0b001 or 0b101, so bit 29 (the encoder's 0x20 at +0x0F) is set and bit 30 clear.")
+            .clause()
+            .expr("index_addr.indirect == 1 && index_addr.active == 0")
+            .fields(&["index_addr.active", "index_addr.indirect"])
+            .evidence(&[evidence::E713, evidence::E714]),
+        rules::RuleMeta::new("dst_is_tensor_pattern", "dst_is_tensor_pattern", "supp-gather-scatter §7.1", confidence::seed000::INFERRED, "the destination pattern must be a plain tensor pattern, not an indirect one (marker & 0x60 != 0x20)", "S4D4_IC's dst_mem_pattern must be the tensor_pattern (.t) variant. Reading 'not the indirect variant' as the mode nibble not being 0x20 (the marker the source pattern must carry) is dmaspec's inference; the page gives the rule, not the test.")
+            .clause()
+            .expr("!(dst_mem_pattern.start_addr.indirect == 1 && dst_mem_pattern.start_addr.active == 0)")
+            .fields(&["dst_mem_pattern.start_addr.active", "dst_mem_pattern.start_addr.indirect"])
+            .evidence(&[evidence::E715]),
+        rules::RuleMeta::new("dst_num_elem_per_idx_is_zero", "dst_num_elem_per_idx_is_zero", "supp-gather-scatter §7.1", confidence::wiki::HIGH_OBSERVED, "dst_num_elem_per_idx must be 0 (only the gather case is implemented)", "")
+            .clause()
+            .expr("dst_num_elem_per_idx == 0")
+            .fields(&["dst_num_elem_per_idx"])
+            .evidence(&[evidence::E716]),
+        rules::RuleMeta::new("no_tensor_indirect_ap", "no_tensor_indirect_ap", "seed-000 §IndirectCopy / MoveShape", confidence::seed000::CONFIRMED, "INDIRECT_COPY is a prototype instruction of Tensor Indirect on TRN1, it must not have TensorIndirect AP. On TRN3+, use COPY with TensorIndirect AP instead.", "A check on the compiler's access pattern kind; not visible in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E717])
+            .not_enforced(),
     ];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -19227,24 +17266,12 @@ impl Default for MOVE_SHAPE {
 impl MOVE_SHAPE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E718],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E719],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "body", offset: 12, size: 52, type_name: "u8[52]",
-            role: meta::Role::Unknown,
-            doc: "The 4-D shape descriptor (step / num pairs against the shape register); seed 000 gives no offsets.",
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::seed000::STRONG, "opcode == 0xb2, inst_word_len == 0x10 (the family's shared header skeleton).")
+            .evidence(&[evidence::E718]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::seed000::INFERRED, "Wait/update semaphore gate, as in every bundle of the family; no 0xB2-specific row.")
+            .evidence(&[evidence::E719]),
+        meta::FieldMeta::new("body", 12, 52, "u8[52]", meta::Confidence::UNSTATED, "The 4-D shape descriptor (step / num pairs against the shape register); seed 000 gives no offsets.")
+            .role(meta::Role::Unknown),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -19421,152 +17448,79 @@ impl Default for PSEUDO_DMA_DIRECT2D {
 impl PSEUDO_DMA_DIRECT2D {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd4",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E720], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E721], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_configs", offset: 12, size: 1, type_name: "DMA_CONFIGS",
-            doc: "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E722, evidence::E723, evidence::E724], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore", offset: 13, size: 1, type_name: "u8",
-            doc: "Completion semaphore index.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E725, evidence::E726], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "sem_increment", offset: 14, size: 1, type_name: "u8",
-            doc: "Semaphore increment.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E727, evidence::E728], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dge_op", offset: 15, size: 1, type_name: "DGE_OPCODE",
-            doc: "The real word to lower to; replaces DIRECT2D's compute_op.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E729, evidence::E730, evidence::E731, evidence::E732, evidence::E733, evidence::E734],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xd4")
+            .evidence(&[evidence::E92, evidence::E720]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E92, evidence::E721]),
+        meta::FieldMeta::new("dma_configs", 12, 1, "DMA_CONFIGS", confidence::wiki::HIGH_OBSERVED, "Priority class 0..4 (0 = unused: apply the default packet size); the runtime copies it into the real word's dma_configs.")
+            .evidence(&[evidence::E722, evidence::E723, evidence::E724]),
+        meta::FieldMeta::new("semaphore", 13, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Completion semaphore index.")
+            .evidence(&[evidence::E725, evidence::E726]),
+        meta::FieldMeta::new("sem_increment", 14, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Semaphore increment.")
+            .evidence(&[evidence::E727, evidence::E728]),
+        meta::FieldMeta::new("dge_op", 15, 1, "DGE_OPCODE", confidence::wiki::HIGH_OBSERVED, "The real word to lower to; replaces DIRECT2D's compute_op.")
+            .evidence(&[evidence::E729, evidence::E730, evidence::E731, evidence::E732, evidence::E733, evidence::E734])
+            .alternatives(&[
                 meta::Alternative {
                     name: "sync_command_byte", type_name: "u8",
                     doc: "Seed 000's sync_command byte: COPY = 3, TRANSPOSE = 1, or 2·BYTE1(v247); its plain-copy example writes 0x03, which under the dge_op reading would mean DMA_GATHER_TRANSPOSE (README conflict #1).",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E735, evidence::E736],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_start_addr", offset: 16, size: 8, type_name: "PSEUDO_ADDR8",
-            doc: "Source base: immediate / register / table / compiler variable.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E737, evidence::E738], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_step_elem", offset: 24, size: 8, type_name: "i32[2]",
-            doc: "2-D signed source strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E739, evidence::E740],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("src_start_addr", 16, 8, "PSEUDO_ADDR8", confidence::wiki::HIGH_OBSERVED, "Source base: immediate / register / table / compiler variable.")
+            .evidence(&[evidence::E92, evidence::E737, evidence::E738]),
+        meta::FieldMeta::new("src_step_elem", 24, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "2-D signed source strides, in elements.")
+            .evidence(&[evidence::E739, evidence::E740])
+            .alternatives(&[
                 meta::Alternative {
                     name: "src_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E741],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_num_elem", offset: 32, size: 4, type_name: "u16[2]",
-            doc: "2-D source shape (X, Y element counts).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E742], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_elem_size", offset: 36, size: 2, type_name: "u16",
-            doc: "Source bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E743], codec: Some(meta::Codec::ZeroMeans(65536)),
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_bound_reg", offset: 38, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E744, evidence::E745, evidence::E746],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("src_num_elem", 32, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D source shape (X, Y element counts).")
+            .evidence(&[evidence::E92, evidence::E742]),
+        meta::FieldMeta::new("src_elem_size", 36, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Source bytes per element; 0 means 64 KiB.")
+            .evidence(&[evidence::E92, evidence::E743])
+            .codec(meta::Codec::ZeroMeans(65536)),
+        meta::FieldMeta::new("src_bound_reg", 38, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Source bound: an address bound for DmaDirect2d / DmaTranspose, an index bound for DmaIndirect1d.")
+            .evidence(&[evidence::E744, evidence::E745, evidence::E746])
+            .alternatives(&[
                 meta::Alternative {
                     name: "src_offset_reg", type_name: "u8",
                     doc: "Seed 000: source offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode (v248^1). Same bit shape as BOUND_CHECK_REG (reg:6, bit 6, bit 7), different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E747],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_reg", offset: 39, size: 1, type_name: "BOUND_CHECK_REG",
-            doc: "Destination bound (address or index, as src_bound_reg).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E748, evidence::E82],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("dst_bound_reg", 39, 1, "BOUND_CHECK_REG", confidence::wiki::HIGH_OBSERVED, "Destination bound (address or index, as src_bound_reg).")
+            .evidence(&[evidence::E748, evidence::E82])
+            .alternatives(&[
                 meta::Alternative {
                     name: "dst_offset_reg", type_name: "u8",
                     doc: "Seed 000: destination offset-register id + flags, getRegId & 0x3F | 0x80, bit 6 = mode. Same bit shape as BOUND_CHECK_REG, different meaning (README conflict #4).",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E749],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_start_addr", offset: 40, size: 8, type_name: "PSEUDO_ADDR8",
-            doc: "Destination base: immediate / register / table / compiler variable.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E750, evidence::E751], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_step_elem", offset: 48, size: 8, type_name: "i32[2]",
-            doc: "2-D signed destination strides, in elements.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E752],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("dst_start_addr", 40, 8, "PSEUDO_ADDR8", confidence::wiki::HIGH_OBSERVED, "Destination base: immediate / register / table / compiler variable.")
+            .evidence(&[evidence::E92, evidence::E750, evidence::E751]),
+        meta::FieldMeta::new("dst_step_elem", 48, 8, "i32[2]", confidence::wiki::HIGH_OBSERVED, "2-D signed destination strides, in elements.")
+            .evidence(&[evidence::E92, evidence::E752])
+            .alternatives(&[
                 meta::Alternative {
                     name: "dst_step_bytes", type_name: "i32[2]",
                     doc: "Seed 000: the compiler writes getAPStepOnHW = APPair.step x dtype_bytes (the dtype-size LUT), a step in bytes, where seed 004 calls the field a stride in elements (its GATHER_XPOSE dim-0 step is sizeof(dtype), also bytes). Same bytes, different unit.",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E741],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_num_elem", offset: 56, size: 4, type_name: "u16[2]",
-            doc: "2-D destination shape.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E753], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_elem_size", offset: 60, size: 2, type_name: "u16",
-            doc: "Destination bytes per element; 0 means 64 KiB.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E92, evidence::E754], codec: Some(meta::Codec::ZeroMeans(65536)),
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 62, size: 1, type_name: "DTYPE",
-            doc: "Source dtype (may not be FP32R; UINT64 / INT64 invalid).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E755, evidence::E756, evidence::E757, evidence::E758],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 63, size: 1, type_name: "DTYPE",
-            doc: "Destination dtype (UINT64 / INT64 invalid).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E759, evidence::E757, evidence::E760], ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("dst_num_elem", 56, 4, "u16[2]", confidence::wiki::HIGH_OBSERVED, "2-D destination shape.")
+            .evidence(&[evidence::E92, evidence::E753]),
+        meta::FieldMeta::new("dst_elem_size", 60, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Destination bytes per element; 0 means 64 KiB.")
+            .evidence(&[evidence::E92, evidence::E754])
+            .codec(meta::Codec::ZeroMeans(65536)),
+        meta::FieldMeta::new("in_dtype", 62, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Source dtype (may not be FP32R; UINT64 / INT64 invalid).")
+            .evidence(&[evidence::E755, evidence::E756, evidence::E757, evidence::E758]),
+        meta::FieldMeta::new("out_dtype", 63, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Destination dtype (UINT64 / INT64 invalid).")
+            .evidence(&[evidence::E759, evidence::E757, evidence::E760]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -19875,239 +17829,157 @@ impl PSEUDO_DMA_DIRECT2D {
 impl PSEUDO_DMA_DIRECT2D {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "priority_class_at_most_4", name: "priority_class_at_most_4", clause: true,
-            expr: Some("dma_configs.priority_class <= 4"),
-            message: "dma_configs.priority_class must be 0..4: the max allowed priority class number in ucode is 4",
-            doc: "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).",
-            fields: &["dma_configs.priority_class"], source: "seed-004 §5.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E761, evidence::E762], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_op_valid_for_arch", name: "dge_op_valid_for_arch", clause: true,
-            expr: Some("is_enumerator(dge_op)"),
-            message: "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"",
-            doc: "", fields: &["dge_op"], source: "seed-004 §10",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E763, evidence::E764], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "in_dtype_not_fp32r", name: "in_dtype_not_fp32r", clause: true,
-            expr: Some("in_dtype != DTYPE::FP32R"), message: "in_dtype may not be FP32R",
-            doc: "", fields: &["in_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E765],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dtypes_not_64_bit", name: "dtypes_not_64_bit", clause: true,
-            expr: Some("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])"),
-            message: "UINT64 and INT64 are invalid for in_dtype and out_dtype",
-            doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E766],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dtypes_in_dtype_basic_subset", name: "dtypes_in_dtype_basic_subset",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            arch: &["mariana", "maverick"],
-            message: "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset",
-            doc: "", fields: &["in_dtype", "out_dtype"], source: "seed-004 §6.5",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E767, evidence::E768], enforced: false,
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_table_entry_id_fits", name: "dge_table_entry_id_fits", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "DGE table entry ID too large",
-            doc: "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.",
-            fields: &["src_start_addr", "dst_start_addr"],
-            source: "seed-000 §assign64bitAddr",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E769],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_queue_assigned", name: "dge_assert_queue_assigned",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "must have assigned DMA queue already",
-            doc: "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E770],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_dynamic", name: "dge_assert_dynamic", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "must be dynamic DMA",
-            doc: "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E771],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_args_outputs", name: "dge_assert_args_outputs", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "DGE's number of args/outputs is wrong",
-            doc: "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E772],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_in_out_dimensions", name: "dge_assert_in_out_dimensions",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "DGE in/out dimensions must match",
-            doc: "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.",
-            fields: &["src_num_elem", "dst_num_elem"],
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E773],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_fastest_dim_continuous",
-            name: "dge_assert_fastest_dim_continuous", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "DGE fastest moving dim must be continuous",
-            doc: "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.",
-            fields: &["src_elem_size", "dst_elem_size"],
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E774],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_same_element_count", name: "dge_assert_same_element_count",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "DMA instruction must read and write same number of elements",
-            doc: "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.",
-            fields: &["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"],
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E775],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "one_side_dynamic", name: "one_side_dynamic", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "Only one of the src and dst can contain dynamic access.",
-            doc: "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.",
-            fields: &["src_start_addr", "dst_start_addr"], source: "seed-003 §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E776],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_vector_offsets_ap", name: "dge_assert_vector_offsets_ap",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "Vector-dynamic-offsets AP must exist",
-            doc: "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E777],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_location_sb", name: "dge_assert_location_sb", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "…location must be SB",
-            doc: "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E778],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_assert_indirect_direction", name: "dge_assert_indirect_direction",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "Must have Indirect direction!",
-            doc: "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E779],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_transpose_dynamic_ap_on_pool",
-            name: "dge_transpose_dynamic_ap_on_pool", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "Transpose with DynamicAP only on Pool",
-            doc: "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E780],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dge_transpose_4d_ap", name: "dge_transpose_4d_ap", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "DGE transpose must have 4D AP",
-            doc: "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.",
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E781],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr8_hbm_no_tensor_indirect_ap", name: "addr8_hbm_no_tensor_indirect_ap",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP",
-            doc: "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.",
-            fields: &["src_start_addr", "dst_start_addr"],
-            source: "seed-000 §assign64bitAddr",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E782],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr8_register_ap_pairs", name: "addr8_register_ap_pairs", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "RegisterAP 1 or 2 RegAPPairs",
-            doc: "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".",
-            fields: &["src_start_addr", "dst_start_addr"],
-            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E783],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr8_register_allocated", name: "addr8_register_allocated", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "Register has not been allocated yet!",
-            doc: "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.",
-            fields: &["src_start_addr", "dst_start_addr"],
-            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E784],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr8_physical_not_function_argument",
-            name: "addr8_physical_not_function_argument", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "physical tensor cannot be Function argument / NEFF IO",
-            doc: "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.",
-            fields: &["src_start_addr", "dst_start_addr"],
-            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E785],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "addr8_physical_mode_physical_ap", name: "addr8_physical_mode_physical_ap",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "physical variable mode can only have physical AP",
-            doc: "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.",
-            fields: &["src_start_addr", "dst_start_addr"],
-            source: "seed-000 §The mode byte a2[7] — the static-vs-DGE selector",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E786],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dynamic_ap_scalar_offset_register",
-            name: "dynamic_ap_scalar_offset_register", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "Cannot find register: … for scalar offset",
-            doc: "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.",
-            source: "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E787],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("priority_class_at_most_4", "priority_class_at_most_4", "seed-004 §5.1", confidence::wiki::HIGH_OBSERVED, "dma_configs.priority_class must be 0..4: the max allowed priority class number in ucode is 4", "The pseudo's own doc caps only the priority class; the upper five bits are not required to be zero here (the compiler's store keeps them: (qos&7) | (d[12]&0xF8)).")
+            .clause()
+            .expr("dma_configs.priority_class <= 4")
+            .fields(&["dma_configs.priority_class"])
+            .evidence(&[evidence::E761, evidence::E762]),
+        rules::RuleMeta::new("dge_op_valid_for_arch", "dge_op_valid_for_arch", "seed-004 §10", confidence::wiki::HIGH_OBSERVED, "dge_op must be a DGE_OPCODE of this architecture (sunda has only DMA_DIRECT2D and DMA_INDIRECT1D); NRT rejects others with \"Unsupported dynamic dma opcode %u\"", "")
+            .clause()
+            .expr("is_enumerator(dge_op)")
+            .fields(&["dge_op"])
+            .evidence(&[evidence::E763, evidence::E764]),
+        rules::RuleMeta::new("in_dtype_not_fp32r", "in_dtype_not_fp32r", "seed-004 §6.5", confidence::wiki::HIGH_OBSERVED, "in_dtype may not be FP32R", "")
+            .clause()
+            .expr("in_dtype != DTYPE::FP32R")
+            .fields(&["in_dtype"])
+            .evidence(&[evidence::E765]),
+        rules::RuleMeta::new("dtypes_not_64_bit", "dtypes_not_64_bit", "seed-004 §6.5", confidence::wiki::HIGH_OBSERVED, "UINT64 and INT64 are invalid for in_dtype and out_dtype", "")
+            .clause()
+            .expr("!(in_dtype in [UINT64, INT64]) && !(out_dtype in [UINT64, INT64])")
+            .fields(&["in_dtype", "out_dtype"])
+            .evidence(&[evidence::E766]),
+        rules::RuleMeta::new("dtypes_in_dtype_basic_subset", "dtypes_in_dtype_basic_subset", "seed-004 §6.5", confidence::wiki::HIGH_OBSERVED, "on NC-v4 and later the dtypes must be in the DtypeBasic subset; the sources do not list that subset", "")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .arch(&["mariana", "maverick"])
+            .fields(&["in_dtype", "out_dtype"])
+            .evidence(&[evidence::E767, evidence::E768])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_table_entry_id_fits", "dge_table_entry_id_fits", "seed-000 §assign64bitAddr", confidence::wiki::HIGH_OBSERVED, "DGE table entry ID too large", "The compiler's error when a DGE table-entry id does not fit the 16-bit field at ADDR8+4 (seed 000's reading of the address bytes). A word cannot hold a larger id, and this spec keeps the ADDR8 arms raw.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E769])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_queue_assigned", "dge_assert_queue_assigned", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "must have assigned DMA queue already", "A NeuronAssertion of generateDynamicDMA on the compiler's instruction before it writes the word; nothing in the word records it.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E770])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_dynamic", "dge_assert_dynamic", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "must be dynamic DMA", "A NeuronAssertion on the compiler's instruction; the word does not record whether the DMA was dynamic (the ADDR8 mode byte readings conflict, README conflict #3).")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E771])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_args_outputs", "dge_assert_args_outputs", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "DGE's number of args/outputs is wrong", "A NeuronAssertion on the compiler's instruction's operand count; not visible in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E772])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_in_out_dimensions", "dge_assert_in_out_dimensions", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "DGE in/out dimensions must match", "A NeuronAssertion on the compiler's access patterns (their rank), which the word's 2-D num/step pairs do not carry.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_num_elem", "dst_num_elem"])
+            .evidence(&[evidence::E773])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_fastest_dim_continuous", "dge_assert_fastest_dim_continuous", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "DGE fastest moving dim must be continuous", "A NeuronAssertion on the compiler's access patterns; the word folds the fastest dim into elem_size, so its step is not visible.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_elem_size", "dst_elem_size"])
+            .evidence(&[evidence::E774])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_same_element_count", "dge_assert_same_element_count", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "DMA instruction must read and write same number of elements", "A NeuronAssertion on element counts of the compiler's access patterns; elem_size folds dtype bytes into the word's count, so the element count is not recoverable without the dtypes' sizes in the compiler's sense.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"])
+            .evidence(&[evidence::E775])
+            .not_enforced(),
+        rules::RuleMeta::new("one_side_dynamic", "one_side_dynamic", "seed-003 §3.3", confidence::wiki::HIGH_OBSERVED, "Only one of the src and dst can contain dynamic access.", "The KLR dma_copy codegen check; which ADDR8 markers mean \"dynamic access\" is one of the sources' conflicts (README conflict #3), so the word cannot be checked for it.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E776])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_vector_offsets_ap", "dge_assert_vector_offsets_ap", "seed-000 §Dynamic / DGE / indirect arm", confidence::seed000::CONFIRMED, "Vector-dynamic-offsets AP must exist", "An assert of generateDynamicDMA's vector-indirect sub-form (A) of the 0xDA re-tagged record (seed 000's reading of 0xDA, README conflict #2): the compiler's instruction must carry the vector-dynamic-offsets access pattern; the word does not record it.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E777])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_location_sb", "dge_assert_location_sb", "seed-000 §Dynamic / DGE / indirect arm", confidence::seed000::CONFIRMED, "…location must be SB", "An assert of the same vector-indirect sub-form (A); seed 000 elides the start of the string. Where the memory location lives is not in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E778])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_assert_indirect_direction", "dge_assert_indirect_direction", "seed-000 §Dynamic / DGE / indirect arm", confidence::seed000::CONFIRMED, "Must have Indirect direction!", "An assert of the same vector-indirect sub-form (A): the instruction must name its indirect direction (the direction{0,1,2} seed 000 packs into the mode word); raised before the word is written.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E779])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_transpose_dynamic_ap_on_pool", "dge_transpose_dynamic_ap_on_pool", "seed-000 §Dynamic / DGE / indirect arm", confidence::seed000::CONFIRMED, "Transpose with DynamicAP only on Pool", "An assert of generateDynamicDMA's TRANSPOSE path (IT 32 && I+336 == 1, which also emits two MoveShape 0xB2 words): which engine runs the instruction is not in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E780])
+            .not_enforced(),
+        rules::RuleMeta::new("dge_transpose_4d_ap", "dge_transpose_4d_ap", "seed-000 §Dynamic / DGE / indirect arm", confidence::seed000::CONFIRMED, "DGE transpose must have 4D AP", "An assert of the same TRANSPOSE path on the rank of the compiler's access pattern; the word holds two dims per side and does not record the rank.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E781])
+            .not_enforced(),
+        rules::RuleMeta::new("addr8_hbm_no_tensor_indirect_ap", "addr8_hbm_no_tensor_indirect_ap", "seed-000 §assign64bitAddr", confidence::seed000::CONFIRMED, "Hardware Restriction: HBM accessing instruction cannot have TensorIndirect AP", "The pre-assert of assign64bitAddr (vcall *(AP+128)), which writes src_start_addr / dst_start_addr: an instruction that accesses HBM may not use a TensorIndirect access pattern. The word does not say which memory an address is in.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E782])
+            .not_enforced(),
+        rules::RuleMeta::new("addr8_register_ap_pairs", "addr8_register_ap_pairs", "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", confidence::seed000::CONFIRMED, "RegisterAP 1 or 2 RegAPPairs", "An assert of assign64bitAddr's register (DGE offset-register) arm: a register access pattern has one or two RegAPPairs; with two, the encoder ORs 0x04 into the mode byte a2[7] and sets the module attribute \"2-phys-reg DGE\".")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E783])
+            .not_enforced(),
+        rules::RuleMeta::new("addr8_register_allocated", "addr8_register_allocated", "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", confidence::seed000::CONFIRMED, "Register has not been allocated yet!", "An error of assign64bitAddr's register arm: the offset register must be allocated before the address is written; the word holds only the register id.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E784])
+            .not_enforced(),
+        rules::RuleMeta::new("addr8_physical_not_function_argument", "addr8_physical_not_function_argument", "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", confidence::seed000::CONFIRMED, "physical tensor cannot be Function argument / NEFF IO", "An error of assign64bitAddr's static physical arm (mode 0x10): a physical tensor may not be a function argument or NEFF input/output; the word does not record what the tensor is.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E785])
+            .not_enforced(),
+        rules::RuleMeta::new("addr8_physical_mode_physical_ap", "addr8_physical_mode_physical_ap", "seed-000 §The mode byte a2[7] — the static-vs-DGE selector", confidence::seed000::CONFIRMED, "physical variable mode can only have physical AP", "An assert of assign64bitAddr's static physical arm, on the kind of the compiler's access pattern; not visible in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["src_start_addr", "dst_start_addr"])
+            .evidence(&[evidence::E786])
+            .not_enforced(),
+        rules::RuleMeta::new("dynamic_ap_scalar_offset_register", "dynamic_ap_scalar_offset_register", "seed-000 §What \"dynamic\" means — the klr::BirAccessPattern fields", confidence::seed000::CONFIRMED, "Cannot find register: … for scalar offset", "An error of assembleDynamicInfo (@0xf20230), which packages the dynamic access pattern this word's DGE arm encodes: a scalar (register-backed) offset must name a register getRegisterByName finds; raised before any word is written.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E787])
+            .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_DMA_DIRECT2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -20190,113 +18062,56 @@ impl Default for PSEUDO_DMA_EXT {
 impl PSEUDO_DMA_EXT {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "opcode", offset: 0, size: 1, type_name: "OPCODE",
-            doc: "== 0xda (PSEUDO_EXTENSION).", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E788, evidence::E789], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "flags", offset: 1, size: 1, type_name: "DMA_INDIRECT_FLAGS",
-            doc: "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E791, evidence::E792],
-            alternatives: &[
+        meta::FieldMeta::new("opcode", 0, 1, "OPCODE", confidence::wiki::HIGH_OBSERVED, "== 0xda (PSEUDO_EXTENSION).")
+            .evidence(&[evidence::E788, evidence::E789]),
+        meta::FieldMeta::new("flags", 1, 1, "DMA_INDIRECT_FLAGS", confidence::wiki::HIGH_OBSERVED, "The gather/scatter mode and dims byte (§3.1), copied into the INDIRECT1D word.")
+            .evidence(&[evidence::E790, evidence::E791, evidence::E792])
+            .alternatives(&[
                 meta::Alternative {
                     name: "mode_word_lo", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +1 is the low byte of the vector-indirect mode word `direction{0,1,2} | 0x8000 | 4·!QoS`, with the index dtype packed into bits [4:5] (README conflict #2). The newer .txt moves the mode word to +0x04 (see src_idx_start_addr).",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E793, evidence::E794],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "idx_num_active_channels", offset: 2, size: 1, type_name: "u8",
-            doc: "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E795],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("idx_num_active_channels", 2, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Index-generation channels (128 for INDIRECT1D); 0 when the extension carries tile geometry only.")
+            .evidence(&[evidence::E790, evidence::E795])
+            .alternatives(&[
                 meta::Alternative {
                     name: "mode_word_hi", type_name: "u8",
                     doc: "Seed 000 (Markdown revision): byte +2 is the high byte of the +1 mode word (`direction | 0x8000 | 4·!QoS`), not an index channel count (README conflict #2).",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E796, evidence::E797],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "compute_op", offset: 3, size: 1, type_name: "DGE_COMPUTE_OP",
-            doc: "Reduce mode for the lowered word.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E798, evidence::E799, evidence::E800],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_idx_start_addr", offset: 4, size: 4, type_name: "ADDR4",
-            doc: "Gather index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E801, evidence::E802, evidence::E803],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("compute_op", 3, 1, "DGE_COMPUTE_OP", confidence::wiki::HIGH_OBSERVED, "Reduce mode for the lowered word.")
+            .evidence(&[evidence::E790, evidence::E798, evidence::E799, evidence::E800]),
+        meta::FieldMeta::new("src_idx_start_addr", 4, 4, "ADDR4", confidence::wiki::HIGH_OBSERVED, "Gather index vector.")
+            .evidence(&[evidence::E790, evidence::E801, evidence::E802, evidence::E803])
+            .alternatives(&[
                 meta::Alternative {
                     name: "mode_word", type_name: "u16",
                     doc: "Seed 000's newer text puts the vector-indirect mode word (`direction{0,1,2} | 0x8000 | 4·!QoS`, index dtype in bits [4:5]) at +0x04, where the Markdown revision and seed 004's flags@1 have +1; the same text also puts instr.src_idx_start_addr at +0x04, so it collides with itself here. Read at +0x04 the mode word's bits fall on the index address (ADDR4 address bits 0..15), not on DMA_INDIRECT_FLAGS (README conflict #2).",
                     confidence: confidence::seed000::STRONG, evidence: &[evidence::E804],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_idx_start_addr", offset: 8, size: 4, type_name: "ADDR4",
-            doc: "Scatter index vector.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E805, evidence::E806], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_bound_size_bytes", offset: 12, size: 4, type_name: "u32",
-            doc: "Source byte bound (low 32 bits) each materialised address is checked against.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E807, evidence::E808], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_size_bytes", offset: 16, size: 4, type_name: "u32",
-            doc: "Destination byte bound (low 32 bits).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E809, evidence::E810], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_row_step", offset: 20, size: 4, type_name: "i32",
-            doc: "Transpose kinds: signed per-row source step inside a tile.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E811],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_rows", offset: 24, size: 1, type_name: "u8",
-            doc: "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E812], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "tile_src_cols", offset: 25, size: 1, type_name: "u8",
-            doc: "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E813], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 26, size: 30, type_name: "u8[30]",
-            role: meta::Role::Reserved, doc: "Reserved.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E814],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_bound_size_bytes_upper", offset: 56, size: 4, type_name: "u32",
-            doc: "Source byte bound, high 32 bits.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E815, evidence::E816, evidence::E817],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_bound_size_bytes_upper", offset: 60, size: 4, type_name: "u32",
-            doc: "Destination byte bound, high 32 bits.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E790, evidence::E818, evidence::E819], ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("dst_idx_start_addr", 8, 4, "ADDR4", confidence::wiki::HIGH_OBSERVED, "Scatter index vector.")
+            .evidence(&[evidence::E790, evidence::E805, evidence::E806]),
+        meta::FieldMeta::new("src_bound_size_bytes", 12, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Source byte bound (low 32 bits) each materialised address is checked against.")
+            .evidence(&[evidence::E790, evidence::E807, evidence::E808]),
+        meta::FieldMeta::new("dst_bound_size_bytes", 16, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Destination byte bound (low 32 bits).")
+            .evidence(&[evidence::E790, evidence::E809, evidence::E810]),
+        meta::FieldMeta::new("tile_src_row_step", 20, 4, "i32", confidence::wiki::HIGH_OBSERVED, "Transpose kinds: signed per-row source step inside a tile.")
+            .evidence(&[evidence::E811]),
+        meta::FieldMeta::new("tile_src_rows", 24, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Transpose kinds: tile rows, 16 or 0 (has_valid_xpose_tile_size).")
+            .evidence(&[evidence::E790, evidence::E812]),
+        meta::FieldMeta::new("tile_src_cols", 25, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Transpose kinds: tile columns, 128 or 0 (has_valid_xpose_tile_size).")
+            .evidence(&[evidence::E790, evidence::E813]),
+        meta::FieldMeta::new("reserved1", 26, 30, "u8[30]", confidence::wiki::HIGH_OBSERVED, "Reserved.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E814]),
+        meta::FieldMeta::new("src_bound_size_bytes_upper", 56, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Source byte bound, high 32 bits.")
+            .evidence(&[evidence::E790, evidence::E815, evidence::E816, evidence::E817]),
+        meta::FieldMeta::new("dst_bound_size_bytes_upper", 60, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Destination byte bound, high 32 bits.")
+            .evidence(&[evidence::E790, evidence::E818, evidence::E819]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[meta::JoinMeta {
@@ -20535,63 +18350,42 @@ impl PSEUDO_DMA_EXT {
 impl PSEUDO_DMA_EXT {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "has_valid_xpose_tile_size", name: "has_valid_xpose_tile_size",
-            args: Some("tile_src_rows, tile_src_cols"),
-            expr: Some("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]"),
-            message: "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)",
-            doc: "", fields: &["tile_src_cols", "tile_src_rows"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E823],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "is_valid_pseudo_dma_ext_fields", name: "is_valid_pseudo_dma_ext_fields",
-            args: Some("i"), kind: rules::RuleKind::Any, parts: &[2, 3],
-            message: "the index fields are invalid",
-            doc: "While the index-field checks are not enforced, this alternative always holds.",
-            fields: &["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"],
-            source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E824], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "index_fields_unused", name: "index_fields_unused", clause: true,
-            expr: Some("idx_num_active_channels == 0"), parent: Some(1),
-            message: "idx_num_active_channels == 0: the index fields are not validated",
-            doc: "", fields: &["idx_num_active_channels"], source: "seed-004 §5.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E825],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "index_fields_valid", name: "index_fields_valid", clause: true,
-            kind: rules::RuleKind::NotEnforced, parent: Some(1),
-            message: "the index fields must be valid; the sources do not say which checks apply",
-            doc: "",
-            fields: &["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"],
-            source: "seed-004 §5.2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E826], enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "compute_op_none_or_add", name: "compute_op_none_or_add", clause: true,
-            authority: rules::RuleAuthority::Compiler,
-            expr: Some("compute_op in [NONE, ADD]"),
-            message: "the compiler writes only NONE or ADD here (KLR: \"Unsupported DMA compute_op <n>\")",
-            doc: "A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR codegen rejects every other compute_op. The ISA's DGE_COMPUTE_OP also has MULTIPLY, MAX and MIN, and seed 004 §5.2 states no check of compute_op here, so a word with one of them is a compiler finding, not invalid.",
-            fields: &["compute_op"],
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E827, evidence::E828], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "core_v5_no_dge_compute_op", name: "core_v5_no_dge_compute_op",
-            clause: true, authority: rules::RuleAuthority::Compiler,
-            expr: Some("compute_op == DGE_COMPUTE_OP::NONE"), arch: &["maverick"],
-            message: "CoreV5 cannot support DGE with compute op yet",
-            doc: "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.",
-            fields: &["compute_op"],
-            source: "seed-000 §Dynamic / DGE / indirect arm",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E829],
-            ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("has_valid_xpose_tile_size", "has_valid_xpose_tile_size", "seed-004 §5.2", confidence::wiki::HIGH_OBSERVED, "the transpose tile must be 16 x 128 (or 0 when the extension carries index info only)", "")
+            .args("tile_src_rows, tile_src_cols")
+            .expr("tile_src_rows in [16, 0] && tile_src_cols in [128, 0]")
+            .fields(&["tile_src_cols", "tile_src_rows"])
+            .evidence(&[evidence::E823]),
+        rules::RuleMeta::new("is_valid_pseudo_dma_ext_fields", "is_valid_pseudo_dma_ext_fields", "seed-004 §5.2", confidence::wiki::HIGH_OBSERVED, "the index fields are invalid", "While the index-field checks are not enforced, this alternative always holds.")
+            .args("i")
+            .kind(rules::RuleKind::Any, &[2, 3])
+            .fields(&["dst_idx_start_addr", "flags", "idx_num_active_channels", "src_idx_start_addr"])
+            .evidence(&[evidence::E824]),
+        rules::RuleMeta::new("index_fields_unused", "index_fields_unused", "seed-004 §5.2", confidence::wiki::HIGH_OBSERVED, "idx_num_active_channels == 0: the index fields are not validated", "")
+            .clause()
+            .expr("idx_num_active_channels == 0")
+            .parent(1)
+            .fields(&["idx_num_active_channels"])
+            .evidence(&[evidence::E825]),
+        rules::RuleMeta::new("index_fields_valid", "index_fields_valid", "seed-004 §5.2", confidence::wiki::HIGH_OBSERVED, "the index fields must be valid; the sources do not say which checks apply", "")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(1)
+            .fields(&["flags", "idx_num_active_channels", "src_idx_start_addr", "dst_idx_start_addr"])
+            .evidence(&[evidence::E826])
+            .not_enforced(),
+        rules::RuleMeta::new("compute_op_none_or_add", "compute_op_none_or_add", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "the compiler writes only NONE or ADD here (KLR: \"Unsupported DMA compute_op <n>\")", "A property of the compiler's words: AluOpType2DGEComputeOp yields 0 (none) or 1 (add), and KLR codegen rejects every other compute_op. The ISA's DGE_COMPUTE_OP also has MULTIPLY, MAX and MIN, and seed 004 §5.2 states no check of compute_op here, so a word with one of them is a compiler finding, not invalid.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("compute_op in [NONE, ADD]")
+            .fields(&["compute_op"])
+            .evidence(&[evidence::E827, evidence::E828]),
+        rules::RuleMeta::new("core_v5_no_dge_compute_op", "core_v5_no_dge_compute_op", "seed-000 §Dynamic / DGE / indirect arm", confidence::wiki::HIGH_OBSERVED, "CoreV5 cannot support DGE with compute op yet", "A compiler FATAL (arch >= 50) before it writes the word, not a header validator.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("compute_op == DGE_COMPUTE_OP::NONE")
+            .arch(&["maverick"])
+            .fields(&["compute_op"])
+            .evidence(&[evidence::E829]),
     ];
     /// Truth of each of `PSEUDO_DMA_EXT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -20651,36 +18445,21 @@ impl Default for PSEUDO_DMA_REARM {
 impl PSEUDO_DMA_REARM {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xc2, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E830, evidence::E831],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E832], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
-            doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E833],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::seed000::CONFIRMED, "opcode == 0xc2, inst_word_len == 0x10.")
+            .evidence(&[evidence::E830, evidence::E831]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::seed000::CONFIRMED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E832]),
+        meta::FieldMeta::new("dma_queue_name", 12, 32, "ascii[32]", confidence::seed000::CONFIRMED, "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).")
+            .evidence(&[evidence::E833])
+            .alternatives(&[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E834],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 20, type_name: "u8[20]",
-            role: meta::Role::Unknown,
-            doc: "No source names +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the bundle's blanket zeroing).",
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("unknown_44", 44, 20, "u8[20]", meta::Confidence::UNSTATED, "No source names +0x2C..+0x3F; seed 000 says this word has no +0x3B / +0x3C instance bytes (zero from the bundle's blanket zeroing).")
+            .role(meta::Role::Unknown),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -20805,34 +18584,29 @@ impl PSEUDO_DMA_REARM {
 }
 impl PSEUDO_DMA_REARM {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
-        clause: true, authority: rules::RuleAuthority::Compiler,
-        expr: Some("text_len(dma_queue_name) < 32"),
-        message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
-        doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
-        fields: &[
-            "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
-            "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
-            "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
-            "dma_queue_name[20]", "dma_queue_name[21]", "dma_queue_name[22]", "dma_queue_name[23]",
-            "dma_queue_name[24]", "dma_queue_name[25]", "dma_queue_name[26]", "dma_queue_name[27]",
-            "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
-            "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
-            "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
-        ],
-        source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E835],
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "sqi_no_rearm_feature", name: "sqi_no_rearm_feature", clause: true,
-        kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-        message: "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)",
-        doc: "A property of the module, not of the word.",
-        source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E836],
-        enforced: false, ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("queue_name_shorter_than_32", "queue_name_shorter_than_32", "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", confidence::seed000::CONFIRMED, "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)", "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("text_len(dma_queue_name) < 32")
+            .fields(&[
+                "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
+                "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
+                "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
+                "dma_queue_name[20]", "dma_queue_name[21]", "dma_queue_name[22]", "dma_queue_name[23]",
+                "dma_queue_name[24]", "dma_queue_name[25]", "dma_queue_name[26]", "dma_queue_name[27]",
+                "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
+                "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
+                "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
+            ])
+            .evidence(&[evidence::E835]),
+        rules::RuleMeta::new("sqi_no_rearm_feature", "sqi_no_rearm_feature", "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", confidence::seed000::CONFIRMED, "a ResetQueue bundle is legal only when the module carries neff_feature_SQI_no_rearm (NeuronAssertion, errcode 1106)", "A property of the module, not of the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E836])
+            .not_enforced(),
+    ];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -21040,48 +18814,26 @@ impl Default for PSEUDO_DMA_SWAP_QUEUE_SET {
 impl PSEUDO_DMA_SWAP_QUEUE_SET {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xcf, inst_word_len == 0x10.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E837, evidence::E831],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E838], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
-            doc: "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E839],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::seed000::CONFIRMED, "opcode == 0xcf, inst_word_len == 0x10.")
+            .evidence(&[evidence::E837, evidence::E831]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::seed000::CONFIRMED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E838]),
+        meta::FieldMeta::new("dma_queue_name", 12, 32, "ascii[32]", confidence::seed000::CONFIRMED, "The queue's name, NUL-padded: at most 31 characters, then at least one NUL (names of 32 bytes or more are refused by checkQueueNameLen).")
+            .evidence(&[evidence::E839])
+            .alternatives(&[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E840],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 15, type_name: "u8[15]",
-            role: meta::Role::Unknown,
-            doc: "No source names +0x2C..+0x3A (zero from the bundle's blanket zeroing).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "queue_instance_flag", offset: 59, size: 1, type_name: "u8",
-            doc: "The queue instance to switch to, as the instruction carries it (*(I+0x100)).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E841],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "swap_marker", offset: 60, size: 4, type_name: "u32",
-            doc: "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E842],
-            constant: Some(1), ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("unknown_44", 44, 15, "u8[15]", meta::Confidence::UNSTATED, "No source names +0x2C..+0x3A (zero from the bundle's blanket zeroing).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("queue_instance_flag", 59, 1, "u8", confidence::seed000::CONFIRMED, "The queue instance to switch to, as the instruction carries it (*(I+0x100)).")
+            .evidence(&[evidence::E841]),
+        meta::FieldMeta::new("swap_marker", 60, 4, "u32", confidence::seed000::CONFIRMED, "Always 1: the swap marker that distinguishes this word (PSEUDO_DMA_REARM has no instance bytes).")
+            .evidence(&[evidence::E842])
+            .constant(1),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -21222,26 +18974,23 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
 }
 impl PSEUDO_DMA_SWAP_QUEUE_SET {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
-        clause: true, authority: rules::RuleAuthority::Compiler,
-        expr: Some("text_len(dma_queue_name) < 32"),
-        message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
-        doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
-        fields: &[
-            "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
-            "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
-            "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
-            "dma_queue_name[20]", "dma_queue_name[21]", "dma_queue_name[22]", "dma_queue_name[23]",
-            "dma_queue_name[24]", "dma_queue_name[25]", "dma_queue_name[26]", "dma_queue_name[27]",
-            "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
-            "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
-            "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
-        ],
-        source: "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E835],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("queue_name_shorter_than_32", "queue_name_shorter_than_32", "seed-000 §SwitchQueueInstance / ResetQueueInstance — the queue micro-ops", confidence::seed000::CONFIRMED, "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)", "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("text_len(dma_queue_name) < 32")
+            .fields(&[
+                "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
+                "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
+                "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
+                "dma_queue_name[20]", "dma_queue_name[21]", "dma_queue_name[22]", "dma_queue_name[23]",
+                "dma_queue_name[24]", "dma_queue_name[25]", "dma_queue_name[26]", "dma_queue_name[27]",
+                "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
+                "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
+                "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
+            ])
+            .evidence(&[evidence::E835]),
+    ];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -21449,48 +19198,25 @@ impl Default for PSEUDO_DMA_TRIGGER {
 impl PSEUDO_DMA_TRIGGER {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E843],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E844], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_queue_name", offset: 12, size: 32, type_name: "ascii[32]",
-            doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E845],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::seed000::CONFIRMED, "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero.")
+            .evidence(&[evidence::E843]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::seed000::CONFIRMED, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E844]),
+        meta::FieldMeta::new("dma_queue_name", 12, 32, "ascii[32]", confidence::seed000::CONFIRMED, "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B.")
+            .evidence(&[evidence::E845])
+            .alternatives(&[
                 meta::Alternative {
                     name: "queue_name_asciiz_31", type_name: "ascii[31]",
                     doc: "Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies.",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E846],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown,
-            doc: "No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_block_id", offset: 48, size: 4, type_name: "u32",
-            doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E847],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
-            role: meta::Role::Unknown,
-            doc: "No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given.",
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("unknown_44", 44, 4, "u8[4]", meta::Confidence::UNSTATED, "No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("dma_block_id", 48, 4, "u32", confidence::seed000::CONFIRMED, "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block).")
+            .evidence(&[evidence::E847]),
+        meta::FieldMeta::new("unknown_52", 52, 12, "u8[12]", meta::Confidence::UNSTATED, "No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given.")
+            .role(meta::Role::Unknown),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -21636,13 +19362,11 @@ impl PSEUDO_DMA_TRIGGER {
 impl PSEUDO_DMA_TRIGGER {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "queue_name_shorter_than_32", name: "queue_name_shorter_than_32",
-            clause: true, authority: rules::RuleAuthority::Compiler,
-            expr: Some("text_len(dma_queue_name) < 32"),
-            message: "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)",
-            doc: "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.",
-            fields: &[
+        rules::RuleMeta::new("queue_name_shorter_than_32", "queue_name_shorter_than_32", "seed-000 §DMATrigger", confidence::seed000::CONFIRMED, "the DMA queue name must be shorter than 32 bytes (a NUL within the 32-byte slot)", "The compiler refuses longer names and copies at most 31 bytes (strncpy(bundle+12, name, 0x1F)); on the wire the name is the bytes before the first NUL, so a slot without a NUL holds no name the compiler could write.")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("text_len(dma_queue_name) < 32")
+            .fields(&[
                 "dma_queue_name[0]", "dma_queue_name[10]", "dma_queue_name[11]", "dma_queue_name[12]",
                 "dma_queue_name[13]", "dma_queue_name[14]", "dma_queue_name[15]", "dma_queue_name[16]",
                 "dma_queue_name[17]", "dma_queue_name[18]", "dma_queue_name[19]", "dma_queue_name[1]",
@@ -21651,28 +19375,22 @@ impl PSEUDO_DMA_TRIGGER {
                 "dma_queue_name[28]", "dma_queue_name[29]", "dma_queue_name[2]", "dma_queue_name[30]",
                 "dma_queue_name[31]", "dma_queue_name[3]", "dma_queue_name[4]", "dma_queue_name[5]",
                 "dma_queue_name[6]", "dma_queue_name[7]", "dma_queue_name[8]", "dma_queue_name[9]",
-            ],
-            source: "seed-000 §DMATrigger", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E848], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "known_queue_name", name: "known_queue_name", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "DmaTrigger Instr: bad queue name",
-            doc: "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.",
-            fields: &["dma_queue_name"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E849],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dma_block_id_in_range", name: "dma_block_id_in_range", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "id < DmaBlocks.size()",
-            doc: "The block id must name one of the module's DMA blocks; how many there are is not in the word.",
-            fields: &["dma_block_id"], source: "seed-000 §DMATrigger",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E850],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E848]),
+        rules::RuleMeta::new("known_queue_name", "known_queue_name", "seed-000 §DMATrigger", confidence::seed000::CONFIRMED, "DmaTrigger Instr: bad queue name", "The queue must be registered (DenseMap lookup) before any trigger names it; a property of the module, not of the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["dma_queue_name"])
+            .evidence(&[evidence::E849])
+            .not_enforced(),
+        rules::RuleMeta::new("dma_block_id_in_range", "dma_block_id_in_range", "seed-000 §DMATrigger", confidence::seed000::CONFIRMED, "id < DmaBlocks.size()", "The block id must name one of the module's DMA blocks; how many there are is not in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["dma_block_id"])
+            .evidence(&[evidence::E850])
+            .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_DMA_TRIGGER`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -21897,111 +19615,55 @@ impl Default for PSEUDO_DMAMEMCPY_FULL_IND {
 impl PSEUDO_DMAMEMCPY_FULL_IND {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xc4",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E851, evidence::E831, evidence::E852], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E853, evidence::E852], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "indirect_start_offset", offset: 12, size: 4, type_name: "u32",
-            doc: "Start of the indirect leg: the index access pattern (one address per partition).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E854, evidence::E855], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "indirect_step_elems", offset: 16, size: 8, type_name: "u32[2]",
-            doc: "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E856, evidence::E857],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xc4")
+            .evidence(&[evidence::E851, evidence::E831, evidence::E852]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::seed000::STRONG, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E853, evidence::E852]),
+        meta::FieldMeta::new("indirect_start_offset", 12, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Start of the indirect leg: the index access pattern (one address per partition).")
+            .evidence(&[evidence::E854, evidence::E855]),
+        meta::FieldMeta::new("indirect_step_elems", 16, 8, "u32[2]", confidence::wiki::HIGH_OBSERVED, "Indirect-leg steps (2-D). Widths from seed 000's offsets; signedness is not given by the sources.")
+            .evidence(&[evidence::E856, evidence::E857])
+            .alternatives(&[
                 meta::Alternative {
                     name: "const_one_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x10 is a constant 1 (addr-mode / valid) and +0x14 an engine-config dword (*(*(this+14)+40)+4, the arch tile stride), not steps (README conflict #5).",
                     confidence: confidence::seed000::STRONG, evidence: &[evidence::E858],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "indirect_num_elems", offset: 24, size: 8, type_name: "u32[2]",
-            doc: "Indirect-leg counts (2-D: partitions x 1).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E859, evidence::E860], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "direct_start_offset", offset: 32, size: 4, type_name: "u32",
-            doc: "Start of the direct / static leg: the data access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E861, evidence::E862], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "direct_step_elems", offset: 36, size: 8, type_name: "u32[2]",
-            doc: "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E863, evidence::E864],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("indirect_num_elems", 24, 8, "u32[2]", confidence::wiki::HIGH_OBSERVED, "Indirect-leg counts (2-D: partitions x 1).")
+            .evidence(&[evidence::E859, evidence::E860]),
+        meta::FieldMeta::new("direct_start_offset", 32, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Start of the direct / static leg: the data access pattern.")
+            .evidence(&[evidence::E861, evidence::E862]),
+        meta::FieldMeta::new("direct_step_elems", 36, 8, "u32[2]", confidence::wiki::HIGH_OBSERVED, "Direct-leg steps (2-D); seed 000 writes [0] as dtype_bytes x stride. Signedness is not given by the sources.")
+            .evidence(&[evidence::E863, evidence::E864])
+            .alternatives(&[
                 meta::Alternative {
                     name: "step0_and_engine_config", type_name: "u32[2]",
                     doc: "Seed 000: +0x24 is direct_step_elems[0], but +0x28 is an engine-config dword (*(*(this+14)+40)+4), not direct_step_elems[1] (README conflict #5).",
                     confidence: confidence::seed000::STRONG, evidence: &[evidence::E865],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "direct_num_elems", offset: 44, size: 8, type_name: "u32[2]",
-            doc: "Direct-leg counts (2-D: partitions x elements).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E866, evidence::E867], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "direct_elem_size", offset: 52, size: 4, type_name: "u32",
-            doc: "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E868, evidence::E869], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "direct_var_id", offset: 56, size: 2, type_name: "u16",
-            doc: "Variable id of the direct leg.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E870, evidence::E871],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("direct_num_elems", 44, 8, "u32[2]", confidence::wiki::HIGH_OBSERVED, "Direct-leg counts (2-D: partitions x elements).")
+            .evidence(&[evidence::E866, evidence::E867]),
+        meta::FieldMeta::new("direct_elem_size", 52, 4, "u32", confidence::wiki::HIGH_OBSERVED, "Direct-leg element size in bytes (seed 000: dtype_bytes x elements per partition).")
+            .evidence(&[evidence::E868, evidence::E869]),
+        meta::FieldMeta::new("direct_var_id", 56, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Variable id of the direct leg.")
+            .evidence(&[evidence::E870, evidence::E871])
+            .alternatives(&[
                 meta::Alternative {
                     name: "reserved", type_name: "u8[2]",
                     doc: "Seed 000: +0x38..+0x39 reserved, written 0 (README conflict #5).",
                     confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E872],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore_wait_value", offset: 58, size: 2, type_name: "u16",
-            doc: "Low word of the completion value the trigger semaphore must reach.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E873, evidence::E874], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "indirection_mode", offset: 60, size: 1, type_name: "u8",
-            doc: "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E875, evidence::E876], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_61", offset: 61, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown, doc: "No source names byte +0x3D.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "semaphore_wait_value_hi", offset: 62, size: 2, type_name: "u16",
-            doc: "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E877],
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("semaphore_wait_value", 58, 2, "u16", confidence::wiki::HIGH_OBSERVED, "Low word of the completion value the trigger semaphore must reach.")
+            .evidence(&[evidence::E873, evidence::E874]),
+        meta::FieldMeta::new("indirection_mode", 60, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Which side is indirect (SRC / DST); seed 000 writes 0 for a load (gather) and 1 for a save (scatter).")
+            .evidence(&[evidence::E875, evidence::E876]),
+        meta::FieldMeta::new("unknown_61", 61, 1, "u8[1]", meta::Confidence::UNSTATED, "No source names byte +0x3D.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("semaphore_wait_value_hi", 62, 2, "u16", confidence::seed000::CONFIRMED, "High word of the completion value; non-zero makes the module carry the '64-bit sem wait value' feature.")
+            .evidence(&[evidence::E877]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[meta::JoinMeta {
@@ -22264,36 +19926,26 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
 impl PSEUDO_DMAMEMCPY_FULL_IND {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "one_address_per_partition", name: "one_address_per_partition",
-            clause: true, kind: rules::RuleKind::NotEnforced,
-            authority: rules::RuleAuthority::Compiler,
-            message: "Currently only support 1 address per partition for Indirect DMA",
-            doc: "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.",
-            fields: &["indirect_num_elems"],
-            source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E879],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "two_d_data_ap", name: "two_d_data_ap", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "Currently only support 2D DataAP for Indirect DMA",
-            doc: "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.",
-            fields: &["direct_num_elems", "direct_step_elems"],
-            source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E880],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "index_dtype_known", name: "index_dtype_known", clause: true,
-            kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-            message: "Unknown dtype",
-            doc: "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.",
-            source: "seed-000 §Form B — main indirect gather/scatter",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E881],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
+        rules::RuleMeta::new("one_address_per_partition", "one_address_per_partition", "seed-000 §Form B — main indirect gather/scatter", confidence::wiki::HIGH_OBSERVED, "Currently only support 1 address per partition for Indirect DMA", "An assert of generateIndirectLoadSave on the compiler's index access pattern; the word does not say how many addresses a partition holds.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["indirect_num_elems"])
+            .evidence(&[evidence::E879])
+            .not_enforced(),
+        rules::RuleMeta::new("two_d_data_ap", "two_d_data_ap", "seed-000 §Form B — main indirect gather/scatter", confidence::wiki::HIGH_OBSERVED, "Currently only support 2D DataAP for Indirect DMA", "An assert on the rank of the compiler's data access pattern; the word has room for two dims only, so it cannot hold anything else.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["direct_num_elems", "direct_step_elems"])
+            .evidence(&[evidence::E880])
+            .not_enforced(),
+        rules::RuleMeta::new("index_dtype_known", "index_dtype_known", "seed-000 §Form B — main indirect gather/scatter", confidence::seed000::CONFIRMED, "Unknown dtype", "generateIndirectLoadSave's llvm_unreachable for a dtype index above 0x13; the word holds only the wire tag, so no word shows it.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E881])
+            .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_DMAMEMCPY_FULL_IND`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
@@ -22356,87 +20008,44 @@ impl Default for PSEUDO_EMBEDDING_UPDATE {
 impl PSEUDO_EMBEDDING_UPDATE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xca.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E882, evidence::E831],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate.", confidence: confidence::seed000::STRONG,
-            evidence: &[evidence::E883], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "index_dtype", offset: 12, size: 1, type_name: "DTYPE",
-            doc: "Wire tag of the index list's dtype.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E884],
-            alternatives: &[
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::seed000::CONFIRMED, "opcode == 0xca.")
+            .evidence(&[evidence::E882, evidence::E831]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::seed000::STRONG, "Wait/update semaphore gate.")
+            .evidence(&[evidence::E883]),
+        meta::FieldMeta::new("index_dtype", 12, 1, "DTYPE", confidence::seed000::CONFIRMED, "Wire tag of the index list's dtype.")
+            .evidence(&[evidence::E884])
+            .alternatives(&[
                 meta::Alternative {
                     name: "embed_data_dtype", type_name: "DTYPE",
                     doc: "The Indirection Engine page's PSEUDO_EMBEDDING_UPDATE_STRUCT table (from the arch-isa headers) puts embed_data_dtype, the data's dtype, at +12 and cce_op (CCE_OP: ADD 0, MAX 2, MIN 3) at +13, then embed_index_in TENSOR1D @16, embed_data_in TENSOR2D @24, desc_mem_pattern TENSOR1D @36 (inside this spec's unknown_13); seed 000 reads +0x0C as the index list's dtype (from arg1).",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E885],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_13", offset: 13, size: 31, type_name: "u8[31]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embedding_table_base_addr", offset: 44, size: 4, type_name: "u32",
-            doc: "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E886],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embed_entry_num_elements", offset: 48, size: 2, type_name: "u16",
-            doc: "Row width: elements per embedding entry.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E887],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embed_entry_size_lo", offset: 50, size: 2, type_name: "u16",
-            doc: "Entry byte size, low 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E888],
-            alternatives: &[
+            ]),
+        meta::FieldMeta::new("unknown_13", 13, 31, "u8[31]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x0D..+0x2B (the TENSOR1D / TENSOR2D / TENSOR1D AP slots may lie here).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("embedding_table_base_addr", 44, 4, "u32", confidence::seed000::CONFIRMED, "Base address of the embedding table, in the scratch space (arg2); must be 64-byte aligned.")
+            .evidence(&[evidence::E886]),
+        meta::FieldMeta::new("embed_entry_num_elements", 48, 2, "u16", confidence::seed000::CONFIRMED, "Row width: elements per embedding entry.")
+            .evidence(&[evidence::E887]),
+        meta::FieldMeta::new("embed_entry_size_lo", 50, 2, "u16", confidence::seed000::CONFIRMED, "Entry byte size, low 16 bits (see embed_entry_size_bytes).")
+            .evidence(&[evidence::E888])
+            .alternatives(&[
                 meta::Alternative {
                     name: "embed_entry_stride_bytes", type_name: "u16",
                     doc: "The Indirection Engine page names +50 (and its high half at +60) embed_entry_stride_bytes, the row stride (table[index] = base + index·stride), where seed 000 computes an entry byte size dtype_bytes × *(I+0x150).",
                     confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E889],
                 },
-            ],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "sequence_length", offset: 52, size: 2, type_name: "u16",
-            doc: "Number of indices.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E890], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_54", offset: 54, size: 2, type_name: "u8[2]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x36..+0x37.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "table_num_entries", offset: 56, size: 4, type_name: "u32",
-            doc: "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E891],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "embed_entry_size_hi", offset: 60, size: 2, type_name: "u16",
-            doc: "Entry byte size, high 16 bits (see embed_entry_size_bytes).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E892],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_62", offset: 62, size: 2, type_name: "u8[2]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x3E..+0x3F.",
-            ..meta::FieldMeta::DEFAULT
-        },
+            ]),
+        meta::FieldMeta::new("sequence_length", 52, 2, "u16", confidence::seed000::CONFIRMED, "Number of indices.")
+            .evidence(&[evidence::E890]),
+        meta::FieldMeta::new("unknown_54", 54, 2, "u8[2]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x36..+0x37.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("table_num_entries", 56, 4, "u32", confidence::seed000::CONFIRMED, "Table extent for the bound check (NumEltsPerPart x dtype x row); written only for bound-checking. Seed 000 names it through an ADDR4 member (….table_num_entries.addr_immediate).")
+            .evidence(&[evidence::E891]),
+        meta::FieldMeta::new("embed_entry_size_hi", 60, 2, "u16", confidence::seed000::CONFIRMED, "Entry byte size, high 16 bits (see embed_entry_size_bytes).")
+            .evidence(&[evidence::E892]),
+        meta::FieldMeta::new("unknown_62", 62, 2, "u8[2]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x3E..+0x3F.")
+            .role(meta::Role::Unknown),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[meta::JoinMeta {
@@ -22653,27 +20262,21 @@ impl PSEUDO_EMBEDDING_UPDATE {
 }
 impl PSEUDO_EMBEDDING_UPDATE {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "scratch_address_aligned_64", name: "scratch_address_aligned_64",
-        clause: true, authority: rules::RuleAuthority::Compiler,
-        expr: Some("embedding_table_base_addr % 64 == 0"),
-        message: "IndirectSaveAccumulate scratch space address must be 64-byte aligned",
-        doc: "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).",
-        fields: &["embedding_table_base_addr"],
-        source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E894, evidence::E895],
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "embedding_entry_fits_16_bits", name: "embedding_entry_fits_16_bits",
-        clause: true, kind: rules::RuleKind::NotEnforced,
-        authority: rules::RuleAuthority::Compiler,
-        message: "embedding entry too large for 16-bit field",
-        doc: "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.",
-        fields: &["embed_entry_size_lo", "embed_entry_size_hi"],
-        source: "seed-000 §IndirectSaveAccumulate",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E896],
-        enforced: false, ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("scratch_address_aligned_64", "scratch_address_aligned_64", "seed-000 §IndirectSaveAccumulate", confidence::seed000::CONFIRMED, "IndirectSaveAccumulate scratch space address must be 64-byte aligned", "embedding_table_base_addr (+0x2C) is where the encoder writes the scratch address (assignAddr(arg2 scratch)).")
+            .clause()
+            .authority(rules::RuleAuthority::Compiler)
+            .expr("embedding_table_base_addr % 64 == 0")
+            .fields(&["embedding_table_base_addr"])
+            .evidence(&[evidence::E894, evidence::E895]),
+        rules::RuleMeta::new("embedding_entry_fits_16_bits", "embedding_entry_fits_16_bits", "seed-000 §IndirectSaveAccumulate", confidence::seed000::CONFIRMED, "embedding entry too large for 16-bit field", "Not an error: when the entry byte size exceeds 0xFFFF the compiler records this module attribute and stores the high half at +0x3C, so no word is invalid for it.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .fields(&["embed_entry_size_lo", "embed_entry_size_hi"])
+            .evidence(&[evidence::E896])
+            .not_enforced(),
+    ];
     /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -22711,16 +20314,12 @@ pub struct PSEUDO_RANGE_CHECK_DTYPE {
 }
 impl PSEUDO_RANGE_CHECK_DTYPE {
     pub const SIZE: usize = 1;
-    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta {
-        name: "dtype", offset: 0, size: 1, bits: Some((0, 4)), type_name: "DTYPE",
-        doc: "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E897],
-        ..meta::FieldMeta::DEFAULT
-    }, meta::FieldMeta {
-        name: "tag", offset: 0, size: 1, bits: Some((4, 4)), type_name: "u4",
-        doc: "Always 0x3 (the | 0x30).", confidence: confidence::seed000::CONFIRMED,
-        evidence: &[evidence::E898], constant: Some(3), ..meta::FieldMeta::DEFAULT
-    }];
+    pub const FIELDS: &'static [meta::FieldMeta] = &[meta::FieldMeta::new("dtype", 0, 1, "DTYPE", confidence::seed000::CONFIRMED, "Wire tag of the index AP's dtype (v4 is always the index AP), masked to 4 bits.")
+        .bits(0, 4)
+        .evidence(&[evidence::E897]), meta::FieldMeta::new("tag", 0, 1, "u4", confidence::seed000::CONFIRMED, "Always 0x3 (the | 0x30).")
+        .bits(4, 4)
+        .evidence(&[evidence::E898])
+        .constant(3)];
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
@@ -22796,82 +20395,36 @@ impl Default for PSEUDO_RANGE_CHECK {
 impl PSEUDO_RANGE_CHECK {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xd6.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E899, evidence::E831],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.",
-            confidence: confidence::seed000::INFERRED, evidence: &[evidence::E719],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_12", offset: 12, size: 12, type_name: "u8[12]",
-            role: meta::Role::Unknown,
-            doc: "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bound_result_reg", offset: 24, size: 4, type_name: "u32",
-            doc: "Register that receives the bound-check result.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E900],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_28", offset: 28, size: 4, type_name: "u8[4]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x1C..+0x1F.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "bound_size_bytes", offset: 32, size: 8, type_name: "u64",
-            doc: "The byte bound: the data AP's memory-location size product.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E901],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "const_tag", offset: 40, size: 1, type_name: "u8",
-            doc: "Always 17 (0x11).", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E902], constant: Some(17), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_dtype", offset: 41, size: 1, type_name: "PSEUDO_RANGE_CHECK_DTYPE",
-            doc: "Index dtype wire tag | 0x30.", confidence: confidence::seed000::CONFIRMED,
-            evidence: &[evidence::E903], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "const_one", offset: 42, size: 2, type_name: "u16", doc: "Always 1.",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E904],
-            constant: Some(1), ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_44", offset: 44, size: 2, type_name: "u8[2]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2C..+0x2D.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "idx_ap_meta", offset: 46, size: 1, type_name: "u8",
-            doc: "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.",
-            confidence: confidence::seed000::STRONG, evidence: &[evidence::E905],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_47", offset: 47, size: 1, type_name: "u8[1]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x2F.",
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "branch_label_id", offset: 48, size: 4, type_name: "u32",
-            doc: "Id of the branch target (the Pool-engine bound-loop label emitted after this word).",
-            confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E906],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "unknown_52", offset: 52, size: 12, type_name: "u8[12]",
-            role: meta::Role::Unknown, doc: "No row of seed 000 covers +0x34..+0x3F.",
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::seed000::CONFIRMED, "opcode == 0xd6.")
+            .evidence(&[evidence::E899, evidence::E831]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::seed000::INFERRED, "Wait/update semaphore gate. Seed 000's form-A table lists no sync row; its lifecycle gives every one of the ten bundles the sync header at +0x04..+0x0B.")
+            .evidence(&[evidence::E719]),
+        meta::FieldMeta::new("unknown_12", 12, 12, "u8[12]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x0C..+0x17 (the TENSOR2D slots may lie here or in the other unknown ranges).")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("bound_result_reg", 24, 4, "u32", confidence::seed000::STRONG, "Register that receives the bound-check result.")
+            .evidence(&[evidence::E900]),
+        meta::FieldMeta::new("unknown_28", 28, 4, "u8[4]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x1C..+0x1F.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("bound_size_bytes", 32, 8, "u64", confidence::seed000::CONFIRMED, "The byte bound: the data AP's memory-location size product.")
+            .evidence(&[evidence::E901]),
+        meta::FieldMeta::new("const_tag", 40, 1, "u8", confidence::seed000::CONFIRMED, "Always 17 (0x11).")
+            .evidence(&[evidence::E902])
+            .constant(17),
+        meta::FieldMeta::new("src_dtype", 41, 1, "PSEUDO_RANGE_CHECK_DTYPE", confidence::seed000::CONFIRMED, "Index dtype wire tag | 0x30.")
+            .evidence(&[evidence::E903]),
+        meta::FieldMeta::new("const_one", 42, 2, "u16", confidence::seed000::CONFIRMED, "Always 1.")
+            .evidence(&[evidence::E904])
+            .constant(1),
+        meta::FieldMeta::new("unknown_44", 44, 2, "u8[2]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x2C..+0x2D.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("idx_ap_meta", 46, 1, "u8", confidence::seed000::STRONG, "A byte of the index AP's metadata (*(v4.AP+80 +8)); seed 000 does not name it further.")
+            .evidence(&[evidence::E905]),
+        meta::FieldMeta::new("unknown_47", 47, 1, "u8[1]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x2F.")
+            .role(meta::Role::Unknown),
+        meta::FieldMeta::new("branch_label_id", 48, 4, "u32", confidence::seed000::CONFIRMED, "Id of the branch target (the Pool-engine bound-loop label emitted after this word).")
+            .evidence(&[evidence::E906]),
+        meta::FieldMeta::new("unknown_52", 52, 12, "u8[12]", meta::Confidence::UNSTATED, "No row of seed 000 covers +0x34..+0x3F.")
+            .role(meta::Role::Unknown),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -23100,23 +20653,20 @@ impl PSEUDO_RANGE_CHECK {
 }
 impl PSEUDO_RANGE_CHECK {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "bound_check_on_pool", name: "bound_check_on_pool", clause: true,
-        kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-        message: "Indirect DMA bound-check can only be on Pool engine",
-        doc: "Which engine runs the instruction is not in the word.",
-        source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E907],
-        enforced: false, ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "bound_check_operands", name: "bound_check_operands", clause: true,
-        kind: rules::RuleKind::NotEnforced, authority: rules::RuleAuthority::Compiler,
-        message: "must have 3 args and 2 outputs for bound-check",
-        doc: "An operand-count check on the compiler's instruction; not visible in the word.",
-        source: "seed-000 §Form A — Pool bound-check indirect",
-        confidence: confidence::seed000::CONFIRMED, evidence: &[evidence::E908],
-        enforced: false, ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("bound_check_on_pool", "bound_check_on_pool", "seed-000 §Form A — Pool bound-check indirect", confidence::seed000::CONFIRMED, "Indirect DMA bound-check can only be on Pool engine", "Which engine runs the instruction is not in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E907])
+            .not_enforced(),
+        rules::RuleMeta::new("bound_check_operands", "bound_check_operands", "seed-000 §Form A — Pool bound-check indirect", confidence::seed000::CONFIRMED, "must have 3 args and 2 outputs for bound-check", "An operand-count check on the compiler's instruction; not visible in the word.")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .authority(rules::RuleAuthority::Compiler)
+            .evidence(&[evidence::E908])
+            .not_enforced(),
+    ];
     /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -23186,103 +20736,41 @@ impl Default for EXTENDED_RDMA_DESC_GEN {
 impl EXTENDED_RDMA_DESC_GEN {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xf0 EXTENDED_INST.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E647],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "The word's semaphore wait/update; RDMA_DESC_GEN can be issued early, without waiting.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E648, evidence::E909], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "extended_opcode", offset: 12, size: 1, type_name: "EXTENDED_OPCODE",
-            doc: "== 8 (EXTENDED_RDMA_DESC_GEN): the sub-opcode that selects this word.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E910, evidence::E911], constant: Some(8),
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "completion_info", offset: 13, size: 1, type_name: "EXT_COMPLETION_INFO",
-            doc: "Reads, writes and active ports; the RDMA page gives has_read = 0, has_write = 0, num_active_ports = 0 (128 partitions) for this word.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E912, evidence::E913], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "local_sem", offset: 14, size: 1, type_name: "u8",
-            doc: "Local (source-release) semaphore index: incremented by the DMA engines when the local gpsimd has triggered the DMA, releasing the source buffer.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E914, evidence::E915, evidence::E916], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "remote_sem", offset: 15, size: 1, type_name: "u8",
-            doc: "Remote (data-ready) semaphore index: incremented by the number of DMA engines when all bytes have arrived at the remote core.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E917, evidence::E918, evidence::E919], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "remote_core_id", offset: 16, size: 4, type_name: "u32",
-            doc: "Physical id of the peer core (an immediate, NEURON_ISA_TPB_IMM_VAL_INST_FIELD).",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E920, evidence::E921, evidence::E922], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "remote_routing_id", offset: 20, size: 4, type_name: "u32",
-            doc: "Routing id of the peer core, folded into the SoC high bits of the destination (CAYMAN_ID / EXIT_DIE).",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E923, evidence::E924, evidence::E925], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dma_engine_mask", offset: 24, size: 4, type_name: "u32",
-            doc: "Which DMA engines take part; their number is a power of two (1, 2, 4, 8 or 16). Whether the value is that number or a bitmap of the engines is the conflict rdma_dma_engine_mask_meaning.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E926, evidence::E927, evidence::E928], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_addr", offset: 28, size: 4, type_name: "ADDR4",
-            doc: "Local SBUF partition offset of the source.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E929, evidence::E930, evidence::E931], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_addr", offset: 32, size: 4, type_name: "ADDR4",
-            doc: "The peer's local SBUF partition offset, rewritten to the routed SoC address.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E932, evidence::E933, evidence::E934], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "free_dim_bytes", offset: 36, size: 4, type_name: "u32",
-            doc: "Bytes per partition copied, across all 128 SBUF partitions; 0 means semaphores only.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E935, evidence::E936, evidence::E937], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "is_bidirectional", offset: 40, size: 1, type_name: "u8",
-            doc: "1 = a bidirectional leg (two-peer send); the header says it is not yet supported.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E938, evidence::E939, evidence::E940], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "remote_sem_prev", offset: 41, size: 1, type_name: "u8",
-            doc: "The previous neighbour's remote semaphore index (chained barrier, bidirectional mode).",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E941, evidence::E942, evidence::E943], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved0", offset: 42, size: 2, type_name: "u8[2]",
-            role: meta::Role::Reserved, doc: "Pad.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E944, evidence::E945, evidence::E946], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 44, size: 20, type_name: "u8[20]",
-            role: meta::Role::Reserved, doc: "Pad.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E944, evidence::E947, evidence::E948], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xf0 EXTENDED_INST.")
+            .evidence(&[evidence::E647]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "The word's semaphore wait/update; RDMA_DESC_GEN can be issued early, without waiting.")
+            .evidence(&[evidence::E648, evidence::E909]),
+        meta::FieldMeta::new("extended_opcode", 12, 1, "EXTENDED_OPCODE", confidence::wiki::HIGH_OBSERVED, "== 8 (EXTENDED_RDMA_DESC_GEN): the sub-opcode that selects this word.")
+            .evidence(&[evidence::E910, evidence::E911])
+            .constant(8),
+        meta::FieldMeta::new("completion_info", 13, 1, "EXT_COMPLETION_INFO", confidence::wiki::HIGH_OBSERVED, "Reads, writes and active ports; the RDMA page gives has_read = 0, has_write = 0, num_active_ports = 0 (128 partitions) for this word.")
+            .evidence(&[evidence::E912, evidence::E913]),
+        meta::FieldMeta::new("local_sem", 14, 1, "u8", confidence::wiki::HIGH_CARRIED, "Local (source-release) semaphore index: incremented by the DMA engines when the local gpsimd has triggered the DMA, releasing the source buffer.")
+            .evidence(&[evidence::E914, evidence::E915, evidence::E916]),
+        meta::FieldMeta::new("remote_sem", 15, 1, "u8", confidence::wiki::HIGH_CARRIED, "Remote (data-ready) semaphore index: incremented by the number of DMA engines when all bytes have arrived at the remote core.")
+            .evidence(&[evidence::E917, evidence::E918, evidence::E919]),
+        meta::FieldMeta::new("remote_core_id", 16, 4, "u32", confidence::wiki::HIGH_CARRIED, "Physical id of the peer core (an immediate, NEURON_ISA_TPB_IMM_VAL_INST_FIELD).")
+            .evidence(&[evidence::E920, evidence::E921, evidence::E922]),
+        meta::FieldMeta::new("remote_routing_id", 20, 4, "u32", confidence::wiki::HIGH_CARRIED, "Routing id of the peer core, folded into the SoC high bits of the destination (CAYMAN_ID / EXIT_DIE).")
+            .evidence(&[evidence::E923, evidence::E924, evidence::E925]),
+        meta::FieldMeta::new("dma_engine_mask", 24, 4, "u32", confidence::wiki::HIGH_CARRIED, "Which DMA engines take part; their number is a power of two (1, 2, 4, 8 or 16). Whether the value is that number or a bitmap of the engines is the conflict rdma_dma_engine_mask_meaning.")
+            .evidence(&[evidence::E926, evidence::E927, evidence::E928]),
+        meta::FieldMeta::new("src_addr", 28, 4, "ADDR4", confidence::wiki::HIGH_CARRIED, "Local SBUF partition offset of the source.")
+            .evidence(&[evidence::E929, evidence::E930, evidence::E931]),
+        meta::FieldMeta::new("dst_addr", 32, 4, "ADDR4", confidence::wiki::HIGH_CARRIED, "The peer's local SBUF partition offset, rewritten to the routed SoC address.")
+            .evidence(&[evidence::E932, evidence::E933, evidence::E934]),
+        meta::FieldMeta::new("free_dim_bytes", 36, 4, "u32", confidence::wiki::HIGH_CARRIED, "Bytes per partition copied, across all 128 SBUF partitions; 0 means semaphores only.")
+            .evidence(&[evidence::E935, evidence::E936, evidence::E937]),
+        meta::FieldMeta::new("is_bidirectional", 40, 1, "u8", confidence::wiki::HIGH_CARRIED, "1 = a bidirectional leg (two-peer send); the header says it is not yet supported.")
+            .evidence(&[evidence::E938, evidence::E939, evidence::E940]),
+        meta::FieldMeta::new("remote_sem_prev", 41, 1, "u8", confidence::wiki::HIGH_CARRIED, "The previous neighbour's remote semaphore index (chained barrier, bidirectional mode).")
+            .evidence(&[evidence::E941, evidence::E942, evidence::E943]),
+        meta::FieldMeta::new("reserved0", 42, 2, "u8[2]", confidence::wiki::HIGH_CARRIED, "Pad.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E944, evidence::E945, evidence::E946]),
+        meta::FieldMeta::new("reserved1", 44, 20, "u8[20]", confidence::wiki::HIGH_CARRIED, "Pad.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E944, evidence::E947, evidence::E948]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -23531,27 +21019,21 @@ impl EXTENDED_RDMA_DESC_GEN {
 }
 impl EXTENDED_RDMA_DESC_GEN {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "rdma_desc_gen_engine_count_pow2", name: "rdma_desc_gen_engine_count_pow2",
-        args: Some("dma_engine_mask"), clause: true, kind: rules::RuleKind::NotEnforced,
-        message: "dma_engine_mask must select a power-of-two number of DMA engines (1, 2, 4, 8 or 16)",
-        doc: "The shipped header states it (\"Power-of-2 # of DMA engines (1/2/4/8/16) by dma_engine_mask\"). Not enforced: whether the stored value is that count (the field tables: \"power-of-2 fan {1,2,4,8,16}\") or a bitmap of engines whose population is that count (the RDMA page: \"16-bit mask: which DMA engines\", the log \"dma_mask=0x%04x, n_active_dmas=%d\") is the recorded conflict rdma_dma_engine_mask_meaning; the two give different valid sets (0x000F is four engines as a bitmap and invalid as a count).",
-        fields: &["dma_engine_mask"], source: "supp-field-tables §2.5",
-        confidence: confidence::wiki::HIGH_OBSERVED,
-        evidence: &[evidence::E926, evidence::E949, evidence::E950], enforced: false,
-        ..rules::RuleMeta::DEFAULT
-    }, rules::RuleMeta {
-        id: "rdma_desc_gen_completion_info_reserved_zero",
-        name: "rdma_desc_gen_completion_info_reserved_zero",
-        args: Some("completion_info"), clause: true,
-        expr: Some("ext_completion_info_reserved_zero(completion_info)"),
-        message: "completion_info's reserved bits (1, 6..7) must be zero",
-        doc: "",
-        fields: &["completion_info.reserved0", "completion_info.reserved1"],
-        source: "supp-field-tables §4 Table 4.7",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E149],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("rdma_desc_gen_engine_count_pow2", "rdma_desc_gen_engine_count_pow2", "supp-field-tables §2.5", confidence::wiki::HIGH_OBSERVED, "dma_engine_mask must select a power-of-two number of DMA engines (1, 2, 4, 8 or 16)", "The shipped header states it (\"Power-of-2 # of DMA engines (1/2/4/8/16) by dma_engine_mask\"). Not enforced: whether the stored value is that count (the field tables: \"power-of-2 fan {1,2,4,8,16}\") or a bitmap of engines whose population is that count (the RDMA page: \"16-bit mask: which DMA engines\", the log \"dma_mask=0x%04x, n_active_dmas=%d\") is the recorded conflict rdma_dma_engine_mask_meaning; the two give different valid sets (0x000F is four engines as a bitmap and invalid as a count).")
+            .args("dma_engine_mask")
+            .clause()
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .fields(&["dma_engine_mask"])
+            .evidence(&[evidence::E926, evidence::E949, evidence::E950])
+            .not_enforced(),
+        rules::RuleMeta::new("rdma_desc_gen_completion_info_reserved_zero", "rdma_desc_gen_completion_info_reserved_zero", "supp-field-tables §4 Table 4.7", confidence::wiki::HIGH_OBSERVED, "completion_info's reserved bits (1, 6..7) must be zero", "")
+            .args("completion_info")
+            .clause()
+            .expr("ext_completion_info_reserved_zero(completion_info)")
+            .fields(&["completion_info.reserved0", "completion_info.reserved1"])
+            .evidence(&[evidence::E149]),
+    ];
     /// Truth of each of `EXTENDED_RDMA_DESC_GEN`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -23608,44 +21090,21 @@ impl Default for EXTENDED_RDMA_DESC_START {
 impl EXTENDED_RDMA_DESC_START {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER",
-            doc: "opcode == 0xf0 EXTENDED_INST.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E951],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "The wait conditions of the transfer sit here.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E952, evidence::E953], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "extended_opcode", offset: 12, size: 1, type_name: "EXTENDED_OPCODE",
-            doc: "== 9 (EXTENDED_RDMA_DESC_START): the sub-opcode that selects this word.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E954, evidence::E955], constant: Some(9),
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "completion_info", offset: 13, size: 1, type_name: "EXT_COMPLETION_INFO",
-            doc: "Reads, writes and active ports; the RDMA page gives has_read = 0, has_write = 0, num_active_ports = 0 for this word.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E956, evidence::E957], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
-            role: meta::Role::Reserved, doc: "Pad (no operands).",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E958, evidence::E959, evidence::E960], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 16, size: 48, type_name: "u8[48]",
-            role: meta::Role::Reserved,
-            doc: "Pad: RDMA_DESC_START carries no operands of its own; it consumes the ring RDMA_DESC_GEN built.",
-            confidence: confidence::wiki::HIGH_CARRIED,
-            evidence: &[evidence::E958, evidence::E961, evidence::E962], ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xf0 EXTENDED_INST.")
+            .evidence(&[evidence::E951]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "The wait conditions of the transfer sit here.")
+            .evidence(&[evidence::E952, evidence::E953]),
+        meta::FieldMeta::new("extended_opcode", 12, 1, "EXTENDED_OPCODE", confidence::wiki::HIGH_OBSERVED, "== 9 (EXTENDED_RDMA_DESC_START): the sub-opcode that selects this word.")
+            .evidence(&[evidence::E954, evidence::E955])
+            .constant(9),
+        meta::FieldMeta::new("completion_info", 13, 1, "EXT_COMPLETION_INFO", confidence::wiki::HIGH_OBSERVED, "Reads, writes and active ports; the RDMA page gives has_read = 0, has_write = 0, num_active_ports = 0 for this word.")
+            .evidence(&[evidence::E956, evidence::E957]),
+        meta::FieldMeta::new("reserved0", 14, 2, "u8[2]", confidence::wiki::HIGH_CARRIED, "Pad (no operands).")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E958, evidence::E959, evidence::E960]),
+        meta::FieldMeta::new("reserved1", 16, 48, "u8[48]", confidence::wiki::HIGH_CARRIED, "Pad: RDMA_DESC_START carries no operands of its own; it consumes the ring RDMA_DESC_GEN built.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E958, evidence::E961, evidence::E962]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -23802,18 +21261,14 @@ impl EXTENDED_RDMA_DESC_START {
 }
 impl EXTENDED_RDMA_DESC_START {
     /// The validity rules the sources state for this type, in spec order.
-    pub const RULES: &'static [rules::RuleMeta] = &[rules::RuleMeta {
-        id: "rdma_desc_start_completion_info_reserved_zero",
-        name: "rdma_desc_start_completion_info_reserved_zero",
-        args: Some("completion_info"), clause: true,
-        expr: Some("ext_completion_info_reserved_zero(completion_info)"),
-        message: "completion_info's reserved bits (1, 6..7) must be zero",
-        doc: "",
-        fields: &["completion_info.reserved0", "completion_info.reserved1"],
-        source: "supp-field-tables §4 Table 4.7",
-        confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E149],
-        ..rules::RuleMeta::DEFAULT
-    }];
+    pub const RULES: &'static [rules::RuleMeta] = &[
+        rules::RuleMeta::new("rdma_desc_start_completion_info_reserved_zero", "rdma_desc_start_completion_info_reserved_zero", "supp-field-tables §4 Table 4.7", confidence::wiki::HIGH_OBSERVED, "completion_info's reserved bits (1, 6..7) must be zero", "")
+            .args("completion_info")
+            .clause()
+            .expr("ext_completion_info_reserved_zero(completion_info)")
+            .fields(&["completion_info.reserved0", "completion_info.reserved1"])
+            .evidence(&[evidence::E149]),
+    ];
     /// Truth of each of `EXTENDED_RDMA_DESC_START`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     pub fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
@@ -23878,65 +21333,28 @@ impl Default for S3D3_COLLECTIVE {
 impl S3D3_COLLECTIVE {
     pub const SIZE: usize = 64;
     pub const FIELDS: &'static [meta::FieldMeta] = &[
-        meta::FieldMeta {
-            name: "header", offset: 0, size: 4, type_name: "HEADER", doc: "opcode == 0xbf",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E963],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "events", offset: 4, size: 8, type_name: "EVENTS",
-            doc: "Wait/update semaphore gate: the word waits before issue and updates on completion.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E964, evidence::E965], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "in_dtype", offset: 12, size: 1, type_name: "DTYPE",
-            doc: "Source element dtype.", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E966, evidence::E967], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "out_dtype", offset: 13, size: 1, type_name: "DTYPE",
-            doc: "Destination element dtype; must equal in_dtype (an encoded but disabled cast slot).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E968, evidence::E969], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved0", offset: 14, size: 2, type_name: "u8[2]",
-            role: meta::Role::Reserved, doc: "Pad; must be zero.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E970],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "src_mem_pattern", offset: 16, size: 16, type_name: "TENSOR3D",
-            doc: "Source SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E971],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "lnc_size_fmt", offset: 32, size: 1, type_name: "LNC_SIZE_FMT",
-            doc: "LNC peer-NeuronCore grouping; LNC4 / LNC8 are rejected.",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E972, evidence::E973], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "num_active_channels", offset: 33, size: 1, type_name: "u8",
-            doc: "Number of active SDMA pooling channels, 1..128 (the firmware's num_chans).",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E974, evidence::E975], ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "reserved1", offset: 34, size: 14, type_name: "u8[14]",
-            role: meta::Role::Reserved,
-            doc: "Pad; must be zero. At 34..47 as compiled; the header comment's (35 - 47) is an off-by-one (conflict s3d3_collective_reserved1_span).",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E976],
-            ..meta::FieldMeta::DEFAULT
-        },
-        meta::FieldMeta {
-            name: "dst_mem_pattern", offset: 48, size: 16, type_name: "TENSOR3D",
-            doc: "Destination (remote) SBUF 3-D access pattern.",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E977],
-            ..meta::FieldMeta::DEFAULT
-        },
+        meta::FieldMeta::new("header", 0, 4, "HEADER", confidence::wiki::HIGH_OBSERVED, "opcode == 0xbf")
+            .evidence(&[evidence::E963]),
+        meta::FieldMeta::new("events", 4, 8, "EVENTS", confidence::wiki::HIGH_OBSERVED, "Wait/update semaphore gate: the word waits before issue and updates on completion.")
+            .evidence(&[evidence::E964, evidence::E965]),
+        meta::FieldMeta::new("in_dtype", 12, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Source element dtype.")
+            .evidence(&[evidence::E966, evidence::E967]),
+        meta::FieldMeta::new("out_dtype", 13, 1, "DTYPE", confidence::wiki::HIGH_OBSERVED, "Destination element dtype; must equal in_dtype (an encoded but disabled cast slot).")
+            .evidence(&[evidence::E968, evidence::E969]),
+        meta::FieldMeta::new("reserved0", 14, 2, "u8[2]", confidence::wiki::HIGH_OBSERVED, "Pad; must be zero.")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E970]),
+        meta::FieldMeta::new("src_mem_pattern", 16, 16, "TENSOR3D", confidence::wiki::HIGH_OBSERVED, "Source SBUF 3-D access pattern.")
+            .evidence(&[evidence::E971]),
+        meta::FieldMeta::new("lnc_size_fmt", 32, 1, "LNC_SIZE_FMT", confidence::wiki::HIGH_OBSERVED, "LNC peer-NeuronCore grouping; LNC4 / LNC8 are rejected.")
+            .evidence(&[evidence::E972, evidence::E973]),
+        meta::FieldMeta::new("num_active_channels", 33, 1, "u8", confidence::wiki::HIGH_OBSERVED, "Number of active SDMA pooling channels, 1..128 (the firmware's num_chans).")
+            .evidence(&[evidence::E974, evidence::E975]),
+        meta::FieldMeta::new("reserved1", 34, 14, "u8[14]", confidence::wiki::HIGH_OBSERVED, "Pad; must be zero. At 34..47 as compiled; the header comment's (35 - 47) is an off-by-one (conflict s3d3_collective_reserved1_span).")
+            .role(meta::Role::Reserved)
+            .evidence(&[evidence::E976]),
+        meta::FieldMeta::new("dst_mem_pattern", 48, 16, "TENSOR3D", confidence::wiki::HIGH_OBSERVED, "Destination (remote) SBUF 3-D access pattern.")
+            .evidence(&[evidence::E977]),
     ];
     /// Logical values stored across several fields.
     pub const JOINS: &'static [meta::JoinMeta] = &[];
@@ -24120,203 +21538,136 @@ impl S3D3_COLLECTIVE {
 impl S3D3_COLLECTIVE {
     /// The validity rules the sources state for this type, in spec order.
     pub const RULES: &'static [rules::RuleMeta] = &[
-        rules::RuleMeta {
-            id: "is_valid_sb2sb_collective", name: "is_valid_sb2sb_collective",
-            args: Some("i, nc"), kind: rules::RuleKind::All,
-            parts: &[1, 2, 3, 4, 5, 6, 7, 14, 15],
-            message: "not a valid S3D3 Collective (SB2SB) word",
-            doc: "The page quotes the validator's parts, not its whole body in order; these are the checks it attributes to the header's validator (the host's dbg_is_valid_sb2sb_collective runs the same body, plus the header and events checks and a 0xffff element-count guard).",
-            fields: &[
+        rules::RuleMeta::new("is_valid_sb2sb_collective", "is_valid_sb2sb_collective", "wiki-s3d3-collective §5", confidence::wiki::HIGH_OBSERVED, "not a valid S3D3 Collective (SB2SB) word", "The page quotes the validator's parts, not its whole body in order; these are the checks it attributes to the header's validator (the host's dbg_is_valid_sb2sb_collective runs the same body, plus the header and events checks and a 0xffff element-count guard).")
+            .args("i, nc")
+            .kind(rules::RuleKind::All, &[1, 2, 3, 4, 5, 6, 7, 14, 15])
+            .fields(&[
                 "dst_mem_pattern", "in_dtype", "lnc_size_fmt", "num_active_channels", "out_dtype",
                 "reserved0[0]", "reserved0[1]", "reserved1[0]", "reserved1[10]", "reserved1[11]",
                 "reserved1[12]", "reserved1[13]", "reserved1[1]", "reserved1[2]", "reserved1[3]",
                 "reserved1[4]", "reserved1[5]", "reserved1[6]", "reserved1[7]", "reserved1[8]", "reserved1[9]",
                 "src_mem_pattern",
-            ],
-            source: "wiki-s3d3-collective §5", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E978, evidence::E979], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_nc_sb2sb_collective", name: "has_valid_nc_sb2sb_collective",
-            args: Some("nc"), expr: Some("nc >= 3"), parent: Some(0),
-            message: "SB2SB Collective needs NeuronCore v3 or later (not sunda)",
-            doc: "", source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E980],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "has_valid_LncSizefmt", name: "has_valid_LncSizefmt",
-            args: Some("lnc_size_fmt"),
-            expr: Some("is_enumerator(lnc_size_fmt) && lnc_size_fmt != LNC_SIZE_FMT::LNC4 && lnc_size_fmt != LNC_SIZE_FMT::LNC8"),
-            parent: Some(0),
-            message: "lnc_size_fmt must be LNC1 or LNC2 (LNC4 and LNC8 are rejected: no SB2SB for multi-node workloads)",
-            doc: "", fields: &["lnc_size_fmt"], source: "wiki-s3d3-collective §7.1",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E981, evidence::E982], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "check_active_ports", name: "check_active_ports",
-            args: Some("num_active_channels"),
-            expr: Some("num_active_channels != 0 && num_active_channels <= POOLING_NUM_CHANNELS"),
-            parent: Some(0),
-            message: "num_active_channels must be 1..POOLING_NUM_CHANNELS (128)",
-            doc: "", fields: &["num_active_channels"], source: "wiki-s3d3-collective §7.2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E983],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "size_check_src", name: "size_check_src", args: Some("src_mem_pattern"),
-            expr: Some("src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2] <= 256"),
-            parent: Some(0),
-            message: "the source pattern may hold at most 256 elements (num_elem[0] * num_elem[1] * num_elem[2])",
-            doc: "",
-            fields: &["src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]"],
-            source: "wiki-s3d3-collective §3.4",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E984],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dtype_equality_check", name: "dtype_equality_check",
-            args: Some("in_dtype, out_dtype"), expr: Some("in_dtype == out_dtype"),
-            parent: Some(0),
-            message: "in_dtype must equal out_dtype: SB2SB moves without dtype conversion",
-            doc: "", fields: &["in_dtype", "out_dtype"], source: "wiki-s3d3-collective §5",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E985],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tensor3d_valid_src", name: "tensor3d_valid",
-            args: Some("src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True"),
-            kind: rules::RuleKind::All, parts: &[8, 9, 10], parent: Some(0),
-            message: "src_mem_pattern must be a valid SBUF-resident 3-D pattern",
-            doc: "", fields: &["in_dtype", "src_mem_pattern"],
-            source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E986],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "tensor3d_valid_dst", name: "tensor3d_valid",
-            args: Some("dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True"),
-            kind: rules::RuleKind::All, parts: &[11, 12, 13], parent: Some(0),
-            message: "dst_mem_pattern must be a valid SBUF-resident 3-D pattern",
-            doc: "", fields: &["dst_mem_pattern", "out_dtype"],
-            source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E987],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_num_elem_nonzero", name: "src_num_elem_nonzero", clause: true,
-            expr: Some("src_mem_pattern.start_addr.active == 1 || (src_mem_pattern.num_elem[0] >= 1 && src_mem_pattern.num_elem[1] >= 1 && src_mem_pattern.num_elem[2] >= 1)"),
-            parent: Some(6),
-            message: "every src_mem_pattern.num_elem[d] must be at least 1 unless the shape comes from a register",
-            doc: "The rule is the page's (tensor3d_valid requires each num_elem[d] >= 1, or a shape register); reading 'a shape register' as ADDR4 bit 30 is dmaspec's inference: the page gives the marker byte's SHAPE_REG as 0x40 (common.h:486-491), the marker is ADDR4's byte 3 (little-endian), so 0x40 there is bit 30, which the ADDR4 page names active (conflict on ADDR4.active's alternatives).",
-            fields: &[
+            ])
+            .evidence(&[evidence::E978, evidence::E979]),
+        rules::RuleMeta::new("has_valid_nc_sb2sb_collective", "has_valid_nc_sb2sb_collective", "wiki-s3d3-collective §5", confidence::wiki::HIGH_OBSERVED, "SB2SB Collective needs NeuronCore v3 or later (not sunda)", "")
+            .args("nc")
+            .expr("nc >= 3")
+            .parent(0)
+            .evidence(&[evidence::E980]),
+        rules::RuleMeta::new("has_valid_LncSizefmt", "has_valid_LncSizefmt", "wiki-s3d3-collective §7.1", confidence::wiki::HIGH_OBSERVED, "lnc_size_fmt must be LNC1 or LNC2 (LNC4 and LNC8 are rejected: no SB2SB for multi-node workloads)", "")
+            .args("lnc_size_fmt")
+            .expr("is_enumerator(lnc_size_fmt) && lnc_size_fmt != LNC_SIZE_FMT::LNC4 && lnc_size_fmt != LNC_SIZE_FMT::LNC8")
+            .parent(0)
+            .fields(&["lnc_size_fmt"])
+            .evidence(&[evidence::E981, evidence::E982]),
+        rules::RuleMeta::new("check_active_ports", "check_active_ports", "wiki-s3d3-collective §7.2", confidence::wiki::HIGH_OBSERVED, "num_active_channels must be 1..POOLING_NUM_CHANNELS (128)", "")
+            .args("num_active_channels")
+            .expr("num_active_channels != 0 && num_active_channels <= POOLING_NUM_CHANNELS")
+            .parent(0)
+            .fields(&["num_active_channels"])
+            .evidence(&[evidence::E983]),
+        rules::RuleMeta::new("size_check_src", "size_check_src", "wiki-s3d3-collective §3.4", confidence::wiki::HIGH_OBSERVED, "the source pattern may hold at most 256 elements (num_elem[0] * num_elem[1] * num_elem[2])", "")
+            .args("src_mem_pattern")
+            .expr("src_mem_pattern.num_elem[0] * src_mem_pattern.num_elem[1] * src_mem_pattern.num_elem[2] <= 256")
+            .parent(0)
+            .fields(&["src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]"])
+            .evidence(&[evidence::E984]),
+        rules::RuleMeta::new("dtype_equality_check", "dtype_equality_check", "wiki-s3d3-collective §5", confidence::wiki::HIGH_OBSERVED, "in_dtype must equal out_dtype: SB2SB moves without dtype conversion", "")
+            .args("in_dtype, out_dtype")
+            .expr("in_dtype == out_dtype")
+            .parent(0)
+            .fields(&["in_dtype", "out_dtype"])
+            .evidence(&[evidence::E985]),
+        rules::RuleMeta::new("tensor3d_valid_src", "tensor3d_valid", "wiki-s3d3-collective §3.3", confidence::wiki::HIGH_OBSERVED, "src_mem_pattern must be a valid SBUF-resident 3-D pattern", "")
+            .args("src_mem_pattern, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True")
+            .kind(rules::RuleKind::All, &[8, 9, 10])
+            .parent(0)
+            .fields(&["in_dtype", "src_mem_pattern"])
+            .evidence(&[evidence::E986]),
+        rules::RuleMeta::new("tensor3d_valid_dst", "tensor3d_valid", "wiki-s3d3-collective §3.3", confidence::wiki::HIGH_OBSERVED, "dst_mem_pattern must be a valid SBUF-resident 3-D pattern", "")
+            .args("dst_mem_pattern, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True")
+            .kind(rules::RuleKind::All, &[11, 12, 13])
+            .parent(0)
+            .fields(&["dst_mem_pattern", "out_dtype"])
+            .evidence(&[evidence::E987]),
+        rules::RuleMeta::new("src_num_elem_nonzero", "src_num_elem_nonzero", "wiki-s3d3-collective §3.3", confidence::seed000::INFERRED, "every src_mem_pattern.num_elem[d] must be at least 1 unless the shape comes from a register", "The rule is the page's (tensor3d_valid requires each num_elem[d] >= 1, or a shape register); reading 'a shape register' as ADDR4 bit 30 is dmaspec's inference: the page gives the marker byte's SHAPE_REG as 0x40 (common.h:486-491), the marker is ADDR4's byte 3 (little-endian), so 0x40 there is bit 30, which the ADDR4 page names active (conflict on ADDR4.active's alternatives).")
+            .clause()
+            .expr("src_mem_pattern.start_addr.active == 1 || (src_mem_pattern.num_elem[0] >= 1 && src_mem_pattern.num_elem[1] >= 1 && src_mem_pattern.num_elem[2] >= 1)")
+            .parent(6)
+            .fields(&[
                 "src_mem_pattern.num_elem[0]", "src_mem_pattern.num_elem[1]", "src_mem_pattern.num_elem[2]",
                 "src_mem_pattern.start_addr.active",
-            ],
-            source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E988], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_start_addr_in_sbuf", name: "src_start_addr_in_sbuf", clause: true,
-            expr: Some("src_mem_pattern.start_addr.register_mode == 1 || (src_mem_pattern.start_addr.address & 0x2000000) == 0"),
-            parent: Some(6),
-            message: "an immediate src_mem_pattern.start_addr must be an SBUF address (bit 25 clear): SB2SB operands may not be in PSUM",
-            doc: "AllowedInPSUM::False. Checked with this page's test, PartitionOffset bit 25 == 0 for SBUF; the ADDR4 page and the consolidated page read PSUM over bits 25..28 (README conflict #10, ADDR4.address alternatives). A register address is not in the word.",
-            fields: &["src_mem_pattern.start_addr.address", "src_mem_pattern.start_addr.register_mode"],
-            source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E989, evidence::E990], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "src_tensor_start_addr_valid", name: "tensor_start_addr_valid",
-            args: Some("src_mem_pattern.start_addr, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(6),
-            message: "src_mem_pattern.start_addr is not a valid in_dtype tensor start address",
-            doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
-            fields: &["src_mem_pattern", "in_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E991],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_num_elem_nonzero", name: "dst_num_elem_nonzero", clause: true,
-            expr: Some("dst_mem_pattern.start_addr.active == 1 || (dst_mem_pattern.num_elem[0] >= 1 && dst_mem_pattern.num_elem[1] >= 1 && dst_mem_pattern.num_elem[2] >= 1)"),
-            parent: Some(7),
-            message: "every dst_mem_pattern.num_elem[d] must be at least 1 unless the shape comes from a register",
-            doc: "The rule is the page's (tensor3d_valid requires each num_elem[d] >= 1, or a shape register); reading 'a shape register' as ADDR4 bit 30 is dmaspec's inference: the page gives the marker byte's SHAPE_REG as 0x40 (common.h:486-491), the marker is ADDR4's byte 3 (little-endian), so 0x40 there is bit 30, which the ADDR4 page names active (conflict on ADDR4.active's alternatives).",
-            fields: &[
+            ])
+            .evidence(&[evidence::E8, evidence::E988]),
+        rules::RuleMeta::new("src_start_addr_in_sbuf", "src_start_addr_in_sbuf", "wiki-s3d3-collective §3.3", confidence::wiki::HIGH_OBSERVED, "an immediate src_mem_pattern.start_addr must be an SBUF address (bit 25 clear): SB2SB operands may not be in PSUM", "AllowedInPSUM::False. Checked with this page's test, PartitionOffset bit 25 == 0 for SBUF; the ADDR4 page and the consolidated page read PSUM over bits 25..28 (README conflict #10, ADDR4.address alternatives). A register address is not in the word.")
+            .clause()
+            .expr("src_mem_pattern.start_addr.register_mode == 1 || (src_mem_pattern.start_addr.address & 0x2000000) == 0")
+            .parent(6)
+            .fields(&["src_mem_pattern.start_addr.address", "src_mem_pattern.start_addr.register_mode"])
+            .evidence(&[evidence::E989, evidence::E990]),
+        rules::RuleMeta::new("src_tensor_start_addr_valid", "tensor_start_addr_valid", "wiki-s3d3-collective §3.3", confidence::wiki::HIGH_OBSERVED, "src_mem_pattern.start_addr is not a valid in_dtype tensor start address", "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.")
+            .args("src_mem_pattern.start_addr, in_dtype, WriteTensor::False, AllowedInPSUM::False, AllowedInSBUF::True")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(6)
+            .fields(&["src_mem_pattern", "in_dtype"])
+            .evidence(&[evidence::E991])
+            .not_enforced(),
+        rules::RuleMeta::new("dst_num_elem_nonzero", "dst_num_elem_nonzero", "wiki-s3d3-collective §3.3", confidence::seed000::INFERRED, "every dst_mem_pattern.num_elem[d] must be at least 1 unless the shape comes from a register", "The rule is the page's (tensor3d_valid requires each num_elem[d] >= 1, or a shape register); reading 'a shape register' as ADDR4 bit 30 is dmaspec's inference: the page gives the marker byte's SHAPE_REG as 0x40 (common.h:486-491), the marker is ADDR4's byte 3 (little-endian), so 0x40 there is bit 30, which the ADDR4 page names active (conflict on ADDR4.active's alternatives).")
+            .clause()
+            .expr("dst_mem_pattern.start_addr.active == 1 || (dst_mem_pattern.num_elem[0] >= 1 && dst_mem_pattern.num_elem[1] >= 1 && dst_mem_pattern.num_elem[2] >= 1)")
+            .parent(7)
+            .fields(&[
                 "dst_mem_pattern.num_elem[0]", "dst_mem_pattern.num_elem[1]", "dst_mem_pattern.num_elem[2]",
                 "dst_mem_pattern.start_addr.active",
-            ],
-            source: "wiki-s3d3-collective §3.3", confidence: confidence::seed000::INFERRED,
-            evidence: &[evidence::E8, evidence::E988], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_start_addr_in_sbuf", name: "dst_start_addr_in_sbuf", clause: true,
-            expr: Some("dst_mem_pattern.start_addr.register_mode == 1 || (dst_mem_pattern.start_addr.address & 0x2000000) == 0"),
-            parent: Some(7),
-            message: "an immediate dst_mem_pattern.start_addr must be an SBUF address (bit 25 clear): SB2SB operands may not be in PSUM",
-            doc: "AllowedInPSUM::False. Checked with this page's test, PartitionOffset bit 25 == 0 for SBUF; the ADDR4 page and the consolidated page read PSUM over bits 25..28 (README conflict #10, ADDR4.address alternatives). A register address is not in the word.",
-            fields: &["dst_mem_pattern.start_addr.address", "dst_mem_pattern.start_addr.register_mode"],
-            source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E989, evidence::E990], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "dst_tensor_start_addr_valid", name: "tensor_start_addr_valid",
-            args: Some("dst_mem_pattern.start_addr, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True"),
-            kind: rules::RuleKind::NotEnforced, parent: Some(7),
-            message: "dst_mem_pattern.start_addr is not a valid out_dtype tensor start address",
-            doc: "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.",
-            fields: &["dst_mem_pattern", "out_dtype"], source: "wiki-s3d3-collective §3.3",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E991],
-            enforced: false, ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "reserved0_is_zero", name: "reserved0_is_zero", clause: true,
-            expr: Some("reserved0[0] == 0 && reserved0[1] == 0"),
-            parent: Some(0), message: "reserved0[2] must be zero", doc: "",
-            fields: &["reserved0[0]", "reserved0[1]"], source: "wiki-s3d3-collective §2",
-            confidence: confidence::wiki::HIGH_OBSERVED, evidence: &[evidence::E992],
-            ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "reserved1_is_zero", name: "reserved1_is_zero", clause: true,
-            kind: rules::RuleKind::All, parts: &[16, 17], parent: Some(0),
-            message: "reserved1[14] must be zero",
-            doc: "Split in two halves only to keep each expression within the expression depth limit.",
-            fields: &[
+            ])
+            .evidence(&[evidence::E8, evidence::E988]),
+        rules::RuleMeta::new("dst_start_addr_in_sbuf", "dst_start_addr_in_sbuf", "wiki-s3d3-collective §3.3", confidence::wiki::HIGH_OBSERVED, "an immediate dst_mem_pattern.start_addr must be an SBUF address (bit 25 clear): SB2SB operands may not be in PSUM", "AllowedInPSUM::False. Checked with this page's test, PartitionOffset bit 25 == 0 for SBUF; the ADDR4 page and the consolidated page read PSUM over bits 25..28 (README conflict #10, ADDR4.address alternatives). A register address is not in the word.")
+            .clause()
+            .expr("dst_mem_pattern.start_addr.register_mode == 1 || (dst_mem_pattern.start_addr.address & 0x2000000) == 0")
+            .parent(7)
+            .fields(&["dst_mem_pattern.start_addr.address", "dst_mem_pattern.start_addr.register_mode"])
+            .evidence(&[evidence::E989, evidence::E990]),
+        rules::RuleMeta::new("dst_tensor_start_addr_valid", "tensor_start_addr_valid", "wiki-s3d3-collective §3.3", confidence::wiki::HIGH_OBSERVED, "dst_mem_pattern.start_addr is not a valid out_dtype tensor start address", "The rest of tensor_start_addr_valid beyond the SBUF-residency test (its per-dtype and write-side checks): the page names the call with its arguments but not its body.")
+            .args("dst_mem_pattern.start_addr, out_dtype, WriteTensor::True, AllowedInPSUM::False, AllowedInSBUF::True")
+            .kind(rules::RuleKind::NotEnforced, &[])
+            .parent(7)
+            .fields(&["dst_mem_pattern", "out_dtype"])
+            .evidence(&[evidence::E991])
+            .not_enforced(),
+        rules::RuleMeta::new("reserved0_is_zero", "reserved0_is_zero", "wiki-s3d3-collective §2", confidence::wiki::HIGH_OBSERVED, "reserved0[2] must be zero", "")
+            .clause()
+            .expr("reserved0[0] == 0 && reserved0[1] == 0")
+            .parent(0)
+            .fields(&["reserved0[0]", "reserved0[1]"])
+            .evidence(&[evidence::E992]),
+        rules::RuleMeta::new("reserved1_is_zero", "reserved1_is_zero", "wiki-s3d3-collective §2", confidence::wiki::HIGH_OBSERVED, "reserved1[14] must be zero", "Split in two halves only to keep each expression within the expression depth limit.")
+            .clause()
+            .kind(rules::RuleKind::All, &[16, 17])
+            .parent(0)
+            .fields(&[
                 "reserved1[0]", "reserved1[10]", "reserved1[11]", "reserved1[12]", "reserved1[13]",
                 "reserved1[1]", "reserved1[2]", "reserved1[3]", "reserved1[4]", "reserved1[5]", "reserved1[6]",
                 "reserved1[7]", "reserved1[8]", "reserved1[9]",
-            ],
-            source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E993], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "reserved1_low_half_is_zero", name: "reserved1_low_half_is_zero",
-            clause: true,
-            expr: Some("reserved1[0] == 0 && reserved1[1] == 0 && reserved1[2] == 0 && reserved1[3] == 0 && reserved1[4] == 0 && reserved1[5] == 0 && reserved1[6] == 0"),
-            parent: Some(15), message: "reserved1[0..6] must be zero", doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E993]),
+        rules::RuleMeta::new("reserved1_low_half_is_zero", "reserved1_low_half_is_zero", "wiki-s3d3-collective §2", confidence::wiki::HIGH_OBSERVED, "reserved1[0..6] must be zero", "")
+            .clause()
+            .expr("reserved1[0] == 0 && reserved1[1] == 0 && reserved1[2] == 0 && reserved1[3] == 0 && reserved1[4] == 0 && reserved1[5] == 0 && reserved1[6] == 0")
+            .parent(15)
+            .fields(&[
                 "reserved1[0]", "reserved1[1]", "reserved1[2]", "reserved1[3]", "reserved1[4]", "reserved1[5]",
                 "reserved1[6]",
-            ],
-            source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E993], ..rules::RuleMeta::DEFAULT
-        },
-        rules::RuleMeta {
-            id: "reserved1_high_half_is_zero", name: "reserved1_high_half_is_zero",
-            clause: true,
-            expr: Some("reserved1[7] == 0 && reserved1[8] == 0 && reserved1[9] == 0 && reserved1[10] == 0 && reserved1[11] == 0 && reserved1[12] == 0 && reserved1[13] == 0"),
-            parent: Some(15), message: "reserved1[7..13] must be zero", doc: "",
-            fields: &[
+            ])
+            .evidence(&[evidence::E993]),
+        rules::RuleMeta::new("reserved1_high_half_is_zero", "reserved1_high_half_is_zero", "wiki-s3d3-collective §2", confidence::wiki::HIGH_OBSERVED, "reserved1[7..13] must be zero", "")
+            .clause()
+            .expr("reserved1[7] == 0 && reserved1[8] == 0 && reserved1[9] == 0 && reserved1[10] == 0 && reserved1[11] == 0 && reserved1[12] == 0 && reserved1[13] == 0")
+            .parent(15)
+            .fields(&[
                 "reserved1[10]", "reserved1[11]", "reserved1[12]", "reserved1[13]", "reserved1[7]",
                 "reserved1[8]", "reserved1[9]",
-            ],
-            source: "wiki-s3d3-collective §2", confidence: confidence::wiki::HIGH_OBSERVED,
-            evidence: &[evidence::E993], ..rules::RuleMeta::DEFAULT
-        },
+            ])
+            .evidence(&[evidence::E993]),
     ];
     /// Truth of each of `S3D3_COLLECTIVE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
     #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]

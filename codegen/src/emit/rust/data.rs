@@ -174,16 +174,31 @@ impl Lit {
     }
 
     /// `base.a(..).b(..)`: on one line when it fits, else one call per line as rustfmt
-    /// breaks a chain.
+    /// breaks a chain (a base made long by its string literals stays on its line).
     pub fn chain(base: String, calls: impl IntoIterator<Item = String>) -> Lit {
         let calls: Vec<String> = calls.into_iter().collect();
         let width = base.len() + calls.iter().map(|c| c.len() + 1).sum::<usize>();
-        let sep = if width <= CHAIN_INLINE {
-            "."
-        } else {
-            "\n    ."
-        };
-        Lit(calls.iter().fold(base, |out, c| format!("{out}{sep}{c}")))
+        if width <= CHAIN_INLINE && !calls.iter().any(|c| c.contains('\n')) {
+            return Lit(calls.iter().fold(base, |out, c| format!("{out}.{c}")));
+        }
+        Lit(calls.iter().fold(base, |out, c| {
+            format!("{out}\n    .{}", c.replace('\n', "\n    "))
+        }))
+    }
+
+    /// `path(args).a(..).b(..)`: a constructor call and the setters of the parts stated
+    /// (`None` leaves a part to the constructor's default), as [`Lit::chain`].
+    pub fn built<'a>(
+        path: &str,
+        args: impl IntoIterator<Item = Lit>,
+        calls: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
+    ) -> Lit {
+        let args: Vec<String> = args.into_iter().map(|a| a.0).collect();
+        let base = format!("{path}({})", args.join(", "));
+        let calls = calls
+            .into_iter()
+            .filter_map(|(name, arg)| Some(format!("{name}({})", arg?.0)));
+        Lit::chain(base, calls)
     }
 
     /// `Some(v)` when `v` is not `None`.

@@ -77,17 +77,24 @@ impl Render<'_> {
             Role::Reserved => "meta::Role::Reserved",
             Role::Unknown => "meta::Role::Unknown",
         };
-        let lit = Lit::update(
-            "meta::FieldMeta",
+        let unstated = || Lit::code("meta::Confidence::UNSTATED");
+        let lit = Lit::built(
+            "meta::FieldMeta::new",
             [
-                ("name", Some(Lit::str(m.name))),
-                ("offset", Some(Lit::num(m.offset))),
-                ("size", Some(Lit::num(m.size))),
-                ("bits", m.bits.is_some().then(|| bits_lit(m.bits))),
-                ("type_name", Some(Lit::str(m.type_name))),
+                Lit::str(m.name),
+                Lit::num(m.offset),
+                Lit::num(m.size),
+                Lit::str(m.type_name),
+                m.confidence.map_or_else(unstated, confidence),
+                Lit::str(m.doc),
+            ],
+            [
+                (
+                    "bits",
+                    m.bits
+                        .map(|(lsb, width)| Lit::code(format!("{lsb}, {width}"))),
+                ),
                 ("role", (m.role != Role::Data).then(|| Lit::code(role))),
-                ("doc", Some(Lit::str(m.doc))),
-                ("confidence", m.confidence.map(confidence)),
                 (
                     "evidence",
                     (!m.evidence.is_empty()).then(|| self.evidence(m.evidence)),
@@ -97,15 +104,14 @@ impl Render<'_> {
                     (!m.alternatives.is_empty())
                         .then(|| self.alternatives(m.alternatives, m.type_name)),
                 ),
-                ("constant", Lit::some(m.constant.map(Lit::num))),
+                ("constant", m.constant.map(Lit::num)),
                 (
                     "codec",
-                    Lit::some(m.codec.map(|Codec::ZeroMeans(v)| {
+                    m.codec.map(|Codec::ZeroMeans(v)| {
                         Lit::code(format!("meta::Codec::ZeroMeans({v})"))
-                    })),
+                    }),
                 ),
             ],
-            "meta::FieldMeta::DEFAULT",
         );
         self.lits.embed(lit)
     }

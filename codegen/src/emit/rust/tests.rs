@@ -182,12 +182,16 @@ fn a_short_view_method_takes_one_line() {
 }
 
 #[test]
-fn the_short_fields_of_a_long_record_share_a_line() {
+fn a_member_is_its_constructor_and_the_setters_of_what_it_states() {
     // ADDR4.address: offset 0 of a 4-byte type, bits 0..28 (spec/types/addr4.toml).
     let text = module();
     assert!(text.contains(
-        "            name: \"address\", offset: 0, size: 4, bits: Some((0, 29)), type_name: \"u29\",\n"
+        "        meta::FieldMeta::new(\"address\", 0, 4, \"u29\", confidence::certainty::CERTAIN, \"29-bit"
     ));
+    assert!(text.contains("\n            .bits(0, 29)\n            .evidence(&[evidence::E"));
+    assert!(
+        !text.contains("meta::FieldMeta::DEFAULT") && !text.contains("rules::RuleMeta::DEFAULT")
+    );
 }
 
 #[test]
