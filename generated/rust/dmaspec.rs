@@ -11262,13 +11262,13 @@ impl DMA_DIRECT2D {
     }
 }
 impl DMA_DIRECT2D {
-    pub const OPCODE: u8 = 184u8;
+    pub const OPCODE: u8 = 0xb8;
     pub const NAME: &'static str = "DMA_DIRECT2D";
     pub const META: WordMeta = WordMeta {
         name: "DMA_DIRECT2D",
         c_name: "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT",
         aliases: &[],
-        opcode: 184u8,
+        opcode: 0xb8,
         opcode_enumerator: "DMAMEMCPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -11892,13 +11892,13 @@ impl DMA_DIRECT2D_XPOSE {
     }
 }
 impl DMA_DIRECT2D_XPOSE {
-    pub const OPCODE: u8 = 189u8;
+    pub const OPCODE: u8 = 0xbd;
     pub const NAME: &'static str = "DMA_DIRECT2D_XPOSE";
     pub const META: WordMeta = WordMeta {
         name: "DMA_DIRECT2D_XPOSE",
         c_name: "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT",
         aliases: &[],
-        opcode: 189u8,
+        opcode: 0xbd,
         opcode_enumerator: "DMA_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -12385,13 +12385,13 @@ impl DMA_GATHER_XPOSE {
     }
 }
 impl DMA_GATHER_XPOSE {
-    pub const OPCODE: u8 = 241u8;
+    pub const OPCODE: u8 = 0xf1;
     pub const NAME: &'static str = "DMA_GATHER_XPOSE";
     pub const META: WordMeta = WordMeta {
         name: "DMA_GATHER_XPOSE",
         c_name: "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT",
         aliases: &[],
-        opcode: 241u8,
+        opcode: 0xf1,
         opcode_enumerator: "DMA_GATHER_TRANSPOSE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -12916,13 +12916,13 @@ impl DMA_IMMEDIATE {
     }
 }
 impl DMA_IMMEDIATE {
-    pub const OPCODE: u8 = 186u8;
+    pub const OPCODE: u8 = 0xba;
     pub const NAME: &'static str = "DMA_IMMEDIATE";
     pub const META: WordMeta = WordMeta {
         name: "DMA_IMMEDIATE",
         c_name: "NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT",
         aliases: &[],
-        opcode: 186u8,
+        opcode: 0xba,
         opcode_enumerator: "DMA_IMMEDIATE",
         arch: &[Arch::maverick],
         arch_inferred: false,
@@ -13541,13 +13541,13 @@ impl DMA_INDIRECT1D {
     }
 }
 impl DMA_INDIRECT1D {
-    pub const OPCODE: u8 = 187u8;
+    pub const OPCODE: u8 = 0xbb;
     pub const NAME: &'static str = "DMA_INDIRECT1D";
     pub const META: WordMeta = WordMeta {
         name: "DMA_INDIRECT1D",
         c_name: "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT",
         aliases: &[],
-        opcode: 187u8,
+        opcode: 0xbb,
         opcode_enumerator: "DMA_INDIRECT",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -14396,13 +14396,13 @@ impl DMA_COPY2D {
     }
 }
 impl DMA_COPY2D {
-    pub const OPCODE: u8 = 185u8;
+    pub const OPCODE: u8 = 0xb9;
     pub const NAME: &'static str = "DMA_COPY2D";
     pub const META: WordMeta = WordMeta {
         name: "DMA_COPY2D",
         c_name: "NEURON_ISA_TPB_DMA_COPY2D_STRUCT",
         aliases: &[],
-        opcode: 185u8,
+        opcode: 0xb9,
         opcode_enumerator: "DMA_MEMCPY2",
         arch: &[Arch::maverick],
         arch_inferred: false,
@@ -14659,13 +14659,13 @@ impl DROPOUT {
     }
 }
 impl DROPOUT {
-    pub const OPCODE: u8 = 127u8;
+    pub const OPCODE: u8 = 0x7f;
     pub const NAME: &'static str = "DROPOUT";
     pub const META: WordMeta = WordMeta {
         name: "DROPOUT",
         c_name: "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT",
         aliases: &[],
-        opcode: 127u8,
+        opcode: 0x7f,
         opcode_enumerator: "Dropout",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
         arch_inferred: false,
@@ -14911,13 +14911,13 @@ impl POOL_BUFFER_LOAD {
     }
 }
 impl POOL_BUFFER_LOAD {
-    pub const OPCODE: u8 = 103u8;
+    pub const OPCODE: u8 = 0x67;
     pub const NAME: &'static str = "POOL_BUFFER_LOAD";
     pub const META: WordMeta = WordMeta {
         name: "POOL_BUFFER_LOAD",
         c_name: "NEURON_ISA_TPB_S4_PB_STRUCT",
         aliases: &[],
-        opcode: 103u8,
+        opcode: 0x67,
         opcode_enumerator: "POOL_BUFFER_LOAD",
         arch: &[Arch::sunda, Arch::cayman],
         arch_inferred: false,
@@ -15183,13 +15183,13 @@ impl RANGE_SELECT {
     }
 }
 impl RANGE_SELECT {
-    pub const OPCODE: u8 = 188u8;
+    pub const OPCODE: u8 = 0xbc;
     pub const NAME: &'static str = "RANGE_SELECT";
     pub const META: WordMeta = WordMeta {
         name: "RANGE_SELECT",
         c_name: "NEURON_ISA_TPB_S2D2_RS_STRUCT",
         aliases: &[],
-        opcode: 188u8,
+        opcode: 0xbc,
         opcode_enumerator: "RangeSelect",
         arch: &[Arch::cayman, Arch::mariana],
         arch_inferred: false,
@@ -15441,13 +15441,13 @@ impl STREAM_SHUFFLE {
     }
 }
 impl STREAM_SHUFFLE {
-    pub const OPCODE: u8 = 105u8;
+    pub const OPCODE: u8 = 0x69;
     pub const NAME: &'static str = "STREAM_SHUFFLE";
     pub const META: WordMeta = WordMeta {
         name: "STREAM_SHUFFLE",
         c_name: "NEURON_ISA_TPB_STREAM_SHUFFLE_STRUCT",
         aliases: &[],
-        opcode: 105u8,
+        opcode: 0x69,
         opcode_enumerator: "StreamShuffle_0x69",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
         arch_inferred: false,
@@ -15640,13 +15640,13 @@ impl STREAM_SHUFFLE_TRANSPOSE {
     }
 }
 impl STREAM_SHUFFLE_TRANSPOSE {
-    pub const OPCODE: u8 = 106u8;
+    pub const OPCODE: u8 = 0x6a;
     pub const NAME: &'static str = "STREAM_SHUFFLE_TRANSPOSE";
     pub const META: WordMeta = WordMeta {
         name: "STREAM_SHUFFLE_TRANSPOSE",
         c_name: "NEURON_ISA_TPB_S4D4_TR_SHUFFLE_STRUCT",
         aliases: &[],
-        opcode: 106u8,
+        opcode: 0x6a,
         opcode_enumerator: "StreamShuffle",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
         arch_inferred: false,
@@ -15930,13 +15930,13 @@ impl STREAM_TRANSPOSE {
     }
 }
 impl STREAM_TRANSPOSE {
-    pub const OPCODE: u8 = 107u8;
+    pub const OPCODE: u8 = 0x6b;
     pub const NAME: &'static str = "STREAM_TRANSPOSE";
     pub const META: WordMeta = WordMeta {
         name: "STREAM_TRANSPOSE",
         c_name: "NEURON_ISA_TPB_S4D4_TR_STRUCT",
         aliases: &[],
-        opcode: 107u8,
+        opcode: 0x6b,
         opcode_enumerator: "StreamTranspose",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana],
         arch_inferred: false,
@@ -16213,13 +16213,13 @@ impl EXTENDED {
     }
 }
 impl EXTENDED {
-    pub const OPCODE: u8 = 240u8;
+    pub const OPCODE: u8 = 0xf0;
     pub const NAME: &'static str = "EXTENDED";
     pub const META: WordMeta = WordMeta {
         name: "EXTENDED",
         c_name: "NEURON_ISA_TPB_EXTENDED_STRUCT",
         aliases: &[],
-        opcode: 240u8,
+        opcode: 0xf0,
         opcode_enumerator: "EXTENDED_INST",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -16580,13 +16580,13 @@ impl GATHER {
     }
 }
 impl GATHER {
-    pub const OPCODE: u8 = 104u8;
+    pub const OPCODE: u8 = 0x68;
     pub const NAME: &'static str = "GATHER";
     pub const META: WordMeta = WordMeta {
         name: "GATHER",
         c_name: "NEURON_ISA_TPB_S4D4_GT_STRUCT",
         aliases: &[],
-        opcode: 104u8,
+        opcode: 0x68,
         opcode_enumerator: "GATHER",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -17066,13 +17066,13 @@ impl INDIRECT_COPY {
     }
 }
 impl INDIRECT_COPY {
-    pub const OPCODE: u8 = 231u8;
+    pub const OPCODE: u8 = 0xe7;
     pub const NAME: &'static str = "INDIRECT_COPY";
     pub const META: WordMeta = WordMeta {
         name: "INDIRECT_COPY",
         c_name: "NEURON_ISA_TPB_S4D4_IC_STRUCT",
         aliases: &[],
-        opcode: 231u8,
+        opcode: 0xe7,
         opcode_enumerator: "INDIRECT_COPY",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -17317,13 +17317,13 @@ impl MOVE_SHAPE {
     }
 }
 impl MOVE_SHAPE {
-    pub const OPCODE: u8 = 178u8;
+    pub const OPCODE: u8 = 0xb2;
     pub const NAME: &'static str = "MOVE_SHAPE";
     pub const META: WordMeta = WordMeta {
         name: "MOVE_SHAPE",
         c_name: "NEURON_ISA_TPB_MOVE_SHAPE_STRUCT",
         aliases: &[],
-        opcode: 178u8,
+        opcode: 0xb2,
         opcode_enumerator: "MOVE_SHAPE",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
@@ -17675,13 +17675,13 @@ impl PSEUDO_DMA_DIRECT2D {
     }
 }
 impl PSEUDO_DMA_DIRECT2D {
-    pub const OPCODE: u8 = 212u8;
+    pub const OPCODE: u8 = 0xd4;
     pub const NAME: &'static str = "PSEUDO_DMA_DIRECT2D";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_DIRECT2D",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT",
         aliases: &[],
-        opcode: 212u8,
+        opcode: 0xd4,
         opcode_enumerator: "PSEUDO_DMA_DIRECT2D",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -18256,13 +18256,13 @@ impl PSEUDO_DMA_EXT {
     }
 }
 impl PSEUDO_DMA_EXT {
-    pub const OPCODE: u8 = 218u8;
+    pub const OPCODE: u8 = 0xda;
     pub const NAME: &'static str = "PSEUDO_DMA_EXT";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_EXT",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT",
         aliases: &[],
-        opcode: 218u8,
+        opcode: 0xda,
         opcode_enumerator: "PSEUDO_EXTENSION",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
@@ -18508,13 +18508,13 @@ impl PSEUDO_DMA_REARM {
     }
 }
 impl PSEUDO_DMA_REARM {
-    pub const OPCODE: u8 = 194u8;
+    pub const OPCODE: u8 = 0xc2;
     pub const NAME: &'static str = "PSEUDO_DMA_REARM";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_REARM",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT",
         aliases: &[],
-        opcode: 194u8,
+        opcode: 0xc2,
         opcode_enumerator: "PSEUDO_DMA_REARM",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
@@ -18896,13 +18896,13 @@ impl PSEUDO_DMA_SWAP_QUEUE_SET {
     }
 }
 impl PSEUDO_DMA_SWAP_QUEUE_SET {
-    pub const OPCODE: u8 = 207u8;
+    pub const OPCODE: u8 = 0xcf;
     pub const NAME: &'static str = "PSEUDO_DMA_SWAP_QUEUE_SET";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_SWAP_QUEUE_SET",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT",
         aliases: &[],
-        opcode: 207u8,
+        opcode: 0xcf,
         opcode_enumerator: "PSEUDO_DMA_SWAP_QUEUE_SET",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
@@ -19283,13 +19283,13 @@ impl PSEUDO_DMA_TRIGGER {
     }
 }
 impl PSEUDO_DMA_TRIGGER {
-    pub const OPCODE: u8 = 193u8;
+    pub const OPCODE: u8 = 0xc1;
     pub const NAME: &'static str = "PSEUDO_DMA_TRIGGER";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMA_TRIGGER",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT",
         aliases: &[],
-        opcode: 193u8,
+        opcode: 0xc1,
         opcode_enumerator: "PSEUDO_DMA_TRIGGER",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
@@ -19834,13 +19834,13 @@ impl PSEUDO_DMAMEMCPY_FULL_IND {
     }
 }
 impl PSEUDO_DMAMEMCPY_FULL_IND {
-    pub const OPCODE: u8 = 196u8;
+    pub const OPCODE: u8 = 0xc4;
     pub const NAME: &'static str = "PSEUDO_DMAMEMCPY_FULL_IND";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_DMAMEMCPY_FULL_IND",
         c_name: "NEURON_ISA_TPB_PSEUDO_DMA_MEMCPY_FULL_IND_STRUCT",
         aliases: &[],
-        opcode: 196u8,
+        opcode: 0xc4,
         opcode_enumerator: "PSEUDO_DMAMEMCPY_FULL_IND",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
@@ -20173,13 +20173,13 @@ impl PSEUDO_EMBEDDING_UPDATE {
     }
 }
 impl PSEUDO_EMBEDDING_UPDATE {
-    pub const OPCODE: u8 = 202u8;
+    pub const OPCODE: u8 = 0xca;
     pub const NAME: &'static str = "PSEUDO_EMBEDDING_UPDATE";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_EMBEDDING_UPDATE",
         c_name: "NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT",
         aliases: &["INDIRECT_SAVE_ACCUMULATE"],
-        opcode: 202u8,
+        opcode: 0xca,
         opcode_enumerator: "PSEUDO_EMBEDDING_UPDATE",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -20559,13 +20559,13 @@ impl PSEUDO_RANGE_CHECK {
     }
 }
 impl PSEUDO_RANGE_CHECK {
-    pub const OPCODE: u8 = 214u8;
+    pub const OPCODE: u8 = 0xd6;
     pub const NAME: &'static str = "PSEUDO_RANGE_CHECK";
     pub const META: WordMeta = WordMeta {
         name: "PSEUDO_RANGE_CHECK",
         c_name: "NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_STRUCT",
         aliases: &["INDIRECT_BOUND_CHECK"],
-        opcode: 214u8,
+        opcode: 0xd6,
         opcode_enumerator: "PSEUDO_RANGE_CHECK",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: true,
@@ -20895,13 +20895,13 @@ impl EXTENDED_RDMA_DESC_GEN {
     }
 }
 impl EXTENDED_RDMA_DESC_GEN {
-    pub const OPCODE: u8 = 240u8;
+    pub const OPCODE: u8 = 0xf0;
     pub const NAME: &'static str = "EXTENDED_RDMA_DESC_GEN";
     pub const META: WordMeta = WordMeta {
         name: "EXTENDED_RDMA_DESC_GEN",
         c_name: "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT",
         aliases: &["RDMA_DESC_GEN", "D5", "op8"],
-        opcode: 240u8,
+        opcode: 0xf0,
         opcode_enumerator: "EXTENDED_INST",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -21167,13 +21167,13 @@ impl EXTENDED_RDMA_DESC_START {
     }
 }
 impl EXTENDED_RDMA_DESC_START {
-    pub const OPCODE: u8 = 240u8;
+    pub const OPCODE: u8 = 0xf0;
     pub const NAME: &'static str = "EXTENDED_RDMA_DESC_START";
     pub const META: WordMeta = WordMeta {
         name: "EXTENDED_RDMA_DESC_START",
         c_name: "NEURON_ISA_TPB_EXTENDED_RDMA_DESC_START_STRUCT",
         aliases: &["RDMA_DESC_START", "D6", "op9"],
-        opcode: 240u8,
+        opcode: 0xf0,
         opcode_enumerator: "EXTENDED_INST",
         arch: &[Arch::sunda, Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -21433,13 +21433,13 @@ impl S3D3_COLLECTIVE {
     }
 }
 impl S3D3_COLLECTIVE {
-    pub const OPCODE: u8 = 191u8;
+    pub const OPCODE: u8 = 0xbf;
     pub const NAME: &'static str = "S3D3_COLLECTIVE";
     pub const META: WordMeta = WordMeta {
         name: "S3D3_COLLECTIVE",
         c_name: "NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT",
         aliases: &[],
-        opcode: 191u8,
+        opcode: 0xbf,
         opcode_enumerator: "SB2SB_COLLECTIVE",
         arch: &[Arch::cayman, Arch::mariana, Arch::maverick],
         arch_inferred: false,
@@ -26343,93 +26343,93 @@ impl Word {
     /// Decodes by opcode; `None` when `arch` has no word with this opcode.
     pub fn decode(b: &[u8; 64], arch: Arch) -> Option<Word> {
         match b[0] {
-            240u8 if matches!(
+            0xf0 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) && b[12..13] == [8] => {
                 Some(Word::EXTENDED_RDMA_DESC_GEN(EXTENDED_RDMA_DESC_GEN::read(b)))
             }
-            240u8 if matches!(
+            0xf0 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) && b[12..13] == [9] => {
                 Some(Word::EXTENDED_RDMA_DESC_START(EXTENDED_RDMA_DESC_START::read(b)))
             }
-            184u8 if matches!(
+            0xb8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::DMA_DIRECT2D(DMA_DIRECT2D::read(b))),
-            189u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+            0xbd if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(Word::DMA_DIRECT2D_XPOSE(DMA_DIRECT2D_XPOSE::read(b)))
             }
-            241u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+            0xf1 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(Word::DMA_GATHER_XPOSE(DMA_GATHER_XPOSE::read(b)))
             }
-            186u8 if matches!(arch, Arch::maverick) => {
+            0xba if matches!(arch, Arch::maverick) => {
                 Some(Word::DMA_IMMEDIATE(DMA_IMMEDIATE::read(b)))
             }
-            187u8 if matches!(
+            0xbb if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::DMA_INDIRECT1D(DMA_INDIRECT1D::read(b))),
-            185u8 if matches!(arch, Arch::maverick) => {
+            0xb9 if matches!(arch, Arch::maverick) => {
                 Some(Word::DMA_COPY2D(DMA_COPY2D::read(b)))
             }
-            127u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0x7f if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(Word::DROPOUT(DROPOUT::read(b)))
             }
-            103u8 if matches!(arch, Arch::sunda | Arch::cayman) => {
+            0x67 if matches!(arch, Arch::sunda | Arch::cayman) => {
                 Some(Word::POOL_BUFFER_LOAD(POOL_BUFFER_LOAD::read(b)))
             }
-            188u8 if matches!(arch, Arch::cayman | Arch::mariana) => {
+            0xbc if matches!(arch, Arch::cayman | Arch::mariana) => {
                 Some(Word::RANGE_SELECT(RANGE_SELECT::read(b)))
             }
-            105u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0x69 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(Word::STREAM_SHUFFLE(STREAM_SHUFFLE::read(b)))
             }
-            106u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0x6a if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(Word::STREAM_SHUFFLE_TRANSPOSE(STREAM_SHUFFLE_TRANSPOSE::read(b)))
             }
-            107u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0x6b if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(Word::STREAM_TRANSPOSE(STREAM_TRANSPOSE::read(b)))
             }
-            240u8 if matches!(
+            0xf0 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::EXTENDED(EXTENDED::read(b))),
-            104u8 if matches!(
+            0x68 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::GATHER(GATHER::read(b))),
-            231u8 if matches!(
+            0xe7 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::INDIRECT_COPY(INDIRECT_COPY::read(b))),
-            178u8 if matches!(
+            0xb2 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::MOVE_SHAPE(MOVE_SHAPE::read(b))),
-            212u8 if matches!(
+            0xd4 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::PSEUDO_DMA_DIRECT2D(PSEUDO_DMA_DIRECT2D::read(b))),
-            218u8 if matches!(
+            0xda if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::PSEUDO_DMA_EXT(PSEUDO_DMA_EXT::read(b))),
-            194u8 if matches!(
+            0xc2 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::PSEUDO_DMA_REARM(PSEUDO_DMA_REARM::read(b))),
-            207u8 if matches!(
+            0xcf if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => {
                 Some(Word::PSEUDO_DMA_SWAP_QUEUE_SET(PSEUDO_DMA_SWAP_QUEUE_SET::read(b)))
             }
-            193u8 if matches!(
+            0xc1 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::PSEUDO_DMA_TRIGGER(PSEUDO_DMA_TRIGGER::read(b))),
-            196u8 if matches!(
+            0xc4 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => {
                 Some(Word::PSEUDO_DMAMEMCPY_FULL_IND(PSEUDO_DMAMEMCPY_FULL_IND::read(b)))
             }
-            202u8 if matches!(
+            0xca if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::PSEUDO_EMBEDDING_UPDATE(PSEUDO_EMBEDDING_UPDATE::read(b))),
-            214u8 if matches!(
+            0xd6 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(Word::PSEUDO_RANGE_CHECK(PSEUDO_RANGE_CHECK::read(b))),
-            191u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+            0xbf if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(Word::S3D3_COLLECTIVE(S3D3_COLLECTIVE::read(b)))
             }
             _ => None,
@@ -26438,81 +26438,81 @@ impl Word {
     /// Which word `decode` would make of `b`, without reading its fields.
     pub fn identify(b: &[u8; 64], arch: Arch) -> Option<&'static WordMeta> {
         match b[0] {
-            240u8 if matches!(
+            0xf0 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) && b[12..13] == [8] => Some(&EXTENDED_RDMA_DESC_GEN::META),
-            240u8 if matches!(
+            0xf0 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) && b[12..13] == [9] => Some(&EXTENDED_RDMA_DESC_START::META),
-            184u8 if matches!(
+            0xb8 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&DMA_DIRECT2D::META),
-            189u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+            0xbd if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(&DMA_DIRECT2D_XPOSE::META)
             }
-            241u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+            0xf1 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(&DMA_GATHER_XPOSE::META)
             }
-            186u8 if matches!(arch, Arch::maverick) => Some(&DMA_IMMEDIATE::META),
-            187u8 if matches!(
+            0xba if matches!(arch, Arch::maverick) => Some(&DMA_IMMEDIATE::META),
+            0xbb if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&DMA_INDIRECT1D::META),
-            185u8 if matches!(arch, Arch::maverick) => Some(&DMA_COPY2D::META),
-            127u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0xb9 if matches!(arch, Arch::maverick) => Some(&DMA_COPY2D::META),
+            0x7f if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(&DROPOUT::META)
             }
-            103u8 if matches!(arch, Arch::sunda | Arch::cayman) => {
+            0x67 if matches!(arch, Arch::sunda | Arch::cayman) => {
                 Some(&POOL_BUFFER_LOAD::META)
             }
-            188u8 if matches!(arch, Arch::cayman | Arch::mariana) => {
+            0xbc if matches!(arch, Arch::cayman | Arch::mariana) => {
                 Some(&RANGE_SELECT::META)
             }
-            105u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0x69 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(&STREAM_SHUFFLE::META)
             }
-            106u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0x6a if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(&STREAM_SHUFFLE_TRANSPOSE::META)
             }
-            107u8 if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
+            0x6b if matches!(arch, Arch::sunda | Arch::cayman | Arch::mariana) => {
                 Some(&STREAM_TRANSPOSE::META)
             }
-            240u8 if matches!(
+            0xf0 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&EXTENDED::META),
-            104u8 if matches!(
+            0x68 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&GATHER::META),
-            231u8 if matches!(
+            0xe7 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&INDIRECT_COPY::META),
-            178u8 if matches!(
+            0xb2 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&MOVE_SHAPE::META),
-            212u8 if matches!(
+            0xd4 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_DMA_DIRECT2D::META),
-            218u8 if matches!(
+            0xda if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_DMA_EXT::META),
-            194u8 if matches!(
+            0xc2 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_DMA_REARM::META),
-            207u8 if matches!(
+            0xcf if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_DMA_SWAP_QUEUE_SET::META),
-            193u8 if matches!(
+            0xc1 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_DMA_TRIGGER::META),
-            196u8 if matches!(
+            0xc4 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_DMAMEMCPY_FULL_IND::META),
-            202u8 if matches!(
+            0xca if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_EMBEDDING_UPDATE::META),
-            214u8 if matches!(
+            0xd6 if matches!(
                 arch, Arch::sunda | Arch::cayman | Arch::mariana | Arch::maverick
             ) => Some(&PSEUDO_RANGE_CHECK::META),
-            191u8 if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
+            0xbf if matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick) => {
                 Some(&S3D3_COLLECTIVE::META)
             }
             _ => None,

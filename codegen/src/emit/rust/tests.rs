@@ -67,6 +67,9 @@ fn defaults_are_not_spelled_out() {
     );
     // DMA_DIRECT2D's header.opcode leaf is laid out as HEADER::FIELDS[0] declares it.
     assert!(text.contains(r#"meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])"#));
+    // Opcodes in hex, as the spec writes them (DMAMEMCPY is 0xb8, spec/types/opcode.toml).
+    assert!(text.contains("pub const OPCODE: u8 = 0xb8;"));
+    assert!(!text.contains("OPCODE: u8 = 184u8"));
     // A leaf is `LeafMeta::of` plus a builder call per difference, not a record.
     assert!(!text.contains("meta::LeafMeta {"));
     assert!(text.contains(".within(const { &[&Self::FIELDS[0]] })"));
