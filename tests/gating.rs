@@ -83,7 +83,8 @@ fn rust_an_inferred_field_warns_and_fails_under_the_strong_gate() {
     );
     assert!(
         err.contains(
-            "warning: use of deprecated method `dmaspec::words::view::GATHER::<'a>::events`"
+            "warning: use of deprecated method \
+             `dmaspec::words::view::View::<'a, dmaspec::words::GATHER>::events`"
         ),
         "{err}"
     );

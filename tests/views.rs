@@ -261,12 +261,12 @@ fn dma_direct2d_setters_touch_only_their_field() {
                     },
                     &|w| w.dst_start_addr = base.src_start_addr,
                 )?;
-                // Reads through the writer are the reader's.
+                // The writer reads through `as_view`, the reader's getters.
                 let mut c = b;
                 let v = DMA_DIRECT2D::view_mut(&mut c).unwrap();
-                prop_assert_eq!(v.read(), base);
-                prop_assert_eq!(v.src_num_elem(), base.src_num_elem);
-                prop_assert_eq!(v.dst_start_addr().read(), base.dst_start_addr);
+                prop_assert_eq!(v.as_view().read(), base);
+                prop_assert_eq!(v.as_view().src_num_elem(), base.src_num_elem);
+                prop_assert_eq!(v.as_view().dst_start_addr().read(), base.dst_start_addr);
                 Ok(())
             },
         )

@@ -141,22 +141,69 @@ pub struct FieldMeta {
 }
 
 impl FieldMeta {
-    /// The base the generated records fill in with `..FieldMeta::DEFAULT`: a data member
-    /// with no bit range, evidence, alternatives, constant or codec.
-    pub const DEFAULT: FieldMeta = FieldMeta {
-        name: "",
-        offset: 0,
-        size: 0,
-        bits: None,
-        type_name: "",
-        role: Role::Data,
-        doc: "",
-        confidence: Confidence::UNSTATED,
-        evidence: &[],
-        alternatives: &[],
-        constant: None,
-        codec: None,
-    };
+    /// A data member with no bit range, evidence, alternatives, constant or codec: what the
+    /// generated tables build on with the setters below.
+    pub const fn new(
+        name: &'static str,
+        offset: usize,
+        size: usize,
+        type_name: &'static str,
+        confidence: Confidence,
+        doc: &'static str,
+    ) -> FieldMeta {
+        FieldMeta {
+            name,
+            offset,
+            size,
+            bits: None,
+            type_name,
+            role: Role::Data,
+            doc,
+            confidence,
+            evidence: &[],
+            alternatives: &[],
+            constant: None,
+            codec: None,
+        }
+    }
+
+    /// The member as bits `lsb..lsb + width` of its container.
+    pub const fn bits(self, lsb: u32, width: u32) -> FieldMeta {
+        FieldMeta {
+            bits: Some((lsb, width)),
+            ..self
+        }
+    }
+
+    pub const fn role(self, role: Role) -> FieldMeta {
+        FieldMeta { role, ..self }
+    }
+
+    pub const fn evidence(self, evidence: &'static [Evidence]) -> FieldMeta {
+        FieldMeta { evidence, ..self }
+    }
+
+    pub const fn alternatives(self, alternatives: &'static [Alternative]) -> FieldMeta {
+        FieldMeta {
+            alternatives,
+            ..self
+        }
+    }
+
+    /// The member always encoded as `value`.
+    pub const fn constant(self, value: u64) -> FieldMeta {
+        FieldMeta {
+            constant: Some(value),
+            ..self
+        }
+    }
+
+    pub const fn codec(self, codec: Codec) -> FieldMeta {
+        FieldMeta {
+            codec: Some(codec),
+            ..self
+        }
+    }
 }
 
 /// How a stored value maps to the logical one.
@@ -272,16 +319,36 @@ impl LeafMeta {
         self.within.iter().copied().chain([self.field])
     }
 
-    /// [`LeafMeta::of`] for a leaf of the union arm `variant`.
-    pub const fn of_arm(
-        path: &'static str,
-        offset: usize,
-        field: &'static FieldMeta,
-        variant: &'static str,
-    ) -> LeafMeta {
+    /// The leaf held by the members `within`, from the word's own field inwards.
+    pub const fn within(self, within: &'static [&'static FieldMeta]) -> LeafMeta {
+        LeafMeta { within, ..self }
+    }
+
+    /// The leaf as part of the union arm `variant`.
+    pub const fn arm(self, variant: &'static str) -> LeafMeta {
         LeafMeta {
             variant: Some(variant),
-            ..LeafMeta::of(path, offset, field)
+            ..self
+        }
+    }
+
+    /// The leaf with the confidence its holders bring (weaker than its member's own).
+    pub const fn confidence(self, confidence: Option<Confidence>) -> LeafMeta {
+        LeafMeta { confidence, ..self }
+    }
+
+    /// The leaf laid out unlike its declaring member (one element of an array member).
+    pub const fn element(
+        self,
+        size: usize,
+        bits: Option<(u32, u32)>,
+        type_name: &'static str,
+    ) -> LeafMeta {
+        LeafMeta {
+            size,
+            bits,
+            type_name,
+            ..self
         }
     }
 

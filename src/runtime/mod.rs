@@ -3,6 +3,7 @@
 //! their own words with `dmaspec-codegen` point the generator at this module.
 
 pub mod klr;
+pub mod layout;
 pub mod lowering;
 pub mod meta;
 pub mod record;

@@ -70,27 +70,100 @@ pub struct RuleMeta {
 }
 
 impl RuleMeta {
-    /// The base the generated records fill in with `..RuleMeta::DEFAULT`: an enforced
-    /// header expression rule of no composite, on every architecture, reading no field.
-    pub const DEFAULT: RuleMeta = RuleMeta {
-        id: "",
-        name: "",
-        args: None,
-        clause: false,
-        kind: RuleKind::Expr,
-        authority: RuleAuthority::Header,
-        expr: None,
-        parts: &[],
-        parent: None,
-        arch: &[],
-        message: "",
-        doc: "",
-        fields: &[],
-        source: "",
-        confidence: Confidence::UNSTATED,
-        evidence: &[],
-        enforced: true,
-    };
+    /// An enforced header expression rule of no composite, on every architecture, reading
+    /// no field and citing no evidence: what the generated tables build on with the setters
+    /// below.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        source: &'static str,
+        confidence: Confidence,
+        message: &'static str,
+        doc: &'static str,
+    ) -> RuleMeta {
+        RuleMeta {
+            id,
+            name,
+            args: None,
+            clause: false,
+            kind: RuleKind::Expr,
+            authority: RuleAuthority::Header,
+            expr: None,
+            parts: &[],
+            parent: None,
+            arch: &[],
+            message,
+            doc,
+            fields: &[],
+            source,
+            confidence,
+            evidence: &[],
+            enforced: true,
+        }
+    }
+
+    pub const fn args(self, args: &'static str) -> RuleMeta {
+        RuleMeta {
+            args: Some(args),
+            ..self
+        }
+    }
+
+    /// The rule as a clause the sources give no predicate name of its own.
+    pub const fn clause(self) -> RuleMeta {
+        RuleMeta {
+            clause: true,
+            ..self
+        }
+    }
+
+    /// A composite of `parts` (or a rule that is not enforced, with none).
+    pub const fn kind(self, kind: RuleKind, parts: &'static [usize]) -> RuleMeta {
+        RuleMeta {
+            kind,
+            parts,
+            ..self
+        }
+    }
+
+    pub const fn authority(self, authority: RuleAuthority) -> RuleMeta {
+        RuleMeta { authority, ..self }
+    }
+
+    pub const fn expr(self, expr: &'static str) -> RuleMeta {
+        RuleMeta {
+            expr: Some(expr),
+            ..self
+        }
+    }
+
+    /// The rule as a part of the composite `RULES[parent]`.
+    pub const fn parent(self, parent: usize) -> RuleMeta {
+        RuleMeta {
+            parent: Some(parent),
+            ..self
+        }
+    }
+
+    pub const fn arch(self, arch: &'static [&'static str]) -> RuleMeta {
+        RuleMeta { arch, ..self }
+    }
+
+    pub const fn fields(self, fields: &'static [&'static str]) -> RuleMeta {
+        RuleMeta { fields, ..self }
+    }
+
+    pub const fn evidence(self, evidence: &'static [Evidence]) -> RuleMeta {
+        RuleMeta { evidence, ..self }
+    }
+
+    /// The rule (with its parts) as one that checks nothing.
+    pub const fn not_enforced(self) -> RuleMeta {
+        RuleMeta {
+            enforced: false,
+            ..self
+        }
+    }
 
     /// Writes `name(args)` as the source writes the call, or just `name`.
     pub fn write_call(&self, f: &mut impl fmt::Write) -> fmt::Result {

@@ -31,6 +31,10 @@ const RECORD_INLINE: usize = 100;
 /// less than [`INLINE`]).
 const FIELDS_LINE: usize = 80;
 
+/// Width up to which a builder chain stays on one line: 100 columns less the indent and
+/// comma of an element of a table in an impl's constant.
+const CHAIN_INLINE: usize = 87;
+
 impl Lit {
     pub fn str(s: &str) -> Lit {
         Lit(format!("{s:?}"))
@@ -167,6 +171,34 @@ impl Lit {
         }
         out.push('}');
         Lit(out)
+    }
+
+    /// `base.a(..).b(..)`: on one line when it fits, else one call per line as rustfmt
+    /// breaks a chain (a base made long by its string literals stays on its line).
+    pub fn chain(base: String, calls: impl IntoIterator<Item = String>) -> Lit {
+        let calls: Vec<String> = calls.into_iter().collect();
+        let width = base.len() + calls.iter().map(|c| c.len() + 1).sum::<usize>();
+        if width <= CHAIN_INLINE && !calls.iter().any(|c| c.contains('\n')) {
+            return Lit(calls.iter().fold(base, |out, c| format!("{out}.{c}")));
+        }
+        Lit(calls.iter().fold(base, |out, c| {
+            format!("{out}\n    .{}", c.replace('\n', "\n    "))
+        }))
+    }
+
+    /// `path(args).a(..).b(..)`: a constructor call and the setters of the parts stated
+    /// (`None` leaves a part to the constructor's default), as [`Lit::chain`].
+    pub fn built<'a>(
+        path: &str,
+        args: impl IntoIterator<Item = Lit>,
+        calls: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
+    ) -> Lit {
+        let args: Vec<String> = args.into_iter().map(|a| a.0).collect();
+        let base = format!("{path}({})", args.join(", "));
+        let calls = calls
+            .into_iter()
+            .filter_map(|(name, arg)| Some(format!("{name}({})", arg?.0)));
+        Lit::chain(base, calls)
     }
 
     /// `Some(v)` when `v` is not `None`.

@@ -220,7 +220,7 @@ impl Render<'_> {
                 let confidences = self.confidences(rt);
                 quote! {
                     #[allow(unused_imports)]
-                    use #rt::{lowering, meta, record, rules, text, visit, wire::{at, at_mut}, DecodeError};
+                    use #rt::{layout::Layout, lowering, meta, record, rules, text, visit, wire::{at, at_mut}, DecodeError};
                     #arch
                     #confidences
                 }

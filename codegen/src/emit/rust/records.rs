@@ -77,17 +77,24 @@ impl Render<'_> {
             Role::Reserved => "meta::Role::Reserved",
             Role::Unknown => "meta::Role::Unknown",
         };
-        let lit = Lit::update(
-            "meta::FieldMeta",
+        let unstated = || Lit::code("meta::Confidence::UNSTATED");
+        let lit = Lit::built(
+            "meta::FieldMeta::new",
             [
-                ("name", Some(Lit::str(m.name))),
-                ("offset", Some(Lit::num(m.offset))),
-                ("size", Some(Lit::num(m.size))),
-                ("bits", m.bits.is_some().then(|| bits_lit(m.bits))),
-                ("type_name", Some(Lit::str(m.type_name))),
+                Lit::str(m.name),
+                Lit::num(m.offset),
+                Lit::num(m.size),
+                Lit::str(m.type_name),
+                m.confidence.map_or_else(unstated, confidence),
+                Lit::str(m.doc),
+            ],
+            [
+                (
+                    "bits",
+                    m.bits
+                        .map(|(lsb, width)| Lit::code(format!("{lsb}, {width}"))),
+                ),
                 ("role", (m.role != Role::Data).then(|| Lit::code(role))),
-                ("doc", Some(Lit::str(m.doc))),
-                ("confidence", m.confidence.map(confidence)),
                 (
                     "evidence",
                     (!m.evidence.is_empty()).then(|| self.evidence(m.evidence)),
@@ -97,15 +104,14 @@ impl Render<'_> {
                     (!m.alternatives.is_empty())
                         .then(|| self.alternatives(m.alternatives, m.type_name)),
                 ),
-                ("constant", Lit::some(m.constant.map(Lit::num))),
+                ("constant", m.constant.map(Lit::num)),
                 (
                     "codec",
-                    Lit::some(m.codec.map(|Codec::ZeroMeans(v)| {
+                    m.codec.map(|Codec::ZeroMeans(v)| {
                         Lit::code(format!("meta::Codec::ZeroMeans({v})"))
-                    })),
+                    }),
                 ),
             ],
-            "meta::FieldMeta::DEFAULT",
         );
         self.lits.embed(lit)
     }
@@ -145,16 +151,12 @@ impl Render<'_> {
         })
     }
 
-    /// A leaf as `LeafMeta::of` its declaring member, stating what differs from it (an
-    /// array element's size and type, a union arm, the members holding it and the
-    /// confidence they bring).
-    pub(super) fn leaf_meta(&self, l: &Leaf) -> Lit {
-        let field = slot_ref(l.declared());
-        let (path, offset) = (&l.path, l.offset);
-        let base = match &l.variant {
-            None => format!("meta::LeafMeta::of({path:?}, {offset}, {field})"),
-            Some(arm) => format!("meta::LeafMeta::of_arm({path:?}, {offset}, {field}, {arm:?})"),
-        };
+    /// A leaf as `LeafMeta::of` its declaring member, with a builder call for each thing
+    /// that differs from it (an array element's size and type, a union arm, the members
+    /// holding it and the confidence they bring), all in the table of the word `owner`.
+    pub(super) fn leaf_meta(&self, l: &Leaf, owner: &str) -> Lit {
+        let field = slot_ref(l.declared(), owner);
+        let base = format!("meta::LeafMeta::of({:?}, {}, {field})", l.path, l.offset);
         let (size, bits, ty) = self
             .declared(l.declared())
             .map_or((false, false, false), |d| {
@@ -166,21 +168,20 @@ impl Render<'_> {
             });
         // `LeafMeta::of` takes the member's own tag, none for an unknown member.
         let own = (l.role != Role::Unknown).then_some(l.member.confidence);
-        let within = l.within.iter().map(|w| Lit::code(slot_ref(&w.slot)));
-        let stated = [
-            ("size", (!size).then(|| Lit::num(l.size))),
-            ("bits", (!bits).then(|| bits_lit(l.bits))),
-            ("type_name", (!ty).then(|| Lit::str(&l.type_name))),
-            (
-                "confidence",
-                (own != l.confidence).then(|| Lit::opt(l.confidence.map(confidence))),
-            ),
-            ("within", Lit::nonempty(within)),
+        let within: Vec<String> = l.within.iter().map(|w| slot_ref(&w.slot, owner)).collect();
+        let calls = [
+            (!(size && bits && ty)).then(|| {
+                let bits = bits_lit(l.bits);
+                format!("element({}, {}, {:?})", l.size, bits.text(), l.type_name)
+            }),
+            l.variant.as_ref().map(|arm| format!("arm({arm:?})")),
+            (own != l.confidence).then(|| {
+                let c = Lit::opt(l.confidence.map(confidence));
+                format!("confidence({})", c.text())
+            }),
+            (!within.is_empty()).then(|| format!("within(const {{ &[{}] }})", within.join(", "))),
         ];
-        if stated.iter().all(|(_, v)| v.is_none()) {
-            return Lit::code(base);
-        }
-        Lit::update("meta::LeafMeta", stated, &base)
+        Lit::chain(base, calls.into_iter().flatten())
     }
 
     /// The size, bit range and type name the `FieldMeta` of `slot` states.
@@ -227,10 +228,16 @@ impl Render<'_> {
     }
 }
 
-/// `&OWNER::FIELDS[i]` or `&OWNER::DISCRIMINATOR`: the `FieldMeta` a slot names.
-fn slot_ref(slot: &MetaSlot) -> String {
-    match slot {
-        MetaSlot::Field { owner, index } => format!("&{}::FIELDS[{index}]", ident(owner)),
-        MetaSlot::Discriminator { owner } => format!("&{}::DISCRIMINATOR", ident(owner)),
+/// `&OWNER::FIELDS[i]` or `&OWNER::DISCRIMINATOR`: the `FieldMeta` a slot names, from
+/// inside the impl of `within` (`&Self::FIELDS[i]` for its own members).
+fn slot_ref(slot: &MetaSlot, within: &str) -> String {
+    let (owner, item) = match slot {
+        MetaSlot::Field { owner, index } => (owner, format!("FIELDS[{index}]")),
+        MetaSlot::Discriminator { owner } => (owner, "DISCRIMINATOR".to_string()),
+    };
+    if owner == within {
+        format!("&Self::{item}")
+    } else {
+        format!("&{}::{item}", ident(owner))
     }
 }

@@ -209,7 +209,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     let size = owner.size;
     let size_l = n(size);
     let owner_name = &owner.name;
-    let metas = set.rules.iter().enumerate().map(|(i, r)| {
+    let metas = Lit::slice(set.rules.iter().enumerate().map(|(i, r)| {
         let (kind, parts): (_, &[usize]) = match &r.kind {
             RuleKind::Expr { .. } => ("rules::RuleKind::Expr", &[]),
             RuleKind::All { parts } => ("rules::RuleKind::All", parts),
@@ -218,40 +218,43 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         };
         let enforced = set.enforcement(i) != crate::model::rules::Enforcement::NotEnforced;
         let strs = |xs: &[String]| Lit::nonempty(xs.iter().map(|x| Lit::str(x)));
-        cx.lits.embed(Lit::update(
-            "rules::RuleMeta",
+        let composite = !matches!(r.kind, RuleKind::Expr { .. });
+        let parts = Lit::slice(parts.iter().map(Lit::num));
+        Lit::built(
+            "rules::RuleMeta::new",
             [
-                ("id", Some(Lit::str(&r.id))),
-                ("name", Some(Lit::str(&r.name))),
-                ("args", Lit::some(r.args.as_deref().map(Lit::str))),
-                ("clause", r.clause.then(|| Lit::num(true))),
+                Lit::str(&r.id),
+                Lit::str(&r.name),
+                Lit::str(r.source()),
+                confidence(&r.confidence),
+                Lit::str(&r.message),
+                Lit::str(&r.doc),
+            ],
+            [
+                ("args", r.args.as_deref().map(Lit::str)),
+                ("clause", r.clause.then(|| Lit::code(""))),
                 (
                     "kind",
-                    (!matches!(r.kind, RuleKind::Expr { .. })).then(|| Lit::code(kind)),
+                    composite.then(|| Lit::code(format!("{kind}, {}", parts.text()))),
                 ),
                 (
                     "authority",
                     (r.authority == Authority::Compiler)
                         .then(|| Lit::code("rules::RuleAuthority::Compiler")),
                 ),
-                ("expr", Lit::some(r.expr_source().map(Lit::str))),
-                ("parts", Lit::nonempty(parts.iter().map(Lit::num))),
-                ("parent", Lit::some(r.parent.map(Lit::num))),
+                ("expr", r.expr_source().map(Lit::str)),
+                ("parent", r.parent.map(Lit::num)),
                 ("arch", strs(&r.arch)),
-                ("message", Some(Lit::str(&r.message))),
-                ("doc", Some(Lit::str(&r.doc))),
                 ("fields", strs(&r.fields)),
-                ("source", Some(Lit::str(r.source()))),
-                ("confidence", Some(confidence(&r.confidence))),
                 (
                     "evidence",
                     (!r.evidence.is_empty()).then(|| cx.evidence(&r.evidence)),
                 ),
-                ("enforced", (!enforced).then(|| Lit::num(false))),
+                ("not_enforced", (!enforced).then(|| Lit::code(""))),
             ],
-            "rules::RuleMeta::DEFAULT",
-        ))
-    });
+        )
+    }));
+    let metas = cx.lits.embed(metas);
     // Rules that check nothing hold whatever the bytes: their bits start set, and a
     // composite of them is decided here, not in the generated code.
     let mut always = vec![false; set.rules.len()];
@@ -332,7 +335,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     quote! {
         impl #id {
             /// The validity rules the sources state for this type, in spec order.
-            pub const RULES: &'static [rules::RuleMeta] = &[#(#metas),*];
+            pub const RULES: &'static [rules::RuleMeta] = #metas;
             #[doc = #doc_truth]
             #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
             pub fn rule_truth(b: &[u8; #size_l], arch: Arch) -> u64 {

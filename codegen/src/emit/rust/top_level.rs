@@ -18,9 +18,9 @@ impl Render<'_> {
         let doc = &t.doc;
         let size = proc_macro2::Literal::usize_unsuffixed(t.size);
         let leaves = self.model.leaves(t);
-        let leaf_metas = self
-            .lits
-            .embed(Lit::slice(leaves.iter().map(|l| self.leaf_meta(l))));
+        let leaf_metas = self.lits.embed(Lit::slice(
+            leaves.iter().map(|l| self.leaf_meta(l, &t.name)),
+        ));
         let rules = match self.model.rule_set_of(name) {
             Some(_) => quote!(Self::RULES),
             None => quote!(&[]),

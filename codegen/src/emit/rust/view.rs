@@ -1,17 +1,21 @@
 //! Zero-copy views, emitted into a `view` module next to the owned types.
 //!
-//! Per struct, bitfield and union (and per union arm) two types in the style of svd2rust's
-//! readers and writers:
+//! Two generic views, in the style of svd2rust's `generic.rs` (emitted once per file):
+//! `View<'a, T>` borrows `&'a T::Bytes` and `ViewMut<'a, T>` borrows it mutably, for any
+//! `T` with a `Layout` (the runtime's `layout` module). Per struct,
+//! bitfield and union (and per union arm) `view::X<'a>` and `view::X_mut<'a>` are aliases
+//! of them, and the generated code is only what is the type's own:
 //!
-//! - `view::X<'a>` borrows `&'a [u8; SIZE]` and has one accessor per field that decodes
-//!   the field when called (integers and enums by value, `u8` arrays as `&'a [u8; N]`,
-//!   nested structs, bitfields and unions as nested views);
-//! - `view::X_mut<'a>` borrows `&'a mut [u8; SIZE]` and adds `set_<field>` (and
-//!   `<field>_mut` for nested views) that write only the field's bytes.
+//! - on `View<'a, X>`, one accessor per field that decodes the field when called
+//!   (integers and enums by value, `u8` arrays as `&'a [u8; N]`, nested structs, bitfields
+//!   and unions as nested views), and `read()` through them;
+//! - on `ViewMut<'a, X>`, `set_<field>` (and `<field>_mut` for nested views) that write
+//!   only the field's bytes, and `write()` through them. It reads through `as_view()`, so
+//!   no getter is written twice.
 //!
-//! Both have `read()`/`write()` that go through the accessors, so tests comparing them with
-//! the owned decoder check every accessor. Words also get `view::Word`/`view::Word_mut`,
-//! which dispatch on the opcode once. Everything is `no_std` and free of `unsafe`.
+//! Tests comparing `read()`/`write()` with the owned decoder check every accessor. Words
+//! also get `view::Word`/`view::Word_mut`, which dispatch on the opcode once. Everything
+//! is `no_std` and free of `unsafe`.
 //!
 //! The views are the same few method shapes for every type, so they are printed as text
 //! (no token stream, parse and pretty-print): short methods take one line.
@@ -100,6 +104,63 @@ fn at(mutable: bool, off: usize, size: usize, m: usize, b: &str) -> String {
     format!("{at}::<{off}, {size}, {m}>({b})")
 }
 
+/// The two generic views every type's accessors are written on, emitted once per file (a
+/// crate generating its own types adds inherent `impl`s to them, which it may do only on
+/// its own types).
+const GENERIC: &str = r#"    /// A read-only view of the bytes of a `T`; `T`'s accessors decode a field when called.
+    pub struct View<'a, T: Layout>(&'a T::Bytes);
+    impl<'a, T: Layout> View<'a, T> {
+        /// Views `b`; nothing is checked or copied.
+        #[inline]
+        pub const fn new(b: &'a T::Bytes) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub const fn bytes(&self) -> &'a T::Bytes { self.0 }
+    }
+    impl<T: Layout> Clone for View<'_, T> {
+        fn clone(&self) -> Self { *self }
+    }
+    impl<T: Layout> Copy for View<'_, T> {}
+    impl<T: Layout> PartialEq for View<'_, T> {
+        fn eq(&self, other: &Self) -> bool { self.0 == other.0 }
+    }
+    impl<T: Layout> Eq for View<'_, T> {}
+    impl<T: Layout> core::hash::Hash for View<'_, T> {
+        fn hash<H: core::hash::Hasher>(&self, h: &mut H) { self.0.hash(h) }
+    }
+    impl<T: Layout> core::fmt::Debug for View<'_, T> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_tuple("View").field(self.0).finish()
+        }
+    }
+    /// A writable view of the bytes of a `T`: `T`'s setters write only their field's bytes
+    /// or bits, and [`ViewMut::as_view`] reads them.
+    pub struct ViewMut<'a, T: Layout>(&'a mut T::Bytes);
+    impl<'a, T: Layout> ViewMut<'a, T> {
+        /// Views `b` for writing; nothing is checked or copied.
+        #[inline]
+        pub fn new(b: &'a mut T::Bytes) -> Self { Self(b) }
+        /// The bytes under the view.
+        #[inline]
+        pub fn bytes(&self) -> &T::Bytes { self.0 }
+        /// A read-only view of the same bytes, with the getters.
+        #[inline]
+        pub fn as_view(&self) -> View<'_, T> { View(self.0) }
+    }
+    impl<T: Layout> PartialEq for ViewMut<'_, T> {
+        fn eq(&self, other: &Self) -> bool { self.0 == other.0 }
+    }
+    impl<T: Layout> Eq for ViewMut<'_, T> {}
+    impl<T: Layout> core::hash::Hash for ViewMut<'_, T> {
+        fn hash<H: core::hash::Hasher>(&self, h: &mut H) { self.0.hash(h) }
+    }
+    impl<T: Layout> core::fmt::Debug for ViewMut<'_, T> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_tuple("ViewMut").field(self.0).finish()
+        }
+    }
+"#;
+
 /// How a member type is exposed by a view.
 enum Shape {
     /// Decoded by value: integers, enums, flags, arrays other than `u8[N]`.
@@ -119,6 +180,7 @@ impl Render<'_> {
              #[allow(clippy::all, non_camel_case_types)]\n\
              pub mod view {\n    #[allow(unused_imports)]\n    use super::*;\n",
         );
+        out.push_str(GENERIC);
         for t in &self.model.types {
             match &t.kind {
                 TypeKind::Enum { .. } | TypeKind::Flags { .. } => {}
@@ -276,7 +338,9 @@ impl Render<'_> {
         m
     }
 
-    /// The reader and writer pair around `members`; `extra`/`extra_mut` add methods.
+    /// The reader and writer pair around `members`: aliases of the generic `View` and
+    /// `ViewMut`, the type's `Layout`, and one `impl` of each with only what is the type's
+    /// own (`extra` adds methods). The writable view has no getters: `as_view()` has them.
     #[allow(clippy::too_many_arguments)]
     fn view_pair(
         &self,
@@ -296,20 +360,11 @@ impl Render<'_> {
         }
         let _ = write!(
             out,
-            "    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n    \
-             pub struct {id}<'a>(&'a [u8; {size}]);\n    impl<'a> {id}<'a> {{\n"
-        );
-        method(
-            out,
-            "Views `b`; nothing is checked or copied.",
-            &format!("pub const fn new(b: &'a [u8; {size}]) -> Self"),
-            &["Self(b)".into()],
-        );
-        method(
-            out,
-            "The bytes under the view.",
-            &format!("pub const fn bytes(&self) -> &'a [u8; {size}]"),
-            &["self.0".into()],
+            "    pub type {id}<'a> = View<'a, {owned}>;\n    \
+             /// Writable view of [`{name}`](super::{name}).\n    \
+             pub type {id}_mut<'a> = ViewMut<'a, {owned}>;\n    \
+             impl Layout for {owned} {{\n        type Bytes = [u8; {size}];\n    }}\n    \
+             impl<'a> {id}<'a> {{\n"
         );
         method(
             out,
@@ -325,36 +380,7 @@ impl Render<'_> {
             member_method(out, m.gate.as_deref(), &m.doc, &sig, getter);
         }
         extra(out, false);
-        let _ = write!(
-            out,
-            "    }}\n    /// Writable view of [`{name}`](super::{name}); see [`{name}`].\n    \
-             #[derive(Debug, PartialEq, Eq, Hash)]\n    \
-             pub struct {id}_mut<'a>(&'a mut [u8; {size}]);\n    impl<'a> {id}_mut<'a> {{\n"
-        );
-        method(
-            out,
-            "Views `b` for writing; nothing is checked or copied.",
-            &format!("pub fn new(b: &'a mut [u8; {size}]) -> Self"),
-            &["Self(b)".into()],
-        );
-        method(
-            out,
-            "The bytes under the view.",
-            &format!("pub fn bytes(&self) -> &[u8; {size}]"),
-            &["&*self.0".into()],
-        );
-        method(
-            out,
-            "A read-only view of the same bytes.",
-            &format!("pub fn as_view(&self) -> {id}<'_>"),
-            &[format!("{id}::new(&*self.0)")],
-        );
-        method(
-            out,
-            "Every field through its accessor: the owned value.",
-            &format!("pub fn read(&self) -> {owned}"),
-            &["self.as_view().read()".into()],
-        );
+        let _ = writeln!(out, "    }}\n    impl<'a> {id}_mut<'a> {{");
         let mut write = write_body.to_vec();
         write.push("self".into());
         method(
@@ -363,11 +389,6 @@ impl Render<'_> {
             &format!("pub fn write(&mut self, v: &{owned}) -> &mut Self"),
             &write,
         );
-        for m in members {
-            let sig = format!("pub fn {}(&self) -> {}", m.get, m.ty);
-            let getter = [format!("self.as_view().{}()", m.get)];
-            member_method(out, m.gate.as_deref(), &m.doc, &sig, &getter);
-        }
         for m in members {
             for (i, (sig, body)) in m.setters.iter().enumerate() {
                 // A `u8` array's second setter is its bytes, writable in place.
@@ -441,7 +462,9 @@ impl Render<'_> {
                     ],
                 );
             }
-            self.view_rules(out, name);
+            if !mutable {
+                self.view_rules(out, name);
+            }
         };
         self.view_pair(
             out,
@@ -538,7 +561,9 @@ impl Render<'_> {
                     &["*self.0 = v.to_le_bytes();".into(), "self".into()],
                 );
             }
-            self.view_rules(out, &t.name);
+            if !mutable {
+                self.view_rules(out, &t.name);
+            }
         };
         self.view_pair(
             out,
@@ -588,13 +613,14 @@ impl Render<'_> {
         // A union with only its default arm reads no discriminator. The accessor is called
         // by path: on `&mut self` a method call would find a trait method of the same name
         // first (a discriminator `ne` is `PartialEq::ne`).
-        let disc_raw = match &disc.ty {
-            _ if selects.is_empty() => None,
-            TypeRef::Named { .. } => Some(format!(
-                "let raw = Self::{}(self).raw() as u64;",
-                disc_member.get
-            )),
-            _ => Some(format!("let raw = Self::{}(self) as u64;", disc_member.get)),
+        let disc_raw = |mutable: bool| {
+            let view = if mutable { "&self.as_view()" } else { "self" };
+            let get = format!("{id}::{}({view})", disc_member.get);
+            match &disc.ty {
+                _ if selects.is_empty() => None,
+                TypeRef::Named { .. } => Some(format!("let raw = {get}.raw() as u64;")),
+                _ => Some(format!("let raw = {get} as u64;")),
+            }
         };
         let extra = |out: &mut String, mutable: bool| {
             let (arm_enum, sfx, self_ref) = match mutable {
@@ -606,7 +632,7 @@ impl Render<'_> {
                 let arm_view = format!("{}_{vid}{sfx}", t.name);
                 format!("{arm_enum}::{vid}({arm_view}::new(self.0))")
             };
-            let mut body: Vec<String> = disc_raw.iter().cloned().collect();
+            let mut body: Vec<String> = disc_raw(mutable).into_iter().collect();
             for (m, val, vid) in &selects {
                 body.push(format!(
                     "if raw & {m} == {val} {{\n    return {};\n}}",

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::data::Lit;
 use super::render::{Render, in_archs, unguarded};
-use super::util::{code, ident};
+use super::util::{code, hex, ident};
 use crate::model::*;
 
 /// A word's opcode and constants laid into 64 zero bytes.
@@ -33,12 +33,12 @@ pub(super) fn template_bytes(leaves: &[Leaf], opcode: u8) -> [u8; 64] {
 
 impl Render<'_> {
     pub(super) fn word_impl(&self, id: &syn::Ident, t: &TypeDef, o: &Opcode) -> TokenStream {
-        let op = Literal::u8_suffixed(o.value);
+        let op = hex(u64::from(o.value));
         let name = &t.name;
         let leaves = self.model.leaves(t);
-        let leaf_metas = self
-            .lits
-            .embed(Lit::slice(leaves.iter().map(|l| self.leaf_meta(l))));
+        let leaf_metas = self.lits.embed(Lit::slice(
+            leaves.iter().map(|l| self.leaf_meta(l, &t.name)),
+        ));
         let c_name = &t.c_name;
         let (archs, arch_inferred) = match &t.kind {
             TypeKind::Struct {
@@ -145,7 +145,7 @@ impl Render<'_> {
             .into_iter()
             .map(|i| {
                 let w = words[i];
-                let op = w.opcode().map_or(0, |o| o.value);
+                let op = hex(u64::from(w.opcode().map_or(0, |o| o.value)));
                 let archs = match &w.kind {
                     TypeKind::Struct { arch, .. } => in_archs(arch),
                     _ => in_archs(&[]),
