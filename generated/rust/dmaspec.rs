@@ -2729,7 +2729,7 @@ impl ADDR4 {
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
         Self {
-            address: (raw & 0x1fffffff) as u32,
+            address: raw & 0x1fffffff,
             indirect: (raw >> 29 & 0x1) as u8,
             active: (raw >> 30 & 0x1) as u8,
             register_mode: (raw >> 31 & 0x1) as u8,
@@ -2738,7 +2738,7 @@ impl ADDR4 {
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u32 {
-        (self.address as u32 & 0x1fffffff) | (self.indirect as u32 & 0x1) << 29
+        (self.address & 0x1fffffff) | (self.indirect as u32 & 0x1) << 29
             | (self.active as u32 & 0x1) << 30 | (self.register_mode as u32 & 0x1) << 31
     }
     #[inline(always)]
@@ -3398,14 +3398,14 @@ impl DMA_CONFIGS {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            priority_class: (raw & 0x7) as u8,
-            reserved_bitfield: (raw >> 3 & 0x1f) as u8,
+            priority_class: raw & 0x7,
+            reserved_bitfield: raw >> 3 & 0x1f,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.priority_class as u8 & 0x7) | (self.reserved_bitfield as u8 & 0x1f) << 3
+        (self.priority_class & 0x7) | (self.reserved_bitfield & 0x1f) << 3
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -3502,16 +3502,16 @@ impl BOUND_CHECK_REG {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            bc_reg: (raw & 0x3f) as u8,
-            bc_disable_oob_error_notif: (raw >> 6 & 0x1) as u8,
-            bc_enabled: (raw >> 7 & 0x1) as u8,
+            bc_reg: raw & 0x3f,
+            bc_disable_oob_error_notif: raw >> 6 & 0x1,
+            bc_enabled: raw >> 7 & 0x1,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.bc_reg as u8 & 0x3f) | (self.bc_disable_oob_error_notif as u8 & 0x1) << 6
-            | (self.bc_enabled as u8 & 0x1) << 7
+        (self.bc_reg & 0x3f) | (self.bc_disable_oob_error_notif & 0x1) << 6
+            | (self.bc_enabled & 0x1) << 7
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -3936,14 +3936,14 @@ impl DTYPE_PAIR {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            dtype_lo: DTYPE::read(&((raw & 0xf) as u8).to_le_bytes()),
-            dtype_hi: DTYPE::read(&((raw >> 4 & 0xf) as u8).to_le_bytes()),
+            dtype_lo: DTYPE::read(&(raw & 0xf).to_le_bytes()),
+            dtype_hi: DTYPE::read(&(raw >> 4 & 0xf).to_le_bytes()),
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.dtype_lo.raw() as u8 & 0xf) | (self.dtype_hi.raw() as u8 & 0xf) << 4
+        (self.dtype_lo.raw() & 0xf) | (self.dtype_hi.raw() & 0xf) << 4
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -3986,14 +3986,14 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            gather_dim: INDIRECT_DIM::read(&((raw & 0x3) as u8).to_le_bytes()),
-            reserved: (raw >> 2 & 0x3f) as u8,
+            gather_dim: INDIRECT_DIM::read(&(raw & 0x3).to_le_bytes()),
+            reserved: raw >> 2 & 0x3f,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.gather_dim.raw() as u8 & 0x3) | (self.reserved as u8 & 0x3f) << 2
+        (self.gather_dim.raw() & 0x3) | (self.reserved & 0x3f) << 2
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -4268,21 +4268,20 @@ impl DMA_INDIRECT_FLAGS {
     pub const fn from_raw(raw: u8) -> Self {
         Self {
             indirect_mode: INDIRECT_DMA_ADDRESSING_MODE::read(
-                &((raw & 0x3) as u8).to_le_bytes(),
+                &(raw & 0x3).to_le_bytes(),
             ),
-            idx_bound_is_err: (raw >> 2 & 0x1) as u8,
-            non_unique_dst_idx: (raw >> 3 & 0x1) as u8,
-            gather_dim: INDIRECT_DIM::read(&((raw >> 4 & 0x3) as u8).to_le_bytes()),
-            scatter_dim: INDIRECT_DIM::read(&((raw >> 6 & 0x3) as u8).to_le_bytes()),
+            idx_bound_is_err: raw >> 2 & 0x1,
+            non_unique_dst_idx: raw >> 3 & 0x1,
+            gather_dim: INDIRECT_DIM::read(&(raw >> 4 & 0x3).to_le_bytes()),
+            scatter_dim: INDIRECT_DIM::read(&(raw >> 6 & 0x3).to_le_bytes()),
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.indirect_mode.raw() as u8 & 0x3) | (self.idx_bound_is_err as u8 & 0x1) << 2
-            | (self.non_unique_dst_idx as u8 & 0x1) << 3
-            | (self.gather_dim.raw() as u8 & 0x3) << 4
-            | (self.scatter_dim.raw() as u8 & 0x3) << 6
+        (self.indirect_mode.raw() & 0x3) | (self.idx_bound_is_err & 0x1) << 2
+            | (self.non_unique_dst_idx & 0x1) << 3 | (self.gather_dim.raw() & 0x3) << 4
+            | (self.scatter_dim.raw() & 0x3) << 6
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -5293,18 +5292,16 @@ impl DMA_ENGINE_CONFIG {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            start_id: (raw & 0x1f) as u8,
-            engine_count: DMA_ENGINE_COUNT::read(
-                &((raw >> 5 & 0x3) as u8).to_le_bytes(),
-            ),
-            reserved: (raw >> 7 & 0x1) as u8,
+            start_id: raw & 0x1f,
+            engine_count: DMA_ENGINE_COUNT::read(&(raw >> 5 & 0x3).to_le_bytes()),
+            reserved: raw >> 7 & 0x1,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.start_id as u8 & 0x1f) | (self.engine_count.raw() as u8 & 0x3) << 5
-            | (self.reserved as u8 & 0x1) << 7
+        (self.start_id & 0x1f) | (self.engine_count.raw() & 0x3) << 5
+            | (self.reserved & 0x1) << 7
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -5361,17 +5358,17 @@ impl DMA_FLAGS {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            tdg: (raw & 0x1) as u8,
-            wr_done_sync: SEMA_SYNC::read(&((raw >> 1 & 0x1) as u8).to_le_bytes()),
-            queue_id: (raw >> 2 & 0x7) as u8,
-            reserved: (raw >> 5 & 0x7) as u8,
+            tdg: raw & 0x1,
+            wr_done_sync: SEMA_SYNC::read(&(raw >> 1 & 0x1).to_le_bytes()),
+            queue_id: raw >> 2 & 0x7,
+            reserved: raw >> 5 & 0x7,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.tdg as u8 & 0x1) | (self.wr_done_sync.raw() as u8 & 0x1) << 1
-            | (self.queue_id as u8 & 0x7) << 2 | (self.reserved as u8 & 0x7) << 5
+        (self.tdg & 0x1) | (self.wr_done_sync.raw() & 0x1) << 1
+            | (self.queue_id & 0x7) << 2 | (self.reserved & 0x7) << 5
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -5415,15 +5412,14 @@ impl DMA_ADDR_MODE_PAIR {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            src_addr_mode: DMA_ADDR_MODE::read(&((raw & 0xf) as u8).to_le_bytes()),
-            dst_addr_mode: DMA_ADDR_MODE::read(&((raw >> 4 & 0xf) as u8).to_le_bytes()),
+            src_addr_mode: DMA_ADDR_MODE::read(&(raw & 0xf).to_le_bytes()),
+            dst_addr_mode: DMA_ADDR_MODE::read(&(raw >> 4 & 0xf).to_le_bytes()),
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.src_addr_mode.raw() as u8 & 0xf)
-            | (self.dst_addr_mode.raw() as u8 & 0xf) << 4
+        (self.src_addr_mode.raw() & 0xf) | (self.dst_addr_mode.raw() & 0xf) << 4
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -5465,14 +5461,14 @@ impl DMA_SEMA_UPDATES {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            rd_done: DMA_SEMA_UPDATE_MODE::read(&((raw & 0xf) as u8).to_le_bytes()),
-            wr_done: DMA_SEMA_UPDATE_MODE::read(&((raw >> 4 & 0xf) as u8).to_le_bytes()),
+            rd_done: DMA_SEMA_UPDATE_MODE::read(&(raw & 0xf).to_le_bytes()),
+            wr_done: DMA_SEMA_UPDATE_MODE::read(&(raw >> 4 & 0xf).to_le_bytes()),
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.rd_done.raw() as u8 & 0xf) | (self.wr_done.raw() as u8 & 0xf) << 4
+        (self.rd_done.raw() & 0xf) | (self.wr_done.raw() & 0xf) << 4
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -5532,19 +5528,19 @@ impl DESC_FLAGS {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            num_descriptors: (raw & 0x3) as u8,
-            desc0_src: DMA_DESC_MODE::read(&((raw >> 2 & 0x1) as u8).to_le_bytes()),
-            desc1_src: DMA_DESC_MODE::read(&((raw >> 3 & 0x1) as u8).to_le_bytes()),
-            desc2_src: DMA_DESC_MODE::read(&((raw >> 4 & 0x1) as u8).to_le_bytes()),
-            reserved: (raw >> 5 & 0x7) as u8,
+            num_descriptors: raw & 0x3,
+            desc0_src: DMA_DESC_MODE::read(&(raw >> 2 & 0x1).to_le_bytes()),
+            desc1_src: DMA_DESC_MODE::read(&(raw >> 3 & 0x1).to_le_bytes()),
+            desc2_src: DMA_DESC_MODE::read(&(raw >> 4 & 0x1).to_le_bytes()),
+            reserved: raw >> 5 & 0x7,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.num_descriptors as u8 & 0x3) | (self.desc0_src.raw() as u8 & 0x1) << 2
-            | (self.desc1_src.raw() as u8 & 0x1) << 3
-            | (self.desc2_src.raw() as u8 & 0x1) << 4 | (self.reserved as u8 & 0x7) << 5
+        (self.num_descriptors & 0x3) | (self.desc0_src.raw() & 0x1) << 2
+            | (self.desc1_src.raw() & 0x1) << 3 | (self.desc2_src.raw() & 0x1) << 4
+            | (self.reserved & 0x7) << 5
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -6239,14 +6235,14 @@ impl RANGE_SELECT_DTYPE_MODE {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            dtype: DTYPE::read(&((raw & 0xf) as u8).to_le_bytes()),
-            unknown_4: (raw >> 4 & 0xf) as u8,
+            dtype: DTYPE::read(&(raw & 0xf).to_le_bytes()),
+            unknown_4: raw >> 4 & 0xf,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.dtype.raw() as u8 & 0xf) | (self.unknown_4 as u8 & 0xf) << 4
+        (self.dtype.raw() & 0xf) | (self.unknown_4 & 0xf) << 4
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -6472,20 +6468,18 @@ impl EXT_COMPLETION_INFO {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            has_read: (raw & 0x1) as u8,
-            reserved0: (raw >> 1 & 0x1) as u8,
-            has_write: (raw >> 2 & 0x1) as u8,
-            num_active_ports: (raw >> 3 & 0x7) as u8,
-            reserved1: (raw >> 6 & 0x3) as u8,
+            has_read: raw & 0x1,
+            reserved0: raw >> 1 & 0x1,
+            has_write: raw >> 2 & 0x1,
+            num_active_ports: raw >> 3 & 0x7,
+            reserved1: raw >> 6 & 0x3,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.has_read as u8 & 0x1) | (self.reserved0 as u8 & 0x1) << 1
-            | (self.has_write as u8 & 0x1) << 2
-            | (self.num_active_ports as u8 & 0x7) << 3
-            | (self.reserved1 as u8 & 0x3) << 6
+        (self.has_read & 0x1) | (self.reserved0 & 0x1) << 1 | (self.has_write & 0x1) << 2
+            | (self.num_active_ports & 0x7) << 3 | (self.reserved1 & 0x3) << 6
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
@@ -11554,7 +11548,7 @@ impl SDMA_CCE_W0 {
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
         Self {
-            ctrl: (raw & 0x7fffff) as u32,
+            ctrl: raw & 0x7fffff,
             has_meta_ctrl: (raw >> 23 & 0x1) as u8,
             meta_idx: (raw >> 24 & 0xff) as u8,
         }
@@ -11562,7 +11556,7 @@ impl SDMA_CCE_W0 {
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u32 {
-        (self.ctrl as u32 & 0x7fffff) | (self.has_meta_ctrl as u32 & 0x1) << 23
+        (self.ctrl & 0x7fffff) | (self.has_meta_ctrl as u32 & 0x1) << 23
             | (self.meta_idx as u32 & 0xff) << 24
     }
     #[inline(always)]
@@ -11777,7 +11771,7 @@ impl SDMA_CCE_W2 {
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
         Self {
-            sema_length: (raw & 0xffffff) as u32,
+            sema_length: raw & 0xffffff,
             a_sel: SDMA_FMA_OPERAND::read(&((raw >> 24 & 0x3) as u8).to_le_bytes()),
             b_sel: SDMA_FMA_OPERAND::read(&((raw >> 26 & 0x3) as u8).to_le_bytes()),
             c_sel: SDMA_FMA_OPERAND::read(&((raw >> 28 & 0x3) as u8).to_le_bytes()),
@@ -11787,7 +11781,7 @@ impl SDMA_CCE_W2 {
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u32 {
-        (self.sema_length as u32 & 0xffffff) | (self.a_sel.raw() as u32 & 0x3) << 24
+        (self.sema_length & 0xffffff) | (self.a_sel.raw() as u32 & 0x3) << 24
             | (self.b_sel.raw() as u32 & 0x3) << 26
             | (self.c_sel.raw() as u32 & 0x3) << 28 | (self.op_high as u32 & 0x3) << 30
     }
@@ -22780,14 +22774,14 @@ impl PSEUDO_RANGE_CHECK_DTYPE {
     #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
         Self {
-            dtype: DTYPE::read(&((raw & 0xf) as u8).to_le_bytes()),
-            tag: (raw >> 4 & 0xf) as u8,
+            dtype: DTYPE::read(&(raw & 0xf).to_le_bytes()),
+            tag: raw >> 4 & 0xf,
         }
     }
     /// The packed value; sub-field values wider than their bits are truncated.
     #[inline(always)]
     pub const fn raw(&self) -> u8 {
-        (self.dtype.raw() as u8 & 0xf) | (self.tag as u8 & 0xf) << 4
+        (self.dtype.raw() & 0xf) | (self.tag & 0xf) << 4
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {

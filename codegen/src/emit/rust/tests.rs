@@ -90,6 +90,10 @@ fn literals_take_their_type_from_context() {
     }
     // DMA_DIRECT2D.src_step_elem is `i32[2]`.
     assert!(text.contains("pub src_step_elem: [i32; 2],"));
+    // A sub-field of its container's width is read and written without a cast (DMA_CONFIGS
+    // is a u8 bitfield, priority_class a u3 held in a u8).
+    assert!(text.contains("priority_class: raw & 0x7,"));
+    assert!(text.contains("(self.priority_class & 0x7)"));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! `read`/`write`, metadata tables and the visitor walk.
 
 use super::records::MetaArgs;
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Delimiter, Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
 use super::data::Lit;
@@ -54,6 +54,20 @@ pub(super) fn join_fns(j: &Join, gated: &TokenStream) -> TokenStream {
         /// Splits `value` into its parts (bits above the parts' total are dropped).
         #gated
         pub fn #set(&mut self, value: u64) { #(#sets)* }
+    }
+}
+
+/// `x as to`, or `x` alone (outside the parentheses that only held it for the cast) when it
+/// already has that type.
+fn cast(x: TokenStream, from: Int, to: Int) -> TokenStream {
+    if from != to {
+        let to = int_ty(to);
+        return quote!(#x as #to);
+    }
+    let mut tokens = x.clone().into_iter();
+    match (tokens.next(), tokens.next()) {
+        (Some(TokenTree::Group(g)), None) if g.delimiter() == Delimiter::Parenthesis => g.stream(),
+        _ => x,
     }
 }
 
@@ -301,25 +315,26 @@ impl Render<'_> {
             let raw = code(&shifted_down("raw", b.lsb, &mask));
             match &b.ty {
                 BitsType::Uint => {
-                    let fty = int_ty(uint_for(b.width));
+                    let width = uint_for(b.width);
+                    let fty = int_ty(width);
+                    let read = cast(raw, repr, width);
                     decls.push(quote!(#fdoc pub #id: #fty,));
-                    reads.push(quote!(#id: #raw as #fty,));
-                    writes.push(code(&shifted_up(quote!(self.#id as #ty), b.lsb, &mask)));
+                    reads.push(quote!(#id: #read,));
+                    let own = cast(quote!(self.#id), width, repr);
+                    writes.push(code(&shifted_up(own, b.lsb, &mask)));
                     visits.push(quote!(v.value(&Self::FIELDS[#i_l], base, visit::Value::Unsigned(self.#id as u64));));
                 }
                 BitsType::Named { name, index } => {
                     let nt = ident(name);
                     let inner = match &self.model.ty(*index).kind {
-                        TypeKind::Enum { repr, .. } | TypeKind::Flags { repr, .. } => int_ty(*repr),
-                        _ => int_ty(Int::U8),
+                        TypeKind::Enum { repr, .. } | TypeKind::Flags { repr, .. } => *repr,
+                        _ => Int::U8,
                     };
+                    let read = cast(raw, repr, inner);
                     decls.push(quote!(#fdoc pub #id: #nt,));
-                    reads.push(quote!(#id: #nt::read(&(#raw as #inner).to_le_bytes()),));
-                    writes.push(code(&shifted_up(
-                        quote!(self.#id.raw() as #ty),
-                        b.lsb,
-                        &mask,
-                    )));
+                    reads.push(quote!(#id: #nt::read(&(#read).to_le_bytes()),));
+                    let own = cast(quote!(self.#id.raw()), inner, repr);
+                    writes.push(code(&shifted_up(own, b.lsb, &mask)));
                     visits.push(quote!(v.value(&Self::FIELDS[#i_l], base, self.#id.value(arch));));
                 }
             }
