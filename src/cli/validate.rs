@@ -133,7 +133,7 @@ pub fn table_lines(v: &Violations, arch: Arch, constants: &[String]) -> String {
 fn tally(v: &Violations, arch: Arch) -> String {
     let (mut header, mut compiler, mut unenforced, mut elsewhere) = (0, 0, 0, 0);
     for r in v.rules.iter().filter(|r| r.parent.is_none()) {
-        if !r.arch.is_empty() && !r.arch.contains(&arch.name()) {
+        if !r.applies(arch.name()) {
             elsewhere += 1;
         } else if !r.enforced {
             unenforced += 1;

@@ -165,6 +165,11 @@ impl RuleMeta {
         }
     }
 
+    /// Whether the rule applies to the architecture named `arch` (an empty list: to all).
+    pub fn applies(&self, arch: &str) -> bool {
+        self.arch.is_empty() || self.arch.contains(&arch)
+    }
+
     /// Writes `name(args)` as the source writes the call, or just `name`.
     pub fn write_call(&self, f: &mut impl fmt::Write) -> fmt::Result {
         match self.args {

@@ -245,11 +245,10 @@ fn leaves<'m>(model: &'m Model, t: &'m TypeDef) -> Vec<WordLeaf<'m>> {
         .into_iter()
         .map(|l| WordLeaf {
             chain: l
-                .chain()
-                .map(|c| ChainLink {
+                .claims()
+                .map(|(c, confidence)| ChainLink {
                     path: c.path.clone(),
-                    confidence: (l.role != Role::Unknown || !std::ptr::eq(c, &l.member))
-                        .then_some(c.confidence),
+                    confidence,
                     evidence: c.evidence,
                 })
                 .collect(),

@@ -545,6 +545,14 @@ impl<'m> Leaf<'m> {
     pub fn declared(&self) -> &MetaSlot {
         &self.member.slot
     }
+
+    /// Every member of [`Leaf::chain`] with the tag it claims for these bytes: its own, but
+    /// none for the declaring member of an unknown leaf.
+    pub fn claims(&self) -> impl Iterator<Item = (&Link<'m>, Option<&'m Confidence>)> {
+        let own = (self.role != Role::Unknown).then_some(self.member.confidence);
+        let within = self.within.iter().map(|l| (l, Some(l.confidence)));
+        within.chain([(&self.member, own)])
+    }
 }
 
 /// The confidence of a leaf with `role`, declared by `member` and held by `within`: see

@@ -167,7 +167,7 @@ impl Render<'_> {
                 )
             });
         // `LeafMeta::of` takes the member's own tag, none for an unknown member.
-        let own = (l.role != Role::Unknown).then_some(l.member.confidence);
+        let own = l.claims().last().and_then(|(_, c)| c);
         let within: Vec<String> = l.within.iter().map(|w| slot_ref(&w.slot, owner)).collect();
         let calls = [
             (!(size && bits && ty)).then(|| {
