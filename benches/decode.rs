@@ -29,6 +29,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use dmaspec::prelude::*;
 use dmaspec::stream::{self, Decoded};
 use dmaspec::views::{self, Viewed};
 use dmaspec::words::{DMA_DIRECT2D, view};

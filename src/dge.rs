@@ -13,6 +13,7 @@
 
 use core::fmt;
 
+use crate::prelude::*;
 use crate::words;
 use crate::words::klr::tables::DTYPE_STRIDE_LUT;
 use crate::words::{

@@ -35,4 +35,14 @@ pub mod words {
 pub const DICTIONARY: &str = include_str!(concat!(env!("OUT_DIR"), "/dmaspec.json"));
 
 pub use runtime::DecodeError;
+
+/// The traits the generated types' `decode`, `encode`, `new`, `check_rules` and `validate`
+/// come from, with `Arch`: `use dmaspec::prelude::*;` (a glob import of `dmaspec::words`
+/// brings the traits too).
+pub mod prelude {
+    pub use crate::runtime::{
+        instruction::Instruction, layout::Packed, record::TopLevel, validate::Checked,
+    };
+    pub use crate::words::Arch;
+}
 pub use words::{Arch, WORDS, Word, WordMeta};

@@ -4,6 +4,7 @@
 //! word's dtype). All are compiler rules: a broken one is a finding, the word stays valid.
 
 use dmaspec::Arch;
+use dmaspec::prelude::*;
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind};
 use dmaspec::words::ADDR4;
 

@@ -3,6 +3,7 @@
 
 mod common;
 
+use ::dmaspec::prelude::Checked;
 use common::{dmaspec, stderr, stdout, vector};
 use serde_json::Value;
 

@@ -1,6 +1,7 @@
 //! Issue 13 §4/§5 as Rust data: the `[[conflict]]` records, DMAQoSClass and its narrowing
 //! table, WAIT_MODE's _REG values and the new InstructionType values, all from the tables.
 
+use dmaspec::prelude::*;
 use dmaspec::words::{self, CONFLICTS, DMAQoSClass, WAIT_MODE};
 
 #[test]

@@ -20,6 +20,8 @@ use dmaspec_testkit::downstream;
 
 /// Uses the inferred field: through the owned struct and through the view.
 const USES_INFERRED: &str = r#"//! Reads GATHER.events, which the spec tags MEDIUM (inferred).
+use dmaspec::prelude::*;
+
 pub fn wait_mode(b: &[u8; 64]) -> Option<(dmaspec::words::EVENTS, u8)> {
     let w = dmaspec::words::GATHER::decode(b).ok()?;
     let view = dmaspec::words::view::GATHER::new(b);
@@ -29,6 +31,8 @@ pub fn wait_mode(b: &[u8; 64]) -> Option<(dmaspec::words::EVENTS, u8)> {
 
 /// Uses only confirmed facts: the opcode and `num_active_channels`.
 const USES_CONFIRMED: &str = r#"//! Reads GATHER.num_active_channels (HIGH/OBSERVED).
+use dmaspec::prelude::*;
+
 pub fn channels(b: &[u8; 64]) -> Option<u8> {
     let w = dmaspec::words::GATHER::decode(b).ok()?;
     Some(w.num_active_channels)

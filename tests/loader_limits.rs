@@ -394,7 +394,7 @@ fn a_long_in_list_is_rust_that_compiles() {
     .unwrap();
     let mut main = String::from(
         "#[allow(dead_code, non_camel_case_types, clippy::all)]\n\
-         mod generated { include!(\"generated.rs\"); }\nfn main() {\n",
+         mod generated { include!(\"generated.rs\"); }\nuse generated::Checked;\nfn main() {\n",
     );
     for (n, _) in PROBES {
         main.push_str(&format!(

@@ -1,5 +1,6 @@
 //! What constants, value codecs and ASCII fields do in the generated code, on real words.
 
+use dmaspec::prelude::*;
 use dmaspec::runtime::text::{AsciiZ, TextError, canonical_text};
 use dmaspec::words::DMA_DIRECT2D;
 

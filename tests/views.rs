@@ -8,6 +8,7 @@
 
 mod common;
 
+use dmaspec::prelude::*;
 use dmaspec::stream::{self, Decoded};
 use dmaspec::views::{self, Viewed};
 use dmaspec::words::{DMA_DIRECT2D, DTYPE, view};

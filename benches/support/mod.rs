@@ -7,6 +7,7 @@
 
 use binrw::BinRead;
 use deku::prelude::*;
+use dmaspec::prelude::*;
 use dmaspec::words::{DGE_COMPUTE_OP, DMA_DIRECT2D, DTYPE, UPDATE_MODE, WAIT_MODE};
 use dmaspec::{Arch, WORDS, WordMeta};
 

@@ -26,7 +26,8 @@ pub mod words {
 }
 "#;
 
-const MAIN_RS: &str = r#"use real_spec::words::{DMA_DIRECT2D, DTYPE};
+const MAIN_RS: &str = r#"use dmaspec::prelude::*;
+use real_spec::words::{DMA_DIRECT2D, DTYPE};
 
 fn main() {
     // DMA_DIRECT2D (seed-004 §2): opcode 0xb8 at byte 0, in_dtype FP16 (7) at byte 62.

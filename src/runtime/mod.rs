@@ -2,6 +2,7 @@
 //! metadata, and the visitor that walks a decoded word. Downstream crates that generate
 //! their own words with `dmaspec-codegen` point the generator at this module.
 
+pub mod instruction;
 pub mod klr;
 pub mod layout;
 pub mod lowering;
@@ -9,6 +10,7 @@ pub mod meta;
 pub mod record;
 pub mod rules;
 pub mod text;
+pub mod validate;
 pub mod visit;
 pub mod wire;
 

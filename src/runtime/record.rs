@@ -1,8 +1,9 @@
 //! Records: structs the spec declares `top_level` (a 16-byte SDMA ring descriptor), decoded
 //! on their own rather than inside a 64-byte word. The generated code is thin: each record
-//! states its [`RecordMeta`] and reads its bytes through [`bytes_of`].
+//! states its [`RecordMeta`]; [`TopLevel`] decodes it from the front of a slice.
 
 use super::DecodeError;
+use super::layout::Packed;
 use super::meta::{FieldMeta, LeafMeta};
 use super::rules::RuleMeta;
 
@@ -51,5 +52,28 @@ pub fn bytes_of_mut<'a, const N: usize>(
             needed: N,
             found,
         }),
+    }
+}
+
+/// A record: decoded from the front of a byte slice of any length.
+pub trait TopLevel: Packed {
+    /// The record's metadata.
+    const META: RecordMeta;
+
+    /// Decodes the first `META.size` bytes of `b`; fails only if `b` is shorter.
+    #[inline]
+    fn decode(b: &[u8]) -> Result<Self, DecodeError>
+    where
+        for<'a> &'a Self::Bytes: TryFrom<&'a [u8]>,
+    {
+        let head = b.get(..Self::META.size).map(<&Self::Bytes>::try_from);
+        match head {
+            Some(Ok(head)) => Ok(Self::read(head)),
+            _ => Err(DecodeError::Short {
+                name: Self::NAME,
+                needed: Self::META.size,
+                found: b.len(),
+            }),
+        }
     }
 }

@@ -242,21 +242,60 @@ const MARK: &str = "__lit!(";
 /// escapes control characters, so none occurs otherwise).
 const EVIDENCE_MARK: char = '\u{1}';
 
-/// Distinct record texts in first-use order.
+/// Distinct record texts in first-use order, each with the name stem of what it cites.
 #[derive(Default)]
 struct Table {
     texts: Vec<String>,
+    stems: Vec<String>,
     index: HashMap<String, usize>,
 }
 
 impl Table {
-    fn intern(&mut self, text: String) -> usize {
+    /// The record's number, and whether this is its first use.
+    fn intern(&mut self, text: String, stem: &str) -> (usize, bool) {
         if let Some(&i) = self.index.get(&text) {
-            return i;
+            return (i, false);
         }
         self.texts.push(text.clone());
+        self.stems.push(stem.to_string());
         self.index.insert(text, self.texts.len() - 1);
-        self.texts.len() - 1
+        (self.texts.len() - 1, true)
+    }
+}
+
+/// The constant-name stem of an evidence record: its citation in upper snake case, the
+/// source first (`wiki-dropout §3` is `WIKI_DROPOUT_S3`), so a name says what it cites and
+/// changes only when records citing the same place come or go.
+pub(super) fn evidence_stem(source: &str, cite: &str) -> String {
+    let text = match cite.starts_with(source) {
+        true => cite.to_string(),
+        false => format!("{source} {cite}"),
+    };
+    let mut snake = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '§' if chars.peek().is_some_and(char::is_ascii_digit) => snake.push('S'),
+            c if c.is_ascii_alphanumeric() => snake.push(c.to_ascii_uppercase()),
+            _ if !snake.ends_with('_') => snake.push('_'),
+            _ => {}
+        }
+    }
+    // Whole words, up to 32 characters (the first word whatever its length).
+    let mut stem = String::new();
+    for word in snake.split('_').filter(|w| !w.is_empty()) {
+        if !stem.is_empty() && stem.len() + 1 + word.len() > 32 {
+            break;
+        }
+        if !stem.is_empty() {
+            stem.push('_');
+        }
+        stem.push_str(word);
+    }
+    let stem = stem.trim_matches('_');
+    match stem.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => stem.to_string(),
+        _ => format!("E_{stem}"),
     }
 }
 
@@ -273,16 +312,18 @@ impl Lits {
         quote!(__lit!(#i))
     }
 
-    /// A reference to the evidence record `record`, stored once per module. The marker
-    /// has a fixed width, so a line's layout does not depend on the thread's numbering.
-    pub fn evidence(&self, record: Lit) -> Lit {
-        let i = self.evidence.borrow_mut().intern(record.0);
-        Lit(format!("{EVIDENCE_MARK}{i:08}{EVIDENCE_MARK}"))
+    /// A reference to the evidence record `record`, stored once per module. The marker's
+    /// width does not depend on the thread's numbering, so neither does a line's layout.
+    pub fn evidence(&self, stem: &str, record: Lit) -> Lit {
+        let (i, _) = self.evidence.borrow_mut().intern(record.0, stem);
+        // The stem makes the marker about as wide as the name it becomes.
+        Lit(format!("{EVIDENCE_MARK}{i:08}:{stem}{EVIDENCE_MARK}"))
     }
 
-    /// The evidence records this thread cites, by its own number.
-    pub fn into_evidence(self) -> Vec<String> {
-        self.evidence.into_inner().texts
+    /// The evidence records this thread cites, by its own number: (stem, text).
+    pub fn into_evidence(self) -> Vec<(String, String)> {
+        let t = self.evidence.into_inner();
+        t.stems.into_iter().zip(t.texts).collect()
     }
 
     /// Replaces every placeholder in prettyplease's output with its literal; lines after
@@ -318,19 +359,31 @@ impl Lits {
 #[derive(Default)]
 pub(super) struct Interned {
     table: Table,
+    /// Each record's constant name, by its number.
+    names: Vec<String>,
+    /// Records named so far per stem.
+    per_stem: HashMap<String, usize>,
 }
 
 impl Interned {
     /// `text` (rendered by a thread whose records are `records`) with every evidence
     /// marker replaced by the record's name in the `evidence` module.
-    pub fn resolve(&mut self, text: &str, records: &[String]) -> String {
+    pub fn resolve(&mut self, text: &str, records: &[(String, String)]) -> String {
         let mut out = String::with_capacity(text.len());
         let mut parts = text.split(EVIDENCE_MARK);
         out.push_str(parts.next().unwrap_or(""));
         while let (Some(number), Some(after)) = (parts.next(), parts.next()) {
+            let number = number.split(':').next().unwrap_or(number);
             let local: usize = number.parse().expect("an evidence marker holds its number");
-            let global = self.table.intern(records[local].clone());
-            out.push_str(&format!("evidence::E{global}"));
+            let (stem, record) = &records[local];
+            let (global, first) = self.table.intern(record.clone(), stem);
+            if first {
+                let k = self.per_stem.entry(stem.clone()).or_default();
+                self.names.push(format!("{stem}_{k}"));
+                *k += 1;
+            }
+            out.push_str("evidence::");
+            out.push_str(&self.names[global]);
             out.push_str(after);
         }
         out
@@ -345,8 +398,8 @@ impl Interned {
             "/// Every evidence record the tables cite, stated once; the tables name them.\n\
              pub mod evidence {\n    use super::{confidence, meta};\n",
         );
-        for (i, text) in self.table.texts.iter().enumerate() {
-            let item = format!("pub const E{i}: meta::Evidence = {text};");
+        for (name, text) in self.names.iter().zip(&self.table.texts) {
+            let item = format!("pub const {name}: meta::Evidence = {text};");
             push_indented(&mut out, &item, "");
         }
         out.push_str("}\n");
@@ -404,8 +457,8 @@ mod tests {
             lits.embed(Lit::num(1));
         }
         assert_eq!(lits.embed(Lit::num(2)).to_string().len(), first.len());
-        let first = lits.evidence(Lit::str("a")).text().len();
-        let later = (0..1000).map(|i| lits.evidence(Lit::num(i)).text().len());
+        let first = lits.evidence("A", Lit::str("a")).text().len();
+        let later = (0..1000).map(|i| lits.evidence("A", Lit::num(i)).text().len());
         assert!(later.into_iter().all(|l| l == first));
     }
 

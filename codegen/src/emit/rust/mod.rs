@@ -140,7 +140,7 @@ impl Piece {
 /// What one thread printed: `(piece, text)`, and the evidence records its texts cite.
 struct Rendered {
     texts: Vec<(usize, String)>,
-    evidence: Vec<String>,
+    evidence: Vec<(String, String)>,
 }
 
 /// Token streams are not `Send`, so each thread builds, parses and prints its own pieces.
@@ -220,7 +220,10 @@ impl Render<'_> {
                 let confidences = self.confidences(rt);
                 quote! {
                     #[allow(unused_imports)]
-                    use #rt::{layout::Layout, lowering, meta, record, rules, text, visit, wire::{at, at_mut}, DecodeError};
+                    use #rt::{instruction, layout::Layout, lowering, meta, record, rules, text, visit, wire::{at, at_mut}, DecodeError};
+                    /// What every word, record and type with rules shares: `decode`, `encode`,
+                    /// `new`, `check_rules`, `validate` (import them with the types).
+                    pub use #rt::{instruction::Instruction, layout::Packed, record::TopLevel, validate::Checked};
                     #arch
                     #confidences
                 }

@@ -37,20 +37,24 @@ impl Render<'_> {
     pub(super) fn evidence(&self, ev: &[Evidence]) -> Lit {
         Lit::slice(ev.iter().map(|e| {
             let opt = |v: &Option<String>| Lit::some(v.as_deref().map(Lit::str));
-            self.lits.evidence(Lit::update_line(
-                "meta::Evidence",
-                [
-                    ("source", Some(Lit::str(&e.source))),
-                    ("cite", Some(Lit::str(&e.cite))),
-                    ("name", opt(&e.alias)),
-                    ("names", opt(&e.names)),
-                    ("pin", opt(&e.pin)),
-                    ("value", opt(&e.value)),
-                    ("confidence", Some(confidence(&e.confidence))),
-                    ("note", opt(&e.note)),
-                ],
-                "meta::Evidence::DEFAULT",
-            ))
+            let stem = super::data::evidence_stem(&e.source, &e.cite);
+            self.lits.evidence(
+                &stem,
+                Lit::update_line(
+                    "meta::Evidence",
+                    [
+                        ("source", Some(Lit::str(&e.source))),
+                        ("cite", Some(Lit::str(&e.cite))),
+                        ("name", opt(&e.alias)),
+                        ("names", opt(&e.names)),
+                        ("pin", opt(&e.pin)),
+                        ("value", opt(&e.value)),
+                        ("confidence", Some(confidence(&e.confidence))),
+                        ("note", opt(&e.note)),
+                    ],
+                    "meta::Evidence::DEFAULT",
+                ),
+            )
         }))
     }
 

@@ -329,16 +329,17 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         ),
         None => doc_truth,
     };
-    let doc_validate = format!(
-        " Checks every rule of `{owner_name}` for `arch`; the error lists every violated rule."
-    );
+    // Words and records state their `Packed` impl with the rest of what they add.
+    let packed = (owner.opcode().is_none() && !owner.is_record())
+        .then(|| super::words::packed_impl(&id, owner_name, size));
     quote! {
-        impl #id {
-            /// The validity rules the sources state for this type, in spec order.
-            pub const RULES: &'static [rules::RuleMeta] = #metas;
+        #packed
+        impl Checked for #id {
+            type Arch = Arch;
+            const RULES: &'static [rules::RuleMeta] = #metas;
             #[doc = #doc_truth]
             #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-            pub fn rule_truth(b: &[u8; #size_l], arch: Arch) -> u64 {
+            fn rule_truth(b: &[u8; #size_l], arch: Arch) -> u64 {
                 /// The rules that check nothing: they always hold.
                 const ALWAYS: u64 = #holds;
                 let nc = arch.nc() as i64;
@@ -346,16 +347,6 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
                 let mut t = ALWAYS;
                 #(#stmts)*
                 t
-            }
-            /// The violations of these bytes (empty when valid).
-            pub fn check_rules(b: &[u8; #size_l], arch: Arch) -> rules::Violations {
-                rules::Violations::from_truth(#owner_name, Self::RULES, Self::rule_truth(b, arch))
-            }
-            #[doc = #doc_validate]
-            pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations> {
-                let mut b = [0u8; #size_l];
-                self.write(&mut b);
-                Self::check_rules(&b, arch).into_result()
             }
         }
     }

@@ -13,9 +13,16 @@ fn module() -> &'static str {
     })
 }
 
+/// The `evidence` module's text.
+fn evidence_module(text: &str) -> &str {
+    let module = &text[text.find("pub mod evidence {").unwrap_or(0)..];
+    &module[..module.find("\n}\n").unwrap_or(module.len())]
+}
+
 #[test]
-fn evidence_records_are_stated_once_and_named() {
+fn evidence_records_are_stated_once_and_named_by_what_they_cite() {
     let text = module();
+    let module = evidence_module(text);
     let stated: Vec<&str> = text
         .lines()
         .filter(|l| l.contains("meta::Evidence {"))
@@ -23,22 +30,51 @@ fn evidence_records_are_stated_once_and_named() {
     assert!(
         stated
             .iter()
-            .all(|l| l.trim_start().starts_with("pub const E")),
+            .all(|l| module.contains(*l) && l.trim_start().starts_with("pub const ")),
         "every evidence record is a constant of the `evidence` module"
     );
     // The records themselves: each constant's text from its `=` to its `;`.
-    let mut records: Vec<&str> = text
-        .split("pub const E")
-        .skip(1)
-        .map(|r| &r[r.find('=').unwrap_or(0)..r.find(";\n").unwrap_or(r.len())])
+    let mut records: Vec<&str> = stated
+        .iter()
+        .map(|r| &r[r.find('=').unwrap_or(0)..])
         .collect();
     let total = records.len();
     records.sort_unstable();
     records.dedup();
     assert_eq!(records.len(), total, "no record is stated twice");
-    // supp-addr4's register-mode pin is cited by ADDR4.register_mode's evidence only once.
+    // supp-addr4's register-mode pin is cited by ADDR4.register_mode's evidence only once,
+    // under a name made of its citation ("supp-addr4 §Register mode"), the second such.
     assert_eq!(text.matches("0x1508f58: or byte [rbx+3], 80h").count(), 1);
-    assert!(text.contains("evidence: &[evidence::E"));
+    let pin = stated
+        .iter()
+        .find(|l| l.contains("0x1508f58: or byte [rbx+3], 80h"))
+        .expect("the register-mode pin is stated");
+    assert!(
+        pin.trim_start()
+            .starts_with("pub const SUPP_ADDR4_REGISTER_MODE_1: ")
+    );
+    assert!(text.contains("evidence(&[evidence::SUPP_ADDR4_REGISTER_MODE_"));
+}
+
+#[test]
+fn evidence_names_are_stems_of_their_citation() {
+    use super::data::evidence_stem;
+    assert_eq!(
+        evidence_stem("wiki-dropout", "wiki-dropout §3"),
+        "WIKI_DROPOUT_S3"
+    );
+    assert_eq!(evidence_stem("seed-004", "seed-004 §3.1"), "SEED_004_S3_1");
+    assert_eq!(evidence_stem("seed-004", "§2 table"), "SEED_004_S2_TABLE");
+    assert_eq!(
+        evidence_stem("supp-dve-datamove", "supp-dve-datamove §Dropout"),
+        "SUPP_DVE_DATAMOVE_DROPOUT"
+    );
+    assert_eq!(evidence_stem("1x", "§→"), "E_1X");
+    assert_eq!(
+        evidence_stem("wiki-tensor-descriptors", "§Partition-axis folding"),
+        "WIKI_TENSOR_DESCRIPTORS"
+    );
+    assert_eq!(evidence_stem(&"b".repeat(40), "§1"), "B".repeat(40));
 }
 
 #[test]
@@ -68,7 +104,7 @@ fn defaults_are_not_spelled_out() {
     // DMA_DIRECT2D's header.opcode leaf is laid out as HEADER::FIELDS[0] declares it.
     assert!(text.contains(r#"meta::LeafMeta::of("header.opcode", 0, &HEADER::FIELDS[0])"#));
     // Opcodes in hex, as the spec writes them (DMAMEMCPY is 0xb8, spec/types/opcode.toml).
-    assert!(text.contains("pub const OPCODE: u8 = 0xb8;"));
+    assert!(text.contains("    const OPCODE: u8 = 0xb8;"));
     assert!(!text.contains("OPCODE: u8 = 184u8"));
     // A leaf is `LeafMeta::of` plus a builder call per difference, not a record.
     assert!(!text.contains("meta::LeafMeta {"));
@@ -106,7 +142,7 @@ fn a_types_rules_follow_its_definition() {
         .find("\npub struct DMA_")
         .map_or(text.len(), |i| def + 1 + i);
     let rules = text[def..]
-        .find("pub fn rule_truth(b: &[u8; 1]")
+        .find("fn rule_truth(b: &[u8; 1]")
         .map(|i| def + i);
     assert!(
         rules.is_some_and(|r| r < next_type),
@@ -130,11 +166,10 @@ fn docs_state_the_confidence_once_per_member() {
 #[test]
 fn evidence_records_take_one_line_each() {
     let text = module();
-    let module = &text[text.find("pub mod evidence {").unwrap_or(0)..];
-    let module = &module[..module.find("\n}\n").unwrap_or(module.len())];
+    let module = evidence_module(text);
     let records: Vec<&str> = module
         .lines()
-        .filter(|l| l.trim_start().starts_with("pub const E"))
+        .filter(|l| l.trim_start().starts_with("pub const "))
         .collect();
     // The 571 distinct records of the spec, one line each (plus the `use` line).
     assert!(records.len() > 500);
@@ -195,7 +230,7 @@ fn a_member_is_its_constructor_and_the_setters_of_what_it_states() {
     assert!(text.contains(
         "        meta::FieldMeta::new(\"address\", 0, 4, \"u29\", confidence::certainty::CERTAIN, \"29-bit"
     ));
-    assert!(text.contains("\n            .bits(0, 29)\n            .evidence(&[evidence::E"));
+    assert!(text.contains("\n            .bits(0, 29)\n            .evidence(&[\n                evidence::SUPP_ADDR4_THE_29_BIT_ADDRESS_0,"));
     assert!(
         !text.contains("meta::FieldMeta::DEFAULT") && !text.contains("rules::RuleMeta::DEFAULT")
     );
@@ -219,12 +254,7 @@ fn klr_records_take_one_line_each_and_state_only_what_differs() {
             .all(|l| l.ends_with(", ..FieldMeta::DEFAULT },"))
     );
     // klr::NcCopy's `dst` (spec/klr/klr_nodes.toml).
-    // The evidence record's number depends on what the module cites before it.
-    assert!(fields.iter().any(|l| {
-        l.strip_prefix(r#"        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::E"#)
-            .and_then(|rest| rest.strip_suffix("], ..FieldMeta::DEFAULT },"))
-            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
-    }));
+    assert!(fields.iter().any(|l| l == r#"        FieldMeta { name: "dst", input: Input::Ap, offset: Some(0), doc: "Destination.", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::SEED_003_S2_0], ..FieldMeta::DEFAULT },"#));
     let paths = records("PathInfo");
     assert_eq!(paths.len(), 20);
     assert!(paths.iter().all(|l| l.ends_with(", ..PathInfo::NONE },")));

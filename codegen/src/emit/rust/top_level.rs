@@ -25,25 +25,16 @@ impl Render<'_> {
             Some(_) => quote!(Self::RULES),
             None => quote!(&[]),
         };
+        let packed = super::words::packed_impl(id, name, t.size);
         quote! {
-            impl #id {
-                pub const NAME: &'static str = #name;
-                pub const META: record::RecordMeta = record::RecordMeta {
+            #packed
+            impl TopLevel for #id {
+                const META: record::RecordMeta = record::RecordMeta {
                     name: #name, c_name: #c_name, size: #size, doc: #doc,
                     fields: Self::FIELDS, leaves: #leaf_metas, rules: #rules,
                 };
-                /// Decodes the first `SIZE` bytes of `b`; fails only if `b` is shorter.
-                #[inline]
-                pub fn decode(b: &[u8]) -> Result<Self, DecodeError> {
-                    Ok(Self::read(record::bytes_of(b, Self::NAME)?))
-                }
-                /// The bytes of this record, exactly as held (reserved and unknown bits included).
-                #[inline]
-                pub fn encode(&self) -> [u8; #size] {
-                    let mut b = [0u8; #size];
-                    self.write(&mut b);
-                    b
-                }
+            }
+            impl #id {
                 /// A zero-copy view of the first `SIZE` bytes of `b`.
                 #[inline]
                 pub fn view(b: &[u8]) -> Result<view::#id<'_>, DecodeError> {

@@ -159,6 +159,32 @@ const GENERIC: &str = r#"    /// A read-only view of the bytes of a `T`; `T`'s a
             f.debug_tuple("ViewMut").field(self.0).finish()
         }
     }
+    impl<'a, T: Instruction> View<'a, T> {
+        /// Views a word; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a [u8; 64]) -> Result<Self, DecodeError> {
+            instruction::check_opcode::<T>(b)?;
+            Ok(Self(b))
+        }
+    }
+    impl<'a, T: Instruction> ViewMut<'a, T> {
+        /// Views a word for writing; fails only if byte 0 is not this word's opcode.
+        #[inline]
+        pub fn decode(b: &'a mut [u8; 64]) -> Result<Self, DecodeError> {
+            instruction::check_opcode::<T>(b)?;
+            Ok(Self(b))
+        }
+    }
+    impl<T: Checked> View<'_, T> {
+        /// The violated rules of the bytes under the view for `arch` (empty when valid).
+        #[inline]
+        pub fn check(&self, arch: T::Arch) -> rules::Violations { T::check_rules(self.0, arch) }
+        /// Checks every rule for `arch`; the error lists every violated rule.
+        #[inline]
+        pub fn validate(&self, arch: T::Arch) -> Result<(), rules::Violations> {
+            self.check(arch).into_result()
+        }
+    }
 "#;
 
 /// How a member type is exposed by a view.
@@ -403,29 +429,6 @@ impl Render<'_> {
         out.push_str("    }\n");
     }
 
-    /// `check`/`validate` on the bytes under a view, for types with validity rules: the
-    /// validators read bytes, so a view validates without decoding anything else.
-    fn view_rules(&self, out: &mut String, name: &str) {
-        if self.model.rule_set_of(name).is_none() {
-            return;
-        }
-        method(
-            out,
-            "The violated rules of the bytes under the view for `arch` (empty when valid).",
-            "pub fn check(&self, arch: Arch) -> rules::Violations",
-            &[format!(
-                "super::{}::check_rules(self.bytes(), arch)",
-                ident(name)
-            )],
-        );
-        method(
-            out,
-            "Checks every rule for `arch`; the error lists every violated rule.",
-            "pub fn validate(&self, arch: Arch) -> Result<(), rules::Violations>",
-            &["self.check(arch).into_result()".into()],
-        );
-    }
-
     fn view_struct(
         &self,
         out: &mut String,
@@ -441,31 +444,7 @@ impl Render<'_> {
             .collect();
         let to_owned: Vec<String> = members.iter().map(|m| m.to_owned.clone()).collect();
         let from_owned: Vec<String> = members.iter().map(|m| m.from_owned.clone()).collect();
-        let extra = |out: &mut String, mutable: bool| {
-            if is_word {
-                let (what, b) = match mutable {
-                    false => ("Views a word", "&'a [u8; 64]"),
-                    true => ("Views a word for writing", "&'a mut [u8; 64]"),
-                };
-                method(
-                    out,
-                    &format!("{what}; fails only if byte 0 is not this word's opcode."),
-                    &format!("pub fn decode(b: {b}) -> Result<Self, DecodeError>"),
-                    &[
-                        format!(
-                            "if b[0] != super::{id}::OPCODE {{\n    \
-                             return Err(DecodeError::WrongOpcode {{\n        \
-                             expected: super::{id}::OPCODE,\n        found: b[0],\n        \
-                             name: super::{id}::NAME,\n    }});\n}}"
-                        ),
-                        "Ok(Self(b))".into(),
-                    ],
-                );
-            }
-            if !mutable {
-                self.view_rules(out, name);
-            }
-        };
+        let extra = |_: &mut String, _: bool| {};
         self.view_pair(
             out,
             name,
@@ -560,9 +539,6 @@ impl Render<'_> {
                     &format!("pub fn set_bits(&mut self, v: {ty}) -> &mut Self"),
                     &["*self.0 = v.to_le_bytes();".into(), "self".into()],
                 );
-            }
-            if !mutable {
-                self.view_rules(out, &t.name);
             }
         };
         self.view_pair(

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::data::Lit;
 use super::render::{Render, in_archs, unguarded};
-use super::util::{code, hex, ident};
+use super::util::{code, hex, ident, n};
 use crate::model::*;
 
 /// A word's opcode and constants laid into 64 zero bytes.
@@ -29,6 +29,22 @@ pub(super) fn template_bytes(leaves: &[Leaf], opcode: u8) -> [u8; 64] {
         }
     }
     b
+}
+
+/// `Packed` for `id`: its inherent `read` and `write` (which stay `const` where they can,
+/// for the tables built at compile time) behind the trait that provides `encode`.
+pub(super) fn packed_impl(id: &syn::Ident, name: &str, size: usize) -> TokenStream {
+    let size = n(size);
+    quote! {
+        impl Packed for #id {
+            const NAME: &'static str = #name;
+            const ZERO: [u8; #size] = [0; #size];
+            #[inline(always)]
+            fn read(b: &[u8; #size]) -> Self { Self::read(b) }
+            #[inline(always)]
+            fn write(&self, b: &mut [u8; #size]) { self.write(b) }
+        }
+    }
 }
 
 impl Render<'_> {
@@ -71,10 +87,9 @@ impl Render<'_> {
             None => quote!(None),
         };
         let template = template_bytes(&leaves, o.value).map(Literal::u8_unsuffixed);
+        let packed = packed_impl(id, name, t.size);
         quote! {
             impl #id {
-                pub const OPCODE: u8 = #op;
-                pub const NAME: &'static str = #name;
                 pub const META: WordMeta = WordMeta {
                     name: #name, c_name: #c_name, aliases: &[#(#aliases),*], opcode: #op,
                     opcode_enumerator: #enumerator, arch: &[#(Arch::#archs),*],
@@ -83,31 +98,12 @@ impl Render<'_> {
                     fields: Self::FIELDS, leaves: #leaf_metas,
                     template: &Self::TEMPLATE,
                 };
-                /// Decodes a word; fails only if byte 0 is not this word's opcode.
-                #[inline]
-                pub fn decode(b: &[u8; 64]) -> Result<Self, DecodeError> {
-                    if b[0] != Self::OPCODE {
-                        return Err(DecodeError::WrongOpcode { expected: Self::OPCODE, found: b[0], name: Self::NAME });
-                    }
-                    Ok(Self::read(b))
-                }
-                /// The 64 bytes of this word, exactly as held (reserved and unknown bytes included).
-                #[inline]
-                pub fn encode(&self) -> [u8; 64] {
-                    let mut b = [0u8; 64];
-                    self.write(&mut b);
-                    b
-                }
-                /// The bytes `new()` starts from: the opcode and every constant, zero elsewhere.
-                pub const TEMPLATE: [u8; 64] = [#(#template),*];
-                /// A word with the opcode and every constant set, everything else zero.
-                pub fn new() -> Self {
-                    Self::read(&Self::TEMPLATE)
-                }
-                /// Constants that differ in `b`: (leaf, expected, found).
-                pub fn constant_mismatches(b: &[u8; 64]) -> impl Iterator<Item = (&'static meta::LeafMeta, u64, u64)> + '_ {
-                    meta::constant_mismatches(b, Self::META.leaves)
-                }
+            }
+            #packed
+            impl Instruction for #id {
+                const OPCODE: u8 = #op;
+                const TEMPLATE: [u8; 64] = [#(#template),*];
+                const LEAVES: &'static [meta::LeafMeta] = Self::META.leaves;
             }
         }
     }
