@@ -24,7 +24,7 @@ pub mod stream;
 pub mod views;
 
 /// The generated words and their types, named as in the spec.
-#[allow(non_camel_case_types, clippy::all)]
+#[allow(non_camel_case_types)]
 pub mod words {
     include!(concat!(env!("OUT_DIR"), "/dmaspec.rs"));
 }

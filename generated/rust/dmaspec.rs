@@ -1217,7 +1217,7 @@ pub mod evidence {
     pub const SEED_000_SWITCHQUEUEINSTANCE_7: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §SwitchQueueInstance", name: Some("sub-id / instance = 1 (swap marker)"), pin: Some("movl $0x1,0x3c(%r14) @126452d"), value: Some("constant 1"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const SEED_000_DMATRIGGER_0: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("opcode = 0xC1 / inst_word_len = 0x10 / format-reserved = 0"), pin: Some("byte0 (@122997d)"), value: Some("setupHeader"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const SEED_000_DMATRIGGER_1: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("SyncWait mode / events.wait_idx / SyncUpdate mode / events.update_idx / sync wait/update value"), value: Some("setupSyncWait<…TRIGGER_STRUCT> (sub_1229370) / setupSyncUpdate<…TRIGGER_STRUCT> (sub_12290B0); SyncRef::getId; Wait/Update::getValue"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
-    pub const SEED_000_DMATRIGGER_2: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'."), ..meta::Evidence::DEFAULT };
+    pub const SEED_000_DMATRIGGER_2: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA QUEUE NAME (asciiz)"), names: Some("queName.length() < maxSize"), pin: Some("v20+12"), value: Some("strncpy(bundle+12, queueBB.name, 0x1F)"), confidence: confidence::seed000::CONFIRMED, note: Some("The table row gives width 31 (the strncpy count); maxSize = 32 is 'the 31-byte slot + NUL'.") };
     pub const SEED_000_DMATRIGGER_3: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("| `+0x0C` | 31 | **DMA QUEUE NAME** (asciiz) | `strncpy(bundle+12, queueBB.name, 0x1F)` | `v20+12` | CONFIRMED |"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const SEED_000_DMATRIGGER_4: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", name: Some("DMA BLOCK ID"), names: Some("id < DmaBlocks.size()"), pin: Some("(_DWORD)v20+12 (1229975: movups %xmm0,0x30(%rax))"), value: Some("InstDMABlock::getBlockId(getDmaBlock(0))"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
     pub const SEED_000_DMATRIGGER_5: meta::Evidence = meta::Evidence { source: "seed-000", cite: "seed-000 §DMATrigger", names: Some("queName.length() < maxSize (maxSize=32, the 31-byte slot + NUL)"), confidence: confidence::seed000::CONFIRMED, ..meta::Evidence::DEFAULT };
@@ -7977,12 +7977,12 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "LDTAGS", value: 6, c_name: "NEURON_ISA_TPB_OPCODE_LDTAGS",
             aliases: &["Ldtags"], arch: &["cayman", "mariana", "maverick"],
-            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            engine: Some("PE"),
         },
         meta::EnumeratorMeta {
             name: "MATMUL_SPARSE", value: 7, c_name: "NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE",
             aliases: &["MatMulSparse"], arch: &["cayman", "mariana", "maverick"],
-            engine: Some("PE"), ..meta::EnumeratorMeta::DEFAULT
+            engine: Some("PE"),
         },
         meta::EnumeratorMeta {
             name: "PE_MANAGE_SEED", value: 8,
@@ -7992,12 +7992,10 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "LDWEIGHTS_MX", value: 9, c_name: "NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX",
             aliases: &["LdWeightMx"], arch: &["mariana", "maverick"], engine: Some("PE"),
-            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "MATMUL_MX", value: 10, c_name: "NEURON_ISA_TPB_OPCODE_MATMUL_MX",
             aliases: &["MatmultMx"], arch: &["mariana", "maverick"], engine: Some("PE"),
-            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "ACTIVATE", value: 33, c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATE",
@@ -8023,7 +8021,7 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "ACTIVATE2", value: 37, c_name: "NEURON_ISA_TPB_OPCODE_ACTIVATE2",
             aliases: &["Activation_0x25"], arch: &["mariana", "maverick"],
-            engine: Some("ACT"), ..meta::EnumeratorMeta::DEFAULT
+            engine: Some("ACT"),
         },
         meta::EnumeratorMeta {
             name: "ACTIVATE_MULTIPASS", value: 38,
@@ -8347,7 +8345,6 @@ impl OPCODE {
             name: "TENSOR_TENSOR_ADD_BF16", value: 138,
             c_name: "NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16",
             aliases: &["TensorTensor_0x8a"], arch: &["sunda"], engine: Some("DVE"),
-            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "TENSOR_TENSOR_MULT_BF16", value: 139,
@@ -8553,7 +8550,6 @@ impl OPCODE {
             name: "RANGE_SELECT", value: 188, c_name: "NEURON_ISA_TPB_OPCODE_RANGE_SELECT",
             aliases: &["RangeSelect", "range_select"],
             arch: &["cayman", "mariana", "maverick"], engine: Some("DVE"),
-            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "DMA_TRANSPOSE", value: 189,
@@ -8564,13 +8560,12 @@ impl OPCODE {
             name: "GET_SEQUENCE_BOUNDS", value: 190,
             c_name: "NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS",
             aliases: &["GetSequenceBounds"], arch: &["cayman", "mariana", "maverick"],
-            engine: Some("GPSIMD"), ..meta::EnumeratorMeta::DEFAULT
+            engine: Some("GPSIMD"),
         },
         meta::EnumeratorMeta {
             name: "SB2SB_COLLECTIVE", value: 191,
             c_name: "NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE", aliases: &["Sb2sbCollective"],
             arch: &["cayman", "mariana", "maverick"], engine: Some("GPSIMD"),
-            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "PSEUDO_DMATRIGGER", value: 193,
@@ -8752,12 +8747,11 @@ impl OPCODE {
         meta::EnumeratorMeta {
             name: "RAND2", value: 226, c_name: "NEURON_ISA_TPB_OPCODE_RAND2",
             aliases: &["Rand2"], arch: &["mariana", "maverick"], engine: Some("DVE"),
-            ..meta::EnumeratorMeta::DEFAULT
         },
         meta::EnumeratorMeta {
             name: "QUANTIZE_MX", value: 227, c_name: "NEURON_ISA_TPB_OPCODE_QUANTIZE_MX",
             aliases: &["QuantizeMx"], arch: &["mariana", "maverick"],
-            engine: Some("PE/DVE"), ..meta::EnumeratorMeta::DEFAULT
+            engine: Some("PE/DVE"),
         },
         meta::EnumeratorMeta {
             name: "CONV_LUT_LOAD", value: 228,
@@ -8809,7 +8803,7 @@ impl OPCODE {
             name: "NONZERO_WITH_COUNT", value: 242,
             c_name: "NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT",
             aliases: &["NonzeroWithCount"], arch: &["cayman", "mariana", "maverick"],
-            engine: Some("DVE"), ..meta::EnumeratorMeta::DEFAULT
+            engine: Some("DVE"),
         },
         meta::EnumeratorMeta {
             name: "TENSOR_TENSOR_INT_WIDE", value: 243,
@@ -12022,7 +12016,7 @@ impl SDMA_CME_BD_DESC {
         let _ = arch;
         self.len_ctrl.visit(&Self::FIELDS[0], v, base, arch);
         self.meta_ctrl.visit(&Self::FIELDS[1], v, base + 4, arch);
-        v.value(&Self::FIELDS[2], base + 8, visit::Value::Unsigned(self.buf_ptr as u64));
+        v.value(&Self::FIELDS[2], base + 8, visit::Value::Unsigned(self.buf_ptr));
     }
 }
 impl Packed for SDMA_CME_BD_DESC {
@@ -15792,7 +15786,7 @@ impl DMA_COPY2D {
         v.value(
             &Self::FIELDS[9],
             base + 16,
-            visit::Value::Unsigned(self.src_start_addr as u64),
+            visit::Value::Unsigned(self.src_start_addr),
         );
         v.enter(&Self::FIELDS[10], base + 24, visit::Group::Array);
         for (i0, x0) in self.src_step_elem.iter().enumerate() {
@@ -15825,7 +15819,7 @@ impl DMA_COPY2D {
         v.value(
             &Self::FIELDS[14],
             base + 40,
-            visit::Value::Unsigned(self.dst_start_addr as u64),
+            visit::Value::Unsigned(self.dst_start_addr),
         );
         v.enter(&Self::FIELDS[15], base + 48, visit::Group::Array);
         for (i0, x0) in self.dst_step_elem.iter().enumerate() {
@@ -22569,7 +22563,7 @@ impl PSEUDO_RANGE_CHECK {
         v.value(
             &Self::FIELDS[5],
             base + 32,
-            visit::Value::Unsigned(self.bound_size_bytes as u64),
+            visit::Value::Unsigned(self.bound_size_bytes),
         );
         v.value(
             &Self::FIELDS[6],
@@ -23781,25 +23775,23 @@ pub const POOLING_NUM_CHANNELS: i64 = 128i64;
 /// The narrowing of a DMAQoSClass into DMA_CONFIGS.priority_class as the consolidated page's worked example states it: "wire QoS = (P2-1) -> saturates into DMA_CONFIGS.priority_class (0..4)" — the wire QoS is class − 1, then saturated to the device band 0..4. So Default → 0, P0 → 1, P1 → 2, P2 → 3, P3..P14 → 4. INFERRED: the page gives the formula for P2 and the word "saturates", not a row per class; the per-class values are that formula applied. Unassigned (class − 1 = −1) has no value in any source: −1 here marks that, it is not a wire value. The compiler's own store masks instead (`qos&7`, seed 000), which is the recorded conflict `qos_narrowing`. Confidence: MED/INFERRED (inferred). Values not listed give -1.
 pub const fn dma_qos_priority_class(x: DMAQoSClass) -> i64 {
     match x.raw() {
-        0u8 => -1i64,
-        1u8 => 0i64,
-        2u8 => 1i64,
-        3u8 => 2i64,
-        4u8 => 3i64,
-        5u8 | 6u8 | 7u8 | 8u8 | 9u8 | 10u8 | 11u8 | 12u8 | 13u8 | 14u8 | 15u8 | 16u8 => {
-            4i64
-        }
-        _ => -1i64,
+        0 => -1,
+        1 => 0,
+        2 => 1,
+        3 => 2,
+        4 => 3,
+        5..=16 => 4,
+        _ => -1,
     }
 }
 /// Element byte size of a DTYPE wire tag: the size of its wire container, which the ADDR4 aligner uses as the required start-address alignment (1 / 2 / 4 / 8). INVALID and values no source sizes give 0. The header predicates call this type_size_check(dtype, N) / sizeof(dtype). Conflict: the device's sdma_data_type_size table reports 0 bytes for FP32R, not 4 (supp-consolidated, supp-field-tables §7); this table follows the container size. Confidence: CERTAIN (confirmed). Values not listed give 0.
 pub const fn dtype_size(x: DTYPE) -> i64 {
     match x.raw() {
-        1u8 | 12u8 => 8i64,
-        2u8 | 3u8 | 13u8 | 14u8 | 15u8 => 1i64,
-        4u8 | 5u8 | 6u8 | 7u8 => 2i64,
-        8u8 | 9u8 | 10u8 | 11u8 => 4i64,
-        _ => 0i64,
+        1 | 12 => 8,
+        2 | 3 | 13..=15 => 1,
+        4..=7 => 2,
+        8..=11 => 4,
+        _ => 0,
     }
 }
 /// Disagreements between sources that no field's alternatives hold (a table's
@@ -24448,7 +24440,6 @@ pub const GAPS: &[meta::Gap] = &[
         reason: "Bytes 33 and 35..39 of S4_PB: the shipped header's table on the gap-cluster page lists src_mem_pattern@12 (20), in_dtype@32 (1), num_active_channels@34 (1), start_index@40, mask@44 and reserved2[16]@48, and no row between (its offsetof line: \"src@12 in_dtype@32 start_index@40 mask@44\"). The name reserved2 suggests a reserved0 / reserved1 there, but no page gives them, so the bytes stay unknown.",
         confidence: confidence::wiki::HIGH_OBSERVED,
         evidence: &[evidence::WIKI_GAP_CLUSTER_S6_17, evidence::SUPP_DVE_DATAMOVE_GAPS_AND_1],
-        ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "0x9B select-reduce companion",
@@ -24490,7 +24481,7 @@ pub const GAPS: &[meta::Gap] = &[
         word: Some("PSEUDO_DMA_EXT"),
         reason: "0xDA is positional: after 0xD4 it is PSEUDO_DMA_EXT (specified); after 0xD9 the S3D3 page reads it as TriggerCollective2's extension (\"0xD9/0xDA Collective2/_ext — are pseudo\"), whose bytes no page in reach gives. Such a 0xDA decodes as PSEUDO_DMA_EXT's layout, which is not its own.",
         confidence: confidence::wiki::MED_INFERRED,
-        evidence: &[evidence::WIKI_S3D3_COLLECTIVE_THE_3], ..meta::Gap::DEFAULT
+        evidence: &[evidence::WIKI_S3D3_COLLECTIVE_THE_3],
     },
     meta::Gap {
         name: "PSEUDO_ADDR8TENSOR2D",
@@ -24505,7 +24496,6 @@ pub const GAPS: &[meta::Gap] = &[
         reason: "EXTENDED_OPCODE 0. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
         confidence: confidence::wiki::MED_INFERRED,
         evidence: &[evidence::WIKI_RDMA_DESC_S2_1, evidence::SUPP_FIELD_TABLES_S2_5_20],
-        ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_COPY", opcode: Some((0xf0, "EXTENDED_INST")),
@@ -24513,7 +24503,6 @@ pub const GAPS: &[meta::Gap] = &[
         reason: "EXTENDED_OPCODE 1. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
         confidence: confidence::wiki::MED_INFERRED,
         evidence: &[evidence::WIKI_RDMA_DESC_S2_2, evidence::SUPP_FIELD_TABLES_S2_5_20],
-        ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_RAND_SET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
@@ -24521,7 +24510,6 @@ pub const GAPS: &[meta::Gap] = &[
         reason: "EXTENDED_OPCODE 3. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
         confidence: confidence::wiki::MED_INFERRED,
         evidence: &[evidence::WIKI_RDMA_DESC_S2_3, evidence::SUPP_FIELD_TABLES_S2_5_20],
-        ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_RAND_GET_STATE", opcode: Some((0xf0, "EXTENDED_INST")),
@@ -24529,7 +24517,6 @@ pub const GAPS: &[meta::Gap] = &[
         reason: "EXTENDED_OPCODE 4. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
         confidence: confidence::wiki::MED_INFERRED,
         evidence: &[evidence::WIKI_RDMA_DESC_S2_4, evidence::SUPP_FIELD_TABLES_S2_5_20],
-        ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_SBUF_TO_SBUF", opcode: Some((0xf0, "EXTENDED_INST")),
@@ -24537,7 +24524,6 @@ pub const GAPS: &[meta::Gap] = &[
         reason: "EXTENDED_OPCODE 6, the SB2SB collective's extended form. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
         confidence: confidence::wiki::MED_INFERRED,
         evidence: &[evidence::WIKI_RDMA_DESC_S2_5, evidence::SUPP_FIELD_TABLES_S2_5_20],
-        ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "EXTENDED_CPTC_DECODE", opcode: Some((0xf0, "EXTENDED_INST")),
@@ -24545,7 +24531,6 @@ pub const GAPS: &[meta::Gap] = &[
         reason: "EXTENDED_OPCODE 7. The header enum names it; no page the spec cites gives its inst_specific operands (bytes 14..63), so it decodes as the EXTENDED envelope.",
         confidence: confidence::wiki::MED_INFERRED,
         evidence: &[evidence::WIKI_RDMA_DESC_S2_6, evidence::SUPP_FIELD_TABLES_S2_5_20],
-        ..meta::Gap::DEFAULT
     },
     meta::Gap {
         name: "SDMA_CCETYPE placement", word: Some("SDMA_CCE_DESC"),
@@ -26772,14 +26757,14 @@ pub mod klr {
     /// The paths of `codegenNcCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcCopy: [PathInfo; 3] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S2_2], ..PathInfo::NONE },
-        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S2_3], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstTensorCopy", it: Some(("InstTensorCopy", 23)), prefix: Some("TensorCopy_"), build: "InstBuilder::addTensorCopyCustom @0xf2d7d0", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S2_2] },
+        PathInfo { name: "dynamic dst", when: Some("dynamic(dst)"), class: "bir::InstTensorCopyDynamicSrc", it: Some(("InstTensorCopyDynamicSrc", 24)), prefix: Some("TensorCopyDynamicSrc_"), build: "insertElement<InstTensorCopyDynamicSrc> @0xf2d40b", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S2_3] },
         PathInfo { name: "dynamic src", class: "bir::InstTensorCopyDynamicDst", it: Some(("InstTensorCopyDynamicDst", 25)), prefix: Some("TensorCopyDynamicDst_"), build: "insertElement<InstTensorCopyDynamicDst> @0xf2d938", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S2_4], ..PathInfo::NONE },
     ];
     /// The paths of `codegenNcDmaCopy`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_NcDmaCopy: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S3_3_1, evidence::SEED_003_S13_0], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(dst) && !dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("dma_copy_"), build: "InstBuilder::addUnaryInstruction<InstDMACopy> @0xf309c9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S3_3_1, evidence::SEED_003_S13_0] },
         PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DynamicDMACopy-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::SEED_003_S3_3_2], ..PathInfo::NONE },
     ];
     /// The paths of `codegenDmaCompute`.
@@ -26790,7 +26775,7 @@ pub mod klr {
     /// The paths of `codegenDmaTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_DmaTranspose: [PathInfo; 2] = [
-        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::SEED_003_S5_0], ..PathInfo::NONE },
+        PathInfo { name: "static", when: Some("!dynamic(src)"), class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "InstBuilder::addInstruction<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::SEED_003_S5_0] },
         PathInfo { name: "dynamic", class: "bir::InstDMACopy", it: Some(("InstDMACopy", 32)), prefix: Some("DMATranspose-"), build: "insertElement<InstDMACopy>", confidence: confidence::seed003::READ_DIRECTLY, evidence: &[evidence::SEED_003_S5_0], ..PathInfo::NONE },
     ];
     /// The paths of `codegenGenericIndirectSave`.
@@ -26846,7 +26831,7 @@ pub mod klr {
     /// The paths of `codegenTranspose`.
     #[allow(non_upper_case_globals)]
     pub static PATHS_Transpose: [PathInfo; 2] = [
-        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S6_3, evidence::SUPP_DVE_DATAMOVE_0], ..PathInfo::NONE },
+        PathInfo { name: "stream", when: Some("dtype(dst) == BirDtype.fp32"), class: "bir::InstStreamTranspose", it: Some(("InstStreamTranspose", 40)), prefix: Some("StreamTranspose-"), build: "insertElement<InstStreamTranspose> @0xf2947d", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S6_3, evidence::SUPP_DVE_DATAMOVE_0] },
         PathInfo { name: "matmult", class: "bir::InstMatmult", prefix: Some("matmult_TP_"), build: "InstBuilder::addMatmult @0xf292f9", confidence: confidence::seed003::BYTE_ANCHORED, evidence: &[evidence::SEED_003_S6_4, evidence::SEED_003_S13_1], ..PathInfo::NONE },
     ];
     /// Every leaf, in spec order.
@@ -26952,10 +26937,8 @@ pub mod klr {
                 n.add_binding("argument", Some("src"), None, Some("the non-dynamic operand, with a MemoryLocation::fullAP-derived PhysicalAccessPattern"));
             }
         }
-        if matches!(path, 0) {
-            if n.applies(eval::not(eval::same_shape(&op.src, &op.dst)), "both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)") {
-                n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
-            }
+        if matches!(path, 0) && n.applies(eval::not(eval::same_shape(&op.src, &op.dst)), "both operand PhysicalAccessPatterns set to getCanonicalPattern", "!same_shape(src, dst)") {
+            n.add_effect("note", "both operand PhysicalAccessPatterns set to getCanonicalPattern", None);
         }
         if matches!(path, 1) {
             n.check(eval::or(eval::and(eval::vector_offset(&op.src), eval::cmp(eval::indirect_dim(&op.src), Some(0i64), |a, b| a != b)), eval::and(eval::vector_offset(&op.dst), eval::cmp(eval::indirect_dim(&op.dst), Some(0i64), |a, b| a != b))), None, ErrorKind::Assert, "When using vector offset, the only supported indirectDim is 0", "(vector_offset(src) && indirect_dim(src) != 0) || (vector_offset(dst) && indirect_dim(dst) != 0)", Some("assembleDynamicInfo @0xf20230"))?;
@@ -29212,7 +29195,7 @@ pub fn flag_bits(type_name: &str) -> Option<&'static [meta::FlagMeta]> {
 }
 /// Zero-copy views: one accessor per field, decoded on access. `X<'a>` reads
 /// `&'a [u8; X::SIZE]`; `X_mut<'a>` also writes `&'a mut [u8; X::SIZE]`.
-#[allow(clippy::all, non_camel_case_types)]
+#[allow(non_camel_case_types)]
 pub mod view {
     #[allow(unused_imports)]
     use super::*;
@@ -29964,7 +29947,7 @@ pub mod view {
         }
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
-        pub fn address(&self) -> u32 { (self.bits() & 0x1fffffff) as u32 }
+        pub fn address(&self) -> u32 { self.bits() & 0x1fffffff }
         /// [`ADDR4::indirect`](super::ADDR4::indirect), bits 29..=29.
         #[inline]
         pub fn indirect(&self) -> u8 { (self.bits() >> 29 & 0x1) as u8 }
@@ -29991,7 +29974,7 @@ pub mod view {
         /// [`ADDR4::address`](super::ADDR4::address), bits 0..=28.
         #[inline]
         pub fn set_address(&mut self, v: u32) -> &mut Self {
-            self.set_bits(self.bits() & !0x1fffffff | (v as u32 & 0x1fffffff))
+            self.set_bits(self.bits() & !0x1fffffff | (v & 0x1fffffff))
         }
         /// [`ADDR4::indirect`](super::ADDR4::indirect), bits 29..=29.
         #[inline]
@@ -30036,10 +30019,10 @@ pub mod view {
         }
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
-        pub fn priority_class(&self) -> u8 { (self.bits() & 0x7) as u8 }
+        pub fn priority_class(&self) -> u8 { self.bits() & 0x7 }
         /// [`DMA_CONFIGS::reserved_bitfield`](super::DMA_CONFIGS::reserved_bitfield), bits 3..=7.
         #[inline]
-        pub fn reserved_bitfield(&self) -> u8 { (self.bits() >> 3 & 0x1f) as u8 }
+        pub fn reserved_bitfield(&self) -> u8 { self.bits() >> 3 & 0x1f }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -30055,12 +30038,12 @@ pub mod view {
         /// [`DMA_CONFIGS::priority_class`](super::DMA_CONFIGS::priority_class), bits 0..=2.
         #[inline]
         pub fn set_priority_class(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !0x7 | (v as u8 & 0x7))
+            self.set_bits(self.bits() & !0x7 | (v & 0x7))
         }
         /// [`DMA_CONFIGS::reserved_bitfield`](super::DMA_CONFIGS::reserved_bitfield), bits 3..=7.
         #[inline]
         pub fn set_reserved_bitfield(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1f << 3) | (v as u8 & 0x1f) << 3)
+            self.set_bits(self.bits() & !(0x1f << 3) | (v & 0x1f) << 3)
         }
         /// The packed container value.
         #[inline]
@@ -30091,13 +30074,13 @@ pub mod view {
         }
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
-        pub fn bc_reg(&self) -> u8 { (self.bits() & 0x3f) as u8 }
+        pub fn bc_reg(&self) -> u8 { self.bits() & 0x3f }
         /// [`BOUND_CHECK_REG::bc_disable_oob_error_notif`](super::BOUND_CHECK_REG::bc_disable_oob_error_notif), bits 6..=6.
         #[inline]
-        pub fn bc_disable_oob_error_notif(&self) -> u8 { (self.bits() >> 6 & 0x1) as u8 }
+        pub fn bc_disable_oob_error_notif(&self) -> u8 { self.bits() >> 6 & 0x1 }
         /// [`BOUND_CHECK_REG::bc_enabled`](super::BOUND_CHECK_REG::bc_enabled), bits 7..=7.
         #[inline]
-        pub fn bc_enabled(&self) -> u8 { (self.bits() >> 7 & 0x1) as u8 }
+        pub fn bc_enabled(&self) -> u8 { self.bits() >> 7 & 0x1 }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -30114,17 +30097,17 @@ pub mod view {
         /// [`BOUND_CHECK_REG::bc_reg`](super::BOUND_CHECK_REG::bc_reg), bits 0..=5.
         #[inline]
         pub fn set_bc_reg(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !0x3f | (v as u8 & 0x3f))
+            self.set_bits(self.bits() & !0x3f | (v & 0x3f))
         }
         /// [`BOUND_CHECK_REG::bc_disable_oob_error_notif`](super::BOUND_CHECK_REG::bc_disable_oob_error_notif), bits 6..=6.
         #[inline]
         pub fn set_bc_disable_oob_error_notif(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 6) | (v as u8 & 0x1) << 6)
+            self.set_bits(self.bits() & !(0x1 << 6) | (v & 0x1) << 6)
         }
         /// [`BOUND_CHECK_REG::bc_enabled`](super::BOUND_CHECK_REG::bc_enabled), bits 7..=7.
         #[inline]
         pub fn set_bc_enabled(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 7) | (v as u8 & 0x1) << 7)
+            self.set_bits(self.bits() & !(0x1 << 7) | (v & 0x1) << 7)
         }
         /// The packed container value.
         #[inline]
@@ -30461,12 +30444,10 @@ pub mod view {
         }
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
-        pub fn dtype_lo(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
+        pub fn dtype_lo(&self) -> super::DTYPE { super::DTYPE::from_raw(self.bits() & 0xf) }
         /// [`DTYPE_PAIR::dtype_hi`](super::DTYPE_PAIR::dtype_hi), bits 4..=7.
         #[inline]
-        pub fn dtype_hi(&self) -> super::DTYPE {
-            super::DTYPE::from_raw((self.bits() >> 4 & 0xf) as u8)
-        }
+        pub fn dtype_hi(&self) -> super::DTYPE { super::DTYPE::from_raw(self.bits() >> 4 & 0xf) }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -30482,12 +30463,12 @@ pub mod view {
         /// [`DTYPE_PAIR::dtype_lo`](super::DTYPE_PAIR::dtype_lo), bits 0..=3.
         #[inline]
         pub fn set_dtype_lo(&mut self, v: super::DTYPE) -> &mut Self {
-            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+            self.set_bits(self.bits() & !0xf | (v.raw() & 0xf))
         }
         /// [`DTYPE_PAIR::dtype_hi`](super::DTYPE_PAIR::dtype_hi), bits 4..=7.
         #[inline]
         pub fn set_dtype_hi(&mut self, v: super::DTYPE) -> &mut Self {
-            self.set_bits(self.bits() & !(0xf << 4) | (v.raw() as u8 & 0xf) << 4)
+            self.set_bits(self.bits() & !(0xf << 4) | (v.raw() & 0xf) << 4)
         }
         /// The packed container value.
         #[inline]
@@ -30518,11 +30499,11 @@ pub mod view {
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::gather_dim`](super::DMA_GATHER_TRANSPOSE_FLAGS::gather_dim), bits 0..=1.
         #[inline]
         pub fn gather_dim(&self) -> super::INDIRECT_DIM {
-            super::INDIRECT_DIM::from_raw((self.bits() & 0x3) as u8)
+            super::INDIRECT_DIM::from_raw(self.bits() & 0x3)
         }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::reserved`](super::DMA_GATHER_TRANSPOSE_FLAGS::reserved), bits 2..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 { (self.bits() >> 2 & 0x3f) as u8 }
+        pub fn reserved(&self) -> u8 { self.bits() >> 2 & 0x3f }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -30538,12 +30519,12 @@ pub mod view {
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::gather_dim`](super::DMA_GATHER_TRANSPOSE_FLAGS::gather_dim), bits 0..=1.
         #[inline]
         pub fn set_gather_dim(&mut self, v: super::INDIRECT_DIM) -> &mut Self {
-            self.set_bits(self.bits() & !0x3 | (v.raw() as u8 & 0x3))
+            self.set_bits(self.bits() & !0x3 | (v.raw() & 0x3))
         }
         /// [`DMA_GATHER_TRANSPOSE_FLAGS::reserved`](super::DMA_GATHER_TRANSPOSE_FLAGS::reserved), bits 2..=7.
         #[inline]
         pub fn set_reserved(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x3f << 2) | (v as u8 & 0x3f) << 2)
+            self.set_bits(self.bits() & !(0x3f << 2) | (v & 0x3f) << 2)
         }
         /// The packed container value.
         #[inline]
@@ -30577,23 +30558,23 @@ pub mod view {
         /// [`DMA_INDIRECT_FLAGS::indirect_mode`](super::DMA_INDIRECT_FLAGS::indirect_mode), bits 0..=1.
         #[inline]
         pub fn indirect_mode(&self) -> super::INDIRECT_DMA_ADDRESSING_MODE {
-            super::INDIRECT_DMA_ADDRESSING_MODE::from_raw((self.bits() & 0x3) as u8)
+            super::INDIRECT_DMA_ADDRESSING_MODE::from_raw(self.bits() & 0x3)
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
         #[inline]
-        pub fn idx_bound_is_err(&self) -> u8 { (self.bits() >> 2 & 0x1) as u8 }
+        pub fn idx_bound_is_err(&self) -> u8 { self.bits() >> 2 & 0x1 }
         /// [`DMA_INDIRECT_FLAGS::non_unique_dst_idx`](super::DMA_INDIRECT_FLAGS::non_unique_dst_idx), bits 3..=3.
         #[inline]
-        pub fn non_unique_dst_idx(&self) -> u8 { (self.bits() >> 3 & 0x1) as u8 }
+        pub fn non_unique_dst_idx(&self) -> u8 { self.bits() >> 3 & 0x1 }
         /// [`DMA_INDIRECT_FLAGS::gather_dim`](super::DMA_INDIRECT_FLAGS::gather_dim), bits 4..=5.
         #[inline]
         pub fn gather_dim(&self) -> super::INDIRECT_DIM {
-            super::INDIRECT_DIM::from_raw((self.bits() >> 4 & 0x3) as u8)
+            super::INDIRECT_DIM::from_raw(self.bits() >> 4 & 0x3)
         }
         /// [`DMA_INDIRECT_FLAGS::scatter_dim`](super::DMA_INDIRECT_FLAGS::scatter_dim), bits 6..=7.
         #[inline]
         pub fn scatter_dim(&self) -> super::INDIRECT_DIM {
-            super::INDIRECT_DIM::from_raw((self.bits() >> 6 & 0x3) as u8)
+            super::INDIRECT_DIM::from_raw(self.bits() >> 6 & 0x3)
         }
         /// The packed container value.
         #[inline]
@@ -30613,27 +30594,27 @@ pub mod view {
         /// [`DMA_INDIRECT_FLAGS::indirect_mode`](super::DMA_INDIRECT_FLAGS::indirect_mode), bits 0..=1.
         #[inline]
         pub fn set_indirect_mode(&mut self, v: super::INDIRECT_DMA_ADDRESSING_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !0x3 | (v.raw() as u8 & 0x3))
+            self.set_bits(self.bits() & !0x3 | (v.raw() & 0x3))
         }
         /// [`DMA_INDIRECT_FLAGS::idx_bound_is_err`](super::DMA_INDIRECT_FLAGS::idx_bound_is_err), bits 2..=2.
         #[inline]
         pub fn set_idx_bound_is_err(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 2) | (v as u8 & 0x1) << 2)
+            self.set_bits(self.bits() & !(0x1 << 2) | (v & 0x1) << 2)
         }
         /// [`DMA_INDIRECT_FLAGS::non_unique_dst_idx`](super::DMA_INDIRECT_FLAGS::non_unique_dst_idx), bits 3..=3.
         #[inline]
         pub fn set_non_unique_dst_idx(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 3) | (v as u8 & 0x1) << 3)
+            self.set_bits(self.bits() & !(0x1 << 3) | (v & 0x1) << 3)
         }
         /// [`DMA_INDIRECT_FLAGS::gather_dim`](super::DMA_INDIRECT_FLAGS::gather_dim), bits 4..=5.
         #[inline]
         pub fn set_gather_dim(&mut self, v: super::INDIRECT_DIM) -> &mut Self {
-            self.set_bits(self.bits() & !(0x3 << 4) | (v.raw() as u8 & 0x3) << 4)
+            self.set_bits(self.bits() & !(0x3 << 4) | (v.raw() & 0x3) << 4)
         }
         /// [`DMA_INDIRECT_FLAGS::scatter_dim`](super::DMA_INDIRECT_FLAGS::scatter_dim), bits 6..=7.
         #[inline]
         pub fn set_scatter_dim(&mut self, v: super::INDIRECT_DIM) -> &mut Self {
-            self.set_bits(self.bits() & !(0x3 << 6) | (v.raw() as u8 & 0x3) << 6)
+            self.set_bits(self.bits() & !(0x3 << 6) | (v.raw() & 0x3) << 6)
         }
         /// The packed container value.
         #[inline]
@@ -30664,15 +30645,15 @@ pub mod view {
         }
         /// [`DMA_ENGINE_CONFIG::start_id`](super::DMA_ENGINE_CONFIG::start_id), bits 0..=4.
         #[inline]
-        pub fn start_id(&self) -> u8 { (self.bits() & 0x1f) as u8 }
+        pub fn start_id(&self) -> u8 { self.bits() & 0x1f }
         /// [`DMA_ENGINE_CONFIG::engine_count`](super::DMA_ENGINE_CONFIG::engine_count), bits 5..=6.
         #[inline]
         pub fn engine_count(&self) -> super::DMA_ENGINE_COUNT {
-            super::DMA_ENGINE_COUNT::from_raw((self.bits() >> 5 & 0x3) as u8)
+            super::DMA_ENGINE_COUNT::from_raw(self.bits() >> 5 & 0x3)
         }
         /// [`DMA_ENGINE_CONFIG::reserved`](super::DMA_ENGINE_CONFIG::reserved), bits 7..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 { (self.bits() >> 7 & 0x1) as u8 }
+        pub fn reserved(&self) -> u8 { self.bits() >> 7 & 0x1 }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -30689,17 +30670,17 @@ pub mod view {
         /// [`DMA_ENGINE_CONFIG::start_id`](super::DMA_ENGINE_CONFIG::start_id), bits 0..=4.
         #[inline]
         pub fn set_start_id(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !0x1f | (v as u8 & 0x1f))
+            self.set_bits(self.bits() & !0x1f | (v & 0x1f))
         }
         /// [`DMA_ENGINE_CONFIG::engine_count`](super::DMA_ENGINE_CONFIG::engine_count), bits 5..=6.
         #[inline]
         pub fn set_engine_count(&mut self, v: super::DMA_ENGINE_COUNT) -> &mut Self {
-            self.set_bits(self.bits() & !(0x3 << 5) | (v.raw() as u8 & 0x3) << 5)
+            self.set_bits(self.bits() & !(0x3 << 5) | (v.raw() & 0x3) << 5)
         }
         /// [`DMA_ENGINE_CONFIG::reserved`](super::DMA_ENGINE_CONFIG::reserved), bits 7..=7.
         #[inline]
         pub fn set_reserved(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 7) | (v as u8 & 0x1) << 7)
+            self.set_bits(self.bits() & !(0x1 << 7) | (v & 0x1) << 7)
         }
         /// The packed container value.
         #[inline]
@@ -30731,18 +30712,18 @@ pub mod view {
         }
         /// [`DMA_FLAGS::tdg`](super::DMA_FLAGS::tdg), bits 0..=0.
         #[inline]
-        pub fn tdg(&self) -> u8 { (self.bits() & 0x1) as u8 }
+        pub fn tdg(&self) -> u8 { self.bits() & 0x1 }
         /// [`DMA_FLAGS::wr_done_sync`](super::DMA_FLAGS::wr_done_sync), bits 1..=1.
         #[inline]
         pub fn wr_done_sync(&self) -> super::SEMA_SYNC {
-            super::SEMA_SYNC::from_raw((self.bits() >> 1 & 0x1) as u8)
+            super::SEMA_SYNC::from_raw(self.bits() >> 1 & 0x1)
         }
         /// [`DMA_FLAGS::queue_id`](super::DMA_FLAGS::queue_id), bits 2..=4.
         #[inline]
-        pub fn queue_id(&self) -> u8 { (self.bits() >> 2 & 0x7) as u8 }
+        pub fn queue_id(&self) -> u8 { self.bits() >> 2 & 0x7 }
         /// [`DMA_FLAGS::reserved`](super::DMA_FLAGS::reserved), bits 5..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 { (self.bits() >> 5 & 0x7) as u8 }
+        pub fn reserved(&self) -> u8 { self.bits() >> 5 & 0x7 }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -30760,22 +30741,22 @@ pub mod view {
         /// [`DMA_FLAGS::tdg`](super::DMA_FLAGS::tdg), bits 0..=0.
         #[inline]
         pub fn set_tdg(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !0x1 | (v as u8 & 0x1))
+            self.set_bits(self.bits() & !0x1 | (v & 0x1))
         }
         /// [`DMA_FLAGS::wr_done_sync`](super::DMA_FLAGS::wr_done_sync), bits 1..=1.
         #[inline]
         pub fn set_wr_done_sync(&mut self, v: super::SEMA_SYNC) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 1) | (v.raw() as u8 & 0x1) << 1)
+            self.set_bits(self.bits() & !(0x1 << 1) | (v.raw() & 0x1) << 1)
         }
         /// [`DMA_FLAGS::queue_id`](super::DMA_FLAGS::queue_id), bits 2..=4.
         #[inline]
         pub fn set_queue_id(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x7 << 2) | (v as u8 & 0x7) << 2)
+            self.set_bits(self.bits() & !(0x7 << 2) | (v & 0x7) << 2)
         }
         /// [`DMA_FLAGS::reserved`](super::DMA_FLAGS::reserved), bits 5..=7.
         #[inline]
         pub fn set_reserved(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x7 << 5) | (v as u8 & 0x7) << 5)
+            self.set_bits(self.bits() & !(0x7 << 5) | (v & 0x7) << 5)
         }
         /// The packed container value.
         #[inline]
@@ -30806,12 +30787,12 @@ pub mod view {
         /// [`DMA_ADDR_MODE_PAIR::src_addr_mode`](super::DMA_ADDR_MODE_PAIR::src_addr_mode), bits 0..=3.
         #[inline]
         pub fn src_addr_mode(&self) -> super::DMA_ADDR_MODE {
-            super::DMA_ADDR_MODE::from_raw((self.bits() & 0xf) as u8)
+            super::DMA_ADDR_MODE::from_raw(self.bits() & 0xf)
         }
         /// [`DMA_ADDR_MODE_PAIR::dst_addr_mode`](super::DMA_ADDR_MODE_PAIR::dst_addr_mode), bits 4..=7.
         #[inline]
         pub fn dst_addr_mode(&self) -> super::DMA_ADDR_MODE {
-            super::DMA_ADDR_MODE::from_raw((self.bits() >> 4 & 0xf) as u8)
+            super::DMA_ADDR_MODE::from_raw(self.bits() >> 4 & 0xf)
         }
         /// The packed container value.
         #[inline]
@@ -30828,12 +30809,12 @@ pub mod view {
         /// [`DMA_ADDR_MODE_PAIR::src_addr_mode`](super::DMA_ADDR_MODE_PAIR::src_addr_mode), bits 0..=3.
         #[inline]
         pub fn set_src_addr_mode(&mut self, v: super::DMA_ADDR_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+            self.set_bits(self.bits() & !0xf | (v.raw() & 0xf))
         }
         /// [`DMA_ADDR_MODE_PAIR::dst_addr_mode`](super::DMA_ADDR_MODE_PAIR::dst_addr_mode), bits 4..=7.
         #[inline]
         pub fn set_dst_addr_mode(&mut self, v: super::DMA_ADDR_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !(0xf << 4) | (v.raw() as u8 & 0xf) << 4)
+            self.set_bits(self.bits() & !(0xf << 4) | (v.raw() & 0xf) << 4)
         }
         /// The packed container value.
         #[inline]
@@ -30864,12 +30845,12 @@ pub mod view {
         /// [`DMA_SEMA_UPDATES::rd_done`](super::DMA_SEMA_UPDATES::rd_done), bits 0..=3.
         #[inline]
         pub fn rd_done(&self) -> super::DMA_SEMA_UPDATE_MODE {
-            super::DMA_SEMA_UPDATE_MODE::from_raw((self.bits() & 0xf) as u8)
+            super::DMA_SEMA_UPDATE_MODE::from_raw(self.bits() & 0xf)
         }
         /// [`DMA_SEMA_UPDATES::wr_done`](super::DMA_SEMA_UPDATES::wr_done), bits 4..=7.
         #[inline]
         pub fn wr_done(&self) -> super::DMA_SEMA_UPDATE_MODE {
-            super::DMA_SEMA_UPDATE_MODE::from_raw((self.bits() >> 4 & 0xf) as u8)
+            super::DMA_SEMA_UPDATE_MODE::from_raw(self.bits() >> 4 & 0xf)
         }
         /// The packed container value.
         #[inline]
@@ -30886,12 +30867,12 @@ pub mod view {
         /// [`DMA_SEMA_UPDATES::rd_done`](super::DMA_SEMA_UPDATES::rd_done), bits 0..=3.
         #[inline]
         pub fn set_rd_done(&mut self, v: super::DMA_SEMA_UPDATE_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+            self.set_bits(self.bits() & !0xf | (v.raw() & 0xf))
         }
         /// [`DMA_SEMA_UPDATES::wr_done`](super::DMA_SEMA_UPDATES::wr_done), bits 4..=7.
         #[inline]
         pub fn set_wr_done(&mut self, v: super::DMA_SEMA_UPDATE_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !(0xf << 4) | (v.raw() as u8 & 0xf) << 4)
+            self.set_bits(self.bits() & !(0xf << 4) | (v.raw() & 0xf) << 4)
         }
         /// The packed container value.
         #[inline]
@@ -30924,25 +30905,25 @@ pub mod view {
         }
         /// [`DESC_FLAGS::num_descriptors`](super::DESC_FLAGS::num_descriptors), bits 0..=1.
         #[inline]
-        pub fn num_descriptors(&self) -> u8 { (self.bits() & 0x3) as u8 }
+        pub fn num_descriptors(&self) -> u8 { self.bits() & 0x3 }
         /// [`DESC_FLAGS::desc0_src`](super::DESC_FLAGS::desc0_src), bits 2..=2.
         #[inline]
         pub fn desc0_src(&self) -> super::DMA_DESC_MODE {
-            super::DMA_DESC_MODE::from_raw((self.bits() >> 2 & 0x1) as u8)
+            super::DMA_DESC_MODE::from_raw(self.bits() >> 2 & 0x1)
         }
         /// [`DESC_FLAGS::desc1_src`](super::DESC_FLAGS::desc1_src), bits 3..=3.
         #[inline]
         pub fn desc1_src(&self) -> super::DMA_DESC_MODE {
-            super::DMA_DESC_MODE::from_raw((self.bits() >> 3 & 0x1) as u8)
+            super::DMA_DESC_MODE::from_raw(self.bits() >> 3 & 0x1)
         }
         /// [`DESC_FLAGS::desc2_src`](super::DESC_FLAGS::desc2_src), bits 4..=4.
         #[inline]
         pub fn desc2_src(&self) -> super::DMA_DESC_MODE {
-            super::DMA_DESC_MODE::from_raw((self.bits() >> 4 & 0x1) as u8)
+            super::DMA_DESC_MODE::from_raw(self.bits() >> 4 & 0x1)
         }
         /// [`DESC_FLAGS::reserved`](super::DESC_FLAGS::reserved), bits 5..=7.
         #[inline]
-        pub fn reserved(&self) -> u8 { (self.bits() >> 5 & 0x7) as u8 }
+        pub fn reserved(&self) -> u8 { self.bits() >> 5 & 0x7 }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -30961,27 +30942,27 @@ pub mod view {
         /// [`DESC_FLAGS::num_descriptors`](super::DESC_FLAGS::num_descriptors), bits 0..=1.
         #[inline]
         pub fn set_num_descriptors(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !0x3 | (v as u8 & 0x3))
+            self.set_bits(self.bits() & !0x3 | (v & 0x3))
         }
         /// [`DESC_FLAGS::desc0_src`](super::DESC_FLAGS::desc0_src), bits 2..=2.
         #[inline]
         pub fn set_desc0_src(&mut self, v: super::DMA_DESC_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 2) | (v.raw() as u8 & 0x1) << 2)
+            self.set_bits(self.bits() & !(0x1 << 2) | (v.raw() & 0x1) << 2)
         }
         /// [`DESC_FLAGS::desc1_src`](super::DESC_FLAGS::desc1_src), bits 3..=3.
         #[inline]
         pub fn set_desc1_src(&mut self, v: super::DMA_DESC_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 3) | (v.raw() as u8 & 0x1) << 3)
+            self.set_bits(self.bits() & !(0x1 << 3) | (v.raw() & 0x1) << 3)
         }
         /// [`DESC_FLAGS::desc2_src`](super::DESC_FLAGS::desc2_src), bits 4..=4.
         #[inline]
         pub fn set_desc2_src(&mut self, v: super::DMA_DESC_MODE) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 4) | (v.raw() as u8 & 0x1) << 4)
+            self.set_bits(self.bits() & !(0x1 << 4) | (v.raw() & 0x1) << 4)
         }
         /// [`DESC_FLAGS::reserved`](super::DESC_FLAGS::reserved), bits 5..=7.
         #[inline]
         pub fn set_reserved(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x7 << 5) | (v as u8 & 0x7) << 5)
+            self.set_bits(self.bits() & !(0x7 << 5) | (v & 0x7) << 5)
         }
         /// The packed container value.
         #[inline]
@@ -31125,10 +31106,10 @@ pub mod view {
         }
         /// [`RANGE_SELECT_DTYPE_MODE::dtype`](super::RANGE_SELECT_DTYPE_MODE::dtype), bits 0..=3.
         #[inline]
-        pub fn dtype(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
+        pub fn dtype(&self) -> super::DTYPE { super::DTYPE::from_raw(self.bits() & 0xf) }
         /// [`RANGE_SELECT_DTYPE_MODE::unknown_4`](super::RANGE_SELECT_DTYPE_MODE::unknown_4), bits 4..=7.
         #[inline]
-        pub fn unknown_4(&self) -> u8 { (self.bits() >> 4 & 0xf) as u8 }
+        pub fn unknown_4(&self) -> u8 { self.bits() >> 4 & 0xf }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -31144,12 +31125,12 @@ pub mod view {
         /// [`RANGE_SELECT_DTYPE_MODE::dtype`](super::RANGE_SELECT_DTYPE_MODE::dtype), bits 0..=3.
         #[inline]
         pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+            self.set_bits(self.bits() & !0xf | (v.raw() & 0xf))
         }
         /// [`RANGE_SELECT_DTYPE_MODE::unknown_4`](super::RANGE_SELECT_DTYPE_MODE::unknown_4), bits 4..=7.
         #[inline]
         pub fn set_unknown_4(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0xf << 4) | (v as u8 & 0xf) << 4)
+            self.set_bits(self.bits() & !(0xf << 4) | (v & 0xf) << 4)
         }
         /// The packed container value.
         #[inline]
@@ -31182,19 +31163,19 @@ pub mod view {
         }
         /// [`EXT_COMPLETION_INFO::has_read`](super::EXT_COMPLETION_INFO::has_read), bits 0..=0.
         #[inline]
-        pub fn has_read(&self) -> u8 { (self.bits() & 0x1) as u8 }
+        pub fn has_read(&self) -> u8 { self.bits() & 0x1 }
         /// [`EXT_COMPLETION_INFO::reserved0`](super::EXT_COMPLETION_INFO::reserved0), bits 1..=1.
         #[inline]
-        pub fn reserved0(&self) -> u8 { (self.bits() >> 1 & 0x1) as u8 }
+        pub fn reserved0(&self) -> u8 { self.bits() >> 1 & 0x1 }
         /// [`EXT_COMPLETION_INFO::has_write`](super::EXT_COMPLETION_INFO::has_write), bits 2..=2.
         #[inline]
-        pub fn has_write(&self) -> u8 { (self.bits() >> 2 & 0x1) as u8 }
+        pub fn has_write(&self) -> u8 { self.bits() >> 2 & 0x1 }
         /// [`EXT_COMPLETION_INFO::num_active_ports`](super::EXT_COMPLETION_INFO::num_active_ports), bits 3..=5.
         #[inline]
-        pub fn num_active_ports(&self) -> u8 { (self.bits() >> 3 & 0x7) as u8 }
+        pub fn num_active_ports(&self) -> u8 { self.bits() >> 3 & 0x7 }
         /// [`EXT_COMPLETION_INFO::reserved1`](super::EXT_COMPLETION_INFO::reserved1), bits 6..=7.
         #[inline]
-        pub fn reserved1(&self) -> u8 { (self.bits() >> 6 & 0x3) as u8 }
+        pub fn reserved1(&self) -> u8 { self.bits() >> 6 & 0x3 }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -31213,27 +31194,27 @@ pub mod view {
         /// [`EXT_COMPLETION_INFO::has_read`](super::EXT_COMPLETION_INFO::has_read), bits 0..=0.
         #[inline]
         pub fn set_has_read(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !0x1 | (v as u8 & 0x1))
+            self.set_bits(self.bits() & !0x1 | (v & 0x1))
         }
         /// [`EXT_COMPLETION_INFO::reserved0`](super::EXT_COMPLETION_INFO::reserved0), bits 1..=1.
         #[inline]
         pub fn set_reserved0(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 1) | (v as u8 & 0x1) << 1)
+            self.set_bits(self.bits() & !(0x1 << 1) | (v & 0x1) << 1)
         }
         /// [`EXT_COMPLETION_INFO::has_write`](super::EXT_COMPLETION_INFO::has_write), bits 2..=2.
         #[inline]
         pub fn set_has_write(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x1 << 2) | (v as u8 & 0x1) << 2)
+            self.set_bits(self.bits() & !(0x1 << 2) | (v & 0x1) << 2)
         }
         /// [`EXT_COMPLETION_INFO::num_active_ports`](super::EXT_COMPLETION_INFO::num_active_ports), bits 3..=5.
         #[inline]
         pub fn set_num_active_ports(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x7 << 3) | (v as u8 & 0x7) << 3)
+            self.set_bits(self.bits() & !(0x7 << 3) | (v & 0x7) << 3)
         }
         /// [`EXT_COMPLETION_INFO::reserved1`](super::EXT_COMPLETION_INFO::reserved1), bits 6..=7.
         #[inline]
         pub fn set_reserved1(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0x3 << 6) | (v as u8 & 0x3) << 6)
+            self.set_bits(self.bits() & !(0x3 << 6) | (v & 0x3) << 6)
         }
         /// The packed container value.
         #[inline]
@@ -32612,7 +32593,7 @@ pub mod view {
         }
         /// [`SDMA_CCE_W0::ctrl`](super::SDMA_CCE_W0::ctrl), bits 0..=22.
         #[inline]
-        pub fn ctrl(&self) -> u32 { (self.bits() & 0x7fffff) as u32 }
+        pub fn ctrl(&self) -> u32 { self.bits() & 0x7fffff }
         /// [`SDMA_CCE_W0::has_meta_ctrl`](super::SDMA_CCE_W0::has_meta_ctrl), bits 23..=23.
         #[inline]
         pub fn has_meta_ctrl(&self) -> u8 { (self.bits() >> 23 & 0x1) as u8 }
@@ -32635,7 +32616,7 @@ pub mod view {
         /// [`SDMA_CCE_W0::ctrl`](super::SDMA_CCE_W0::ctrl), bits 0..=22.
         #[inline]
         pub fn set_ctrl(&mut self, v: u32) -> &mut Self {
-            self.set_bits(self.bits() & !0x7fffff | (v as u32 & 0x7fffff))
+            self.set_bits(self.bits() & !0x7fffff | (v & 0x7fffff))
         }
         /// [`SDMA_CCE_W0::has_meta_ctrl`](super::SDMA_CCE_W0::has_meta_ctrl), bits 23..=23.
         #[inline]
@@ -32848,7 +32829,7 @@ pub mod view {
         }
         /// [`SDMA_CCE_W2::sema_length`](super::SDMA_CCE_W2::sema_length), bits 0..=23.
         #[inline]
-        pub fn sema_length(&self) -> u32 { (self.bits() & 0xffffff) as u32 }
+        pub fn sema_length(&self) -> u32 { self.bits() & 0xffffff }
         /// [`SDMA_CCE_W2::a_sel`](super::SDMA_CCE_W2::a_sel), bits 24..=25.
         #[inline]
         pub fn a_sel(&self) -> super::SDMA_FMA_OPERAND {
@@ -32885,7 +32866,7 @@ pub mod view {
         /// [`SDMA_CCE_W2::sema_length`](super::SDMA_CCE_W2::sema_length), bits 0..=23.
         #[inline]
         pub fn set_sema_length(&mut self, v: u32) -> &mut Self {
-            self.set_bits(self.bits() & !0xffffff | (v as u32 & 0xffffff))
+            self.set_bits(self.bits() & !0xffffff | (v & 0xffffff))
         }
         /// [`SDMA_CCE_W2::a_sel`](super::SDMA_CCE_W2::a_sel), bits 24..=25.
         #[inline]
@@ -38135,10 +38116,10 @@ pub mod view {
         }
         /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
-        pub fn dtype(&self) -> super::DTYPE { super::DTYPE::from_raw((self.bits() & 0xf) as u8) }
+        pub fn dtype(&self) -> super::DTYPE { super::DTYPE::from_raw(self.bits() & 0xf) }
         /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
         #[inline]
-        pub fn tag(&self) -> u8 { (self.bits() >> 4 & 0xf) as u8 }
+        pub fn tag(&self) -> u8 { self.bits() >> 4 & 0xf }
         /// The packed container value.
         #[inline]
         pub fn bits(&self) -> u8 { u8::from_le_bytes(*self.0) }
@@ -38154,12 +38135,12 @@ pub mod view {
         /// [`PSEUDO_RANGE_CHECK_DTYPE::dtype`](super::PSEUDO_RANGE_CHECK_DTYPE::dtype), bits 0..=3.
         #[inline]
         pub fn set_dtype(&mut self, v: super::DTYPE) -> &mut Self {
-            self.set_bits(self.bits() & !0xf | (v.raw() as u8 & 0xf))
+            self.set_bits(self.bits() & !0xf | (v.raw() & 0xf))
         }
         /// [`PSEUDO_RANGE_CHECK_DTYPE::tag`](super::PSEUDO_RANGE_CHECK_DTYPE::tag), bits 4..=7.
         #[inline]
         pub fn set_tag(&mut self, v: u8) -> &mut Self {
-            self.set_bits(self.bits() & !(0xf << 4) | (v as u8 & 0xf) << 4)
+            self.set_bits(self.bits() & !(0xf << 4) | (v & 0xf) << 4)
         }
         /// The packed container value.
         #[inline]

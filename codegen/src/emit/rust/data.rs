@@ -128,14 +128,18 @@ impl Lit {
         Lit::fields(path, Lit::stated(fields, base), usize::MAX)
     }
 
+    /// The fields that differ from `base`, then `..base` unless every field is stated
+    /// (callers list every field of the struct, stated or not).
     fn stated<'a>(
         fields: impl IntoIterator<Item = (&'a str, Option<Lit>)>,
         base: &str,
     ) -> impl Iterator<Item = String> {
+        let fields: Vec<(&str, Option<Lit>)> = fields.into_iter().collect();
+        let rest = fields.iter().any(|(_, v)| v.is_none());
         let stated = fields
             .into_iter()
             .filter_map(|(n, v)| Some(format!("{n}: {}", v?.0)));
-        stated.chain([format!("..{base}")])
+        stated.chain(rest.then(|| format!("..{base}")))
     }
 
     fn fields(path: &str, fields: impl Iterator<Item = String>, width: usize) -> Lit {
@@ -471,9 +475,16 @@ mod tests {
         );
         assert_eq!(short.text(), "m::R { a: 1, ..m::R::DEFAULT }");
         let long = "x".repeat(80);
-        let rec = Lit::update("m::R", [("a", Some(Lit::str(&long)))], "m::R::DEFAULT");
+        let rec = Lit::update(
+            "m::R",
+            [("a", Some(Lit::str(&long))), ("b", None)],
+            "m::R::DEFAULT",
+        );
         let want = format!("m::R {{\n    a: {long:?},\n    ..m::R::DEFAULT\n}}");
         assert_eq!(rec.text(), want);
+        // Every field stated: nothing is left to the base.
+        let full = Lit::update("m::R", [("a", Some(Lit::num(1)))], "m::R::DEFAULT");
+        assert_eq!(full.text(), "m::R { a: 1 }");
     }
 
     #[test]

@@ -40,10 +40,20 @@ fn path_guard(paths: &[usize]) -> Option<TokenStream> {
 }
 
 /// `body`, run only on the guard's fork paths.
+/// A body that is one `if` without `else` takes the guard into its condition.
 fn guarded(guard: &Option<TokenStream>, body: TokenStream) -> TokenStream {
-    match guard {
-        Some(g) => quote!(if #g { #body }),
-        None => body,
+    let Some(g) = guard else { return body };
+    match syn::parse2::<syn::ExprIf>(body.clone()) {
+        Ok(syn::ExprIf {
+            cond,
+            then_branch,
+            else_branch: None,
+            ..
+        }) => match *cond {
+            syn::Expr::Binary(_) => quote!(if #g && (#cond) #then_branch),
+            cond => quote!(if #g && #cond #then_branch),
+        },
+        _ => quote!(if #g { #body }),
     }
 }
 

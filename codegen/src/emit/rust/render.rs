@@ -228,10 +228,16 @@ impl Render<'_> {
     ) -> TokenStream {
         match t {
             TypeRef::Int { int } => {
+                // 64-bit values are already what the visitor takes.
+                let value = match int.size() {
+                    8 => value,
+                    _ if int.signed() => quote!(#value as i64),
+                    _ => quote!(#value as u64),
+                };
                 let v = if int.signed() {
-                    quote!(visit::Value::Signed(#value as i64))
+                    quote!(visit::Value::Signed(#value))
                 } else {
-                    quote!(visit::Value::Unsigned(#value as u64))
+                    quote!(visit::Value::Unsigned(#value))
                 };
                 quote!(v.value(#meta, #at, #v);)
             }

@@ -43,16 +43,12 @@ pub(super) fn items(model: &Model) -> TokenStream {
                 None => groups.push((*v, vec![*raw])),
             }
         }
-        let repr = match &model.types[t.over].kind {
-            TypeKind::Enum { repr, .. } => *repr,
-            _ => Int::U64,
-        };
         let arms = groups.iter().map(|(v, keys)| {
-            let keys = keys.iter().map(|k| key_literal(repr, *k));
-            let v = Literal::i64_suffixed(*v);
+            let keys = key_patterns(keys);
+            let v = Literal::i64_unsuffixed(*v);
             quote!(#(#keys)|* => #v,)
         });
-        let default = Literal::i64_suffixed(t.default);
+        let default = Literal::i64_unsuffixed(t.default);
         let doc = format!(
             "{} Values not listed give {}.",
             doc_text(&t.doc, &t.confidence),
@@ -68,15 +64,30 @@ pub(super) fn items(model: &Model) -> TokenStream {
     quote! { #(#fns)* }
 }
 
-fn key_literal(repr: Int, k: i64) -> Literal {
-    match repr {
-        Int::U8 => Literal::u8_suffixed(k as u8),
-        Int::U16 => Literal::u16_suffixed(k as u16),
-        Int::U32 => Literal::u32_suffixed(k as u32),
-        Int::U64 => Literal::u64_suffixed(k as u64),
-        Int::I8 => Literal::i8_suffixed(k as i8),
-        Int::I16 => Literal::i16_suffixed(k as i16),
-        Int::I32 => Literal::i32_suffixed(k as i32),
-        Int::I64 => Literal::i64_suffixed(k),
+/// The match patterns of `keys`: a run of three or more consecutive values as a range
+/// (`5..=16`), others one by one; the literals take their type from the scrutinee.
+fn key_patterns(keys: &[i64]) -> Vec<TokenStream> {
+    let mut sorted = keys.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        let (lo, hi) = (
+            Literal::i64_unsuffixed(sorted[i]),
+            Literal::i64_unsuffixed(sorted[j]),
+        );
+        if j - i >= 2 {
+            out.push(quote!(#lo..=#hi));
+            i = j + 1;
+        } else {
+            out.push(quote!(#lo));
+            i += 1;
+        }
     }
+    out
 }

@@ -322,7 +322,10 @@ impl Render<'_> {
                     reads.push(quote!(#id: #read,));
                     let own = cast(quote!(self.#id), width, repr);
                     writes.push(code(&shifted_up(own, b.lsb, &mask)));
-                    visits.push(quote!(v.value(&Self::FIELDS[#i_l], base, visit::Value::Unsigned(self.#id as u64));));
+                    let wide = cast(quote!(self.#id), width, Int::U64);
+                    visits.push(
+                        quote!(v.value(&Self::FIELDS[#i_l], base, visit::Value::Unsigned(#wide));),
+                    );
                 }
                 BitsType::Named { name, index } => {
                     let nt = ident(name);

@@ -203,7 +203,7 @@ impl Render<'_> {
         let mut out = String::from(
             "/// Zero-copy views: one accessor per field, decoded on access. `X<'a>` reads\n\
              /// `&'a [u8; X::SIZE]`; `X_mut<'a>` also writes `&'a mut [u8; X::SIZE]`.\n\
-             #[allow(clippy::all, non_camel_case_types)]\n\
+             #[allow(non_camel_case_types)]\n\
              pub mod view {\n    #[allow(unused_imports)]\n    use super::*;\n",
         );
         out.push_str(GENERIC);
@@ -489,11 +489,21 @@ impl Render<'_> {
                     0 => mask.to_string(),
                     lsb => format!("({mask} << {lsb})"),
                 };
+                // `x as T`, or `x` alone when it already is a `T`.
+                let cast = |x: &str, from: &str, to: &str| match from == to {
+                    true => x
+                        .strip_prefix('(')
+                        .and_then(|x| x.strip_suffix(')'))
+                        .unwrap_or(x)
+                        .to_string(),
+                    false => format!("{x} as {to}"),
+                };
                 let (vty, from, to) = match &b.ty {
                     BitsType::Uint => {
                         let vty = uint_for(b.width).rust().to_string();
-                        let from = format!("{raw} as {vty}");
-                        (vty, from, format!("v as {ty}"))
+                        let from = cast(&raw, ty, &vty);
+                        let to = cast("v", &vty, ty);
+                        (vty, from, to)
                     }
                     BitsType::Named { name, index } => {
                         let inner = match &self.model.ty(*index).kind {
@@ -503,8 +513,8 @@ impl Render<'_> {
                             _ => Int::U8.rust(),
                         };
                         let nt = format!("super::{}", ident(name));
-                        let from = format!("{nt}::from_raw({raw} as {inner})");
-                        (nt, from, format!("v.raw() as {ty}"))
+                        let from = format!("{nt}::from_raw({})", cast(&raw, ty, inner));
+                        (nt, from, cast("v.raw()", inner, ty))
                     }
                 };
                 let put = shifted_up(to, b.lsb, &mask);
