@@ -2876,10 +2876,11 @@ impl Checked for ADDR4 {
     }
 }
 /// DGE descriptor kind: the real word a PSEUDO_DMA_DIRECT2D lowers to. Sunda (NC-v2) has only DMA_DIRECT2D and DMA_INDIRECT1D. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DGE_OPCODE {
     /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D` = 0x0: lower to DMAMemcpy 0xb8 (no extension)
+    #[default]
     DMA_DIRECT2D = 0u8,
     /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_INDIRECT1D` = 0x1: lower to DmaIndirect 0xbb (requires the 0xda extension)
     DMA_INDIRECT1D = 1u8,
@@ -2889,11 +2890,6 @@ pub enum DGE_OPCODE {
     DMA_GATHER_TRANSPOSE = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 4u8,
-}
-impl Default for DGE_OPCODE {
-    fn default() -> Self {
-        Self::DMA_DIRECT2D
-    }
 }
 impl DGE_OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -2963,7 +2959,6 @@ impl DGE_OPCODE {
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
-        let _ = arch;
         #[allow(unreachable_patterns)]
         match self {
             Self::DMA_TRANSPOSE => {
@@ -2996,10 +2991,11 @@ impl DGE_OPCODE {
     }
 }
 /// The DGE's copy-with-compute: B = op(A, B). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DGE_COMPUTE_OP {
     /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE` = 0x0: B = A (plain memcpy)
+    #[default]
     NONE = 0u8,
     /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD` = 0x1: B += A (reduce-/scatter-add)
     ADD = 1u8,
@@ -3011,11 +3007,6 @@ pub enum DGE_COMPUTE_OP {
     MIN = 4u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 5u8,
-}
-impl Default for DGE_COMPUTE_OP {
-    fn default() -> Self {
-        Self::NONE
-    }
 }
 impl DGE_COMPUTE_OP {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -3089,11 +3080,7 @@ impl DGE_COMPUTE_OP {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -3115,10 +3102,11 @@ impl DGE_COMPUTE_OP {
     }
 }
 /// Element data type (wire tag). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DTYPE {
     /// `NEURON_ISA_TPB_DTYPE_INVALID` = 0x0
+    #[default]
     INVALID = 0u8,
     /// `NEURON_ISA_TPB_DTYPE_UINT64` = 0x1
     UINT64 = 1u8,
@@ -3152,11 +3140,6 @@ pub enum DTYPE {
     FP8_EXP5 = 15u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 16u8,
-}
-impl Default for DTYPE {
-    fn default() -> Self {
-        Self::INVALID
-    }
 }
 impl DTYPE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -3307,11 +3290,7 @@ impl DTYPE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4051,10 +4030,11 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
     }
 }
 /// Which side the dynamic indices apply to. The header's enumerators carry a redundant doubled prefix (INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION = 0x0, ...). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum INDIRECT_DMA_ADDRESSING_MODE {
     /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION` = 0x0: gather: the index applies to the source
+    #[default]
     SRC_INDIRECTION = 0u8,
     /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_DST_INDIRECTION` = 0x1: scatter: the index applies to the destination
     DST_INDIRECTION = 1u8,
@@ -4062,11 +4042,6 @@ pub enum INDIRECT_DMA_ADDRESSING_MODE {
     SRC_DST_INDIRECTION = 2u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 3u8,
-}
-impl Default for INDIRECT_DMA_ADDRESSING_MODE {
-    fn default() -> Self {
-        Self::SRC_INDIRECTION
-    }
 }
 impl INDIRECT_DMA_ADDRESSING_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -4129,11 +4104,7 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4155,10 +4126,11 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
     }
 }
 /// The axis a dynamic index permutes, minor2major (X = dim\[0\], fastest; W = dim\[3\], slowest). Without a shape register the indirect dim must be X. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum INDIRECT_DIM {
     /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim\[0\], fastest
+    #[default]
     X = 0u8,
     /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim\[1\]
     Y = 1u8,
@@ -4168,11 +4140,6 @@ pub enum INDIRECT_DIM {
     W = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 4u8,
-}
-impl Default for INDIRECT_DIM {
-    fn default() -> Self {
-        Self::X
-    }
 }
 impl INDIRECT_DIM {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -4239,11 +4206,7 @@ impl INDIRECT_DIM {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4353,10 +4316,11 @@ impl DMA_INDIRECT_FLAGS {
     }
 }
 /// The compiler's DMA QoS class (bir::InstDMACopy's QoS): 17 values, Unassigned, Default and the 15 priority classes P0..P14. Not a wire field (a C++ enum, bir::DMAQoSClass, spelt bir_DMAQoSClass in C): a descriptor byte holds DMA_CONFIGS.priority_class (0..4), never a DMAQoSClass. The consolidated page tags the 17-value enum CARRIED (from host-cc). Confidence: HIGH/CARRIED (strong).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DMAQoSClass {
     /// `bir_DMAQoSClass_Unassigned` = 0x0: The InstDMACopy ctor default (seed 003 §3.4).
+    #[default]
     Unassigned = 0u8,
     /// `bir_DMAQoSClass_Default` = 0x1
     Default = 1u8,
@@ -4392,11 +4356,6 @@ pub enum DMAQoSClass {
     P14 = 16u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 17u8,
-}
-impl Default for DMAQoSClass {
-    fn default() -> Self {
-        Self::Unassigned
-    }
 }
 impl DMAQoSClass {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -4554,11 +4513,7 @@ impl DMAQoSClass {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4580,10 +4535,11 @@ impl DMAQoSClass {
     }
 }
 /// The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire field. Confidence: CONFIRMED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum CodeGenMode {
     /// `CodeGenMode_COLLECT_OPCODES` = 0x0: Insert the opcode into a DenseMap\<Instr*,set\<u32>>(this+4) census; emit nothing.
+    #[default]
     COLLECT_OPCODES = 0u32,
     /// `CodeGenMode_GENERATE_ISACODE` = 0x1: Fill the bundle and fwrite it.
     GENERATE_ISACODE = 1u32,
@@ -4591,11 +4547,6 @@ pub enum CodeGenMode {
     RUN_ISA_CHECKS = 2u32,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u32) = 3u32,
-}
-impl Default for CodeGenMode {
-    fn default() -> Self {
-        Self::COLLECT_OPCODES
-    }
 }
 impl CodeGenMode {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -4645,11 +4596,7 @@ impl CodeGenMode {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4671,10 +4618,11 @@ impl CodeGenMode {
     }
 }
 /// How many DMA engines a v5 DMA word fans out over (1/2/4/8). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DMA_ENGINE_COUNT {
     /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_ONE` = 0x0: fan 1
+    #[default]
     ONE = 0u8,
     /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_TWO` = 0x1: fan 2
     TWO = 1u8,
@@ -4684,11 +4632,6 @@ pub enum DMA_ENGINE_COUNT {
     EIGHT = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 4u8,
-}
-impl Default for DMA_ENGINE_COUNT {
-    fn default() -> Self {
-        Self::ONE
-    }
 }
 impl DMA_ENGINE_COUNT {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -4755,11 +4698,7 @@ impl DMA_ENGINE_COUNT {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4781,20 +4720,16 @@ impl DMA_ENGINE_COUNT {
     }
 }
 /// The write-done synchronisation of a v5 DMA word (DMA_FLAGS.wr_done_sync). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum SEMA_SYNC {
     /// `NEURON_ISA_TPB_SEMA_SYNC_SOW` = 0x0
+    #[default]
     SOW = 0u8,
     /// `NEURON_ISA_TPB_SEMA_SYNC_CLEAR_PCIE_RO` = 0x1: PCIe relaxed-order clear
     CLEAR_PCIE_RO = 1u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 2u8,
-}
-impl Default for SEMA_SYNC {
-    fn default() -> Self {
-        Self::SOW
-    }
 }
 impl SEMA_SYNC {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -4848,11 +4783,7 @@ impl SEMA_SYNC {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4874,10 +4805,11 @@ impl SEMA_SYNC {
     }
 }
 /// The 12 v5 addressing modes of a DMA_MEMCPY2 start address. The two pages spell the _I modes 0x3 / 0x5 / 0x7 differently (REG_IMM_OFFSET32_I vs REG_IMM_OFFSET32I); the field tables' spelling is primary because both pages write 0x9 and 0xb with the underscore, the other one is each enumerator's alias. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DMA_ADDR_MODE {
     /// `NEURON_ISA_TPB_DMA_ADDR_MODE_IMM64` = 0x0
+    #[default]
     IMM64 = 0u8,
     /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_PAIR` = 0x1
     REG_PAIR = 1u8,
@@ -4903,11 +4835,6 @@ pub enum DMA_ADDR_MODE {
     REG_REG_REG_SCALE_I = 11u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 12u8,
-}
-impl Default for DMA_ADDR_MODE {
-    fn default() -> Self {
-        Self::IMM64
-    }
 }
 impl DMA_ADDR_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -5040,11 +4967,7 @@ impl DMA_ADDR_MODE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5066,10 +4989,11 @@ impl DMA_ADDR_MODE {
     }
 }
 /// What one leg (read-done or write-done) of a v5 DMA updates. Bit 0 enabled, bit 1 inc vs inc-counter, bit 2 semaphore vs collective-sync block, bit 3 local vs remote peer. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DMA_SEMA_UPDATE_MODE {
     /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_NONE` = 0x0: disabled
+    #[default]
     NONE = 0u8,
     /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_SEM_INC` = 0x1
     LOCAL_SEM_INC = 1u8,
@@ -5085,11 +5009,6 @@ pub enum DMA_SEMA_UPDATE_MODE {
     REMOTE_COLLSYNC_INC = 13u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 2u8,
-}
-impl Default for DMA_SEMA_UPDATE_MODE {
-    fn default() -> Self {
-        Self::NONE
-    }
 }
 impl DMA_SEMA_UPDATE_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -5184,11 +5103,7 @@ impl DMA_SEMA_UPDATE_MODE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5210,20 +5125,16 @@ impl DMA_SEMA_UPDATE_MODE {
     }
 }
 /// Where one of DMA_IMMEDIATE's descriptors comes from. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DMA_DESC_MODE {
     /// `NEURON_ISA_TPB_DMA_DESC_MODE_IMMEDIATE` = 0x0: The 16-byte descriptor inline in the word (descriptor_imm\[N\]).
+    #[default]
     IMMEDIATE = 0u8,
     /// `NEURON_ISA_TPB_DMA_DESC_MODE_REGISTER` = 0x1: The 4×32-bit register quad descriptor_reg\[N\] + 0..3, shifted \<\< 0/32/64/96.
     REGISTER = 1u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 2u8,
-}
-impl Default for DMA_DESC_MODE {
-    fn default() -> Self {
-        Self::IMMEDIATE
-    }
 }
 impl DMA_DESC_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -5276,11 +5187,7 @@ impl DMA_DESC_MODE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5747,10 +5654,11 @@ impl DESCRIPTOR_RAW {
     }
 }
 /// The ALU operator byte (common.h:940): the reduce / scalar operator of the S4D4_TR reduce siblings, RANGE_SELECT's reduce_op and comparators. Only the values the pages give are enumerators (the header has about 60); any other byte decodes as a raw value. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum ALU_OP {
     /// `NEURON_ISA_TPB_ALU_OP_BYPASS` = 0x0: No arithmetic (the op of a position-only move).
+    #[default]
     BYPASS = 0u8,
     /// `NEURON_ISA_TPB_ALU_OP_ADD` = 0x4
     ADD = 4u8,
@@ -5774,11 +5682,6 @@ pub enum ALU_OP {
     IS_LT = 22u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 1u8,
-}
-impl Default for ALU_OP {
-    fn default() -> Self {
-        Self::BYPASS
-    }
 }
 impl ALU_OP {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -5894,11 +5797,7 @@ impl ALU_OP {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5920,10 +5819,11 @@ impl ALU_OP {
     }
 }
 /// The accumulator command (common.h:777). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum ACCUM_CMD {
     /// `NEURON_ISA_TPB_ACCUM_CMD_IDLE` = 0x0
+    #[default]
     IDLE = 0u8,
     /// `NEURON_ISA_TPB_ACCUM_CMD_ZERO` = 0x1
     ZERO = 1u8,
@@ -5935,11 +5835,6 @@ pub enum ACCUM_CMD {
     LOAD_ACCUMULATE = 4u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 5u8,
-}
-impl Default for ACCUM_CMD {
-    fn default() -> Self {
-        Self::IDLE
-    }
 }
 impl ACCUM_CMD {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -6015,11 +5910,7 @@ impl ACCUM_CMD {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6041,10 +5932,11 @@ impl ACCUM_CMD {
     }
 }
 /// Which sub-dimensions of a tensor an op folds (S4D4_TR's op_dim). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum TENSOR_SUBDIM {
     /// `NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED` = 0x0
+    #[default]
     UNUSED = 0u8,
     /// `NEURON_ISA_TPB_TENSOR_SUBDIM_X` = 0x2
     X = 2u8,
@@ -6056,11 +5948,6 @@ pub enum TENSOR_SUBDIM {
     XYZW = 5u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 1u8,
-}
-impl Default for TENSOR_SUBDIM {
-    fn default() -> Self {
-        Self::UNUSED
-    }
 }
 impl TENSOR_SUBDIM {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -6134,11 +6021,7 @@ impl TENSOR_SUBDIM {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6160,20 +6043,16 @@ impl TENSOR_SUBDIM {
     }
 }
 /// Whether DROPOUT's threshold is a drop rate or a keep rate (common.h:1135). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum DROPOUT_THRESHOLD_TYPE {
     /// `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_DROP_RATE` = 0x0: If rand() \< threshold, flush the element to zero.
+    #[default]
     DROP_RATE = 0u8,
     /// `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_KEEP_RATE` = 0x1: If rand() > threshold, flush the element to zero.
     KEEP_RATE = 1u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 2u8,
-}
-impl Default for DROPOUT_THRESHOLD_TYPE {
-    fn default() -> Self {
-        Self::DROP_RATE
-    }
 }
 impl DROPOUT_THRESHOLD_TYPE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -6228,11 +6107,7 @@ impl DROPOUT_THRESHOLD_TYPE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6303,10 +6178,11 @@ impl RANGE_SELECT_DTYPE_MODE {
     }
 }
 /// The EXTENDED_INST (0xf0) sub-opcode at byte 12: which extended instruction the word is. The shipped enum is NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1; value 5 is absent from it. Only 8 and 9 have a layout in the spec (RDMA_DESC_GEN, RDMA_DESC_START); any other value decodes as the EXTENDED envelope. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum EXTENDED_OPCODE {
     /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_ENGINE_NOP` = 0x0
+    #[default]
     EXTENDED_ENGINE_NOP = 0u8,
     /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_COPY` = 0x1
     EXTENDED_COPY = 1u8,
@@ -6326,11 +6202,6 @@ pub enum EXTENDED_OPCODE {
     EXTENDED_RDMA_DESC_START = 9u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 5u8,
-}
-impl Default for EXTENDED_OPCODE {
-    fn default() -> Self {
-        Self::EXTENDED_ENGINE_NOP
-    }
 }
 impl EXTENDED_OPCODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -6441,11 +6312,7 @@ impl EXTENDED_OPCODE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6687,11 +6554,7 @@ impl GS_OPERATION {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6785,10 +6648,11 @@ impl GSControl {
     }
 }
 /// When the instruction may issue, against a semaphore or an event (the field-tables page lists a selection, the _REG variants 0x81..0x85 unnamed; the instruction-record page adds the LT / LE and the event waits). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum WAIT_MODE {
     /// `NEURON_ISA_TPB_WAIT_MODE_NONE` = 0x0
+    #[default]
     NONE = 0u8,
     /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM` = 0x1
     WAIT_FOR_SEM_EQ_IMM = 1u8,
@@ -6820,11 +6684,6 @@ pub enum WAIT_MODE {
     REG_85 = 133u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 8u8,
-}
-impl Default for WAIT_MODE {
-    fn default() -> Self {
-        Self::NONE
-    }
 }
 impl WAIT_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -6973,11 +6832,7 @@ impl WAIT_MODE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6999,10 +6854,11 @@ impl WAIT_MODE {
     }
 }
 /// How the instruction updates a semaphore or event (the field tables list a selection; the instruction-record page gives the READ family and its +16 COMPLETE set). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum UPDATE_MODE {
     /// `NEURON_ISA_TPB_UPDATE_MODE_NONE` = 0x0
+    #[default]
     NONE = 0u8,
     /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ` = 0x1: set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
     EVT_SET_READ = 1u8,
@@ -7036,11 +6892,6 @@ pub enum UPDATE_MODE {
     SEM_WR_REG_COMPLETE = 153u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 6u8,
-}
-impl Default for UPDATE_MODE {
-    fn default() -> Self {
-        Self::NONE
-    }
 }
 impl UPDATE_MODE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -7206,11 +7057,7 @@ impl UPDATE_MODE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -7424,10 +7271,11 @@ impl EVENTS {
     }
 }
 /// Where an IMM_VAL_INST_FIELD operand's value comes from (common.h:1207). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum IMM_SRC {
     /// `NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE` = 0x0: The value is in the instruction (imm_arith_fp32).
+    #[default]
     INSTRUCTION_IMMEDIATE = 0u8,
     /// `NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE` = 0x1: A PartitionOffset pointer to the immediate (imm_ptr).
     POINTER_IMMEDIATE = 1u8,
@@ -7435,11 +7283,6 @@ pub enum IMM_SRC {
     REG_PTR_IMMEDIATE = 2u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 3u8,
-}
-impl Default for IMM_SRC {
-    fn default() -> Self {
-        Self::INSTRUCTION_IMMEDIATE
-    }
 }
 impl IMM_SRC {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -7502,11 +7345,7 @@ impl IMM_SRC {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -9383,7 +9222,6 @@ impl OPCODE {
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
-        let _ = arch;
         #[allow(unreachable_patterns)]
         match self {
             Self::LDTAGS => matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick),
@@ -9918,10 +9756,11 @@ impl PSEUDO_ADDR8 {
     }
 }
 /// LncSize setting for sb2sb collective using q7 iDMA: how many physical NeuronCores form the logical core group an SB2SB leg moves within. The 0xBF validator accepts LNC1 and LNC2 only. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum LNC_SIZE_FMT {
     /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC1` = 0x0: NC copies to itself. Used for self-test only.
+    #[default]
     LNC1 = 0u8,
     /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC2` = 0x1: NC's grouped: NC0-NC1, NC2-NC3, NC4-NC5, NC6-NC7
     LNC2 = 1u8,
@@ -9931,11 +9770,6 @@ pub enum LNC_SIZE_FMT {
     LNC8 = 3u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 4u8,
-}
-impl Default for LNC_SIZE_FMT {
-    fn default() -> Self {
-        Self::LNC1
-    }
 }
 impl LNC_SIZE_FMT {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -10002,11 +9836,7 @@ impl LNC_SIZE_FMT {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10028,10 +9858,11 @@ impl LNC_SIZE_FMT {
     }
 }
 /// The CME operation type of a descriptor (meta_ctrl optype, bits 20..22; the DWARF tables place it at 9..11): a plain copy or one of the Fast CRC+Memcopy engine's checksums. Confidence: HIGH/CARRIED (strong).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum SDMA_CMETYPE {
     /// `SDMA_CMETYPE_COPY` = 0x0: Plain memcpy (the default).
+    #[default]
     COPY = 0u8,
     /// `SDMA_CMETYPE_CRC32` = 0x1: CRC-32.
     CRC32 = 1u8,
@@ -10049,11 +9880,6 @@ pub enum SDMA_CMETYPE {
     CRC8 = 7u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 8u8,
-}
-impl Default for SDMA_CMETYPE {
-    fn default() -> Self {
-        Self::COPY
-    }
 }
 impl SDMA_CMETYPE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -10148,11 +9974,7 @@ impl SDMA_CMETYPE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10240,11 +10062,7 @@ impl SDMAOP {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10266,10 +10084,11 @@ impl SDMAOP {
     }
 }
 /// What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks: the host runtime's enum al_sdma_m2s_fma_operand (enums.json). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum SDMA_FMA_OPERAND {
     /// `al_sdma_m2s_fma_operand_stored_buffer` = 0x0: The running accumulator (the in-engine partial).
+    #[default]
     stored_buffer = 0u8,
     /// `al_sdma_m2s_fma_operand_input_buffer` = 0x1: The source stream read on the M2S leg.
     input_buffer = 1u8,
@@ -10277,11 +10096,6 @@ pub enum SDMA_FMA_OPERAND {
     scale = 2u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 3u8,
-}
-impl Default for SDMA_FMA_OPERAND {
-    fn default() -> Self {
-        Self::stored_buffer
-    }
 }
 impl SDMA_FMA_OPERAND {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -10342,11 +10156,7 @@ impl SDMA_FMA_OPERAND {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10368,10 +10178,11 @@ impl SDMA_FMA_OPERAND {
     }
 }
 /// The device CCE op (enums.json SDMA_CCETYPE). The host kbin_dma_desc_op values map onto it through the 4-entry table CSWTCH.21 = {1, 0, 3, 2} indexed by op - 1: kbin FMA 1 -> 1, ADD 2 -> 0, MIN 3 -> 3, MAX 4 -> 2 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops; any other op asserts 'Unsupported CCE Op! %u'); EXT and GCE have no kbin op. A descriptor's META-CTRL op selector holds the FMA, EXT and GCE values; ADD and MIN/MAX share base word 0x2000000, so ADD, MIN and MAX are not told apart by it (gap). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum SDMA_CCETYPE {
     /// `SDMA_CCETYPE_ADD` = 0x0: Pure accumulate, acc' = acc + src_i (cce_info may be NULL); kbin ADD = 2.
+    #[default]
     ADD = 0u8,
     /// `SDMA_CCETYPE_FMA` = 0x1: acc' = input * scale + acc; kbin FMA = 1; cce_info must not be NULL.
     FMA = 1u8,
@@ -10385,11 +10196,6 @@ pub enum SDMA_CCETYPE {
     GCE = 5u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 6u8,
-}
-impl Default for SDMA_CCETYPE {
-    fn default() -> Self {
-        Self::ADD
-    }
 }
 impl SDMA_CCETYPE {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -10470,11 +10276,7 @@ impl SDMA_CCETYPE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10680,11 +10482,7 @@ impl SDMA_DTYPE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10879,11 +10677,7 @@ impl KBIN_DTYPE {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -18601,20 +18395,16 @@ impl Checked for EXTENDED {
     }
 }
 /// GATHER's policy for an index outside the loaded Pool_Buffer window. Grouped gathers stream a buffer once and re-gather: first of group IMMEDIATE_WRITE (initialises dst), middle / last SKIP_WRITE (accumulates). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum INDEX_MISS_BEHAVIOR {
     /// `NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_IMMEDIATE_WRITE` = 0x0: a miss writes the immediate
+    #[default]
     IMMEDIATE_WRITE = 0u8,
     /// `NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_SKIP_WRITE` = 0x1: a miss leaves dst unmodified
     SKIP_WRITE = 1u8,
     /// A value no source names; kept so that it encodes back unchanged.
     Other(u8) = 2u8,
-}
-impl Default for INDEX_MISS_BEHAVIOR {
-    fn default() -> Self {
-        Self::IMMEDIATE_WRITE
-    }
 }
 impl INDEX_MISS_BEHAVIOR {
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -18669,11 +18459,7 @@ impl INDEX_MISS_BEHAVIOR {
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        #[allow(unreachable_patterns)]
-        match self {
-            Self::Other(_) => false,
-            _ => true,
-        }
+        !matches!(self, Self::Other(_))
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24596,10 +24382,11 @@ pub mod klr {
     pub mod enums {
         use super::super::{meta, visit, Arch};
         /// Who generates a DMA's descriptors. `InstDMA::dge_type` at +0xF8 (ctor default 3 = Unassigned). Codegen resolves it at lowering time with `translateDGEMode`; a later pass (H33) assigns only the DGE engine-id, never the type. Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         #[repr(u32)]
         pub enum DGEType {
             /// `bir::DGEType::None` = 0x0: no DGE
+            #[default]
             None = 0u32,
             /// `bir::DGEType::SWDGE` = 0x1: software DGE: the compiler emits the descriptors
             SWDGE = 1u32,
@@ -24609,11 +24396,6 @@ pub mod klr {
             Unassigned = 3u32,
             /// A value no source names; kept so that it encodes back unchanged.
             Other(u32) = 4u32,
-        }
-        impl Default for DGEType {
-            fn default() -> Self {
-                Self::None
-            }
         }
         impl DGEType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -24670,11 +24452,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24752,11 +24530,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24823,11 +24597,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24894,11 +24664,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24965,11 +24731,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -25092,11 +24854,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -25163,11 +24921,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -25234,11 +24988,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -25260,10 +25010,11 @@ pub mod klr {
             }
         }
         /// The BIR node kinds (IT): the ones the leaves build, cross-checked by seed 003 to its InstructionType table, and the ones it mentions downstream, in seed 003's spelling; the other ordinals of the 110 (0..109) with the Master Opcode Reference's names. `InstMatmult` (the PE transpose) has no IT in seed 003. Confidence: READ-DIRECTLY (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         #[repr(u32)]
         pub enum InstructionType {
             /// `bir::InstructionType::Generic` = 0x0: Master Opcode Reference §1: no L2 opcode; lowered base; sameInst accepts IT\<=3. CERTAIN
+            #[default]
             Generic = 0u32,
             /// `bir::InstructionType::GenericCopy` = 0x1: never a codegen\<NcCopy> output (§2)
             GenericCopy = 1u32,
@@ -25485,11 +25236,6 @@ pub mod klr {
             TongaReduceMacroSymbolic = 109u32,
             /// A value no source names; kept so that it encodes back unchanged.
             Other(u32) = 110u32,
-        }
-        impl Default for InstructionType {
-            fn default() -> Self {
-                Self::Generic
-            }
         }
         impl InstructionType {
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
@@ -26329,11 +26075,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -26423,11 +26165,7 @@ pub mod klr {
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                #[allow(unreachable_patterns)]
-                match self {
-                    Self::Other(_) => false,
-                    _ => true,
-                }
+                !matches!(self, Self::Other(_))
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {

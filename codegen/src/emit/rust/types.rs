@@ -141,15 +141,36 @@ impl Render<'_> {
                 "meta::EnumeratorMeta::DEFAULT",
             ))
         });
-        let arch_arms = values.iter().filter(|v| !v.arch.is_empty()).map(|v| {
-            let id = ident(&v.name);
-            let archs = in_archs(&v.arch);
-            quote!(Self::#id => #archs,)
-        });
+        let arch_arms: Vec<_> = values
+            .iter()
+            .filter(|v| !v.arch.is_empty())
+            .map(|v| {
+                let id = ident(&v.name);
+                let archs = in_archs(&v.arch);
+                quote!(Self::#id => #archs,)
+            })
+            .collect();
+        let in_arch = match arch_arms.is_empty() {
+            true => quote!(let _ = arch; !matches!(self, Self::Other(_))),
+            // Every enumerator may have an arm of its own.
+            false => quote! {
+                #[allow(unreachable_patterns)]
+                match self { #(#arch_arms)* Self::Other(_) => false, _ => true }
+            },
+        };
+        // The enumerator of value 0 is the default (derived); with none, `Other(0)`.
         let first = values.iter().find(|v| v.value == 0).map(|v| ident(&v.name));
-        let default = match first {
-            Some(id) => quote!(Self::#id),
-            None => quote!(Self::Other(0)),
+        let default_attr = |id: &syn::Ident| match &first {
+            Some(f) if f == id => quote!(#[default]),
+            _ => TokenStream::new(),
+        };
+        let default_attrs: Vec<TokenStream> = ids.iter().map(default_attr).collect();
+        let (derive_default, default_impl) = match first {
+            Some(_) => (quote!(Default,), TokenStream::new()),
+            None => (
+                TokenStream::new(),
+                quote!(impl Default for #name { fn default() -> Self { Self::Other(0) } }),
+            ),
         };
         // Each enumerator's discriminant is its raw value and `Other` takes the smallest
         // value no enumerator has (in a wider tag if the repr has none left), so `raw()`
@@ -194,14 +215,14 @@ impl Render<'_> {
         };
         quote! {
             #doc
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[derive(Clone, Copy, Debug, #derive_default PartialEq, Eq, Hash)]
             #[repr(#tag_ty)]
             pub enum #name {
-                #( #[doc = #docs] #ids = #discs, )*
+                #( #[doc = #docs] #default_attrs #ids = #discs, )*
                 /// A value no source names; kept so that it encodes back unchanged.
                 Other(#ty) = #other_disc,
             }
-            impl Default for #name { fn default() -> Self { #default } }
+            #default_impl
             impl #name {
                 pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[#(#metas),*];
                 #table
@@ -222,9 +243,7 @@ impl Render<'_> {
                 }
                 /// Whether `arch` has this enumerator (values that are not enumerators: no).
                 pub const fn in_arch(self, arch: Arch) -> bool {
-                    let _ = arch;
-                    #[allow(unreachable_patterns)]
-                    match self { #(#arch_arms)* Self::Other(_) => false, _ => true }
+                    #in_arch
                 }
                 /// The name as `arch` spells it, or `None` if it is not an enumerator there.
                 pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
