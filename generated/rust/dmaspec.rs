@@ -1861,18 +1861,15 @@ impl Checked for TENSOR2D {
             .evidence(&[evidence::WIKI_TENSOR_DESCRIPTORS_THE_2, evidence::WIKI_S3D3_COLLECTIVE_S3_3_0]),
     ];
     /// Truth of each of `TENSOR2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 12], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 12], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let start_addr_active = ((u32::from_le_bytes(*at::<0, 4, 12>(b)) as u64) >> 30
             & 0x1) as i64;
         let num_elem_0 = u16::from_le_bytes(*at::<8, 2, 12>(b)) as i64;
         let num_elem_1 = u16::from_le_bytes(*at::<10, 2, 12>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((start_addr_active == 1i64)
-            || ((num_elem_0 != 0i64) && (num_elem_1 != 0i64)));
+        let r0 = start_addr_active == 1 || (num_elem_0 != 0 && num_elem_1 != 0);
         t |= r0 as u64;
         t
     }
@@ -1990,19 +1987,17 @@ impl Checked for TENSOR3D {
             .evidence(&[evidence::WIKI_S3D3_COLLECTIVE_S3_3_0, evidence::WIKI_TENSOR_DESCRIPTORS_THE_3]),
     ];
     /// Truth of each of `TENSOR3D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 16], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let start_addr_active = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 30
             & 0x1) as i64;
         let num_elem_0 = u16::from_le_bytes(*at::<10, 2, 16>(b)) as i64;
         let num_elem_1 = u16::from_le_bytes(*at::<12, 2, 16>(b)) as i64;
         let num_elem_2 = u16::from_le_bytes(*at::<14, 2, 16>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((start_addr_active == 1i64)
-            || (((num_elem_0 != 0i64) && (num_elem_1 != 0i64)) && (num_elem_2 != 0i64)));
+        let r0 = start_addr_active == 1
+            || (num_elem_0 != 0 && num_elem_1 != 0 && num_elem_2 != 0);
         t |= r0 as u64;
         t
     }
@@ -2127,11 +2122,9 @@ impl Checked for TENSOR4D {
             ]),
     ];
     /// Truth of each of `TENSOR4D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 20], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 20], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let start_addr_active = ((u32::from_le_bytes(*at::<0, 4, 20>(b)) as u64) >> 30
             & 0x1) as i64;
         let num_elem_0 = u16::from_le_bytes(*at::<12, 2, 20>(b)) as i64;
@@ -2139,9 +2132,9 @@ impl Checked for TENSOR4D {
         let num_elem_2 = u16::from_le_bytes(*at::<16, 2, 20>(b)) as i64;
         let num_elem_3 = u16::from_le_bytes(*at::<18, 2, 20>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((start_addr_active == 1i64)
-            || ((((num_elem_0 != 0i64) && (num_elem_1 != 0i64)) && (num_elem_2 != 0i64))
-                && (num_elem_3 != 0i64)));
+        let r0 = start_addr_active == 1
+            || (num_elem_0 != 0 && num_elem_1 != 0 && num_elem_2 != 0
+                && num_elem_3 != 0);
         t |= r0 as u64;
         t
     }
@@ -2274,7 +2267,6 @@ impl Checked for MXMEM_PATTERN1D {
             .evidence(&[evidence::WIKI_MXMEM_PATTERN1D_STATIC_PATH_1]),
     ];
     /// Truth of each of `MXMEM_PATTERN1D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
@@ -2291,17 +2283,14 @@ impl Checked for MXMEM_PATTERN1D {
             >> 31 & 0x1) as i64;
         let scale_part = u8::from_le_bytes(*at::<11, 1, 16>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = (!(nc == 4i64))
-            || ((((data_addr_indirect == 1i64) && (data_addr_active == 0i64))
-                || (((data_addr_active == 1i64) && (data_addr_indirect == 0i64))
-                    && ((data_addr_address & 268435456i64) == 0i64)))
-                || ((k_extent != 0i64)
-                    && ((step_dir == 1i64) || (step_dir == (-1i64)))));
+        let r0 = nc != 4 || (data_addr_indirect == 1 && data_addr_active == 0)
+            || (data_addr_active == 1 && data_addr_indirect == 0
+                && data_addr_address & 0x10000000 == 0)
+            || (k_extent != 0 && (step_dir == 1 || step_dir == -1));
         t |= r0 as u64;
-        let r1 = (!(nc == 4i64))
-            || ((((data_addr_indirect == 1i64) && (data_addr_active == 0i64))
-                || ((data_addr_register_mode == 1i64) && (data_addr_indirect == 0i64)))
-                || (((scale_part & 3i64) == 0i64) && (scale_part <= 15i64)));
+        let r1 = nc != 4 || (data_addr_indirect == 1 && data_addr_active == 0)
+            || (data_addr_register_mode == 1 && data_addr_indirect == 0)
+            || (scale_part & 3 == 0 && scale_part <= 15);
         t |= (r1 as u64) << 1;
         t
     }
@@ -2410,15 +2399,13 @@ impl Checked for INDIRECT16B {
             .evidence(&[evidence::SUPP_INDIRECT_DESCRIPTORS_1, evidence::SUPP_INDIRECT_DESCRIPTORS_BYTE_0]),
     ];
     /// Truth of each of `INDIRECT16B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 16], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let index_addr_indirect = ((u32::from_le_bytes(*at::<0, 4, 16>(b)) as u64) >> 29
             & 0x1) as i64;
         let mut t = ALWAYS;
-        let r0 = (index_addr_indirect == 1i64);
+        let r0 = index_addr_indirect == 1;
         t |= r0 as u64;
         t
     }
@@ -2527,15 +2514,13 @@ impl Checked for INDIRECT20B {
             .evidence(&[evidence::SUPP_INDIRECT_DESCRIPTORS_6]),
     ];
     /// Truth of each of `INDIRECT20B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 20], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 20], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let index_addr_indirect = ((u32::from_le_bytes(*at::<0, 4, 20>(b)) as u64) >> 29
             & 0x1) as i64;
         let mut t = ALWAYS;
-        let r0 = (index_addr_indirect == 1i64);
+        let r0 = index_addr_indirect == 1;
         t |= r0 as u64;
         t
     }
@@ -2664,7 +2649,6 @@ impl Checked for MXINDIRECT16B {
             .evidence(&[evidence::WIKI_MXMEM_PATTERN1D_THE_0]),
     ];
     /// Truth of each of `MXINDIRECT16B`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
@@ -2676,12 +2660,10 @@ impl Checked for MXINDIRECT16B {
         let num_elem = u16::from_le_bytes(*at::<12, 2, 16>(b)) as i64;
         let scale_part = u8::from_le_bytes(*at::<15, 1, 16>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = (index_addr_indirect == 1i64);
+        let r0 = index_addr_indirect == 1;
         t |= r0 as u64;
-        let r1 = (!(nc == 4i64))
-            || (((index_addr_indirect == 0i64) || (index_addr_active == 1i64))
-                || (((num_elem != 0i64) && ((scale_part & 3i64) == 0i64))
-                    && (scale_part <= 15i64)));
+        let r1 = nc != 4 || index_addr_indirect == 0 || index_addr_active == 1
+            || (num_elem != 0 && scale_part & 3 == 0 && scale_part <= 15);
         t |= (r1 as u64) << 1;
         t
     }
@@ -2846,7 +2828,6 @@ impl Checked for ADDR4 {
             .not_enforced(),
     ];
     /// Truth of each of `ADDR4`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 4], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x38;
@@ -2859,18 +2840,15 @@ impl Checked for ADDR4 {
             as i64;
         let active = ((u32::from_le_bytes(*at::<0, 4, 4>(b)) as u64) >> 30 & 0x1) as i64;
         let mut t = ALWAYS;
-        let r0 = ((register_mode == 0i64)
-            || (((address & 16776960i64) == 0i64) && ((address & 255i64) < 64i64)));
+        let r0 = register_mode == 0 || (address & 0xffff00 == 0 && address & 0xff < 64);
         t |= r0 as u64;
-        let r1 = (!(nc == 2i64))
-            || ((register_mode == 0i64)
-                || (((((address & 536870656i64) == 0i64) && (indirect == 0i64))
-                    && (active == 0i64)) && ((address & 255i64) <= 63i64)));
+        let r1 = nc != 2 || register_mode == 0
+            || (address & 0x1fffff00 == 0 && indirect == 0 && active == 0
+                && address & 0xff <= 63);
         t |= (r1 as u64) << 1;
-        let r2 = (!(((nc == 2i64) || (nc == 3i64)) || (nc == 4i64)))
-            || (((register_mode == 1i64)
-                || ((address >= 33554432i64) && ((address - 33554432i64) <= 4194303i64)))
-                || ((address & 503316480i64) == 0i64));
+        let r2 = !(2..=4).contains(&nc) || register_mode == 1
+            || (address >= 33554432 && address - 33554432 <= 4194303)
+            || address & 0x1e000000 == 0;
         t |= (r2 as u64) << 2;
         t
     }
@@ -3460,17 +3438,15 @@ impl Checked for DMA_CONFIGS {
             ]),
     ];
     /// Truth of each of `DMA_CONFIGS`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 1], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 1], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let priority_class = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) & 0x7)
             as i64;
         let reserved_bitfield = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 3
             & 0x1f) as i64;
         let mut t = ALWAYS;
-        let r0 = ((priority_class <= 4i64) && (reserved_bitfield == 0i64));
+        let r0 = priority_class <= 4 && reserved_bitfield == 0;
         t |= r0 as u64;
         t
     }
@@ -3589,21 +3565,18 @@ impl Checked for BOUND_CHECK_REG {
             .not_enforced(),
     ];
     /// Truth of each of `BOUND_CHECK_REG`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 1], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 1], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x10;
-        let nc = arch.nc() as i64;
         let bc_enabled = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 7 & 0x1)
             as i64;
         let bc_reg = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) & 0x3f) as i64;
         let bc_disable_oob_error_notif = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64)
             >> 6 & 0x1) as i64;
         let mut t = ALWAYS;
-        let r1 = (((bc_enabled == 0i64) && (bc_reg == 0i64))
-            && (bc_disable_oob_error_notif == 0i64));
+        let r1 = bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0;
         t |= (r1 as u64) << 1;
-        let r3 = (bc_enabled == 1i64);
+        let r3 = bc_enabled == 1;
         t |= (r3 as u64) << 3;
         let r2 = r3;
         t |= (r2 as u64) << 2;
@@ -3859,29 +3832,23 @@ impl ADDR8 {
         meta::FieldMeta::new("addr_immediate", 0, 8, "addr_immediate", confidence::wiki::HIGH_OBSERVED, "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).")
             .evidence(&[evidence::SUPP_FIELD_TABLES_S5_TABLE_5A_0]),
     ];
-    /// One value of each arm, in declaration order.
-    const ARMS: [Self; 3] = [
-        Self::addr_reg(ADDR8_addr_reg::read(&[0u8; 8])),
-        Self::addr_tbl_offs(ADDR8_addr_tbl_offs::read(&[0u8; 8])),
-        Self::addr_immediate(ADDR8_addr_immediate::read(&[0u8; 8])),
-    ];
     #[inline(always)]
     pub const fn read(b: &[u8; 8]) -> Self {
         let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
         let raw = d.raw() as u64;
-        let mut v = Self::ARMS[if raw & 128u64 == 128u64 {
+        let v = if raw & 128u64 == 128u64 {
             0
         } else if raw & 160u64 == 32u64 {
             1
         } else {
             2
-        }];
-        match &mut v {
-            Self::addr_reg(a) => *a = ADDR8_addr_reg::read(b),
-            Self::addr_tbl_offs(a) => *a = ADDR8_addr_tbl_offs::read(b),
-            Self::addr_immediate(a) => *a = ADDR8_addr_immediate::read(b),
-        }
-        v
+        };
+        let arms = [
+            Self::addr_reg(ADDR8_addr_reg::read(b)),
+            Self::addr_tbl_offs(ADDR8_addr_tbl_offs::read(b)),
+            Self::addr_immediate(ADDR8_addr_immediate::read(b)),
+        ];
+        arms[v]
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
@@ -6436,17 +6403,15 @@ impl Checked for EXT_COMPLETION_INFO {
             .evidence(&[evidence::SUPP_FIELD_TABLES_S4_TABLE_4_7_5]),
     ];
     /// Truth of each of `EXT_COMPLETION_INFO`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 1], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 1], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let reserved0 = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 1 & 0x1)
             as i64;
         let reserved1 = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 6 & 0x3)
             as i64;
         let mut t = ALWAYS;
-        let r0 = ((reserved0 == 0i64) && (reserved1 == 0i64));
+        let r0 = reserved0 == 0 && reserved1 == 0;
         t |= r0 as u64;
         t
     }
@@ -7186,11 +7151,11 @@ impl HEADER {
 /// Per-instruction semaphore wait/update gate: gates issue (the word's own semaphore fields post completion). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EVENTS {
-    /// Offset 0 (1 byte), `WAIT_MODE`.  Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (1 byte), `WAIT_MODE`. Confidence: HIGH/OBSERVED (confirmed).
     pub wait_mode: WAIT_MODE,
     /// Offset 1 (1 byte), `u8`. Semaphore to wait on. Confidence: HIGH/OBSERVED (confirmed).
     pub wait_idx: u8,
-    /// Offset 2 (1 byte), `UPDATE_MODE`.  Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 2 (1 byte), `UPDATE_MODE`. Confidence: HIGH/OBSERVED (confirmed).
     pub update_mode: UPDATE_MODE,
     /// Offset 3 (1 byte), `u8`. Semaphore to update. Confidence: HIGH/OBSERVED (confirmed).
     pub update_idx: u8,
@@ -9672,18 +9637,11 @@ impl PSEUDO_ADDR8 {
         meta::FieldMeta::new("addr_immediate", 0, 8, "addr_immediate", confidence::wiki::HIGH_OBSERVED, "Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address).")
             .evidence(&[evidence::SEED_004_S5_1_0, evidence::SUPP_FIELD_TABLES_S5_TABLE_5A_0]),
     ];
-    /// One value of each arm, in declaration order.
-    const ARMS: [Self; 4] = [
-        Self::addr_var(PSEUDO_ADDR8_addr_var::read(&[0u8; 8])),
-        Self::addr_reg(PSEUDO_ADDR8_addr_reg::read(&[0u8; 8])),
-        Self::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::read(&[0u8; 8])),
-        Self::addr_immediate(PSEUDO_ADDR8_addr_immediate::read(&[0u8; 8])),
-    ];
     #[inline(always)]
     pub const fn read(b: &[u8; 8]) -> Self {
         let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
         let raw = d.raw() as u64;
-        let mut v = Self::ARMS[if raw & 16u64 == 16u64 {
+        let v = if raw & 16u64 == 16u64 {
             0
         } else if raw & 128u64 == 128u64 {
             1
@@ -9691,14 +9649,14 @@ impl PSEUDO_ADDR8 {
             2
         } else {
             3
-        }];
-        match &mut v {
-            Self::addr_var(a) => *a = PSEUDO_ADDR8_addr_var::read(b),
-            Self::addr_reg(a) => *a = PSEUDO_ADDR8_addr_reg::read(b),
-            Self::addr_tbl_offs(a) => *a = PSEUDO_ADDR8_addr_tbl_offs::read(b),
-            Self::addr_immediate(a) => *a = PSEUDO_ADDR8_addr_immediate::read(b),
-        }
-        v
+        };
+        let arms = [
+            Self::addr_var(PSEUDO_ADDR8_addr_var::read(b)),
+            Self::addr_reg(PSEUDO_ADDR8_addr_reg::read(b)),
+            Self::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::read(b)),
+            Self::addr_immediate(PSEUDO_ADDR8_addr_immediate::read(b)),
+        ];
+        arms[v]
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
@@ -12064,13 +12022,10 @@ impl Checked for SDMA_CCE_DESC {
             .not_enforced(),
     ];
     /// Truth of each of `SDMA_CCE_DESC`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 16], arch: Arch) -> u64 {
+    fn rule_truth(_: &[u8; 16], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x1;
-        let nc = arch.nc() as i64;
-        let mut t = ALWAYS;
-        t
+        ALWAYS
     }
 }
 /// The fma_info arm of kbin_dma_desc_cce_info_t's 132-byte union: the scale vector's dtype (which must remap to SDMA fp32) and one FP32 scale per source, as IEEE-754 bits (the spec has no float type). Each scale\[i\] becomes W3 of source i's FMA descriptor. Confidence: HIGH/OBSERVED (confirmed).
@@ -12400,7 +12355,7 @@ impl KBIN_DMA_DESC_CCE_INFO {
 /// DmaMemcpy: generates DMA descriptors for a 2-D strided copy src -> dst; casts when in_dtype != out_dtype (CCE path), reduces when compute_op != NONE. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DMA_DIRECT2D {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xb8 Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xb8. Confidence: HIGH/OBSERVED (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: HIGH/OBSERVED (confirmed).
     pub events: EVENTS,
@@ -12936,11 +12891,9 @@ impl Checked for DMA_DIRECT2D {
             .not_enforced(),
     ];
     /// Truth of each of `DMA_DIRECT2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x10a5ec;
-        let nc = arch.nc() as i64;
         let header_opcode = u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64;
         let src_start_addr_marker = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
         let src_num_elem_0 = u16::from_le_bytes(*at::<32, 2, 64>(b)) as i64;
@@ -12974,38 +12927,33 @@ impl Checked for DMA_DIRECT2D {
         let src_elem_size = u16::from_le_bytes(*at::<36, 2, 64>(b)) as i64;
         let dst_elem_size = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r4 = (header_opcode == 184i64);
+        let r4 = header_opcode == 184;
         t |= (r4 as u64) << 4;
-        let r9 = (((!((src_start_addr_marker & 64i64) != 0i64))
-            || (((src_num_elem_0 == 0i64) && (src_num_elem_1 == 0i64))
-                && (src_step_elem_1 == 0i64)))
-            && ((!((dst_start_addr_marker & 64i64) != 0i64))
-                || (((dst_num_elem_0 == 0i64) && (dst_num_elem_1 == 0i64))
-                    && (dst_step_elem_1 == 0i64))));
+        let r9 = (src_start_addr_marker & 0x40 == 0
+            || (src_num_elem_0 == 0 && src_num_elem_1 == 0 && src_step_elem_1 == 0))
+            && (dst_start_addr_marker & 0x40 == 0
+                || (dst_num_elem_0 == 0 && dst_num_elem_1 == 0 && dst_step_elem_1 == 0));
         t |= (r9 as u64) << 9;
-        let r11 = ((((src_bound_reg_bc_enabled == 0i64)
-            && (src_bound_reg_bc_reg == 0i64))
-            && (src_bound_reg_bc_disable_oob_error_notif == 0i64))
-            || ((src_bound_reg_bc_enabled == 1i64) && true));
+        let r11 = (src_bound_reg_bc_enabled == 0 && src_bound_reg_bc_reg == 0
+            && src_bound_reg_bc_disable_oob_error_notif == 0)
+            || src_bound_reg_bc_enabled == 1;
         t |= (r11 as u64) << 11;
-        let r12 = ((((dst_bound_reg_bc_enabled == 0i64)
-            && (dst_bound_reg_bc_reg == 0i64))
-            && (dst_bound_reg_bc_disable_oob_error_notif == 0i64))
-            || ((dst_bound_reg_bc_enabled == 1i64) && true));
+        let r12 = (dst_bound_reg_bc_enabled == 0 && dst_bound_reg_bc_reg == 0
+            && dst_bound_reg_bc_disable_oob_error_notif == 0)
+            || dst_bound_reg_bc_enabled == 1;
         t |= (r12 as u64) << 12;
-        let r14 = ((dma_configs_priority_class <= 4i64)
-            && (dma_configs_reserved_bitfield == 0i64));
+        let r14 = dma_configs_priority_class <= 4 && dma_configs_reserved_bitfield == 0;
         t |= (r14 as u64) << 14;
         let r1 = r4 && r9 && r11 && r12 && r14;
         t |= (r1 as u64) << 1;
-        let r17 = (compute_op == 0i64);
+        let r17 = compute_op == 0;
         t |= (r17 as u64) << 17;
-        let r18 = (in_dtype == out_dtype);
+        let r18 = in_dtype == out_dtype;
         t |= (r18 as u64) << 18;
-        let r19 = (((src_num_elem_0 * src_num_elem_1)
-            * (if (src_elem_size == 0i64) { 65536i64 } else { src_elem_size }))
-            == ((dst_num_elem_0 * dst_num_elem_1)
-                * (if (dst_elem_size == 0i64) { 65536i64 } else { dst_elem_size })));
+        let r19 = src_num_elem_0 * src_num_elem_1
+            * (if src_elem_size == 0 { 65536 } else { src_elem_size })
+            == dst_num_elem_0 * dst_num_elem_1
+                * (if dst_elem_size == 0 { 65536 } else { dst_elem_size });
         t |= (r19 as u64) << 19;
         let r16 = r17 && r18 && r19;
         t |= (r16 as u64) << 16;
@@ -13017,7 +12965,7 @@ impl Checked for DMA_DIRECT2D {
 /// DmaTranspose: 2-D copy through the SBUF axi2sram crossbar, transposing by a static tile (tile_src_rows x tile_src_cols, tile_src_row_step); no index array, no idx_num_active_channels. Distinct from DMA_GATHER_XPOSE (0xf1). Not shipped on sunda. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DMA_DIRECT2D_XPOSE {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xbd Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xbd. Confidence: HIGH/OBSERVED (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: HIGH/OBSERVED (confirmed).
     pub events: EVENTS,
@@ -13437,7 +13385,6 @@ impl Checked for DMA_DIRECT2D_XPOSE {
             .evidence(&[evidence::SUPP_FIELD_TABLES_S2_3_9, evidence::SUPP_GATHER_SCATTER_S4_2]),
     ];
     /// Truth of each of `DMA_DIRECT2D_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x20;
@@ -13455,33 +13402,33 @@ impl Checked for DMA_DIRECT2D_XPOSE {
         let dst_step_elem_1 = i32::from_le_bytes(*at::<52, 4, 64>(b)) as i64;
         let dst_num_elem_1 = u16::from_le_bytes(*at::<58, 2, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r1 = (nc >= 3i64);
+        let r1 = nc >= 3;
         t |= (r1 as u64) << 1;
-        let r2 = (tile_src_rows == 16i64);
+        let r2 = tile_src_rows == 16;
         t |= (r2 as u64) << 2;
-        let r3 = (((((match out_dtype {
-            1i64 | 12i64 => 8i64,
-            2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
-            4i64 | 5i64 | 6i64 | 7i64 => 2i64,
-            8i64 | 9i64 | 10i64 | 11i64 => 4i64,
+        let r3 = ((match out_dtype {
+            1 | 12 => 8i64,
+            2 | 3 | 13..=15 => 1i64,
+            4..=7 => 2i64,
+            8..=11 => 4i64,
             _ => 0i64,
-        }) == 2i64) && (tile_src_cols >= 1i64)) && (tile_src_cols <= 128i64))
-            || ((((match out_dtype {
-                1i64 | 12i64 => 8i64,
-                2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
-                4i64 | 5i64 | 6i64 | 7i64 => 2i64,
-                8i64 | 9i64 | 10i64 | 11i64 => 4i64,
+        }) == 2i64 && (1..=128).contains(&tile_src_cols))
+            || ((match out_dtype {
+                1 | 12 => 8i64,
+                2 | 3 | 13..=15 => 1i64,
+                4..=7 => 2i64,
+                8..=11 => 4i64,
                 _ => 0i64,
-            }) == 4i64) && (tile_src_cols >= 1i64)) && (tile_src_cols <= 64i64)));
+            }) == 4i64 && (1..=64).contains(&tile_src_cols));
         t |= (r3 as u64) << 3;
-        let r4 = (in_dtype == out_dtype);
+        let r4 = in_dtype == out_dtype;
         t |= (r4 as u64) << 4;
-        let r6 = ((!((!((dst_start_addr_marker & 128i64) == 128i64))
-            && (!((dst_start_addr_marker & 160i64) == 32i64))))
-            || ((dst_start_addr_addr_immediate_address_lo % 32i64) == 0i64));
+        let r6 = dst_start_addr_marker & 0x80 == 128
+            || dst_start_addr_marker & 0xa0 == 32
+            || dst_start_addr_addr_immediate_address_lo % 32 == 0;
         t |= (r6 as u64) << 6;
-        let r7 = ((((dst_step_elem_0 % 32i64) == 0i64) || (dst_num_elem_0 == 1i64))
-            && (((dst_step_elem_1 % 32i64) == 0i64) || (dst_num_elem_1 == 1i64)));
+        let r7 = (dst_step_elem_0 % 32 == 0 || dst_num_elem_0 == 1)
+            && (dst_step_elem_1 % 32 == 0 || dst_num_elem_1 == 1);
         t |= (r7 as u64) << 7;
         let r0 = r1 && r2 && r3 && r4 && r6 && r7;
         t |= r0 as u64;
@@ -13491,7 +13438,7 @@ impl Checked for DMA_DIRECT2D_XPOSE {
 /// DmaGatherTranspose: gathers rows from HBM or SBUF by dynamic UINT32 indices, transposes them through the 16x128 xbar tile and writes the result to SBUF (SW-DGE backend on the Q7s). 2-byte dtypes only (BF16 / FP16), no cast; gather dim Y; src_num_elem\[1\] % 16 == 0 and == dst_num_elem\[0\]; dst 32-byte aligned. Not shipped on sunda. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DMA_GATHER_XPOSE {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xf1 Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xf1. Confidence: HIGH/OBSERVED (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: HIGH/OBSERVED (confirmed).
     pub events: EVENTS,
@@ -13972,7 +13919,6 @@ impl Checked for DMA_GATHER_XPOSE {
             .evidence(&[evidence::SUPP_GATHER_SCATTER_S2_6, evidence::SUPP_FIELD_TABLES_S2_4_4]),
     ];
     /// Truth of each of `DMA_GATHER_XPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
@@ -14019,65 +13965,61 @@ impl Checked for DMA_GATHER_XPOSE {
         let reserved_1 = u8::from_le_bytes(*at::<49, 1, 64>(b)) as i64;
         let reserved_2 = u8::from_le_bytes(*at::<50, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r1 = (nc >= 3i64);
+        let r1 = nc >= 3;
         t |= (r1 as u64) << 1;
-        let r2 = ((((match dtype_dtype_lo {
-            1i64 | 12i64 => 8i64,
-            2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
-            4i64 | 5i64 | 6i64 | 7i64 => 2i64,
-            8i64 | 9i64 | 10i64 | 11i64 => 4i64,
+        let r2 = (match dtype_dtype_lo {
+            1 | 12 => 8i64,
+            2 | 3 | 13..=15 => 1i64,
+            4..=7 => 2i64,
+            8..=11 => 4i64,
             _ => 0i64,
-        }) == 2i64)
-            && ((match dtype_dtype_hi {
-                1i64 | 12i64 => 8i64,
-                2i64 | 3i64 | 13i64 | 14i64 | 15i64 => 1i64,
-                4i64 | 5i64 | 6i64 | 7i64 => 2i64,
-                8i64 | 9i64 | 10i64 | 11i64 => 4i64,
+        }) == 2i64
+            && (match dtype_dtype_hi {
+                1 | 12 => 8i64,
+                2 | 3 | 13..=15 => 1i64,
+                4..=7 => 2i64,
+                8..=11 => 4i64,
                 _ => 0i64,
-            }) == 2i64)) && (dtype_dtype_lo == dtype_dtype_hi));
+            }) == 2i64 && dtype_dtype_lo == dtype_dtype_hi;
         t |= (r2 as u64) << 2;
-        let r3 = (((elem_size >= 2i64) && (elem_size <= 256i64))
-            && ((elem_size % 2i64) == 0i64));
+        let r3 = (2..=256).contains(&elem_size) && elem_size % 2 == 0;
         t |= (r3 as u64) << 3;
-        let r5 = ((!((!((src_start_addr_marker & 128i64) == 128i64))
-            && (!((src_start_addr_marker & 160i64) == 32i64))))
-            || ((src_start_addr_addr_immediate_address_lo % 2i64) == 0i64));
+        let r5 = src_start_addr_marker & 0x80 == 128
+            || src_start_addr_marker & 0xa0 == 32
+            || src_start_addr_addr_immediate_address_lo % 2 == 0;
         t |= (r5 as u64) << 5;
-        let r6 = ((!((!((dst_start_addr_marker & 128i64) == 128i64))
-            && (!((dst_start_addr_marker & 160i64) == 32i64))))
-            || ((dst_start_addr_addr_immediate_address_lo % 32i64) == 0i64));
+        let r6 = dst_start_addr_marker & 0x80 == 128
+            || dst_start_addr_marker & 0xa0 == 32
+            || dst_start_addr_addr_immediate_address_lo % 32 == 0;
         t |= (r6 as u64) << 6;
-        let r7 = ((src_idx_start_addr_register_mode == 1i64)
-            || ((src_idx_start_addr_address % 4i64) == 0i64));
+        let r7 = src_idx_start_addr_register_mode == 1
+            || src_idx_start_addr_address % 4 == 0;
         t |= (r7 as u64) << 7;
         let r4 = r5 && r6 && r7;
         t |= (r4 as u64) << 4;
-        let r8 = (flags_gather_dim == 1i64);
+        let r8 = flags_gather_dim == 1;
         t |= (r8 as u64) << 8;
-        let r9 = ((src_num_elem_1 % 16i64) == 0i64);
+        let r9 = src_num_elem_1 % 16 == 0;
         t |= (r9 as u64) << 9;
-        let r10 = (src_num_elem_1 == dst_num_elem_0);
+        let r10 = src_num_elem_1 == dst_num_elem_0;
         t |= (r10 as u64) << 10;
-        let r11 = (((dst_step_elem_1 % 32i64) == 0i64) || (dst_num_elem_1 == 1i64));
+        let r11 = dst_step_elem_1 % 32 == 0 || dst_num_elem_1 == 1;
         t |= (r11 as u64) << 11;
-        let r12 = (((idx_num_active_channels != 0i64)
-            && (idx_num_active_channels <= POOLING_NUM_CHANNELS))
-            && (idx_num_active_channels == POOLING_NUM_CHANNELS));
+        let r12 = idx_num_active_channels != 0
+            && idx_num_active_channels <= POOLING_NUM_CHANNELS
+            && idx_num_active_channels == POOLING_NUM_CHANNELS;
         t |= (r12 as u64) << 12;
-        let r13 = ((((src_idx_bound_reg_bc_enabled == 0i64)
-            && (src_idx_bound_reg_bc_reg == 0i64))
-            && (src_idx_bound_reg_bc_disable_oob_error_notif == 0i64))
-            || ((src_idx_bound_reg_bc_enabled == 1i64) && true));
+        let r13 = (src_idx_bound_reg_bc_enabled == 0 && src_idx_bound_reg_bc_reg == 0
+            && src_idx_bound_reg_bc_disable_oob_error_notif == 0)
+            || src_idx_bound_reg_bc_enabled == 1;
         t |= (r13 as u64) << 13;
         let r0 = r1 && r2 && r3 && r4 && r8 && r9 && r10 && r11 && r12 && r13;
         t |= r0 as u64;
-        let r14 = ((((dst_bound_reg_bc_enabled == 0i64)
-            && (dst_bound_reg_bc_reg == 0i64))
-            && (dst_bound_reg_bc_disable_oob_error_notif == 0i64))
-            || ((dst_bound_reg_bc_enabled == 1i64) && true));
+        let r14 = (dst_bound_reg_bc_enabled == 0 && dst_bound_reg_bc_reg == 0
+            && dst_bound_reg_bc_disable_oob_error_notif == 0)
+            || dst_bound_reg_bc_enabled == 1;
         t |= (r14 as u64) << 14;
-        let r15 = (((reserved_0 == 0i64) && (reserved_1 == 0i64))
-            && (reserved_2 == 0i64));
+        let r15 = reserved_0 == 0 && reserved_1 == 0 && reserved_2 == 0;
         t |= (r15 as u64) << 15;
         t
     }
@@ -14548,11 +14490,9 @@ impl Checked for DMA_IMMEDIATE {
             .evidence(&[evidence::SUPP_FIELD_TABLES_S3_1_1]),
     ];
     /// Truth of each of `DMA_IMMEDIATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let dma_engines_engine_count = ((u8::from_le_bytes(*at::<10, 1, 64>(b)) as u64)
             >> 5 & 0x3) as i64;
         let dma_flags_tdg = ((u8::from_le_bytes(*at::<11, 1, 64>(b)) as u64) & 0x1)
@@ -14560,13 +14500,11 @@ impl Checked for DMA_IMMEDIATE {
         let descriptor_flags_num_descriptors = ((u8::from_le_bytes(*at::<12, 1, 64>(b))
             as u64) & 0x3) as i64;
         let mut t = ALWAYS;
-        let r0 = (dma_engines_engine_count == 0i64);
+        let r0 = dma_engines_engine_count == 0;
         t |= r0 as u64;
-        let r1 = (dma_flags_tdg == 0i64);
+        let r1 = dma_flags_tdg == 0;
         t |= (r1 as u64) << 1;
-        let r2 = ((descriptor_flags_num_descriptors == 1i64)
-            || (descriptor_flags_num_descriptors == 2i64)
-            || (descriptor_flags_num_descriptors == 3i64));
+        let r2 = (1..=3).contains(&descriptor_flags_num_descriptors);
         t |= (r2 as u64) << 2;
         t
     }
@@ -14574,7 +14512,7 @@ impl Checked for DMA_IMMEDIATE {
 /// DmaIndirect: DMAs for a vector of dynamic indices generated during execution, applied to the source (gather), the destination (scatter), or both with two independent index sets. Body byte-identical across sunda..maverick. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DMA_INDIRECT1D {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xbb Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xbb. Confidence: HIGH/OBSERVED (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: HIGH/OBSERVED (confirmed).
     pub events: EVENTS,
@@ -15237,11 +15175,9 @@ impl Checked for DMA_INDIRECT1D {
             .not_enforced(),
     ];
     /// Truth of each of `DMA_INDIRECT1D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x904000b9e;
-        let nc = arch.nc() as i64;
         let src_start_addr_marker = u8::from_le_bytes(*at::<23, 1, 64>(b)) as i64;
         let src_num_elem = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
         let dst_start_addr_marker = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
@@ -15285,69 +15221,63 @@ impl Checked for DMA_INDIRECT1D {
         let dma_configs_reserved_bitfield = ((u8::from_le_bytes(*at::<61, 1, 64>(b))
             as u64) >> 3 & 0x1f) as i64;
         let mut t = ALWAYS;
-        let r5 = (((!((src_start_addr_marker & 64i64) != 0i64))
-            || (src_num_elem == 0i64))
-            && ((!((dst_start_addr_marker & 64i64) != 0i64)) || (dst_num_elem == 0i64)));
+        let r5 = (src_start_addr_marker & 0x40 == 0 || src_num_elem == 0)
+            && (dst_start_addr_marker & 0x40 == 0 || dst_num_elem == 0);
         t |= (r5 as u64) << 5;
-        let r6 = (((idx_num_active_channels != 0i64)
-            && (idx_num_active_channels <= POOLING_NUM_CHANNELS))
-            && (idx_num_active_channels == POOLING_NUM_CHANNELS));
+        let r6 = idx_num_active_channels != 0
+            && idx_num_active_channels <= POOLING_NUM_CHANNELS
+            && idx_num_active_channels == POOLING_NUM_CHANNELS;
         t |= (r6 as u64) << 6;
-        let r10 = (compute_op == 0i64);
+        let r10 = compute_op == 0;
         t |= (r10 as u64) << 10;
-        let r13 = ((((src_idx_bound_reg_bc_enabled == 0i64)
-            && (src_idx_bound_reg_bc_reg == 0i64))
-            && (src_idx_bound_reg_bc_disable_oob_error_notif == 0i64))
-            || ((src_idx_bound_reg_bc_enabled == 1i64) && true));
+        let r13 = (src_idx_bound_reg_bc_enabled == 0 && src_idx_bound_reg_bc_reg == 0
+            && src_idx_bound_reg_bc_disable_oob_error_notif == 0)
+            || src_idx_bound_reg_bc_enabled == 1;
         t |= (r13 as u64) << 13;
-        let r14 = ((flags_idx_bound_is_err == 1i64)
-            || (src_idx_bound_reg_bc_disable_oob_error_notif == 0i64));
+        let r14 = flags_idx_bound_is_err == 1
+            || src_idx_bound_reg_bc_disable_oob_error_notif == 0;
         t |= (r14 as u64) << 14;
         let r12 = r13 && r14;
         t |= (r12 as u64) << 12;
-        let r16 = ((((dst_idx_bound_reg_bc_enabled == 0i64)
-            && (dst_idx_bound_reg_bc_reg == 0i64))
-            && (dst_idx_bound_reg_bc_disable_oob_error_notif == 0i64))
-            || ((dst_idx_bound_reg_bc_enabled == 1i64) && true));
+        let r16 = (dst_idx_bound_reg_bc_enabled == 0 && dst_idx_bound_reg_bc_reg == 0
+            && dst_idx_bound_reg_bc_disable_oob_error_notif == 0)
+            || dst_idx_bound_reg_bc_enabled == 1;
         t |= (r16 as u64) << 16;
-        let r17 = ((flags_idx_bound_is_err == 1i64)
-            || (dst_idx_bound_reg_bc_disable_oob_error_notif == 0i64));
+        let r17 = flags_idx_bound_is_err == 1
+            || dst_idx_bound_reg_bc_disable_oob_error_notif == 0;
         t |= (r17 as u64) << 17;
         let r15 = r16 && r17;
         t |= (r15 as u64) << 15;
-        let r18 = ((((flags_indirect_mode != 0i64)
-            || ((((src_start_addr_marker & 64i64) != 0i64) || (flags_gather_dim == 0i64))
-                && (flags_scatter_dim == 0i64)))
-            && ((flags_indirect_mode != 1i64)
-                || ((((dst_start_addr_marker & 64i64) != 0i64)
-                    || (flags_scatter_dim == 0i64)) && (flags_gather_dim == 0i64))))
-            && ((flags_indirect_mode != 2i64)
-                || ((((src_start_addr_marker & 64i64) != 0i64)
-                    || (flags_gather_dim == 0i64))
-                    && (((dst_start_addr_marker & 64i64) != 0i64)
-                        || (flags_scatter_dim == 0i64)))));
+        let r18 = (flags_indirect_mode != 0
+            || ((src_start_addr_marker & 0x40 != 0 || flags_gather_dim == 0)
+                && flags_scatter_dim == 0))
+            && (flags_indirect_mode != 1
+                || ((dst_start_addr_marker & 0x40 != 0 || flags_scatter_dim == 0)
+                    && flags_gather_dim == 0))
+            && (flags_indirect_mode != 2
+                || ((src_start_addr_marker & 0x40 != 0 || flags_gather_dim == 0)
+                    && (dst_start_addr_marker & 0x40 != 0 || flags_scatter_dim == 0)));
         t |= (r18 as u64) << 18;
-        let r19 = ((((!((flags_indirect_mode == 0i64) || (flags_indirect_mode == 2i64)))
-            || ((src_start_addr_marker & 64i64) != 0i64)) || (src_num_elem <= 4096i64))
-            && (((!((flags_indirect_mode == 1i64) || (flags_indirect_mode == 2i64)))
-                || ((dst_start_addr_marker & 64i64) != 0i64))
-                || (dst_num_elem <= 4096i64)));
+        let r19 = ((flags_indirect_mode != 0 && flags_indirect_mode != 2)
+            || src_start_addr_marker & 0x40 != 0 || src_num_elem <= 4096)
+            && ((flags_indirect_mode != 1 && flags_indirect_mode != 2)
+                || dst_start_addr_marker & 0x40 != 0 || dst_num_elem <= 4096);
         t |= (r19 as u64) << 19;
-        let r22 = (!((flags_indirect_mode == 0i64) || (flags_indirect_mode == 2i64)));
+        let r22 = flags_indirect_mode != 0 && flags_indirect_mode != 2;
         t |= (r22 as u64) << 22;
-        let r23 = (src_idx_start_addr_register_mode == 1i64);
+        let r23 = src_idx_start_addr_register_mode == 1;
         t |= (r23 as u64) << 23;
-        let r25 = ((src_idx_start_addr_address & 503316480i64) == 0i64);
+        let r25 = src_idx_start_addr_address & 0x1e000000 == 0;
         t |= (r25 as u64) << 25;
         let r24 = r25;
         t |= (r24 as u64) << 24;
         let r21 = r22 || r23 || r24;
         t |= (r21 as u64) << 21;
-        let r28 = (!((flags_indirect_mode == 1i64) || (flags_indirect_mode == 2i64)));
+        let r28 = flags_indirect_mode != 1 && flags_indirect_mode != 2;
         t |= (r28 as u64) << 28;
-        let r29 = (dst_idx_start_addr_register_mode == 1i64);
+        let r29 = dst_idx_start_addr_register_mode == 1;
         t |= (r29 as u64) << 29;
-        let r31 = ((dst_idx_start_addr_address & 503316480i64) == 0i64);
+        let r31 = dst_idx_start_addr_address & 0x1e000000 == 0;
         t |= (r31 as u64) << 31;
         let r30 = r31;
         t |= (r30 as u64) << 30;
@@ -15355,10 +15285,9 @@ impl Checked for DMA_INDIRECT1D {
         t |= (r27 as u64) << 27;
         let r20 = r21 && r27;
         t |= (r20 as u64) << 20;
-        let r33 = ((reserved_0 == 0i64) && (reserved_1 == 0i64));
+        let r33 = reserved_0 == 0 && reserved_1 == 0;
         t |= (r33 as u64) << 33;
-        let r34 = ((dma_configs_priority_class <= 4i64)
-            && (dma_configs_reserved_bitfield == 0i64));
+        let r34 = dma_configs_priority_class <= 4 && dma_configs_reserved_bitfield == 0;
         t |= (r34 as u64) << 34;
         let r0 = r5 && r6 && r12 && r15 && r18 && r19 && r20 && r33 && r34;
         t |= r0 as u64;
@@ -16107,11 +16036,9 @@ impl Checked for DROPOUT {
             .not_enforced(),
     ];
     /// Truth of each of `DROPOUT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0xf83c;
-        let nc = arch.nc() as i64;
         let out_dtype = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
         let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
         let threshold_src = u8::from_le_bytes(*at::<35, 1, 64>(b)) as i64;
@@ -16127,26 +16054,19 @@ impl Checked for DROPOUT {
         let reserved1_4 = u8::from_le_bytes(*at::<41, 1, 64>(b)) as i64;
         let reserved1_5 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r1 = (out_dtype == in_dtype);
+        let r1 = out_dtype == in_dtype;
         t |= (r1 as u64) << 1;
-        let r6 = (((threshold_src != 0i64) || (threshold_dtype == 10i64))
-            || (threshold_dtype == 0i64));
+        let r6 = threshold_src != 0 || threshold_dtype == 10 || threshold_dtype == 0;
         t |= (r6 as u64) << 6;
-        let r7 = ((((threshold_src == 0i64) || (threshold_dtype == 0i64))
-            || (threshold_dtype == 10i64))
-            || ((!((in_dtype == 2i64) || (in_dtype == 3i64) || (in_dtype == 4i64)
-                || (in_dtype == 5i64) || (in_dtype == 8i64) || (in_dtype == 9i64)))
-                && ((threshold_dtype == 6i64) || (threshold_dtype == 7i64)
-                    || (threshold_dtype == 10i64) || (threshold_dtype == 13i64)
-                    || (threshold_dtype == 14i64) || (threshold_dtype == 15i64))));
+        let r7 = threshold_src == 0 || threshold_dtype == 0 || threshold_dtype == 10
+            || (!matches!(in_dtype, 2..= 5 | 8 | 9)
+                && matches!(threshold_dtype, 6 | 7 | 10 | 13..= 15));
         t |= (r7 as u64) << 7;
-        let r9 = ((((reserved0_0 == 0i64) && (reserved0_1 == 0i64))
-            && (reserved0_2 == 0i64)) && (reserved0_3 == 0i64));
+        let r9 = reserved0_0 == 0 && reserved0_1 == 0 && reserved0_2 == 0
+            && reserved0_3 == 0;
         t |= (r9 as u64) << 9;
-        let r10 = ((((reserved1_0 == 0i64) && (reserved1_1 == 0i64))
-            && (reserved1_2 == 0i64))
-            && (((reserved1_3 == 0i64) && (reserved1_4 == 0i64))
-                && (reserved1_5 == 0i64)));
+        let r10 = reserved1_0 == 0 && reserved1_1 == 0 && reserved1_2 == 0
+            && reserved1_3 == 0 && reserved1_4 == 0 && reserved1_5 == 0;
         t |= (r10 as u64) << 10;
         let r8 = r9 && r10;
         t |= (r8 as u64) << 8;
@@ -16463,11 +16383,9 @@ impl Checked for POOL_BUFFER_LOAD {
             .not_enforced(),
     ];
     /// Truth of each of `POOL_BUFFER_LOAD`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x1e6;
-        let nc = arch.nc() as i64;
         let header_opcode = u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64;
         let reserved2_0 = u8::from_le_bytes(*at::<48, 1, 64>(b)) as i64;
         let reserved2_1 = u8::from_le_bytes(*at::<49, 1, 64>(b)) as i64;
@@ -16486,16 +16404,14 @@ impl Checked for POOL_BUFFER_LOAD {
         let reserved2_14 = u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64;
         let reserved2_15 = u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r3 = (header_opcode == 103i64);
+        let r3 = header_opcode == 103;
         t |= (r3 as u64) << 3;
-        let r4 = (((((reserved2_0 == 0i64) && (reserved2_1 == 0i64))
-            && ((reserved2_2 == 0i64) && (reserved2_3 == 0i64)))
-            && (((reserved2_4 == 0i64) && (reserved2_5 == 0i64))
-                && ((reserved2_6 == 0i64) && (reserved2_7 == 0i64))))
-            && ((((reserved2_8 == 0i64) && (reserved2_9 == 0i64))
-                && ((reserved2_10 == 0i64) && (reserved2_11 == 0i64)))
-                && (((reserved2_12 == 0i64) && (reserved2_13 == 0i64))
-                    && ((reserved2_14 == 0i64) && (reserved2_15 == 0i64)))));
+        let r4 = reserved2_0 == 0 && reserved2_1 == 0 && reserved2_2 == 0
+            && reserved2_3 == 0 && reserved2_4 == 0 && reserved2_5 == 0
+            && reserved2_6 == 0 && reserved2_7 == 0 && reserved2_8 == 0
+            && reserved2_9 == 0 && reserved2_10 == 0 && reserved2_11 == 0
+            && reserved2_12 == 0 && reserved2_13 == 0 && reserved2_14 == 0
+            && reserved2_15 == 0;
         t |= (r4 as u64) << 4;
         let r0 = r3 && r4;
         t |= r0 as u64;
@@ -17030,7 +16946,6 @@ impl Checked for RANGE_SELECT {
             .not_enforced(),
     ];
     /// Truth of each of `RANGE_SELECT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x3e701e6;
@@ -17055,40 +16970,33 @@ impl Checked for RANGE_SELECT {
         let reduce_cmd = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
         let reduce_op = u8::from_le_bytes(*at::<15, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r3 = (nc >= 3i64);
+        let r3 = nc >= 3;
         t |= (r3 as u64) << 3;
-        let r4 = (header_opcode == 188i64);
+        let r4 = header_opcode == 188;
         t |= (r4 as u64) << 4;
-        let r9 = (((src_mem_pattern_start_addr_active == 1i64)
-            || (dst_mem_pattern_start_addr_active == 1i64))
-            || ((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
-                == (dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)));
+        let r9 = src_mem_pattern_start_addr_active == 1
+            || dst_mem_pattern_start_addr_active == 1
+            || src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+                == dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1;
         t |= (r9 as u64) << 9;
-        let r10 = ((base <= 16777216i64)
-            && ((src_mem_pattern_start_addr_active == 1i64)
-                || ((base + (src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1))
-                    <= 16777216i64)));
+        let r10 = base <= 16777216
+            && (src_mem_pattern_start_addr_active == 1
+                || base + src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+                    <= 16777216);
         t |= (r10 as u64) << 10;
-        let r11 = ((in_out_dtype_dtype_lo == 13i64) || (in_out_dtype_dtype_lo == 14i64)
-            || (in_out_dtype_dtype_lo == 15i64) || (in_out_dtype_dtype_lo == 7i64)
-            || (in_out_dtype_dtype_lo == 6i64) || (in_out_dtype_dtype_lo == 10i64));
+        let r11 = matches!(in_out_dtype_dtype_lo, 6 | 7 | 10 | 13..= 15);
         t |= (r11 as u64) << 11;
-        let r12 = ((in_out_dtype_dtype_hi == 13i64) || (in_out_dtype_dtype_hi == 14i64)
-            || (in_out_dtype_dtype_hi == 15i64) || (in_out_dtype_dtype_hi == 7i64)
-            || (in_out_dtype_dtype_hi == 6i64) || (in_out_dtype_dtype_hi == 10i64)
-            || (in_out_dtype_dtype_hi == 11i64));
+        let r12 = matches!(in_out_dtype_dtype_hi, 6 | 7 | 10 | 11 | 13..= 15);
         t |= (r12 as u64) << 12;
-        let r13 = (fill_val == 4286578687i64);
+        let r13 = fill_val == 4286578687;
         t |= (r13 as u64) << 13;
-        let r14 = ((comp_op0 == 18i64) || (comp_op0 == 19i64) || (comp_op0 == 20i64)
-            || (comp_op0 == 21i64) || (comp_op0 == 22i64));
+        let r14 = (18..=22).contains(&comp_op0);
         t |= (r14 as u64) << 14;
-        let r15 = ((comp_op1 == 18i64) || (comp_op1 == 19i64) || (comp_op1 == 20i64)
-            || (comp_op1 == 21i64) || (comp_op1 == 22i64));
+        let r15 = (18..=22).contains(&comp_op1);
         t |= (r15 as u64) << 15;
-        let r19 = ((reduce_cmd == 0i64) || (reduce_cmd == 2i64) || (reduce_cmd == 3i64));
+        let r19 = matches!(reduce_cmd, 0 | 2 | 3);
         t |= (r19 as u64) << 19;
-        let r20 = (reduce_op == 8i64);
+        let r20 = reduce_op == 8;
         t |= (r20 as u64) << 20;
         let r0 = r3 && r4 && r9 && r10 && r11 && r12 && r13 && r14 && r15 && r19 && r20;
         t |= r0 as u64;
@@ -17325,11 +17233,9 @@ impl Checked for LOAD_MASK_SELECT {
             .evidence(&[evidence::WIKI_GAP_CLUSTER_S7_8]),
     ];
     /// Truth of each of `LOAD_MASK_SELECT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let param_ram_offset = u16::from_le_bytes(*at::<12, 2, 64>(b)) as i64;
         let immediate_0 = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
         let immediate_1 = u8::from_le_bytes(*at::<33, 1, 64>(b)) as i64;
@@ -17382,52 +17288,49 @@ impl Checked for LOAD_MASK_SELECT {
         let reserved0_16 = u8::from_le_bytes(*at::<31, 1, 64>(b)) as i64;
         let imm_ptr_select = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r1 = (param_ram_offset == 0i64);
+        let r1 = param_ram_offset == 0;
         t |= (r1 as u64) << 1;
-        let r2 = (((((((immediate_0 < 64i64) || (immediate_0 == 255i64))
-            && ((immediate_1 < 64i64) || (immediate_1 == 255i64)))
-            && (((immediate_2 < 64i64) || (immediate_2 == 255i64))
-                && ((immediate_3 < 64i64) || (immediate_3 == 255i64))))
-            && ((((immediate_4 < 64i64) || (immediate_4 == 255i64))
-                && ((immediate_5 < 64i64) || (immediate_5 == 255i64)))
-                && (((immediate_6 < 64i64) || (immediate_6 == 255i64))
-                    && ((immediate_7 < 64i64) || (immediate_7 == 255i64)))))
-            && (((((immediate_8 < 64i64) || (immediate_8 == 255i64))
-                && ((immediate_9 < 64i64) || (immediate_9 == 255i64)))
-                && (((immediate_10 < 64i64) || (immediate_10 == 255i64))
-                    && ((immediate_11 < 64i64) || (immediate_11 == 255i64))))
-                && ((((immediate_12 < 64i64) || (immediate_12 == 255i64))
-                    && ((immediate_13 < 64i64) || (immediate_13 == 255i64)))
-                    && (((immediate_14 < 64i64) || (immediate_14 == 255i64))
-                        && ((immediate_15 < 64i64) || (immediate_15 == 255i64))))))
-            && ((((((immediate_16 < 64i64) || (immediate_16 == 255i64))
-                && ((immediate_17 < 64i64) || (immediate_17 == 255i64)))
-                && (((immediate_18 < 64i64) || (immediate_18 == 255i64))
-                    && ((immediate_19 < 64i64) || (immediate_19 == 255i64))))
-                && ((((immediate_20 < 64i64) || (immediate_20 == 255i64))
-                    && ((immediate_21 < 64i64) || (immediate_21 == 255i64)))
-                    && (((immediate_22 < 64i64) || (immediate_22 == 255i64))
-                        && ((immediate_23 < 64i64) || (immediate_23 == 255i64)))))
-                && (((((immediate_24 < 64i64) || (immediate_24 == 255i64))
-                    && ((immediate_25 < 64i64) || (immediate_25 == 255i64)))
-                    && (((immediate_26 < 64i64) || (immediate_26 == 255i64))
-                        && ((immediate_27 < 64i64) || (immediate_27 == 255i64))))
-                    && ((((immediate_28 < 64i64) || (immediate_28 == 255i64))
-                        && ((immediate_29 < 64i64) || (immediate_29 == 255i64)))
-                        && (((immediate_30 < 64i64) || (immediate_30 == 255i64))
-                            && ((immediate_31 < 64i64) || (immediate_31 == 255i64)))))));
+        let r2 = (immediate_0 < 64 || immediate_0 == 255)
+            && (immediate_1 < 64 || immediate_1 == 255)
+            && (immediate_2 < 64 || immediate_2 == 255)
+            && (immediate_3 < 64 || immediate_3 == 255)
+            && (immediate_4 < 64 || immediate_4 == 255)
+            && (immediate_5 < 64 || immediate_5 == 255)
+            && (immediate_6 < 64 || immediate_6 == 255)
+            && (immediate_7 < 64 || immediate_7 == 255)
+            && (immediate_8 < 64 || immediate_8 == 255)
+            && (immediate_9 < 64 || immediate_9 == 255)
+            && (immediate_10 < 64 || immediate_10 == 255)
+            && (immediate_11 < 64 || immediate_11 == 255)
+            && (immediate_12 < 64 || immediate_12 == 255)
+            && (immediate_13 < 64 || immediate_13 == 255)
+            && (immediate_14 < 64 || immediate_14 == 255)
+            && (immediate_15 < 64 || immediate_15 == 255)
+            && (immediate_16 < 64 || immediate_16 == 255)
+            && (immediate_17 < 64 || immediate_17 == 255)
+            && (immediate_18 < 64 || immediate_18 == 255)
+            && (immediate_19 < 64 || immediate_19 == 255)
+            && (immediate_20 < 64 || immediate_20 == 255)
+            && (immediate_21 < 64 || immediate_21 == 255)
+            && (immediate_22 < 64 || immediate_22 == 255)
+            && (immediate_23 < 64 || immediate_23 == 255)
+            && (immediate_24 < 64 || immediate_24 == 255)
+            && (immediate_25 < 64 || immediate_25 == 255)
+            && (immediate_26 < 64 || immediate_26 == 255)
+            && (immediate_27 < 64 || immediate_27 == 255)
+            && (immediate_28 < 64 || immediate_28 == 255)
+            && (immediate_29 < 64 || immediate_29 == 255)
+            && (immediate_30 < 64 || immediate_30 == 255)
+            && (immediate_31 < 64 || immediate_31 == 255);
         t |= (r2 as u64) << 2;
-        let r3 = ((((((reserved0_0 == 0i64) && (reserved0_1 == 0i64))
-            && (reserved0_2 == 0i64))
-            && ((reserved0_3 == 0i64) && (reserved0_4 == 0i64)))
-            && (((reserved0_5 == 0i64) && (reserved0_6 == 0i64))
-                && ((reserved0_7 == 0i64) && (reserved0_8 == 0i64))))
-            && ((((reserved0_9 == 0i64) && (reserved0_10 == 0i64))
-                && ((reserved0_11 == 0i64) && (reserved0_12 == 0i64)))
-                && (((reserved0_13 == 0i64) && (reserved0_14 == 0i64))
-                    && ((reserved0_15 == 0i64) && (reserved0_16 == 0i64)))));
+        let r3 = reserved0_0 == 0 && reserved0_1 == 0 && reserved0_2 == 0
+            && reserved0_3 == 0 && reserved0_4 == 0 && reserved0_5 == 0
+            && reserved0_6 == 0 && reserved0_7 == 0 && reserved0_8 == 0
+            && reserved0_9 == 0 && reserved0_10 == 0 && reserved0_11 == 0
+            && reserved0_12 == 0 && reserved0_13 == 0 && reserved0_14 == 0
+            && reserved0_15 == 0 && reserved0_16 == 0;
         t |= (r3 as u64) << 3;
-        let r4 = (imm_ptr_select == 0i64);
+        let r4 = imm_ptr_select == 0;
         t |= (r4 as u64) << 4;
         let r0 = r1 && r2 && r3 && r4;
         t |= r0 as u64;
@@ -17699,11 +17602,9 @@ impl Checked for STREAM_SHUFFLE {
             .evidence(&[evidence::SUPP_DVE_DATAMOVE_0X6A_STREAM_6]),
     ];
     /// Truth of each of `STREAM_SHUFFLE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let src_mem_pattern_num_elem_0 = u16::from_le_bytes(*at::<24, 2, 64>(b)) as i64;
         let src_mem_pattern_num_elem_1 = u16::from_le_bytes(*at::<26, 2, 64>(b)) as i64;
         let src_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<28, 2, 64>(b)) as i64;
@@ -17713,15 +17614,11 @@ impl Checked for STREAM_SHUFFLE {
         let dst_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
         let dst_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<62, 2, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((((src_mem_pattern_num_elem_0 != 0i64)
-            && (src_mem_pattern_num_elem_1 != 0i64))
-            && (src_mem_pattern_num_elem_2 != 0i64))
-            && (src_mem_pattern_num_elem_3 != 0i64));
+        let r0 = src_mem_pattern_num_elem_0 != 0 && src_mem_pattern_num_elem_1 != 0
+            && src_mem_pattern_num_elem_2 != 0 && src_mem_pattern_num_elem_3 != 0;
         t |= r0 as u64;
-        let r1 = ((((dst_mem_pattern_num_elem_0 != 0i64)
-            && (dst_mem_pattern_num_elem_1 != 0i64))
-            && (dst_mem_pattern_num_elem_2 != 0i64))
-            && (dst_mem_pattern_num_elem_3 != 0i64));
+        let r1 = dst_mem_pattern_num_elem_0 != 0 && dst_mem_pattern_num_elem_1 != 0
+            && dst_mem_pattern_num_elem_2 != 0 && dst_mem_pattern_num_elem_3 != 0;
         t |= (r1 as u64) << 1;
         t
     }
@@ -18140,11 +18037,9 @@ impl Checked for STREAM_TRANSPOSE {
             .not_enforced(),
     ];
     /// Truth of each of `STREAM_TRANSPOSE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x3c0fcc6;
-        let nc = arch.nc() as i64;
         let header_opcode = u8::from_le_bytes(*at::<0, 1, 64>(b)) as i64;
         let reserved1_0 = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
         let reserved1_1 = u8::from_le_bytes(*at::<40, 1, 64>(b)) as i64;
@@ -18166,35 +18061,32 @@ impl Checked for STREAM_TRANSPOSE {
             *at::<12, 4, 64>(b),
         ) as u64) >> 29 & 0x1) as i64;
         let mut t = ALWAYS;
-        let r3 = (header_opcode == 107i64);
+        let r3 = header_opcode == 107;
         t |= (r3 as u64) << 3;
-        let r4 = (((((reserved1_0 == 0i64) && (reserved1_1 == 0i64))
-            && (reserved1_2 == 0i64)) && (reserved1_3 == 0i64))
-            && (reserved1_4 == 0i64));
+        let r4 = reserved1_0 == 0 && reserved1_1 == 0 && reserved1_2 == 0
+            && reserved1_3 == 0 && reserved1_4 == 0;
         t |= (r4 as u64) << 4;
-        let r5 = ((mask_enable == 0i64) || (mask_enable == 1i64));
+        let r5 = mask_enable == 0 || mask_enable == 1;
         t |= (r5 as u64) << 5;
-        let r8 = (out_dtype == in_dtype);
+        let r8 = out_dtype == in_dtype;
         t |= (r8 as u64) << 8;
-        let r9 = ((op_dim == 0i64) || (op_dim == 2i64));
+        let r9 = op_dim == 0 || op_dim == 2;
         t |= (r9 as u64) << 9;
-        let r16 = (op == 0i64);
+        let r16 = op == 0;
         t |= (r16 as u64) << 16;
-        let r17 = ((num_active_channels == 32i64) || (num_active_channels == 64i64)
-            || (num_active_channels == 96i64) || (num_active_channels == 128i64));
+        let r17 = matches!(num_active_channels, 32 | 64 | 96 | 128);
         t |= (r17 as u64) << 17;
-        let r18 = ((((((src_mem_pattern_num_elem_0 % 32i64)
-            * (src_mem_pattern_num_elem_1 % 32i64))
-            * (src_mem_pattern_num_elem_2 % 32i64))
-            * (src_mem_pattern_num_elem_3 % 32i64)) % 32i64) == 0i64);
+        let r18 = src_mem_pattern_num_elem_0 % 32 * (src_mem_pattern_num_elem_1 % 32)
+            * (src_mem_pattern_num_elem_2 % 32) * (src_mem_pattern_num_elem_3 % 32) % 32
+            == 0;
         t |= (r18 as u64) << 18;
-        let r19 = (negated == 0i64);
+        let r19 = negated == 0;
         t |= (r19 as u64) << 19;
         let r0 = r3 && r4 && r5 && r8 && r9 && r16 && r17 && r18 && r19;
         t |= r0 as u64;
-        let r20 = (src_mem_pattern_num_elem_3 == 1i64);
+        let r20 = src_mem_pattern_num_elem_3 == 1;
         t |= (r20 as u64) << 20;
-        let r21 = (src_mem_pattern_start_addr_indirect == 0i64);
+        let r21 = src_mem_pattern_start_addr_indirect == 0;
         t |= (r21 as u64) << 21;
         t
     }
@@ -18378,18 +18270,15 @@ impl Checked for EXTENDED {
             .evidence(&[evidence::SUPP_FIELD_TABLES_S4_TABLE_4_7_5]),
     ];
     /// Truth of each of `EXTENDED`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let completion_info_reserved0 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 1 & 0x1) as i64;
         let completion_info_reserved1 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 6 & 0x3) as i64;
         let mut t = ALWAYS;
-        let r0 = ((completion_info_reserved0 == 0i64)
-            && (completion_info_reserved1 == 0i64));
+        let r0 = completion_info_reserved0 == 0 && completion_info_reserved1 == 0;
         t |= r0 as u64;
         t
     }
@@ -18794,11 +18683,9 @@ impl Checked for GATHER {
             .evidence(&[evidence::SUPP_GATHER_SCATTER_S7_2_18]),
     ];
     /// Truth of each of `GATHER`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let in_dtype = u8::from_le_bytes(*at::<32, 1, 64>(b)) as i64;
         let index_miss_behavior = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
         let immediate_imm_arith_fp32 = u32::from_le_bytes(*at::<40, 4, 64>(b)) as i64;
@@ -18820,49 +18707,43 @@ impl Checked for GATHER {
         let reserved1_0 = u8::from_le_bytes(*at::<38, 1, 64>(b)) as i64;
         let reserved1_1 = u8::from_le_bytes(*at::<39, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((in_dtype == 3i64) || (in_dtype == 5i64) || (in_dtype == 9i64));
+        let r0 = matches!(in_dtype, 3 | 5 | 9);
         t |= r0 as u64;
-        let r1 = ((index_miss_behavior == 0i64) || (immediate_imm_arith_fp32 == 0i64));
+        let r1 = index_miss_behavior == 0 || immediate_imm_arith_fp32 == 0;
         t |= (r1 as u64) << 1;
-        let r3 = ((((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
-            * src_mem_pattern_num_elem_2) / 16777216i64) * src_mem_pattern_num_elem_3)
-            + (((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
-                * src_mem_pattern_num_elem_2) % 16777216i64)
-                * src_mem_pattern_num_elem_3) / 16777216i64))
-            == (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
-                * dst_mem_pattern_num_elem_2) / 16777216i64)
-                * dst_mem_pattern_num_elem_3)
-                + (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
-                    * dst_mem_pattern_num_elem_2) % 16777216i64)
-                    * dst_mem_pattern_num_elem_3) / 16777216i64)));
+        let r3 = src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+            * src_mem_pattern_num_elem_2 / 16777216 * src_mem_pattern_num_elem_3
+            + src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+                * src_mem_pattern_num_elem_2 % 16777216 * src_mem_pattern_num_elem_3
+                / 16777216
+            == dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1
+                * dst_mem_pattern_num_elem_2 / 16777216 * dst_mem_pattern_num_elem_3
+                + dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1
+                    * dst_mem_pattern_num_elem_2 % 16777216 * dst_mem_pattern_num_elem_3
+                    / 16777216;
         t |= (r3 as u64) << 3;
-        let r4 = ((((((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
-            * src_mem_pattern_num_elem_2) % 16777216i64) * src_mem_pattern_num_elem_3)
-            % 16777216i64)
-            == (((((dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1)
-                * dst_mem_pattern_num_elem_2) % 16777216i64)
-                * dst_mem_pattern_num_elem_3) % 16777216i64));
+        let r4 = src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+            * src_mem_pattern_num_elem_2 % 16777216 * src_mem_pattern_num_elem_3
+            % 16777216
+            == dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1
+                * dst_mem_pattern_num_elem_2 % 16777216 * dst_mem_pattern_num_elem_3
+                % 16777216;
         t |= (r4 as u64) << 4;
         let r2 = r3 && r4;
         t |= (r2 as u64) << 2;
-        let r5 = ((src_mem_pattern_start_addr_active == 1i64)
-            || ((((src_mem_pattern_num_elem_0 != 0i64)
-                && (src_mem_pattern_num_elem_1 != 0i64))
-                && (src_mem_pattern_num_elem_2 != 0i64))
-                && (src_mem_pattern_num_elem_3 != 0i64)));
+        let r5 = src_mem_pattern_start_addr_active == 1
+            || (src_mem_pattern_num_elem_0 != 0 && src_mem_pattern_num_elem_1 != 0
+                && src_mem_pattern_num_elem_2 != 0 && src_mem_pattern_num_elem_3 != 0);
         t |= (r5 as u64) << 5;
-        let r6 = ((dst_mem_pattern_start_addr_active == 1i64)
-            || ((((dst_mem_pattern_num_elem_0 != 0i64)
-                && (dst_mem_pattern_num_elem_1 != 0i64))
-                && (dst_mem_pattern_num_elem_2 != 0i64))
-                && (dst_mem_pattern_num_elem_3 != 0i64)));
+        let r6 = dst_mem_pattern_start_addr_active == 1
+            || (dst_mem_pattern_num_elem_0 != 0 && dst_mem_pattern_num_elem_1 != 0
+                && dst_mem_pattern_num_elem_2 != 0 && dst_mem_pattern_num_elem_3 != 0);
         t |= (r6 as u64) << 6;
-        let r7 = (num_active_channels <= POOLING_NUM_CHANNELS);
+        let r7 = num_active_channels <= POOLING_NUM_CHANNELS;
         t |= (r7 as u64) << 7;
-        let r8 = ((free_pool_buffer == 0i64) || (free_pool_buffer == 1i64));
+        let r8 = free_pool_buffer == 0 || free_pool_buffer == 1;
         t |= (r8 as u64) << 8;
-        let r9 = (((reserved0 == 0i64) && (reserved1_0 == 0i64))
-            && (reserved1_1 == 0i64));
+        let r9 = reserved0 == 0 && reserved1_0 == 0 && reserved1_1 == 0;
         t |= (r9 as u64) << 9;
         t
     }
@@ -19241,11 +19122,9 @@ impl Checked for INDIRECT_COPY {
             .not_enforced(),
     ];
     /// Truth of each of `INDIRECT_COPY`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x8;
-        let nc = arch.nc() as i64;
         let index_addr_indirect = ((u32::from_le_bytes(*at::<12, 4, 64>(b)) as u64) >> 29
             & 0x1) as i64;
         let index_addr_active = ((u32::from_le_bytes(*at::<12, 4, 64>(b)) as u64) >> 30
@@ -19257,12 +19136,12 @@ impl Checked for INDIRECT_COPY {
             as u64) >> 30 & 0x1) as i64;
         let dst_num_elem_per_idx = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((index_addr_indirect == 1i64) && (index_addr_active == 0i64));
+        let r0 = index_addr_indirect == 1 && index_addr_active == 0;
         t |= r0 as u64;
-        let r1 = (!((dst_mem_pattern_start_addr_indirect == 1i64)
-            && (dst_mem_pattern_start_addr_active == 0i64)));
+        let r1 = dst_mem_pattern_start_addr_indirect != 1
+            || dst_mem_pattern_start_addr_active != 0;
         t |= (r1 as u64) << 1;
-        let r2 = (dst_num_elem_per_idx == 0i64);
+        let r2 = dst_num_elem_per_idx == 0;
         t |= (r2 as u64) << 2;
         t
     }
@@ -19406,7 +19285,7 @@ impl Instruction for MOVE_SHAPE {
 /// PseudoDmaDirect2d: the compiler interface for a DGE DMA in terms of compiler variables. The runtime resolves the PSEUDO_ADDR8 variable ids and re-packs the word into the real kind dge_op names (DIRECT2D 0xb8, INDIRECT1D 0xbb, DIRECT2D_XPOSE 0xbd, GATHER_XPOSE 0xf1); all but DIRECT2D need a PSEUDO_DMA_EXT (0xda) immediately after it. Byte-identical across sunda..maverick. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PSEUDO_DMA_DIRECT2D {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xd4 Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xd4. Confidence: HIGH/OBSERVED (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: HIGH/OBSERVED (confirmed).
     pub events: EVENTS,
@@ -19982,7 +19861,6 @@ impl Checked for PSEUDO_DMA_DIRECT2D {
             .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_DMA_DIRECT2D`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0xfffff0;
@@ -19993,16 +19871,14 @@ impl Checked for PSEUDO_DMA_DIRECT2D {
         let in_dtype = u8::from_le_bytes(*at::<62, 1, 64>(b)) as i64;
         let out_dtype = u8::from_le_bytes(*at::<63, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = (dma_configs_priority_class <= 4i64);
+        let r0 = dma_configs_priority_class <= 4;
         t |= r0 as u64;
-        let r1 = ((((dge_op == 0i64) || (dge_op == 1i64))
-            || ((dge_op == 2i64) && (((nc == 3i64) || (nc == 4i64)) || (nc == 5i64))))
-            || ((dge_op == 3i64) && (((nc == 3i64) || (nc == 4i64)) || (nc == 5i64))));
+        let r1 = dge_op == 0 || dge_op == 1 || (dge_op == 2 && (3..=5).contains(&nc))
+            || (dge_op == 3 && (3..=5).contains(&nc));
         t |= (r1 as u64) << 1;
-        let r2 = (in_dtype != 11i64);
+        let r2 = in_dtype != 11;
         t |= (r2 as u64) << 2;
-        let r3 = ((!((in_dtype == 1i64) || (in_dtype == 12i64)))
-            && (!((out_dtype == 1i64) || (out_dtype == 12i64))));
+        let r3 = in_dtype != 1 && in_dtype != 12 && out_dtype != 1 && out_dtype != 12;
         t |= (r3 as u64) << 3;
         t
     }
@@ -20382,7 +20258,6 @@ impl Checked for PSEUDO_DMA_EXT {
             .evidence(&[evidence::SEED_000_DYNAMIC_DGE_INDIRECT_24]),
     ];
     /// Truth of each of `PSEUDO_DMA_EXT`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0xa;
@@ -20392,14 +20267,14 @@ impl Checked for PSEUDO_DMA_EXT {
         let idx_num_active_channels = u8::from_le_bytes(*at::<2, 1, 64>(b)) as i64;
         let compute_op = u8::from_le_bytes(*at::<3, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = (((tile_src_rows == 16i64) || (tile_src_rows == 0i64))
-            && ((tile_src_cols == 128i64) || (tile_src_cols == 0i64)));
+        let r0 = (tile_src_rows == 16 || tile_src_rows == 0)
+            && (tile_src_cols == 128 || tile_src_cols == 0);
         t |= r0 as u64;
-        let r2 = (idx_num_active_channels == 0i64);
+        let r2 = idx_num_active_channels == 0;
         t |= (r2 as u64) << 2;
-        let r4 = ((compute_op == 0i64) || (compute_op == 1i64));
+        let r4 = compute_op == 0 || compute_op == 1;
         t |= (r4 as u64) << 4;
-        let r5 = (!(nc == 5i64)) || (compute_op == 0i64);
+        let r5 = nc != 5 || compute_op == 0;
         t |= (r5 as u64) << 5;
         t
     }
@@ -20573,11 +20448,9 @@ impl Checked for PSEUDO_DMA_REARM {
             .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_DMA_REARM`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x2;
-        let nc = arch.nc() as i64;
         let dma_queue_name_0 = u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64;
         let dma_queue_name_1 = u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64;
         let dma_queue_name_2 = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
@@ -20611,131 +20484,131 @@ impl Checked for PSEUDO_DMA_REARM {
         let dma_queue_name_30 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
         let dma_queue_name_31 = u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((if (dma_queue_name_0 == 0i64) {
+        let r0 = (if dma_queue_name_0 == 0 {
             0i64
         } else {
-            (if (dma_queue_name_1 == 0i64) {
+            if dma_queue_name_1 == 0 {
                 1i64
             } else {
-                (if (dma_queue_name_2 == 0i64) {
+                if dma_queue_name_2 == 0 {
                     2i64
                 } else {
-                    (if (dma_queue_name_3 == 0i64) {
+                    if dma_queue_name_3 == 0 {
                         3i64
                     } else {
-                        (if (dma_queue_name_4 == 0i64) {
+                        if dma_queue_name_4 == 0 {
                             4i64
                         } else {
-                            (if (dma_queue_name_5 == 0i64) {
+                            if dma_queue_name_5 == 0 {
                                 5i64
                             } else {
-                                (if (dma_queue_name_6 == 0i64) {
+                                if dma_queue_name_6 == 0 {
                                     6i64
                                 } else {
-                                    (if (dma_queue_name_7 == 0i64) {
+                                    if dma_queue_name_7 == 0 {
                                         7i64
                                     } else {
-                                        (if (dma_queue_name_8 == 0i64) {
+                                        if dma_queue_name_8 == 0 {
                                             8i64
                                         } else {
-                                            (if (dma_queue_name_9 == 0i64) {
+                                            if dma_queue_name_9 == 0 {
                                                 9i64
                                             } else {
-                                                (if (dma_queue_name_10 == 0i64) {
+                                                if dma_queue_name_10 == 0 {
                                                     10i64
                                                 } else {
-                                                    (if (dma_queue_name_11 == 0i64) {
+                                                    if dma_queue_name_11 == 0 {
                                                         11i64
                                                     } else {
-                                                        (if (dma_queue_name_12 == 0i64) {
+                                                        if dma_queue_name_12 == 0 {
                                                             12i64
                                                         } else {
-                                                            (if (dma_queue_name_13 == 0i64) {
+                                                            if dma_queue_name_13 == 0 {
                                                                 13i64
                                                             } else {
-                                                                (if (dma_queue_name_14 == 0i64) {
+                                                                if dma_queue_name_14 == 0 {
                                                                     14i64
                                                                 } else {
-                                                                    (if (dma_queue_name_15 == 0i64) {
+                                                                    if dma_queue_name_15 == 0 {
                                                                         15i64
                                                                     } else {
-                                                                        (if (dma_queue_name_16 == 0i64) {
+                                                                        if dma_queue_name_16 == 0 {
                                                                             16i64
                                                                         } else {
-                                                                            (if (dma_queue_name_17 == 0i64) {
+                                                                            if dma_queue_name_17 == 0 {
                                                                                 17i64
                                                                             } else {
-                                                                                (if (dma_queue_name_18 == 0i64) {
+                                                                                if dma_queue_name_18 == 0 {
                                                                                     18i64
                                                                                 } else {
-                                                                                    (if (dma_queue_name_19 == 0i64) {
+                                                                                    if dma_queue_name_19 == 0 {
                                                                                         19i64
                                                                                     } else {
-                                                                                        (if (dma_queue_name_20 == 0i64) {
+                                                                                        if dma_queue_name_20 == 0 {
                                                                                             20i64
                                                                                         } else {
-                                                                                            (if (dma_queue_name_21 == 0i64) {
+                                                                                            if dma_queue_name_21 == 0 {
                                                                                                 21i64
                                                                                             } else {
-                                                                                                (if (dma_queue_name_22 == 0i64) {
+                                                                                                if dma_queue_name_22 == 0 {
                                                                                                     22i64
                                                                                                 } else {
-                                                                                                    (if (dma_queue_name_23 == 0i64) {
+                                                                                                    if dma_queue_name_23 == 0 {
                                                                                                         23i64
                                                                                                     } else {
-                                                                                                        (if (dma_queue_name_24 == 0i64) {
+                                                                                                        if dma_queue_name_24 == 0 {
                                                                                                             24i64
                                                                                                         } else {
-                                                                                                            (if (dma_queue_name_25 == 0i64) {
+                                                                                                            if dma_queue_name_25 == 0 {
                                                                                                                 25i64
                                                                                                             } else {
-                                                                                                                (if (dma_queue_name_26 == 0i64) {
+                                                                                                                if dma_queue_name_26 == 0 {
                                                                                                                     26i64
                                                                                                                 } else {
-                                                                                                                    (if (dma_queue_name_27 == 0i64) {
+                                                                                                                    if dma_queue_name_27 == 0 {
                                                                                                                         27i64
                                                                                                                     } else {
-                                                                                                                        (if (dma_queue_name_28 == 0i64) {
+                                                                                                                        if dma_queue_name_28 == 0 {
                                                                                                                             28i64
                                                                                                                         } else {
-                                                                                                                            (if (dma_queue_name_29 == 0i64) {
+                                                                                                                            if dma_queue_name_29 == 0 {
                                                                                                                                 29i64
                                                                                                                             } else {
-                                                                                                                                (if (dma_queue_name_30 == 0i64) {
+                                                                                                                                if dma_queue_name_30 == 0 {
                                                                                                                                     30i64
                                                                                                                                 } else {
-                                                                                                                                    (if (dma_queue_name_31 == 0i64) { 31i64 } else { 32i64 })
-                                                                                                                                })
-                                                                                                                            })
-                                                                                                                        })
-                                                                                                                    })
-                                                                                                                })
-                                                                                                            })
-                                                                                                        })
-                                                                                                    })
-                                                                                                })
-                                                                                            })
-                                                                                        })
-                                                                                    })
-                                                                                })
-                                                                            })
-                                                                        })
-                                                                    })
-                                                                })
-                                                            })
-                                                        })
-                                                    })
-                                                })
-                                            })
-                                        })
-                                    })
-                                })
-                            })
-                        })
-                    })
-                })
-            })
-        }) < 32i64);
+                                                                                                                                    if dma_queue_name_31 == 0 { 31i64 } else { 32i64 }
+                                                                                                                                }
+                                                                                                                            }
+                                                                                                                        }
+                                                                                                                    }
+                                                                                                                }
+                                                                                                            }
+                                                                                                        }
+                                                                                                    }
+                                                                                                }
+                                                                                            }
+                                                                                        }
+                                                                                    }
+                                                                                }
+                                                                            }
+                                                                        }
+                                                                    }
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }) < 32i64;
         t |= r0 as u64;
         t
     }
@@ -20928,11 +20801,9 @@ impl Checked for PSEUDO_DMA_SWAP_QUEUE_SET {
             .evidence(&[evidence::SEED_000_SWITCHQUEUEINSTANCE_0]),
     ];
     /// Truth of each of `PSEUDO_DMA_SWAP_QUEUE_SET`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let dma_queue_name_0 = u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64;
         let dma_queue_name_1 = u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64;
         let dma_queue_name_2 = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
@@ -20966,131 +20837,131 @@ impl Checked for PSEUDO_DMA_SWAP_QUEUE_SET {
         let dma_queue_name_30 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
         let dma_queue_name_31 = u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((if (dma_queue_name_0 == 0i64) {
+        let r0 = (if dma_queue_name_0 == 0 {
             0i64
         } else {
-            (if (dma_queue_name_1 == 0i64) {
+            if dma_queue_name_1 == 0 {
                 1i64
             } else {
-                (if (dma_queue_name_2 == 0i64) {
+                if dma_queue_name_2 == 0 {
                     2i64
                 } else {
-                    (if (dma_queue_name_3 == 0i64) {
+                    if dma_queue_name_3 == 0 {
                         3i64
                     } else {
-                        (if (dma_queue_name_4 == 0i64) {
+                        if dma_queue_name_4 == 0 {
                             4i64
                         } else {
-                            (if (dma_queue_name_5 == 0i64) {
+                            if dma_queue_name_5 == 0 {
                                 5i64
                             } else {
-                                (if (dma_queue_name_6 == 0i64) {
+                                if dma_queue_name_6 == 0 {
                                     6i64
                                 } else {
-                                    (if (dma_queue_name_7 == 0i64) {
+                                    if dma_queue_name_7 == 0 {
                                         7i64
                                     } else {
-                                        (if (dma_queue_name_8 == 0i64) {
+                                        if dma_queue_name_8 == 0 {
                                             8i64
                                         } else {
-                                            (if (dma_queue_name_9 == 0i64) {
+                                            if dma_queue_name_9 == 0 {
                                                 9i64
                                             } else {
-                                                (if (dma_queue_name_10 == 0i64) {
+                                                if dma_queue_name_10 == 0 {
                                                     10i64
                                                 } else {
-                                                    (if (dma_queue_name_11 == 0i64) {
+                                                    if dma_queue_name_11 == 0 {
                                                         11i64
                                                     } else {
-                                                        (if (dma_queue_name_12 == 0i64) {
+                                                        if dma_queue_name_12 == 0 {
                                                             12i64
                                                         } else {
-                                                            (if (dma_queue_name_13 == 0i64) {
+                                                            if dma_queue_name_13 == 0 {
                                                                 13i64
                                                             } else {
-                                                                (if (dma_queue_name_14 == 0i64) {
+                                                                if dma_queue_name_14 == 0 {
                                                                     14i64
                                                                 } else {
-                                                                    (if (dma_queue_name_15 == 0i64) {
+                                                                    if dma_queue_name_15 == 0 {
                                                                         15i64
                                                                     } else {
-                                                                        (if (dma_queue_name_16 == 0i64) {
+                                                                        if dma_queue_name_16 == 0 {
                                                                             16i64
                                                                         } else {
-                                                                            (if (dma_queue_name_17 == 0i64) {
+                                                                            if dma_queue_name_17 == 0 {
                                                                                 17i64
                                                                             } else {
-                                                                                (if (dma_queue_name_18 == 0i64) {
+                                                                                if dma_queue_name_18 == 0 {
                                                                                     18i64
                                                                                 } else {
-                                                                                    (if (dma_queue_name_19 == 0i64) {
+                                                                                    if dma_queue_name_19 == 0 {
                                                                                         19i64
                                                                                     } else {
-                                                                                        (if (dma_queue_name_20 == 0i64) {
+                                                                                        if dma_queue_name_20 == 0 {
                                                                                             20i64
                                                                                         } else {
-                                                                                            (if (dma_queue_name_21 == 0i64) {
+                                                                                            if dma_queue_name_21 == 0 {
                                                                                                 21i64
                                                                                             } else {
-                                                                                                (if (dma_queue_name_22 == 0i64) {
+                                                                                                if dma_queue_name_22 == 0 {
                                                                                                     22i64
                                                                                                 } else {
-                                                                                                    (if (dma_queue_name_23 == 0i64) {
+                                                                                                    if dma_queue_name_23 == 0 {
                                                                                                         23i64
                                                                                                     } else {
-                                                                                                        (if (dma_queue_name_24 == 0i64) {
+                                                                                                        if dma_queue_name_24 == 0 {
                                                                                                             24i64
                                                                                                         } else {
-                                                                                                            (if (dma_queue_name_25 == 0i64) {
+                                                                                                            if dma_queue_name_25 == 0 {
                                                                                                                 25i64
                                                                                                             } else {
-                                                                                                                (if (dma_queue_name_26 == 0i64) {
+                                                                                                                if dma_queue_name_26 == 0 {
                                                                                                                     26i64
                                                                                                                 } else {
-                                                                                                                    (if (dma_queue_name_27 == 0i64) {
+                                                                                                                    if dma_queue_name_27 == 0 {
                                                                                                                         27i64
                                                                                                                     } else {
-                                                                                                                        (if (dma_queue_name_28 == 0i64) {
+                                                                                                                        if dma_queue_name_28 == 0 {
                                                                                                                             28i64
                                                                                                                         } else {
-                                                                                                                            (if (dma_queue_name_29 == 0i64) {
+                                                                                                                            if dma_queue_name_29 == 0 {
                                                                                                                                 29i64
                                                                                                                             } else {
-                                                                                                                                (if (dma_queue_name_30 == 0i64) {
+                                                                                                                                if dma_queue_name_30 == 0 {
                                                                                                                                     30i64
                                                                                                                                 } else {
-                                                                                                                                    (if (dma_queue_name_31 == 0i64) { 31i64 } else { 32i64 })
-                                                                                                                                })
-                                                                                                                            })
-                                                                                                                        })
-                                                                                                                    })
-                                                                                                                })
-                                                                                                            })
-                                                                                                        })
-                                                                                                    })
-                                                                                                })
-                                                                                            })
-                                                                                        })
-                                                                                    })
-                                                                                })
-                                                                            })
-                                                                        })
-                                                                    })
-                                                                })
-                                                            })
-                                                        })
-                                                    })
-                                                })
-                                            })
-                                        })
-                                    })
-                                })
-                            })
-                        })
-                    })
-                })
-            })
-        }) < 32i64);
+                                                                                                                                    if dma_queue_name_31 == 0 { 31i64 } else { 32i64 }
+                                                                                                                                }
+                                                                                                                            }
+                                                                                                                        }
+                                                                                                                    }
+                                                                                                                }
+                                                                                                            }
+                                                                                                        }
+                                                                                                    }
+                                                                                                }
+                                                                                            }
+                                                                                        }
+                                                                                    }
+                                                                                }
+                                                                            }
+                                                                        }
+                                                                    }
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }) < 32i64;
         t |= r0 as u64;
         t
     }
@@ -21300,11 +21171,9 @@ impl Checked for PSEUDO_DMA_TRIGGER {
             .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_DMA_TRIGGER`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x6;
-        let nc = arch.nc() as i64;
         let dma_queue_name_0 = u8::from_le_bytes(*at::<12, 1, 64>(b)) as i64;
         let dma_queue_name_1 = u8::from_le_bytes(*at::<13, 1, 64>(b)) as i64;
         let dma_queue_name_2 = u8::from_le_bytes(*at::<14, 1, 64>(b)) as i64;
@@ -21338,131 +21207,131 @@ impl Checked for PSEUDO_DMA_TRIGGER {
         let dma_queue_name_30 = u8::from_le_bytes(*at::<42, 1, 64>(b)) as i64;
         let dma_queue_name_31 = u8::from_le_bytes(*at::<43, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((if (dma_queue_name_0 == 0i64) {
+        let r0 = (if dma_queue_name_0 == 0 {
             0i64
         } else {
-            (if (dma_queue_name_1 == 0i64) {
+            if dma_queue_name_1 == 0 {
                 1i64
             } else {
-                (if (dma_queue_name_2 == 0i64) {
+                if dma_queue_name_2 == 0 {
                     2i64
                 } else {
-                    (if (dma_queue_name_3 == 0i64) {
+                    if dma_queue_name_3 == 0 {
                         3i64
                     } else {
-                        (if (dma_queue_name_4 == 0i64) {
+                        if dma_queue_name_4 == 0 {
                             4i64
                         } else {
-                            (if (dma_queue_name_5 == 0i64) {
+                            if dma_queue_name_5 == 0 {
                                 5i64
                             } else {
-                                (if (dma_queue_name_6 == 0i64) {
+                                if dma_queue_name_6 == 0 {
                                     6i64
                                 } else {
-                                    (if (dma_queue_name_7 == 0i64) {
+                                    if dma_queue_name_7 == 0 {
                                         7i64
                                     } else {
-                                        (if (dma_queue_name_8 == 0i64) {
+                                        if dma_queue_name_8 == 0 {
                                             8i64
                                         } else {
-                                            (if (dma_queue_name_9 == 0i64) {
+                                            if dma_queue_name_9 == 0 {
                                                 9i64
                                             } else {
-                                                (if (dma_queue_name_10 == 0i64) {
+                                                if dma_queue_name_10 == 0 {
                                                     10i64
                                                 } else {
-                                                    (if (dma_queue_name_11 == 0i64) {
+                                                    if dma_queue_name_11 == 0 {
                                                         11i64
                                                     } else {
-                                                        (if (dma_queue_name_12 == 0i64) {
+                                                        if dma_queue_name_12 == 0 {
                                                             12i64
                                                         } else {
-                                                            (if (dma_queue_name_13 == 0i64) {
+                                                            if dma_queue_name_13 == 0 {
                                                                 13i64
                                                             } else {
-                                                                (if (dma_queue_name_14 == 0i64) {
+                                                                if dma_queue_name_14 == 0 {
                                                                     14i64
                                                                 } else {
-                                                                    (if (dma_queue_name_15 == 0i64) {
+                                                                    if dma_queue_name_15 == 0 {
                                                                         15i64
                                                                     } else {
-                                                                        (if (dma_queue_name_16 == 0i64) {
+                                                                        if dma_queue_name_16 == 0 {
                                                                             16i64
                                                                         } else {
-                                                                            (if (dma_queue_name_17 == 0i64) {
+                                                                            if dma_queue_name_17 == 0 {
                                                                                 17i64
                                                                             } else {
-                                                                                (if (dma_queue_name_18 == 0i64) {
+                                                                                if dma_queue_name_18 == 0 {
                                                                                     18i64
                                                                                 } else {
-                                                                                    (if (dma_queue_name_19 == 0i64) {
+                                                                                    if dma_queue_name_19 == 0 {
                                                                                         19i64
                                                                                     } else {
-                                                                                        (if (dma_queue_name_20 == 0i64) {
+                                                                                        if dma_queue_name_20 == 0 {
                                                                                             20i64
                                                                                         } else {
-                                                                                            (if (dma_queue_name_21 == 0i64) {
+                                                                                            if dma_queue_name_21 == 0 {
                                                                                                 21i64
                                                                                             } else {
-                                                                                                (if (dma_queue_name_22 == 0i64) {
+                                                                                                if dma_queue_name_22 == 0 {
                                                                                                     22i64
                                                                                                 } else {
-                                                                                                    (if (dma_queue_name_23 == 0i64) {
+                                                                                                    if dma_queue_name_23 == 0 {
                                                                                                         23i64
                                                                                                     } else {
-                                                                                                        (if (dma_queue_name_24 == 0i64) {
+                                                                                                        if dma_queue_name_24 == 0 {
                                                                                                             24i64
                                                                                                         } else {
-                                                                                                            (if (dma_queue_name_25 == 0i64) {
+                                                                                                            if dma_queue_name_25 == 0 {
                                                                                                                 25i64
                                                                                                             } else {
-                                                                                                                (if (dma_queue_name_26 == 0i64) {
+                                                                                                                if dma_queue_name_26 == 0 {
                                                                                                                     26i64
                                                                                                                 } else {
-                                                                                                                    (if (dma_queue_name_27 == 0i64) {
+                                                                                                                    if dma_queue_name_27 == 0 {
                                                                                                                         27i64
                                                                                                                     } else {
-                                                                                                                        (if (dma_queue_name_28 == 0i64) {
+                                                                                                                        if dma_queue_name_28 == 0 {
                                                                                                                             28i64
                                                                                                                         } else {
-                                                                                                                            (if (dma_queue_name_29 == 0i64) {
+                                                                                                                            if dma_queue_name_29 == 0 {
                                                                                                                                 29i64
                                                                                                                             } else {
-                                                                                                                                (if (dma_queue_name_30 == 0i64) {
+                                                                                                                                if dma_queue_name_30 == 0 {
                                                                                                                                     30i64
                                                                                                                                 } else {
-                                                                                                                                    (if (dma_queue_name_31 == 0i64) { 31i64 } else { 32i64 })
-                                                                                                                                })
-                                                                                                                            })
-                                                                                                                        })
-                                                                                                                    })
-                                                                                                                })
-                                                                                                            })
-                                                                                                        })
-                                                                                                    })
-                                                                                                })
-                                                                                            })
-                                                                                        })
-                                                                                    })
-                                                                                })
-                                                                            })
-                                                                        })
-                                                                    })
-                                                                })
-                                                            })
-                                                        })
-                                                    })
-                                                })
-                                            })
-                                        })
-                                    })
-                                })
-                            })
-                        })
-                    })
-                })
-            })
-        }) < 32i64);
+                                                                                                                                    if dma_queue_name_31 == 0 { 31i64 } else { 32i64 }
+                                                                                                                                }
+                                                                                                                            }
+                                                                                                                        }
+                                                                                                                    }
+                                                                                                                }
+                                                                                                            }
+                                                                                                        }
+                                                                                                    }
+                                                                                                }
+                                                                                            }
+                                                                                        }
+                                                                                    }
+                                                                                }
+                                                                            }
+                                                                        }
+                                                                    }
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }) < 32i64;
         t |= r0 as u64;
         t
     }
@@ -21470,7 +21339,7 @@ impl Checked for PSEUDO_DMA_TRIGGER {
 /// Fully-indirect memcpy pseudo: an indirect access pattern that points to a dynamically generated access pattern in SBUF (pre-placed via READ_VAR_ADDR) - an indirect leg (indirect_*) plus a direct / static leg (direct_*), so the whole access pattern, not just an index vector, is computed at run time. Lowered by translate_one_pseudo_dma_memcpy_instr_v2. Seed 000 emits it for IndirectLoad (gather, DRAM -> SB) and IndirectSave (scatter, SB -> DRAM). Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PSEUDO_DMAMEMCPY_FULL_IND {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xc4 Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xc4. Confidence: HIGH/OBSERVED (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate. Confidence: STRONG (strong).
     pub events: EVENTS,
@@ -21832,13 +21701,10 @@ impl Checked for PSEUDO_DMAMEMCPY_FULL_IND {
             .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_DMAMEMCPY_FULL_IND`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(_: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x7;
-        let nc = arch.nc() as i64;
-        let mut t = ALWAYS;
-        t
+        ALWAYS
     }
 }
 /// IndirectSaveAccumulate: for each index, accumulate the update vector into the embedding-table row at scratch + base (the scatter mirror of the gathers: MoE scatter-add, embedding-bag back-write). Operands: arg0 update data, arg1 index list, arg2 scratch space, out1 the embedding table. Assert: "IndirectSaveAccumulate scratch space address must be 64-byte aligned". The entry byte size is split into two 16-bit halves (+0x32 low, +0x3C high); when it exceeds 0xFFFF the module gets the attribute 'embedding entry too large for 16-bit field'. A plain-ADDR4 read-modify-write (no 0x20 indirect mode bit), CoreV2 family. Confidence: CONFIRMED (confirmed).
@@ -22135,14 +22001,12 @@ impl Checked for PSEUDO_EMBEDDING_UPDATE {
             .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_EMBEDDING_UPDATE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x2;
-        let nc = arch.nc() as i64;
         let embedding_table_base_addr = u32::from_le_bytes(*at::<44, 4, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = ((embedding_table_base_addr % 64i64) == 0i64);
+        let r0 = embedding_table_base_addr % 64 == 0;
         t |= r0 as u64;
         t
     }
@@ -22495,13 +22359,10 @@ impl Checked for PSEUDO_RANGE_CHECK {
             .not_enforced(),
     ];
     /// Truth of each of `PSEUDO_RANGE_CHECK`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(_: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x3;
-        let nc = arch.nc() as i64;
-        let mut t = ALWAYS;
-        t
+        ALWAYS
     }
 }
 /// rdma_desc_gen: pre-generates, per DMA engine in dma_engine_mask, a descriptor ring copying \[src_addr, src_addr + free_dim_bytes\] across all 128 SBUF partitions to the peer core, plus a local and a remote semaphore descriptor. It waits for nothing (the wait sits on RDMA_DESC_START). Tags: the envelope (header, events, extended_opcode, completion_info) is HIGH/OBSERVED, re-verified in the shipped header; the field tables tag the operand layout (bytes 14..63) HIGH/CARRIED, while the descriptor model and the RDMA page call the whole struct HIGH/OBSERVED (compile-verified): the operand fields carry the field tables' weaker tag and the disagreement is the conflict rdma_operand_layout_tag. The three NEURON_ISA_TPB_IMM_VAL_INST_FIELD operands are typed IMM_VAL_INST_FIELD as the header types them (spec/types/imm_val.toml, the 4-byte union the RangeSelect page gives: {imm_ptr, imm_reg, imm_arith_fp32, imm_bitvec_int32, …}); no page says which arm they hold (the word has no IMM_SRC byte), so they decode through the union's primary arm, its other arms the alternatives. The header's rule that is_bidirectional is not yet supported, and the use of src_addr/dst_addr as SBUF partition offsets, are not enforced: no page states them as a validity rule. Confidence: HIGH/OBSERVED (confirmed).
@@ -22865,18 +22726,15 @@ impl Checked for EXTENDED_RDMA_DESC_GEN {
             .evidence(&[evidence::SUPP_FIELD_TABLES_S4_TABLE_4_7_5]),
     ];
     /// Truth of each of `EXTENDED_RDMA_DESC_GEN`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x1;
-        let nc = arch.nc() as i64;
         let completion_info_reserved0 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 1 & 0x1) as i64;
         let completion_info_reserved1 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 6 & 0x3) as i64;
         let mut t = ALWAYS;
-        let r1 = ((completion_info_reserved0 == 0i64)
-            && (completion_info_reserved1 == 0i64));
+        let r1 = completion_info_reserved0 == 0 && completion_info_reserved1 == 0;
         t |= (r1 as u64) << 1;
         t
     }
@@ -23076,18 +22934,15 @@ impl Checked for EXTENDED_RDMA_DESC_START {
             .evidence(&[evidence::SUPP_FIELD_TABLES_S4_TABLE_4_7_5]),
     ];
     /// Truth of each of `EXTENDED_RDMA_DESC_START`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-    fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
+    fn rule_truth(b: &[u8; 64], _: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x0;
-        let nc = arch.nc() as i64;
         let completion_info_reserved0 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 1 & 0x1) as i64;
         let completion_info_reserved1 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 6 & 0x3) as i64;
         let mut t = ALWAYS;
-        let r0 = ((completion_info_reserved0 == 0i64)
-            && (completion_info_reserved1 == 0i64));
+        let r0 = completion_info_reserved0 == 0 && completion_info_reserved1 == 0;
         t |= r0 as u64;
         t
     }
@@ -23095,7 +22950,7 @@ impl Checked for EXTENDED_RDMA_DESC_START {
 /// Neuron S3D3_Collective Format — one 3d SRC Tensor, one 3d DST Tensor. Use for: SB2SB Collective using Pool/Q7 iDMA engine. A structured 3-D SBUF -> remote-SBUF copy between the NeuronCores of an LNC1 / LNC2 group, over 1..128 pooling channels, at most 256 source elements per word, with no dtype conversion (in_dtype == out_dtype). The word has no reduce op: a reduce-copy leg's reduction lives in the SDMA CCE descriptor the runtime programs for it. Not shipped on sunda. Confidence: HIGH/OBSERVED (confirmed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct S3D3_COLLECTIVE {
-    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xbf Confidence: HIGH/OBSERVED (confirmed).
+    /// Offset 0 (4 bytes), `HEADER`. opcode == 0xbf. Confidence: HIGH/OBSERVED (confirmed).
     pub header: HEADER,
     /// Offset 4 (8 bytes), `EVENTS`. Wait/update semaphore gate: the word waits before issue and updates on completion. Confidence: HIGH/OBSERVED (confirmed).
     pub events: EVENTS,
@@ -23446,7 +23301,6 @@ impl Checked for S3D3_COLLECTIVE {
             .evidence(&[evidence::WIKI_S3D3_COLLECTIVE_S2_11]),
     ];
     /// Truth of each of `S3D3_COLLECTIVE`'s rules on its encoded bytes: bit `i` is set when `RULES[i]` holds (rules limited to other architectures hold).
-    #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
     fn rule_truth(b: &[u8; 64], arch: Arch) -> u64 {
         /// The rules that check nothing: they always hold.
         const ALWAYS: u64 = 0x2400;
@@ -23494,50 +23348,45 @@ impl Checked for S3D3_COLLECTIVE {
         let reserved1_12 = u8::from_le_bytes(*at::<46, 1, 64>(b)) as i64;
         let reserved1_13 = u8::from_le_bytes(*at::<47, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r1 = (nc >= 3i64);
+        let r1 = nc >= 3;
         t |= (r1 as u64) << 1;
-        let r2 = ((((((lnc_size_fmt == 0i64) || (lnc_size_fmt == 1i64))
-            || (lnc_size_fmt == 2i64)) || (lnc_size_fmt == 3i64))
-            && (lnc_size_fmt != 2i64)) && (lnc_size_fmt != 3i64));
+        let r2 = (0..=3).contains(&lnc_size_fmt) && lnc_size_fmt != 2
+            && lnc_size_fmt != 3;
         t |= (r2 as u64) << 2;
-        let r3 = ((num_active_channels != 0i64)
-            && (num_active_channels <= POOLING_NUM_CHANNELS));
+        let r3 = num_active_channels != 0 && num_active_channels <= POOLING_NUM_CHANNELS;
         t |= (r3 as u64) << 3;
-        let r4 = (((src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1)
-            * src_mem_pattern_num_elem_2) <= 256i64);
+        let r4 = src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+            * src_mem_pattern_num_elem_2 <= 256;
         t |= (r4 as u64) << 4;
-        let r5 = (in_dtype == out_dtype);
+        let r5 = in_dtype == out_dtype;
         t |= (r5 as u64) << 5;
-        let r8 = ((src_mem_pattern_start_addr_active == 1i64)
-            || (((src_mem_pattern_num_elem_0 >= 1i64)
-                && (src_mem_pattern_num_elem_1 >= 1i64))
-                && (src_mem_pattern_num_elem_2 >= 1i64)));
+        let r8 = src_mem_pattern_start_addr_active == 1
+            || (src_mem_pattern_num_elem_0 >= 1 && src_mem_pattern_num_elem_1 >= 1
+                && src_mem_pattern_num_elem_2 >= 1);
         t |= (r8 as u64) << 8;
-        let r9 = ((src_mem_pattern_start_addr_register_mode == 1i64)
-            || ((src_mem_pattern_start_addr_address & 33554432i64) == 0i64));
+        let r9 = src_mem_pattern_start_addr_register_mode == 1
+            || src_mem_pattern_start_addr_address & 0x2000000 == 0;
         t |= (r9 as u64) << 9;
         let r6 = r8 && r9;
         t |= (r6 as u64) << 6;
-        let r11 = ((dst_mem_pattern_start_addr_active == 1i64)
-            || (((dst_mem_pattern_num_elem_0 >= 1i64)
-                && (dst_mem_pattern_num_elem_1 >= 1i64))
-                && (dst_mem_pattern_num_elem_2 >= 1i64)));
+        let r11 = dst_mem_pattern_start_addr_active == 1
+            || (dst_mem_pattern_num_elem_0 >= 1 && dst_mem_pattern_num_elem_1 >= 1
+                && dst_mem_pattern_num_elem_2 >= 1);
         t |= (r11 as u64) << 11;
-        let r12 = ((dst_mem_pattern_start_addr_register_mode == 1i64)
-            || ((dst_mem_pattern_start_addr_address & 33554432i64) == 0i64));
+        let r12 = dst_mem_pattern_start_addr_register_mode == 1
+            || dst_mem_pattern_start_addr_address & 0x2000000 == 0;
         t |= (r12 as u64) << 12;
         let r7 = r11 && r12;
         t |= (r7 as u64) << 7;
-        let r14 = ((reserved0_0 == 0i64) && (reserved0_1 == 0i64));
+        let r14 = reserved0_0 == 0 && reserved0_1 == 0;
         t |= (r14 as u64) << 14;
-        let r16 = (((((((reserved1_0 == 0i64) && (reserved1_1 == 0i64))
-            && (reserved1_2 == 0i64)) && (reserved1_3 == 0i64)) && (reserved1_4 == 0i64))
-            && (reserved1_5 == 0i64)) && (reserved1_6 == 0i64));
+        let r16 = reserved1_0 == 0 && reserved1_1 == 0 && reserved1_2 == 0
+            && reserved1_3 == 0 && reserved1_4 == 0 && reserved1_5 == 0
+            && reserved1_6 == 0;
         t |= (r16 as u64) << 16;
-        let r17 = (((((((reserved1_7 == 0i64) && (reserved1_8 == 0i64))
-            && (reserved1_9 == 0i64)) && (reserved1_10 == 0i64))
-            && (reserved1_11 == 0i64)) && (reserved1_12 == 0i64))
-            && (reserved1_13 == 0i64));
+        let r17 = reserved1_7 == 0 && reserved1_8 == 0 && reserved1_9 == 0
+            && reserved1_10 == 0 && reserved1_11 == 0 && reserved1_12 == 0
+            && reserved1_13 == 0;
         t |= (r17 as u64) << 17;
         let r15 = r16 && r17;
         t |= (r15 as u64) << 15;
@@ -24875,7 +24724,7 @@ pub mod klr {
                 }
             }
         }
-        /// The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.) Confidence: BYTE-ANCHORED (confirmed).
+        /// The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.). Confidence: BYTE-ANCHORED (confirmed).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(u32)]
         pub enum KlrEngine {

@@ -197,9 +197,18 @@ impl Violations {
     /// Decides the violations and compiler findings from the truth bits.
     pub fn from_truth(owner: &'static str, rules: &'static [RuleMeta], truth: u64) -> Self {
         let (mut mask, mut compiler) = (0u64, 0u64);
-        for (i, r) in rules.iter().enumerate() {
+        // Only a rule whose bit is clear can be violated: visit those bits alone, so a
+        // valid word costs one compare.
+        let all = match rules.len() {
+            0 => 0,
+            n => u64::MAX >> (64 - n.min(64)),
+        };
+        let mut open = !truth & all;
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
             if violated(rules, truth, i) {
-                match r.authority {
+                match rules[i].authority {
                     RuleAuthority::Header => mask |= 1 << i,
                     RuleAuthority::Compiler => compiler |= 1 << i,
                 }

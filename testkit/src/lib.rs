@@ -1,12 +1,14 @@
 //! Helpers the integration tests of both packages share: where the workspace is, the model
 //! of its `spec/`, the in-memory specs of the loader-error tests ([`spec`]), the C
 //! compilers' flags ([`cc`]), crates built as a downstream user builds them
-//! ([`downstream`]) and the generated Markdown read back ([`markdown`]).
+//! ([`downstream`]), the generated Markdown read back ([`markdown`]) and synthetic specs
+//! several times the real one's size ([`synth`]).
 
 pub mod cc;
 pub mod downstream;
 pub mod markdown;
 pub mod spec;
+pub mod synth;
 
 use std::path::Path;
 

@@ -12,7 +12,7 @@
 //! `rules`. All values are `i64`: the loader has proven that nothing overflows.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{ToTokens, quote};
 
 use super::data::Lit;
 use super::render::Render;
@@ -52,6 +52,8 @@ struct Reads<'m> {
     model: &'m Model,
     /// `(path, local, value)` in first-use order.
     list: std::cell::RefCell<Vec<(String, syn::Ident, TokenStream)>>,
+    /// Whether a rule reads the architecture's `nc`.
+    nc: std::cell::Cell<bool>,
 }
 
 impl Reads<'_> {
@@ -92,54 +94,130 @@ impl Reads<'_> {
     }
 }
 
-fn expr(reads: &Reads<'_>, e: &Expr, size: usize) -> TokenStream {
-    let model = reads.model;
-    let r = |x: &Expr| expr(reads, x, size);
+/// How tightly an expression binds, as Rust parses it: an operand binding less tightly
+/// than its operator needs parentheses, and nothing else gets them.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    Or,
+    And,
+    Compare,
+    BitAnd,
+    Add,
+    Mul,
+    Unary,
+    Atom,
+}
+
+fn prec(bin: BinOp) -> Prec {
+    match bin {
+        BinOp::Or => Prec::Or,
+        BinOp::And => Prec::And,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Prec::Compare,
+        BinOp::BitAnd => Prec::BitAnd,
+        BinOp::Add | BinOp::Sub => Prec::Add,
+        BinOp::Mul | BinOp::Div | BinOp::Rem => Prec::Mul,
+    }
+}
+
+/// A rendered expression and how tightly it binds.
+struct Out(TokenStream, Prec);
+
+impl Out {
+    /// As an operand that must bind at least as tightly as `min`.
+    fn at(self, min: Prec) -> TokenStream {
+        let Out(ts, p) = self;
+        // `a || (b && c)`: Rust needs no parentheses there, a reader does.
+        if p < min || (min == Prec::Or && p == Prec::And) {
+            quote!((#ts))
+        } else {
+            ts
+        }
+    }
+}
+
+/// Whether an integer expression has a type of its own (it reads a field, `nc` or a
+/// constant, all `i64`): its literal partners then need no `i64` suffix.
+fn typed(e: &Expr) -> bool {
     match e {
-        Expr::Int { value } => lit(*value),
-        Expr::Bool { value } => quote!(#value),
+        Expr::Read { .. } | Expr::Const { .. } | Expr::Nc => true,
+        Expr::Int { .. } | Expr::Bool { .. } | Expr::Table { .. } | Expr::Chain { .. } => false,
+        Expr::Not { arg } | Expr::Neg { arg } => typed(arg),
+        Expr::If { then, other, .. } => typed(then) || typed(other),
+        Expr::Bin { bin, lhs, rhs } => prec(*bin) > Prec::Compare && (typed(lhs) || typed(rhs)),
+    }
+}
+
+/// An integer literal, `i64`-suffixed only when nothing beside it gives it that type.
+fn int(v: i64, suffix: bool) -> Out {
+    let a = match suffix {
+        true => Literal::i64_suffixed(v.unsigned_abs() as i64),
+        false => Literal::i64_unsuffixed(v.unsigned_abs() as i64),
+    };
+    match v < 0 {
+        true => Out(quote!(-#a), Prec::Unary),
+        false => Out(quote!(#a), Prec::Atom),
+    }
+}
+
+/// `e` as Rust over `b` (the owner's bytes), `nc` and the constants; `suffix`: an integer
+/// result must carry its `i64` type itself (no typed partner infers it).
+fn expr(reads: &Reads<'_>, e: &Expr, size: usize, suffix: bool) -> Out {
+    let model = reads.model;
+    let r = |x: &Expr, suffix: bool| expr(reads, x, size, suffix);
+    match e {
+        Expr::Int { value } => int(*value, suffix),
+        Expr::Bool { value } => Out(quote!(#value), Prec::Atom),
         Expr::Const { index } => {
             let id = ident(&model.rules.constants[*index].name);
-            quote!(#id)
+            Out(quote!(#id), Prec::Atom)
         }
-        Expr::Nc => quote!(nc),
-        Expr::Read { access } => reads.local(access, || {
-            let (off, sz, m) = (n(access.offset), n(access.size), n(size));
-            let int = match (access.size, access.signed && access.bits.is_none()) {
-                (1, false) => quote!(u8),
-                (2, false) => quote!(u16),
-                (4, false) => quote!(u32),
-                (8, false) => quote!(u64),
-                (1, true) => quote!(i8),
-                (2, true) => quote!(i16),
-                (4, true) => quote!(i32),
-                _ => quote!(i64),
-            };
-            let raw = quote!(#int::from_le_bytes(*at::<#off, #sz, #m>(b)));
-            match access.bits {
-                Some((lsb, width)) => {
-                    let mask = hex(if width >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << width) - 1
-                    });
-                    let bits = code(&shifted_down(quote!((#raw as u64)), lsb, &mask));
-                    quote!(#bits as i64)
+        Expr::Nc => {
+            reads.nc.set(true);
+            Out(quote!(nc), Prec::Atom)
+        }
+        Expr::Read { access } => Out(
+            reads.local(access, || {
+                let (off, sz, m) = (n(access.offset), n(access.size), n(size));
+                let int = match (access.size, access.signed && access.bits.is_none()) {
+                    (1, false) => quote!(u8),
+                    (2, false) => quote!(u16),
+                    (4, false) => quote!(u32),
+                    (8, false) => quote!(u64),
+                    (1, true) => quote!(i8),
+                    (2, true) => quote!(i16),
+                    (4, true) => quote!(i32),
+                    _ => quote!(i64),
+                };
+                let raw = quote!(#int::from_le_bytes(*at::<#off, #sz, #m>(b)));
+                match access.bits {
+                    Some((lsb, width)) => {
+                        let mask = hex(if width >= 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << width) - 1
+                        });
+                        let bits = code(&shifted_down(quote!((#raw as u64)), lsb, &mask));
+                        quote!(#bits as i64)
+                    }
+                    None => quote!(#raw as i64),
                 }
-                None => quote!(#raw as i64),
+            }),
+            Prec::Atom,
+        ),
+        Expr::Not { arg } => match negated(arg) {
+            Some(e) => r(&e, suffix),
+            None => {
+                let a = r(arg, suffix).at(Prec::Unary);
+                Out(quote!(!#a), Prec::Unary)
             }
-        }),
-        Expr::Not { arg } => {
-            let a = r(arg);
-            quote!((!#a))
-        }
+        },
         Expr::Neg { arg } => {
-            let a = r(arg);
-            quote!((-#a))
+            let a = r(arg, suffix).at(Prec::Unary);
+            Out(quote!(-#a), Prec::Unary)
         }
         Expr::Table { index, arg } => {
             let t = &model.rules.tables[*index];
-            let a = r(arg);
+            let a = r(arg, !typed(arg)).0;
             let mut groups: Vec<(i64, Vec<i64>)> = Vec::new();
             for (raw, _, v) in &t.entries {
                 match groups.iter_mut().find(|g| g.0 == *v) {
@@ -148,39 +226,59 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize) -> TokenStream {
                 }
             }
             let arms = groups.iter().map(|(v, keys)| {
-                let keys = keys.iter().map(|k| lit(*k));
-                let v = lit(*v);
+                let keys = super::tables::key_patterns(keys);
+                let v = int(*v, suffix).0;
                 quote!(#(#keys)|* => #v,)
             });
-            let d = lit(t.default);
-            quote!((match #a { #(#arms)* _ => #d }))
+            let d = int(t.default, suffix).0;
+            // A `match` is an operand only in parentheses.
+            Out(quote!(match #a { #(#arms)* _ => #d }), Prec::Or)
         }
         Expr::If { cond, then, other } => {
-            let (c, a, b) = (r(cond), r(then), r(other));
-            quote!((if #c { #a } else { #b }))
+            let c = r(cond, false).0;
+            let (a, b) = (r(then, suffix).0, r(other, suffix).0);
+            Out(quote!(if #c { #a } else { #b }), Prec::Or)
         }
         Expr::Chain { bin, parts } if parts.len() > SHORT_CHAIN => {
             // syn and prettyplease, which print the generated file, recurse once per `||`
             // of a chain; the items of an array they walk in a loop. Every part is
             // proven free of overflow, so evaluating them all is safe.
-            let parts = parts.iter().map(r);
+            let parts = parts.iter().map(|p| r(p, false).0);
             match bin {
-                BinOp::And => quote!((![#(#parts),*].contains(&false))),
-                _ => quote!(([#(#parts),*].contains(&true))),
+                BinOp::And => Out(quote!(![#(#parts),*].contains(&false)), Prec::Unary),
+                _ => Out(quote!([#(#parts),*].contains(&true)), Prec::Atom),
             }
         }
-        Expr::Chain { bin, parts } => {
-            let op = if *bin == BinOp::And {
-                quote!(&&)
-            } else {
-                quote!(||)
-            };
-            let mut parts = parts.iter().map(r);
-            let first = parts.next();
-            quote!((#first #(#op #parts)*))
-        }
+        Expr::Chain { bin, parts } => logic(reads, size, *bin, parts.iter().collect()),
+        Expr::Bin {
+            bin: bin @ (BinOp::And | BinOp::Or),
+            lhs,
+            rhs,
+        } => logic(reads, size, *bin, vec![lhs, rhs]),
         Expr::Bin { bin, lhs, rhs } => {
-            let (a, b) = (r(lhs), r(rhs));
+            let p = prec(*bin);
+            // Literals on both sides of a comparison take their type from neither; on both
+            // sides of arithmetic, from whatever the result meets.
+            let inner = match p {
+                Prec::Or | Prec::And => false,
+                Prec::Compare => !typed(lhs) && !typed(rhs),
+                _ => suffix && !typed(lhs) && !typed(rhs),
+            };
+            // Comparisons do not chain; the other operators associate to the left.
+            let left_min = if p == Prec::Compare { Prec::BitAnd } else { p };
+            let right_min = match p {
+                Prec::Or | Prec::And => p,
+                _ => bump(p),
+            };
+            // A mask reads as the spec writes it, in hex.
+            let operand = |x: &Expr, min| match (bin, x) {
+                (BinOp::BitAnd, Expr::Int { value }) if *value > 9 => {
+                    hex(value.unsigned_abs()).into_token_stream()
+                }
+                _ => r(x, inner).at(min),
+            };
+            let a = operand(lhs, left_min);
+            let b = operand(rhs, right_min);
             let op: TokenStream = match bin {
                 BinOp::Add => quote!(+),
                 BinOp::Sub => quote!(-),
@@ -197,8 +295,183 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize) -> TokenStream {
                 BinOp::And => quote!(&&),
                 BinOp::Or => quote!(||),
             };
-            quote!((#a #op #b))
+            Out(quote!(#a #op #b), p)
         }
+    }
+}
+
+/// The operands of `&&` (or `||`) as a person writes them: nested ones of the same operator
+/// in one flat chain, the operator's identity (`&& true`) dropped, and a bound on each side
+/// of one value as a range (`(2..=256).contains(&x)`, `!(..).contains` for `||`).
+fn logic(reads: &Reads<'_>, size: usize, bin: BinOp, parts: Vec<&Expr>) -> Out {
+    let and = bin == BinOp::And;
+    let mut flat: Vec<&Expr> = Vec::new();
+    let mut stack: Vec<&Expr> = parts.into_iter().rev().collect();
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Chain { bin: b, parts } if *b == bin && parts.len() <= SHORT_CHAIN => {
+                stack.extend(parts.iter().rev())
+            }
+            Expr::Bin { bin: b, lhs, rhs } if *b == bin => stack.extend([&**rhs, &**lhs]),
+            Expr::Bool { value } if *value == and => {}
+            Expr::Bool { value } => return Out(quote!(#value), Prec::Atom),
+            _ => flat.push(e),
+        }
+    }
+    let p = prec(bin);
+    let mut out: Vec<Out> = Vec::new();
+    let mut i = 0;
+    while i < flat.len() {
+        // Three or more `x == k` in a row (`||`), or `x != k` (`&&`): a `matches!` over the
+        // values, as for an `in [...]` list.
+        let run = values_of(&flat[i..], and);
+        if run.1.len() >= 3 {
+            let (x, keys) = run;
+            let x = expr(reads, x, size, false).0;
+            let pats = super::tables::key_patterns(&keys);
+            // One run of values is a range (prettyplease spaces `..=` inside a macro).
+            let test = match pats.len() {
+                1 => quote!((#(#pats)*).contains(&#x)),
+                _ => quote!(matches!(#x, #(#pats)|*)),
+            };
+            out.push(match and {
+                false => Out(test, Prec::Atom),
+                true => Out(quote!(!#test), Prec::Unary),
+            });
+            i += keys.len();
+            continue;
+        }
+        if let Some(range) = flat.get(i + 1).and_then(|next| range(flat[i], next, and)) {
+            let (x, lo, hi) = range;
+            let x = expr(reads, x, size, false).0;
+            let (lo, hi) = (int(lo, false).0, int(hi, false).0);
+            out.push(match and {
+                true => Out(quote!((#lo..=#hi).contains(&#x)), Prec::Atom),
+                false => Out(quote!(!(#lo..=#hi).contains(&#x)), Prec::Unary),
+            });
+            i += 2;
+            continue;
+        }
+        out.push(expr(reads, flat[i], size, false));
+        i += 1;
+    }
+    match out.len() {
+        0 => Out(quote!(#and), Prec::Atom),
+        1 => out.remove(0),
+        _ => {
+            let op = if and { quote!(&&) } else { quote!(||) };
+            let mut parts = out.into_iter().map(|o| o.at(p));
+            let first = parts.next();
+            Out(quote!(#first #(#op #parts)*), p)
+        }
+    }
+}
+
+/// The longest run at the start of `parts` comparing one value with literals: `x == k`
+/// under `||`, `x != k` under `&&`.
+fn values_of<'e>(parts: &[&'e Expr], and: bool) -> (&'e Expr, Vec<i64>) {
+    let want = if and { BinOp::Ne } else { BinOp::Eq };
+    let test = |e: &'e Expr| match e {
+        Expr::Bin { bin, lhs, rhs } if *bin == want => match &**rhs {
+            Expr::Int { value } => Some((&**lhs, *value)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((x, first)) = test(parts[0]) else {
+        return (parts[0], Vec::new());
+    };
+    let mut keys = vec![first];
+    for p in &parts[1..] {
+        match test(p) {
+            Some((y, k)) if y == x => keys.push(k),
+            _ => break,
+        }
+    }
+    (x, keys)
+}
+
+/// `(x, lo, hi)` when `a && b` says `lo <= x <= hi` (or `a || b` says it does not).
+fn range<'e>(a: &'e Expr, b: &'e Expr, and: bool) -> Option<(&'e Expr, i64, i64)> {
+    let bound = |e: &'e Expr| match e {
+        Expr::Bin { bin, lhs, rhs } => match &**rhs {
+            Expr::Int { value } => Some((*bin, &**lhs, *value)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let ((op_a, x, va), (op_b, y, vb)) = (bound(a)?, bound(b)?);
+    if x != y {
+        return None;
+    }
+    let (lo, hi) = match (and, op_a, op_b) {
+        (true, BinOp::Ge, BinOp::Le) => (va, vb),
+        (true, BinOp::Gt, BinOp::Le) => (va.checked_add(1)?, vb),
+        (true, BinOp::Ge, BinOp::Lt) => (va, vb.checked_sub(1)?),
+        (true, BinOp::Gt, BinOp::Lt) => (va.checked_add(1)?, vb.checked_sub(1)?),
+        (false, BinOp::Lt, BinOp::Gt) => (va, vb),
+        (false, BinOp::Lt, BinOp::Ge) => (va, vb.checked_sub(1)?),
+        (false, BinOp::Le, BinOp::Gt) => (va.checked_add(1)?, vb),
+        (false, BinOp::Le, BinOp::Ge) => (va.checked_add(1)?, vb.checked_sub(1)?),
+        _ => return None,
+    };
+    (lo <= hi).then_some((x, lo, hi))
+}
+
+/// `!e` without the `!` where a person would drop it (`a != b` for `!(a == b)`, De Morgan
+/// over `&&` and `||`, `x` for `!!x`), as clippy's `nonminimal_bool` asks; `None` for an
+/// `e` that only `!` negates.
+fn negated(e: &Expr) -> Option<Expr> {
+    let flip = |bin| match bin {
+        BinOp::Eq => Some(BinOp::Ne),
+        BinOp::Ne => Some(BinOp::Eq),
+        BinOp::Lt => Some(BinOp::Ge),
+        BinOp::Le => Some(BinOp::Gt),
+        BinOp::Gt => Some(BinOp::Le),
+        BinOp::Ge => Some(BinOp::Lt),
+        _ => None,
+    };
+    let dual = |bin| match bin {
+        BinOp::And => Some(BinOp::Or),
+        BinOp::Or => Some(BinOp::And),
+        _ => None,
+    };
+    let neg = |x: &Expr| negated(x).unwrap_or_else(|| not(x.clone()));
+    match e {
+        Expr::Not { arg } => Some((**arg).clone()),
+        Expr::Bool { value } => Some(Expr::Bool { value: !value }),
+        Expr::Bin { bin, lhs, rhs } => match (flip(*bin), dual(*bin)) {
+            (Some(bin), _) => Some(Expr::Bin {
+                bin,
+                lhs: lhs.clone(),
+                rhs: rhs.clone(),
+            }),
+            (_, Some(bin)) => Some(Expr::Bin {
+                bin,
+                lhs: Box::new(neg(lhs)),
+                rhs: Box::new(neg(rhs)),
+            }),
+            _ => None,
+        },
+        Expr::Chain { bin, parts } => dual(*bin).map(|bin| Expr::Chain {
+            bin,
+            parts: parts.iter().map(neg).collect(),
+        }),
+        _ => None,
+    }
+}
+
+/// The next tighter level: a right operand of the same level keeps its parentheses
+/// (`a - (b - c)`).
+fn bump(p: Prec) -> Prec {
+    match p {
+        Prec::Or => Prec::And,
+        Prec::And => Prec::Compare,
+        Prec::Compare => Prec::BitAnd,
+        Prec::BitAnd => Prec::Add,
+        Prec::Add => Prec::Mul,
+        Prec::Mul => Prec::Unary,
+        Prec::Unary | Prec::Atom => Prec::Atom,
     }
 }
 
@@ -261,6 +534,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     let reads = Reads {
         model,
         list: Default::default(),
+        nc: Default::default(),
     };
     let mut stmts = Vec::new();
     for i in set.post_order() {
@@ -270,7 +544,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         let left_out = cx.gated(&r.confidence, &r.evidence).is_some();
         let body = match &r.kind {
             _ if left_out => None,
-            RuleKind::Expr { expr: e, .. } => Some(expr(&reads, e, size)),
+            RuleKind::Expr { expr: e, .. } => Some(expr(&reads, e, size, false).0),
             RuleKind::NotEnforced => None,
             RuleKind::All { parts } => {
                 let open: Vec<_> = parts.iter().filter(|p| !always[**p]).collect();
@@ -294,7 +568,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         let body = match arch_condition(&model.archs, &r.arch) {
             None => body,
             Some(cond) => {
-                let skip = expr(&reads, &not(cond), size);
+                let skip = expr(&reads, &not(cond), size, false).at(Prec::Or);
                 quote!(#skip || #body)
             }
         };
@@ -317,6 +591,26 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         .fold(0u64, |m, (i, _)| m | 1 << i);
     let holds = hex(holds);
     let fields = reads.lets();
+    let uses_nc = reads.nc.get();
+    let nc = uses_nc.then(|| quote!(let nc = arch.nc() as i64;));
+    let b_param = match reads.list.borrow().is_empty() {
+        true => quote!(_),
+        false => quote!(b),
+    };
+    let arch_param = match uses_nc {
+        true => quote!(arch),
+        false => quote!(_),
+    };
+    let body = match stmts.is_empty() {
+        true => quote!(ALWAYS),
+        false => quote! {
+            #nc
+            #fields
+            let mut t = ALWAYS;
+            #(#stmts)*
+            t
+        },
+    };
     let doc_truth = format!(
         " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
          `RULES[i]` holds (rules limited to other architectures hold)."
@@ -338,15 +632,10 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
             type Arch = Arch;
             const RULES: &'static [rules::RuleMeta] = #metas;
             #[doc = #doc_truth]
-            #[allow(unused_parens, unused_variables, unused_mut, clippy::all)]
-            fn rule_truth(b: &[u8; #size_l], arch: Arch) -> u64 {
+            fn rule_truth(#b_param: &[u8; #size_l], #arch_param: Arch) -> u64 {
                 /// The rules that check nothing: they always hold.
                 const ALWAYS: u64 = #holds;
-                let nc = arch.nc() as i64;
-                #fields
-                let mut t = ALWAYS;
-                #(#stmts)*
-                t
+                #body
             }
         }
     }

@@ -66,7 +66,7 @@ pub(super) fn items(model: &Model) -> TokenStream {
 
 /// The match patterns of `keys`: a run of three or more consecutive values as a range
 /// (`5..=16`), others one by one; the literals take their type from the scrutinee.
-fn key_patterns(keys: &[i64]) -> Vec<TokenStream> {
+pub(super) fn key_patterns(keys: &[i64]) -> Vec<TokenStream> {
     let mut sorted = keys.to_vec();
     sorted.sort_unstable();
     sorted.dedup();

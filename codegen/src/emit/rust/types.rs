@@ -598,24 +598,23 @@ impl Render<'_> {
         let default = default.unwrap_or_else(|| quote!(unreachable!()));
         // A union with only its default arm reads no discriminator.
         let pick = if selects.is_empty() {
-            quote!(let mut v = Self::ARMS[#default];)
+            quote!(let v = #default;)
         } else {
             quote! {
                 let d = #disc_read;
                 let raw = #disc_raw;
-                let mut v = Self::ARMS[#(#selects)* { #default }];
+                let v = #(#selects)* { #default };
             }
         };
-        // `read` computes the arm's index from the discriminator with selects, takes that
-        // arm from `ARMS` and reads the payload into it: arms that lay out their payload
-        // alike read it with the same code, which the optimiser merges, so nothing
-        // branches on the (often unpredictable) arm.
+        // `read` reads every arm and picks one by an index computed from the discriminator
+        // with selects: nothing branches on the (often unpredictable) arm, whatever the
+        // arms' layouts. A `match` that read only the chosen arm was a mispredicted branch
+        // per union once ADDR8's arms stopped sharing one layout (issue 25's profile).
         let vids: Vec<_> = variants.iter().map(|v| ident(&v.name)).collect();
         let arm_ids: Vec<_> = variants
             .iter()
             .map(|v| ident(&format!("{}_{}", t.name, v.name)))
             .collect();
-        let n_arms = n(variants.len());
         let idx: Vec<_> = (0..variants.len()).map(n).collect();
         let disc_id = ident(&disc.name);
         let disc_meta = self.field_meta(disc);
@@ -635,13 +634,11 @@ impl Render<'_> {
                 pub const SIZE: usize = #size;
                 pub const DISCRIMINATOR: meta::FieldMeta = #disc_meta;
                 pub const VARIANTS: &'static [meta::FieldMeta] = &[#(#variant_metas),*];
-                /// One value of each arm, in declaration order.
-                const ARMS: [Self; #n_arms] = [#(Self::#vids(#arm_ids::read(&[0u8; #size])),)*];
                 #[inline(always)]
                 pub const fn read(b: &[u8; #size]) -> Self {
                     #pick
-                    match &mut v { #(Self::#vids(a) => *a = #arm_ids::read(b),)* }
-                    v
+                    let arms = [#(Self::#vids(#arm_ids::read(b)),)*];
+                    arms[v]
                 }
                 #[inline(always)]
                 pub fn write(&self, b: &mut [u8; #size]) {

@@ -100,13 +100,23 @@ pub(super) fn lit(v: u64, i: Int) -> Literal {
 /// Doc text for an item: the spec's doc line, then its confidence in the same paragraph
 /// (none for an unknown member, which claims no meaning).
 pub(super) fn doc_text<'c>(doc: &str, c: impl Into<Option<&'c Confidence>>) -> String {
-    let doc = crate::emit::escape_doc(doc);
+    let doc = sentence(&crate::emit::escape_doc(doc));
     match c.into() {
         Some(c) => {
             let sep = if doc.is_empty() { "" } else { " " };
             format!(" {doc}{sep}Confidence: {} ({}).", c.tag, c.level)
         }
         None => format!(" {doc}"),
+    }
+}
+
+/// `doc` ending as a sentence does (`.`, `!` or `?`), so that what follows it, such as
+/// the confidence, starts a sentence of its own.
+pub(super) fn sentence(doc: &str) -> String {
+    let doc = doc.trim_end();
+    match doc.chars().last() {
+        None | Some('.' | '!' | '?') => doc.to_string(),
+        Some(_) => format!("{doc}."),
     }
 }
 
