@@ -14,18 +14,10 @@
 //! check every file into the model), `rust` (render the Rust module), `all` (every artifact
 //! of `dmaspec gen`: Rust, C, Markdown, JSON).
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use dmaspec_codegen::{emit, generate, load};
 use dmaspec_testkit::synth::synthesize;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("codegen/ lives in the workspace")
-        .to_path_buf()
-}
 
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
@@ -54,14 +46,14 @@ fn main() {
     } else {
         factors
     };
-    let spec = root().join("spec");
+    let spec = dmaspec_testkit::root().join("spec");
     let model = load::load_dir(&spec).unwrap_or_else(|e| panic!("{}", e.render()));
     println!(
         "| spec | words | types | spec KiB | load ms | rust ms | all ms | load+all ms | µs per word | generated Rust lines |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for factor in factors {
-        let dir = root().join(format!("target/synth-spec/x{factor}"));
+        let dir = dmaspec_testkit::root().join(format!("target/synth-spec/x{factor}"));
         let synth = synthesize(&spec, &model, factor, &dir);
         let runs = match factor {
             0..=1 => 21,

@@ -218,16 +218,9 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize, suffix: bool) -> Out {
         Expr::Table { index, arg } => {
             let t = &model.rules.tables[*index];
             let a = r(arg, !typed(arg)).0;
-            let mut groups: Vec<(i64, Vec<i64>)> = Vec::new();
-            for (raw, _, v) in &t.entries {
-                match groups.iter_mut().find(|g| g.0 == *v) {
-                    Some(g) => g.1.push(*raw),
-                    None => groups.push((*v, vec![*raw])),
-                }
-            }
-            let arms = groups.iter().map(|(v, keys)| {
-                let keys = super::tables::key_patterns(keys);
-                let v = int(*v, suffix).0;
+            let arms = super::tables::value_groups(t).into_iter().map(|(v, keys)| {
+                let keys = super::tables::key_patterns(&keys);
+                let v = int(v, suffix).0;
                 quote!(#(#keys)|* => #v,)
             });
             let d = int(t.default, suffix).0;
@@ -279,22 +272,7 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize, suffix: bool) -> Out {
             };
             let a = operand(lhs, left_min);
             let b = operand(rhs, right_min);
-            let op: TokenStream = match bin {
-                BinOp::Add => quote!(+),
-                BinOp::Sub => quote!(-),
-                BinOp::Mul => quote!(*),
-                BinOp::Div => quote!(/),
-                BinOp::Rem => quote!(%),
-                BinOp::BitAnd => quote!(&),
-                BinOp::Eq => quote!(==),
-                BinOp::Ne => quote!(!=),
-                BinOp::Lt => quote!(<),
-                BinOp::Le => quote!(<=),
-                BinOp::Gt => quote!(>),
-                BinOp::Ge => quote!(>=),
-                BinOp::And => quote!(&&),
-                BinOp::Or => quote!(||),
-            };
+            let op = code(bin.symbol());
             Out(quote!(#a #op #b), p)
         }
     }
@@ -328,16 +306,7 @@ fn logic(reads: &Reads<'_>, size: usize, bin: BinOp, parts: Vec<&Expr>) -> Out {
         if run.1.len() >= 3 {
             let (x, keys) = run;
             let x = expr(reads, x, size, false).0;
-            let pats = super::tables::key_patterns(&keys);
-            // One run of values is a range (prettyplease spaces `..=` inside a macro).
-            let test = match pats.len() {
-                1 => quote!((#(#pats)*).contains(&#x)),
-                _ => quote!(matches!(#x, #(#pats)|*)),
-            };
-            out.push(match and {
-                false => Out(test, Prec::Atom),
-                true => Out(quote!(!#test), Prec::Unary),
-            });
+            out.push(membership(x, super::tables::key_patterns(&keys), !and));
             i += keys.len();
             continue;
         }
@@ -345,10 +314,7 @@ fn logic(reads: &Reads<'_>, size: usize, bin: BinOp, parts: Vec<&Expr>) -> Out {
             let (x, lo, hi) = range;
             let x = expr(reads, x, size, false).0;
             let (lo, hi) = (int(lo, false).0, int(hi, false).0);
-            out.push(match and {
-                true => Out(quote!((#lo..=#hi).contains(&#x)), Prec::Atom),
-                false => Out(quote!(!(#lo..=#hi).contains(&#x)), Prec::Unary),
-            });
+            out.push(membership(x, vec![quote!(#lo..=#hi)], and));
             i += 2;
             continue;
         }
@@ -364,6 +330,19 @@ fn logic(reads: &Reads<'_>, size: usize, bin: BinOp, parts: Vec<&Expr>) -> Out {
             let first = parts.next();
             Out(quote!(#first #(#op #parts)*), p)
         }
+    }
+}
+
+/// `x` is (`is`) or is not one of the patterns: a range's `contains` for one range
+/// (prettyplease spaces `..=` inside a macro), else `matches!`.
+fn membership(x: TokenStream, pats: Vec<TokenStream>, is: bool) -> Out {
+    let test = match pats.len() {
+        1 => quote!((#(#pats)*).contains(&#x)),
+        _ => quote!(matches!(#x, #(#pats)|*)),
+    };
+    match is {
+        true => Out(test, Prec::Atom),
+        false => Out(quote!(!#test), Prec::Unary),
     }
 }
 

@@ -36,16 +36,9 @@ pub(super) fn items(model: &Model) -> TokenStream {
     let fns = model.rules.tables.iter().map(|t| {
         let name = ident(&t.name);
         let over = ident(&t.over_name);
-        let mut groups: Vec<(i64, Vec<i64>)> = Vec::new();
-        for (raw, _, v) in &t.entries {
-            match groups.iter_mut().find(|g| g.0 == *v) {
-                Some(g) => g.1.push(*raw),
-                None => groups.push((*v, vec![*raw])),
-            }
-        }
-        let arms = groups.iter().map(|(v, keys)| {
-            let keys = key_patterns(keys);
-            let v = Literal::i64_unsuffixed(*v);
+        let arms = value_groups(t).into_iter().map(|(v, keys)| {
+            let keys = key_patterns(&keys);
+            let v = Literal::i64_unsuffixed(v);
             quote!(#(#keys)|* => #v,)
         });
         let default = Literal::i64_unsuffixed(t.default);
@@ -62,6 +55,18 @@ pub(super) fn items(model: &Model) -> TokenStream {
         }
     });
     quote! { #(#fns)* }
+}
+
+/// A table's entries grouped by value, in first-appearance order: `(value, raw keys)`.
+pub(super) fn value_groups(t: &crate::model::rules::Table) -> Vec<(i64, Vec<i64>)> {
+    let mut groups: Vec<(i64, Vec<i64>)> = Vec::new();
+    for (raw, _, v) in &t.entries {
+        match groups.iter_mut().find(|g| g.0 == *v) {
+            Some(g) => g.1.push(*raw),
+            None => groups.push((*v, vec![*raw])),
+        }
+    }
+    groups
 }
 
 /// The match patterns of `keys`: a run of three or more consecutive values as a range
