@@ -77,7 +77,7 @@ fn an_unknown_sub_opcode_decodes_as_the_envelope() {
         };
         // §2.5 envelope: extended_opcode@12 (5, absent from the enum), completion_info@13,
         // inst_specific0[18]@14..31, inst_specific1[32]@32..63.
-        assert_eq!(w.extended_opcode, EXTENDED_OPCODE::Other(5));
+        assert_eq!(w.extended_opcode, EXTENDED_OPCODE(5));
         assert_eq!(w.completion_info.has_read, 1);
         assert_eq!(w.completion_info.has_write, 1);
         assert_eq!(w.inst_specific0[0], 0x01);

@@ -1104,14 +1104,14 @@ fn roster_metadata() {
 }
 
 /// The klr enums are typed like every spec enum (spec/klr/enums.toml `bir::DGEType`:
-/// None 0, SWDGE 1, HWDGE 2, Unassigned 3), with an `Other` for a value no source names.
+/// None 0, SWDGE 1, HWDGE 2, Unassigned 3); a value no source names is kept, with no name.
 #[test]
 fn klr_enums_are_typed_enums() {
     assert_eq!(DGEType::from_raw(2), DGEType::HWDGE);
     assert_eq!(DGEType::HWDGE.raw(), 2);
     assert_eq!(DGEType::from_raw(3).name(), Some("Unassigned"));
-    assert_eq!(DGEType::from_raw(7), DGEType::Other(7));
-    assert_eq!(DGEType::Other(7).name(), None);
+    assert_eq!(DGEType::from_raw(7), DGEType(7));
+    assert_eq!(DGEType(7).name(), None);
     let e = &DGEType::ENUMERATORS[1];
     assert_eq!(
         (e.name, e.value, e.c_name),

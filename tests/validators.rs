@@ -681,7 +681,7 @@ fn pseudo_direct2d_rules() {
     let mut w = pseudo();
     w.dge_op = DGE_OPCODE::DMA_GATHER_TRANSPOSE;
     assert!(w.validate(Arch::cayman).is_ok());
-    w.dge_op = DGE_OPCODE::Other(4);
+    w.dge_op = DGE_OPCODE(4);
     assert!(
         w.validate(Arch::cayman)
             .unwrap_err()

@@ -311,7 +311,7 @@ pub mod rust {
         "visit",
     ];
 
-    /// Associated items the generated types define (enums' `Other` arm included): no
+    /// Associated items the generated types define: no
     /// enumerator, flag, union arm, join or `_value` getter may take one.
     pub(crate) const TYPE_ITEMS: &[&str] = &[
         "ARMS",
@@ -323,7 +323,6 @@ pub mod rust {
         "META",
         "NAME",
         "OPCODE",
-        "Other",
         "RULES",
         "SIZE",
         "TEMPLATE",

@@ -2854,22 +2854,18 @@ impl Checked for ADDR4 {
     }
 }
 /// DGE descriptor kind: the real word a PSEUDO_DMA_DIRECT2D lowers to. Sunda (NC-v2) has only DMA_DIRECT2D and DMA_INDIRECT1D. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DGE_OPCODE {
-    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D` = 0x0: lower to DMAMemcpy 0xb8 (no extension)
-    #[default]
-    DMA_DIRECT2D = 0u8,
-    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_INDIRECT1D` = 0x1: lower to DmaIndirect 0xbb (requires the 0xda extension)
-    DMA_INDIRECT1D = 1u8,
-    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_TRANSPOSE` = 0x2: lower to DmaTranspose 0xbd (requires the 0xda extension) (only on cayman, mariana, maverick)
-    DMA_TRANSPOSE = 2u8,
-    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_GATHER_TRANSPOSE` = 0x3: lower to DmaGatherTranspose 0xf1 (requires the 0xda extension) (only on cayman, mariana, maverick)
-    DMA_GATHER_TRANSPOSE = 3u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 4u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DGE_OPCODE(pub u8);
 impl DGE_OPCODE {
+    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D` = 0x0: lower to DMAMemcpy 0xb8 (no extension).
+    pub const DMA_DIRECT2D: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_INDIRECT1D` = 0x1: lower to DmaIndirect 0xbb (requires the 0xda extension).
+    pub const DMA_INDIRECT1D: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_TRANSPOSE` = 0x2: lower to DmaTranspose 0xbd (requires the 0xda extension) (only on cayman, mariana, maverick).
+    pub const DMA_TRANSPOSE: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_DGE_OPCODE_DMA_GATHER_TRANSPOSE` = 0x3: lower to DmaGatherTranspose 0xf1 (requires the 0xda extension) (only on cayman, mariana, maverick).
+    pub const DMA_GATHER_TRANSPOSE: Self = Self(3u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "DMA_DIRECT2D", value: 0,
@@ -2892,38 +2888,13 @@ impl DGE_OPCODE {
             arch: &["cayman", "mariana", "maverick"], ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::DMA_DIRECT2D,
-            1u8 => Self::DMA_INDIRECT1D,
-            2u8 => Self::DMA_TRANSPOSE,
-            3u8 => Self::DMA_GATHER_TRANSPOSE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::DMA_DIRECT2D => 0u8,
-            Self::DMA_INDIRECT1D => 1u8,
-            Self::DMA_TRANSPOSE => 2u8,
-            Self::DMA_GATHER_TRANSPOSE => 3u8,
-            Self::Other(_) => 4u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -2932,12 +2903,11 @@ impl DGE_OPCODE {
             Self::DMA_INDIRECT1D => Some("DMA_INDIRECT1D"),
             Self::DMA_TRANSPOSE => Some("DMA_TRANSPOSE"),
             Self::DMA_GATHER_TRANSPOSE => Some("DMA_GATHER_TRANSPOSE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
-        #[allow(unreachable_patterns)]
         match self {
             Self::DMA_TRANSPOSE => {
                 matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
@@ -2945,8 +2915,8 @@ impl DGE_OPCODE {
             Self::DMA_GATHER_TRANSPOSE => {
                 matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick)
             }
-            Self::Other(_) => false,
-            _ => true,
+            Self::DMA_DIRECT2D | Self::DMA_INDIRECT1D => true,
+            _ => false,
         }
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
@@ -2955,38 +2925,43 @@ impl DGE_OPCODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The DGE's copy-with-compute: B = op(A, B). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DGE_COMPUTE_OP {
-    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE` = 0x0: B = A (plain memcpy)
-    #[default]
-    NONE = 0u8,
-    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD` = 0x1: B += A (reduce-/scatter-add)
-    ADD = 1u8,
-    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY` = 0x2: B *= A
-    MULTIPLY = 2u8,
-    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX` = 0x3: B = max(A, B)
-    MAX = 3u8,
-    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN` = 0x4: B = min(A, B)
-    MIN = 4u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 5u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DGE_OPCODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DGE_OPCODE({:#x})", self.0),
+        }
+    }
 }
+/// The DGE's copy-with-compute: B = op(A, B). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DGE_COMPUTE_OP(pub u8);
 impl DGE_COMPUTE_OP {
+    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE` = 0x0: B = A (plain memcpy).
+    pub const NONE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_ADD` = 0x1: B += A (reduce-/scatter-add).
+    pub const ADD: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MULTIPLY` = 0x2: B *= A.
+    pub const MULTIPLY: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MAX` = 0x3: B = max(A, B).
+    pub const MAX: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_DGE_COMPUTE_OP_MIN` = 0x4: B = min(A, B).
+    pub const MIN: Self = Self(4u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE",
@@ -3009,40 +2984,13 @@ impl DGE_COMPUTE_OP {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::NONE,
-            1u8 => Self::ADD,
-            2u8 => Self::MULTIPLY,
-            3u8 => Self::MAX,
-            4u8 => Self::MIN,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::NONE => 0u8,
-            Self::ADD => 1u8,
-            Self::MULTIPLY => 2u8,
-            Self::MAX => 3u8,
-            Self::MIN => 4u8,
-            Self::Other(_) => 5u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -3052,13 +3000,13 @@ impl DGE_COMPUTE_OP {
             Self::MULTIPLY => Some("MULTIPLY"),
             Self::MAX => Some("MAX"),
             Self::MIN => Some("MIN"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::NONE | Self::ADD | Self::MULTIPLY | Self::MAX | Self::MIN)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -3066,60 +3014,65 @@ impl DGE_COMPUTE_OP {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// Element data type (wire tag). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DTYPE {
-    /// `NEURON_ISA_TPB_DTYPE_INVALID` = 0x0
-    #[default]
-    INVALID = 0u8,
-    /// `NEURON_ISA_TPB_DTYPE_UINT64` = 0x1
-    UINT64 = 1u8,
-    /// `NEURON_ISA_TPB_DTYPE_INT8` = 0x2
-    INT8 = 2u8,
-    /// `NEURON_ISA_TPB_DTYPE_UINT8` = 0x3
-    UINT8 = 3u8,
-    /// `NEURON_ISA_TPB_DTYPE_INT16` = 0x4
-    INT16 = 4u8,
-    /// `NEURON_ISA_TPB_DTYPE_UINT16` = 0x5
-    UINT16 = 5u8,
-    /// `NEURON_ISA_TPB_DTYPE_BFLOAT16` = 0x6
-    BFLOAT16 = 6u8,
-    /// `NEURON_ISA_TPB_DTYPE_FP16` = 0x7
-    FP16 = 7u8,
-    /// `NEURON_ISA_TPB_DTYPE_INT32` = 0x8
-    INT32 = 8u8,
-    /// `NEURON_ISA_TPB_DTYPE_UINT32` = 0x9
-    UINT32 = 9u8,
-    /// `NEURON_ISA_TPB_DTYPE_FP32` = 0xa
-    FP32 = 10u8,
-    /// `NEURON_ISA_TPB_DTYPE_FP32R` = 0xb
-    FP32R = 11u8,
-    /// `NEURON_ISA_TPB_DTYPE_INT64` = 0xc
-    INT64 = 12u8,
-    /// `NEURON_ISA_TPB_DTYPE_FP8_EXP3` = 0xd
-    FP8_EXP3 = 13u8,
-    /// `NEURON_ISA_TPB_DTYPE_FP8_EXP4` = 0xe
-    FP8_EXP4 = 14u8,
-    /// `NEURON_ISA_TPB_DTYPE_FP8_EXP5` = 0xf
-    FP8_EXP5 = 15u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 16u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DGE_COMPUTE_OP {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DGE_COMPUTE_OP({:#x})", self.0),
+        }
+    }
 }
+/// Element data type (wire tag). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DTYPE(pub u8);
 impl DTYPE {
+    /// `NEURON_ISA_TPB_DTYPE_INVALID` = 0x0.
+    pub const INVALID: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DTYPE_UINT64` = 0x1.
+    pub const UINT64: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_DTYPE_INT8` = 0x2.
+    pub const INT8: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_DTYPE_UINT8` = 0x3.
+    pub const UINT8: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_DTYPE_INT16` = 0x4.
+    pub const INT16: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_DTYPE_UINT16` = 0x5.
+    pub const UINT16: Self = Self(5u8);
+    /// `NEURON_ISA_TPB_DTYPE_BFLOAT16` = 0x6.
+    pub const BFLOAT16: Self = Self(6u8);
+    /// `NEURON_ISA_TPB_DTYPE_FP16` = 0x7.
+    pub const FP16: Self = Self(7u8);
+    /// `NEURON_ISA_TPB_DTYPE_INT32` = 0x8.
+    pub const INT32: Self = Self(8u8);
+    /// `NEURON_ISA_TPB_DTYPE_UINT32` = 0x9.
+    pub const UINT32: Self = Self(9u8);
+    /// `NEURON_ISA_TPB_DTYPE_FP32` = 0xa.
+    pub const FP32: Self = Self(10u8);
+    /// `NEURON_ISA_TPB_DTYPE_FP32R` = 0xb.
+    pub const FP32R: Self = Self(11u8);
+    /// `NEURON_ISA_TPB_DTYPE_INT64` = 0xc.
+    pub const INT64: Self = Self(12u8);
+    /// `NEURON_ISA_TPB_DTYPE_FP8_EXP3` = 0xd.
+    pub const FP8_EXP3: Self = Self(13u8);
+    /// `NEURON_ISA_TPB_DTYPE_FP8_EXP4` = 0xe.
+    pub const FP8_EXP4: Self = Self(14u8);
+    /// `NEURON_ISA_TPB_DTYPE_FP8_EXP5` = 0xf.
+    pub const FP8_EXP5: Self = Self(15u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "INVALID", value: 0, c_name: "NEURON_ISA_TPB_DTYPE_INVALID",
@@ -3186,62 +3139,13 @@ impl DTYPE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::INVALID,
-            1u8 => Self::UINT64,
-            2u8 => Self::INT8,
-            3u8 => Self::UINT8,
-            4u8 => Self::INT16,
-            5u8 => Self::UINT16,
-            6u8 => Self::BFLOAT16,
-            7u8 => Self::FP16,
-            8u8 => Self::INT32,
-            9u8 => Self::UINT32,
-            10u8 => Self::FP32,
-            11u8 => Self::FP32R,
-            12u8 => Self::INT64,
-            13u8 => Self::FP8_EXP3,
-            14u8 => Self::FP8_EXP4,
-            15u8 => Self::FP8_EXP5,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::INVALID => 0u8,
-            Self::UINT64 => 1u8,
-            Self::INT8 => 2u8,
-            Self::UINT8 => 3u8,
-            Self::INT16 => 4u8,
-            Self::UINT16 => 5u8,
-            Self::BFLOAT16 => 6u8,
-            Self::FP16 => 7u8,
-            Self::INT32 => 8u8,
-            Self::UINT32 => 9u8,
-            Self::FP32 => 10u8,
-            Self::FP32R => 11u8,
-            Self::INT64 => 12u8,
-            Self::FP8_EXP3 => 13u8,
-            Self::FP8_EXP4 => 14u8,
-            Self::FP8_EXP5 => 15u8,
-            Self::Other(_) => 16u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -3262,13 +3166,18 @@ impl DTYPE {
             Self::FP8_EXP3 => Some("FP8_EXP3"),
             Self::FP8_EXP4 => Some("FP8_EXP4"),
             Self::FP8_EXP5 => Some("FP8_EXP5"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::INVALID | Self::UINT64 | Self::INT8 | Self::UINT8 | Self::INT16 |
+            Self::UINT16 | Self::BFLOAT16 | Self::FP16 | Self::INT32 | Self::UINT32 |
+            Self::FP32 | Self::FP32R | Self::INT64 | Self::FP8_EXP3 | Self::FP8_EXP4 |
+            Self::FP8_EXP5
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -3276,16 +3185,25 @@ impl DTYPE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DTYPE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DTYPE({:#x})", self.0),
         }
     }
 }
@@ -3997,20 +3915,16 @@ impl DMA_GATHER_TRANSPOSE_FLAGS {
     }
 }
 /// Which side the dynamic indices apply to. The header's enumerators carry a redundant doubled prefix (INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION = 0x0, ...). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum INDIRECT_DMA_ADDRESSING_MODE {
-    /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION` = 0x0: gather: the index applies to the source
-    #[default]
-    SRC_INDIRECTION = 0u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_DST_INDIRECTION` = 0x1: scatter: the index applies to the destination
-    DST_INDIRECTION = 1u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_DST_INDIRECTION` = 0x2: gather and scatter: two independent index sets in one instruction
-    SRC_DST_INDIRECTION = 2u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 3u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct INDIRECT_DMA_ADDRESSING_MODE(pub u8);
 impl INDIRECT_DMA_ADDRESSING_MODE {
+    /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION` = 0x0: gather: the index applies to the source.
+    pub const SRC_INDIRECTION: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_DST_INDIRECTION` = 0x1: scatter: the index applies to the destination.
+    pub const DST_INDIRECTION: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_DST_INDIRECTION` = 0x2: gather and scatter: two independent index sets in one instruction.
+    pub const SRC_DST_INDIRECTION: Self = Self(2u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "SRC_INDIRECTION", value: 0,
@@ -4028,36 +3942,13 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::SRC_INDIRECTION,
-            1u8 => Self::DST_INDIRECTION,
-            2u8 => Self::SRC_DST_INDIRECTION,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::SRC_INDIRECTION => 0u8,
-            Self::DST_INDIRECTION => 1u8,
-            Self::SRC_DST_INDIRECTION => 2u8,
-            Self::Other(_) => 3u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -4065,13 +3956,16 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
             Self::SRC_INDIRECTION => Some("SRC_INDIRECTION"),
             Self::DST_INDIRECTION => Some("DST_INDIRECTION"),
             Self::SRC_DST_INDIRECTION => Some("SRC_DST_INDIRECTION"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::SRC_INDIRECTION | Self::DST_INDIRECTION |
+            Self::SRC_DST_INDIRECTION
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4079,36 +3973,41 @@ impl INDIRECT_DMA_ADDRESSING_MODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The axis a dynamic index permutes, minor2major (X = dim\[0\], fastest; W = dim\[3\], slowest). Without a shape register the indirect dim must be X. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum INDIRECT_DIM {
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim\[0\], fastest
-    #[default]
-    X = 0u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim\[1\]
-    Y = 1u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_Z` = 0x2: dim\[2\]
-    Z = 2u8,
-    /// `NEURON_ISA_TPB_INDIRECT_DIM_W` = 0x3: dim\[3\], slowest
-    W = 3u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 4u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for INDIRECT_DMA_ADDRESSING_MODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "INDIRECT_DMA_ADDRESSING_MODE({:#x})", self.0),
+        }
+    }
 }
+/// The axis a dynamic index permutes, minor2major (X = dim\[0\], fastest; W = dim\[3\], slowest). Without a shape register the indirect dim must be X. Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct INDIRECT_DIM(pub u8);
 impl INDIRECT_DIM {
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_X` = 0x0: dim\[0\], fastest.
+    pub const X: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_Y` = 0x1: dim\[1\].
+    pub const Y: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_Z` = 0x2: dim\[2\].
+    pub const Z: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_INDIRECT_DIM_W` = 0x3: dim\[3\], slowest.
+    pub const W: Self = Self(3u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "X", value: 0, c_name: "NEURON_ISA_TPB_INDIRECT_DIM_X",
@@ -4127,38 +4026,13 @@ impl INDIRECT_DIM {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::X,
-            1u8 => Self::Y,
-            2u8 => Self::Z,
-            3u8 => Self::W,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::X => 0u8,
-            Self::Y => 1u8,
-            Self::Z => 2u8,
-            Self::W => 3u8,
-            Self::Other(_) => 4u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -4167,13 +4041,13 @@ impl INDIRECT_DIM {
             Self::Y => Some("Y"),
             Self::Z => Some("Z"),
             Self::W => Some("W"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::X | Self::Y | Self::Z | Self::W)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4181,16 +4055,25 @@ impl INDIRECT_DIM {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for INDIRECT_DIM {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "INDIRECT_DIM({:#x})", self.0),
         }
     }
 }
@@ -4283,48 +4166,45 @@ impl DMA_INDIRECT_FLAGS {
     }
 }
 /// The compiler's DMA QoS class (bir::InstDMACopy's QoS): 17 values, Unassigned, Default and the 15 priority classes P0..P14. Not a wire field (a C++ enum, bir::DMAQoSClass, spelt bir_DMAQoSClass in C): a descriptor byte holds DMA_CONFIGS.priority_class (0..4), never a DMAQoSClass. The consolidated page tags the 17-value enum CARRIED (from host-cc). Confidence: HIGH/CARRIED (strong).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DMAQoSClass {
-    /// `bir_DMAQoSClass_Unassigned` = 0x0: The InstDMACopy ctor default (seed 003 §3.4).
-    #[default]
-    Unassigned = 0u8,
-    /// `bir_DMAQoSClass_Default` = 0x1
-    Default = 1u8,
-    /// `bir_DMAQoSClass_P0` = 0x2
-    P0 = 2u8,
-    /// `bir_DMAQoSClass_P1` = 0x3
-    P1 = 3u8,
-    /// `bir_DMAQoSClass_P2` = 0x4
-    P2 = 4u8,
-    /// `bir_DMAQoSClass_P3` = 0x5
-    P3 = 5u8,
-    /// `bir_DMAQoSClass_P4` = 0x6
-    P4 = 6u8,
-    /// `bir_DMAQoSClass_P5` = 0x7
-    P5 = 7u8,
-    /// `bir_DMAQoSClass_P6` = 0x8
-    P6 = 8u8,
-    /// `bir_DMAQoSClass_P7` = 0x9
-    P7 = 9u8,
-    /// `bir_DMAQoSClass_P8` = 0xa
-    P8 = 10u8,
-    /// `bir_DMAQoSClass_P9` = 0xb
-    P9 = 11u8,
-    /// `bir_DMAQoSClass_P10` = 0xc
-    P10 = 12u8,
-    /// `bir_DMAQoSClass_P11` = 0xd
-    P11 = 13u8,
-    /// `bir_DMAQoSClass_P12` = 0xe
-    P12 = 14u8,
-    /// `bir_DMAQoSClass_P13` = 0xf
-    P13 = 15u8,
-    /// `bir_DMAQoSClass_P14` = 0x10
-    P14 = 16u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 17u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DMAQoSClass(pub u8);
+#[allow(non_upper_case_globals)]
 impl DMAQoSClass {
+    /// `bir_DMAQoSClass_Unassigned` = 0x0: The InstDMACopy ctor default (seed 003 §3.4).
+    pub const Unassigned: Self = Self(0u8);
+    /// `bir_DMAQoSClass_Default` = 0x1.
+    pub const Default: Self = Self(1u8);
+    /// `bir_DMAQoSClass_P0` = 0x2.
+    pub const P0: Self = Self(2u8);
+    /// `bir_DMAQoSClass_P1` = 0x3.
+    pub const P1: Self = Self(3u8);
+    /// `bir_DMAQoSClass_P2` = 0x4.
+    pub const P2: Self = Self(4u8);
+    /// `bir_DMAQoSClass_P3` = 0x5.
+    pub const P3: Self = Self(5u8);
+    /// `bir_DMAQoSClass_P4` = 0x6.
+    pub const P4: Self = Self(6u8);
+    /// `bir_DMAQoSClass_P5` = 0x7.
+    pub const P5: Self = Self(7u8);
+    /// `bir_DMAQoSClass_P6` = 0x8.
+    pub const P6: Self = Self(8u8);
+    /// `bir_DMAQoSClass_P7` = 0x9.
+    pub const P7: Self = Self(9u8);
+    /// `bir_DMAQoSClass_P8` = 0xa.
+    pub const P8: Self = Self(10u8);
+    /// `bir_DMAQoSClass_P9` = 0xb.
+    pub const P9: Self = Self(11u8);
+    /// `bir_DMAQoSClass_P10` = 0xc.
+    pub const P10: Self = Self(12u8);
+    /// `bir_DMAQoSClass_P11` = 0xd.
+    pub const P11: Self = Self(13u8);
+    /// `bir_DMAQoSClass_P12` = 0xe.
+    pub const P12: Self = Self(14u8);
+    /// `bir_DMAQoSClass_P13` = 0xf.
+    pub const P13: Self = Self(15u8);
+    /// `bir_DMAQoSClass_P14` = 0x10.
+    pub const P14: Self = Self(16u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "Unassigned", value: 0, c_name: "bir_DMAQoSClass_Unassigned",
@@ -4395,64 +4275,13 @@ impl DMAQoSClass {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::Unassigned,
-            1u8 => Self::Default,
-            2u8 => Self::P0,
-            3u8 => Self::P1,
-            4u8 => Self::P2,
-            5u8 => Self::P3,
-            6u8 => Self::P4,
-            7u8 => Self::P5,
-            8u8 => Self::P6,
-            9u8 => Self::P7,
-            10u8 => Self::P8,
-            11u8 => Self::P9,
-            12u8 => Self::P10,
-            13u8 => Self::P11,
-            14u8 => Self::P12,
-            15u8 => Self::P13,
-            16u8 => Self::P14,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::Unassigned => 0u8,
-            Self::Default => 1u8,
-            Self::P0 => 2u8,
-            Self::P1 => 3u8,
-            Self::P2 => 4u8,
-            Self::P3 => 5u8,
-            Self::P4 => 6u8,
-            Self::P5 => 7u8,
-            Self::P6 => 8u8,
-            Self::P7 => 9u8,
-            Self::P8 => 10u8,
-            Self::P9 => 11u8,
-            Self::P10 => 12u8,
-            Self::P11 => 13u8,
-            Self::P12 => 14u8,
-            Self::P13 => 15u8,
-            Self::P14 => 16u8,
-            Self::Other(_) => 17u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -4474,13 +4303,17 @@ impl DMAQoSClass {
             Self::P12 => Some("P12"),
             Self::P13 => Some("P13"),
             Self::P14 => Some("P14"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::Unassigned | Self::Default | Self::P0 | Self::P1 | Self::P2 |
+            Self::P3 | Self::P4 | Self::P5 | Self::P6 | Self::P7 | Self::P8 | Self::P9 |
+            Self::P10 | Self::P11 | Self::P12 | Self::P13 | Self::P14
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4488,34 +4321,39 @@ impl DMAQoSClass {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire field. Confidence: CONFIRMED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum CodeGenMode {
-    /// `CodeGenMode_COLLECT_OPCODES` = 0x0: Insert the opcode into a DenseMap\<Instr*,set\<u32>>(this+4) census; emit nothing.
-    #[default]
-    COLLECT_OPCODES = 0u32,
-    /// `CodeGenMode_GENERATE_ISACODE` = 0x1: Fill the bundle and fwrite it.
-    GENERATE_ISACODE = 1u32,
-    /// `CodeGenMode_RUN_ISA_CHECKS` = 0x2: Build the byte-identical bundle on a stack frame and feed the ISA checker (vcall *vtbl\[0\]); no fwrite.
-    RUN_ISA_CHECKS = 2u32,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u32) = 3u32,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DMAQoSClass {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DMAQoSClass({:#x})", self.0),
+        }
+    }
 }
+/// The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the same field maps serve modes 1 and 2 (offsets identical; INFERRED for mode 2 by the page, from identical field-writer calls); any other value is reportError "Wrong CodeGenMode…". Not a wire field. Confidence: CONFIRMED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct CodeGenMode(pub u32);
 impl CodeGenMode {
+    /// `CodeGenMode_COLLECT_OPCODES` = 0x0: Insert the opcode into a DenseMap\<Instr*,set\<u32>>(this+4) census; emit nothing.
+    pub const COLLECT_OPCODES: Self = Self(0u32);
+    /// `CodeGenMode_GENERATE_ISACODE` = 0x1: Fill the bundle and fwrite it.
+    pub const GENERATE_ISACODE: Self = Self(1u32);
+    /// `CodeGenMode_RUN_ISA_CHECKS` = 0x2: Build the byte-identical bundle on a stack frame and feed the ISA checker (vcall *vtbl\[0\]); no fwrite.
+    pub const RUN_ISA_CHECKS: Self = Self(2u32);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "COLLECT_OPCODES", value: 0, c_name: "CodeGenMode_COLLECT_OPCODES",
@@ -4530,26 +4368,13 @@ impl CodeGenMode {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
-        match raw {
-            0u32 => Self::COLLECT_OPCODES,
-            1u32 => Self::GENERATE_ISACODE,
-            2u32 => Self::RUN_ISA_CHECKS,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u32 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::COLLECT_OPCODES => 0u32,
-            Self::GENERATE_ISACODE => 1u32,
-            Self::RUN_ISA_CHECKS => 2u32,
-            Self::Other(_) => 3u32,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -4557,13 +4382,15 @@ impl CodeGenMode {
             Self::COLLECT_OPCODES => Some("COLLECT_OPCODES"),
             Self::GENERATE_ISACODE => Some("GENERATE_ISACODE"),
             Self::RUN_ISA_CHECKS => Some("RUN_ISA_CHECKS"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::COLLECT_OPCODES | Self::GENERATE_ISACODE | Self::RUN_ISA_CHECKS
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4571,36 +4398,41 @@ impl CodeGenMode {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 4]) -> Self {
-        Self::from_raw(u32::from_le_bytes(*b))
+        Self(u32::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 4]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// How many DMA engines a v5 DMA word fans out over (1/2/4/8). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DMA_ENGINE_COUNT {
-    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_ONE` = 0x0: fan 1
-    #[default]
-    ONE = 0u8,
-    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_TWO` = 0x1: fan 2
-    TWO = 1u8,
-    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_FOUR` = 0x2: fan 4
-    FOUR = 2u8,
-    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_EIGHT` = 0x3: fan 8
-    EIGHT = 3u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 4u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for CodeGenMode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "CodeGenMode({:#x})", self.0),
+        }
+    }
 }
+/// How many DMA engines a v5 DMA word fans out over (1/2/4/8). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DMA_ENGINE_COUNT(pub u8);
 impl DMA_ENGINE_COUNT {
+    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_ONE` = 0x0: fan 1.
+    pub const ONE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_TWO` = 0x1: fan 2.
+    pub const TWO: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_FOUR` = 0x2: fan 4.
+    pub const FOUR: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_DMA_ENGINE_COUNT_EIGHT` = 0x3: fan 8.
+    pub const EIGHT: Self = Self(3u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "ONE", value: 0, c_name: "NEURON_ISA_TPB_DMA_ENGINE_COUNT_ONE",
@@ -4619,38 +4451,13 @@ impl DMA_ENGINE_COUNT {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::ONE,
-            1u8 => Self::TWO,
-            2u8 => Self::FOUR,
-            3u8 => Self::EIGHT,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::ONE => 0u8,
-            Self::TWO => 1u8,
-            Self::FOUR => 2u8,
-            Self::EIGHT => 3u8,
-            Self::Other(_) => 4u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -4659,13 +4466,13 @@ impl DMA_ENGINE_COUNT {
             Self::TWO => Some("TWO"),
             Self::FOUR => Some("FOUR"),
             Self::EIGHT => Some("EIGHT"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::ONE | Self::TWO | Self::FOUR | Self::EIGHT)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4673,32 +4480,37 @@ impl DMA_ENGINE_COUNT {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The write-done synchronisation of a v5 DMA word (DMA_FLAGS.wr_done_sync). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum SEMA_SYNC {
-    /// `NEURON_ISA_TPB_SEMA_SYNC_SOW` = 0x0
-    #[default]
-    SOW = 0u8,
-    /// `NEURON_ISA_TPB_SEMA_SYNC_CLEAR_PCIE_RO` = 0x1: PCIe relaxed-order clear
-    CLEAR_PCIE_RO = 1u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 2u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DMA_ENGINE_COUNT {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DMA_ENGINE_COUNT({:#x})", self.0),
+        }
+    }
 }
+/// The write-done synchronisation of a v5 DMA word (DMA_FLAGS.wr_done_sync). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct SEMA_SYNC(pub u8);
 impl SEMA_SYNC {
+    /// `NEURON_ISA_TPB_SEMA_SYNC_SOW` = 0x0.
+    pub const SOW: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_SEMA_SYNC_CLEAR_PCIE_RO` = 0x1: PCIe relaxed-order clear.
+    pub const CLEAR_PCIE_RO: Self = Self(1u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "SOW", value: 0, c_name: "NEURON_ISA_TPB_SEMA_SYNC_SOW",
@@ -4710,47 +4522,26 @@ impl SEMA_SYNC {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::SOW,
-            1u8 => Self::CLEAR_PCIE_RO,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::SOW => 0u8,
-            Self::CLEAR_PCIE_RO => 1u8,
-            Self::Other(_) => 2u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
             Self::SOW => Some("SOW"),
             Self::CLEAR_PCIE_RO => Some("CLEAR_PCIE_RO"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::SOW | Self::CLEAR_PCIE_RO)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4758,52 +4549,57 @@ impl SEMA_SYNC {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The 12 v5 addressing modes of a DMA_MEMCPY2 start address. The two pages spell the _I modes 0x3 / 0x5 / 0x7 differently (REG_IMM_OFFSET32_I vs REG_IMM_OFFSET32I); the field tables' spelling is primary because both pages write 0x9 and 0xb with the underscore, the other one is each enumerator's alias. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DMA_ADDR_MODE {
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_IMM64` = 0x0
-    #[default]
-    IMM64 = 0u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_PAIR` = 0x1
-    REG_PAIR = 1u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32` = 0x2
-    REG_IMM_OFFSET32 = 2u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32_I` = 0x3
-    REG_IMM_OFFSET32_I = 3u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32` = 0x4
-    REG_REG_OFFSET32 = 4u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32_I` = 0x5
-    REG_REG_OFFSET32_I = 5u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64` = 0x6
-    REG_REG_OFFSET64 = 6u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64_I` = 0x7
-    REG_REG_OFFSET64_I = 7u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_IMM_SCALE` = 0x8
-    REG_REG_IMM_SCALE = 8u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_IMM_SCALE_I` = 0x9
-    REG_REG_IMM_SCALE_I = 9u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_REG_SCALE` = 0xa
-    REG_REG_REG_SCALE = 10u8,
-    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_REG_SCALE_I` = 0xb
-    REG_REG_REG_SCALE_I = 11u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 12u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for SEMA_SYNC {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "SEMA_SYNC({:#x})", self.0),
+        }
+    }
 }
+/// The 12 v5 addressing modes of a DMA_MEMCPY2 start address. The two pages spell the _I modes 0x3 / 0x5 / 0x7 differently (REG_IMM_OFFSET32_I vs REG_IMM_OFFSET32I); the field tables' spelling is primary because both pages write 0x9 and 0xb with the underscore, the other one is each enumerator's alias. Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DMA_ADDR_MODE(pub u8);
 impl DMA_ADDR_MODE {
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_IMM64` = 0x0.
+    pub const IMM64: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_PAIR` = 0x1.
+    pub const REG_PAIR: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32` = 0x2.
+    pub const REG_IMM_OFFSET32: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_IMM_OFFSET32_I` = 0x3.
+    pub const REG_IMM_OFFSET32_I: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32` = 0x4.
+    pub const REG_REG_OFFSET32: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET32_I` = 0x5.
+    pub const REG_REG_OFFSET32_I: Self = Self(5u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64` = 0x6.
+    pub const REG_REG_OFFSET64: Self = Self(6u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_OFFSET64_I` = 0x7.
+    pub const REG_REG_OFFSET64_I: Self = Self(7u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_IMM_SCALE` = 0x8.
+    pub const REG_REG_IMM_SCALE: Self = Self(8u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_IMM_SCALE_I` = 0x9.
+    pub const REG_REG_IMM_SCALE_I: Self = Self(9u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_REG_SCALE` = 0xa.
+    pub const REG_REG_REG_SCALE: Self = Self(10u8);
+    /// `NEURON_ISA_TPB_DMA_ADDR_MODE_REG_REG_REG_SCALE_I` = 0xb.
+    pub const REG_REG_REG_SCALE_I: Self = Self(11u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "IMM64", value: 0, c_name: "NEURON_ISA_TPB_DMA_ADDR_MODE_IMM64",
@@ -4864,54 +4660,13 @@ impl DMA_ADDR_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::IMM64,
-            1u8 => Self::REG_PAIR,
-            2u8 => Self::REG_IMM_OFFSET32,
-            3u8 => Self::REG_IMM_OFFSET32_I,
-            4u8 => Self::REG_REG_OFFSET32,
-            5u8 => Self::REG_REG_OFFSET32_I,
-            6u8 => Self::REG_REG_OFFSET64,
-            7u8 => Self::REG_REG_OFFSET64_I,
-            8u8 => Self::REG_REG_IMM_SCALE,
-            9u8 => Self::REG_REG_IMM_SCALE_I,
-            10u8 => Self::REG_REG_REG_SCALE,
-            11u8 => Self::REG_REG_REG_SCALE_I,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::IMM64 => 0u8,
-            Self::REG_PAIR => 1u8,
-            Self::REG_IMM_OFFSET32 => 2u8,
-            Self::REG_IMM_OFFSET32_I => 3u8,
-            Self::REG_REG_OFFSET32 => 4u8,
-            Self::REG_REG_OFFSET32_I => 5u8,
-            Self::REG_REG_OFFSET64 => 6u8,
-            Self::REG_REG_OFFSET64_I => 7u8,
-            Self::REG_REG_IMM_SCALE => 8u8,
-            Self::REG_REG_IMM_SCALE_I => 9u8,
-            Self::REG_REG_REG_SCALE => 10u8,
-            Self::REG_REG_REG_SCALE_I => 11u8,
-            Self::Other(_) => 12u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -4928,13 +4683,19 @@ impl DMA_ADDR_MODE {
             Self::REG_REG_IMM_SCALE_I => Some("REG_REG_IMM_SCALE_I"),
             Self::REG_REG_REG_SCALE => Some("REG_REG_REG_SCALE"),
             Self::REG_REG_REG_SCALE_I => Some("REG_REG_REG_SCALE_I"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::IMM64 | Self::REG_PAIR | Self::REG_IMM_OFFSET32 |
+            Self::REG_IMM_OFFSET32_I | Self::REG_REG_OFFSET32 | Self::REG_REG_OFFSET32_I
+            | Self::REG_REG_OFFSET64 | Self::REG_REG_OFFSET64_I | Self::REG_REG_IMM_SCALE
+            | Self::REG_REG_IMM_SCALE_I | Self::REG_REG_REG_SCALE |
+            Self::REG_REG_REG_SCALE_I
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -4942,42 +4703,47 @@ impl DMA_ADDR_MODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// What one leg (read-done or write-done) of a v5 DMA updates. Bit 0 enabled, bit 1 inc vs inc-counter, bit 2 semaphore vs collective-sync block, bit 3 local vs remote peer. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DMA_SEMA_UPDATE_MODE {
-    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_NONE` = 0x0: disabled
-    #[default]
-    NONE = 0u8,
-    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_SEM_INC` = 0x1
-    LOCAL_SEM_INC = 1u8,
-    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_SEM_INC_COUNTER` = 0x3
-    LOCAL_SEM_INC_COUNTER = 3u8,
-    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_COLLSYNC_INC` = 0x5
-    LOCAL_COLLSYNC_INC = 5u8,
-    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_SEM_INC` = 0x9
-    REMOTE_SEM_INC = 9u8,
-    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_SEM_INC_COUNTER` = 0xb
-    REMOTE_SEM_INC_COUNTER = 11u8,
-    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_COLLSYNC_INC` = 0xd
-    REMOTE_COLLSYNC_INC = 13u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 2u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DMA_ADDR_MODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DMA_ADDR_MODE({:#x})", self.0),
+        }
+    }
 }
+/// What one leg (read-done or write-done) of a v5 DMA updates. Bit 0 enabled, bit 1 inc vs inc-counter, bit 2 semaphore vs collective-sync block, bit 3 local vs remote peer. Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DMA_SEMA_UPDATE_MODE(pub u8);
 impl DMA_SEMA_UPDATE_MODE {
+    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_NONE` = 0x0: disabled.
+    pub const NONE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_SEM_INC` = 0x1.
+    pub const LOCAL_SEM_INC: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_SEM_INC_COUNTER` = 0x3.
+    pub const LOCAL_SEM_INC_COUNTER: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_LOCAL_COLLSYNC_INC` = 0x5.
+    pub const LOCAL_COLLSYNC_INC: Self = Self(5u8);
+    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_SEM_INC` = 0x9.
+    pub const REMOTE_SEM_INC: Self = Self(9u8);
+    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_SEM_INC_COUNTER` = 0xb.
+    pub const REMOTE_SEM_INC_COUNTER: Self = Self(11u8);
+    /// `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_REMOTE_COLLSYNC_INC` = 0xd.
+    pub const REMOTE_COLLSYNC_INC: Self = Self(13u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "NONE", value: 0,
@@ -5015,44 +4781,13 @@ impl DMA_SEMA_UPDATE_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::NONE,
-            1u8 => Self::LOCAL_SEM_INC,
-            3u8 => Self::LOCAL_SEM_INC_COUNTER,
-            5u8 => Self::LOCAL_COLLSYNC_INC,
-            9u8 => Self::REMOTE_SEM_INC,
-            11u8 => Self::REMOTE_SEM_INC_COUNTER,
-            13u8 => Self::REMOTE_COLLSYNC_INC,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::NONE => 0u8,
-            Self::LOCAL_SEM_INC => 1u8,
-            Self::LOCAL_SEM_INC_COUNTER => 3u8,
-            Self::LOCAL_COLLSYNC_INC => 5u8,
-            Self::REMOTE_SEM_INC => 9u8,
-            Self::REMOTE_SEM_INC_COUNTER => 11u8,
-            Self::REMOTE_COLLSYNC_INC => 13u8,
-            Self::Other(_) => 2u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -5064,13 +4799,17 @@ impl DMA_SEMA_UPDATE_MODE {
             Self::REMOTE_SEM_INC => Some("REMOTE_SEM_INC"),
             Self::REMOTE_SEM_INC_COUNTER => Some("REMOTE_SEM_INC_COUNTER"),
             Self::REMOTE_COLLSYNC_INC => Some("REMOTE_COLLSYNC_INC"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::NONE | Self::LOCAL_SEM_INC | Self::LOCAL_SEM_INC_COUNTER |
+            Self::LOCAL_COLLSYNC_INC | Self::REMOTE_SEM_INC |
+            Self::REMOTE_SEM_INC_COUNTER | Self::REMOTE_COLLSYNC_INC
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5078,32 +4817,37 @@ impl DMA_SEMA_UPDATE_MODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// Where one of DMA_IMMEDIATE's descriptors comes from. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DMA_DESC_MODE {
-    /// `NEURON_ISA_TPB_DMA_DESC_MODE_IMMEDIATE` = 0x0: The 16-byte descriptor inline in the word (descriptor_imm\[N\]).
-    #[default]
-    IMMEDIATE = 0u8,
-    /// `NEURON_ISA_TPB_DMA_DESC_MODE_REGISTER` = 0x1: The 4×32-bit register quad descriptor_reg\[N\] + 0..3, shifted \<\< 0/32/64/96.
-    REGISTER = 1u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 2u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DMA_SEMA_UPDATE_MODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DMA_SEMA_UPDATE_MODE({:#x})", self.0),
+        }
+    }
 }
+/// Where one of DMA_IMMEDIATE's descriptors comes from. Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DMA_DESC_MODE(pub u8);
 impl DMA_DESC_MODE {
+    /// `NEURON_ISA_TPB_DMA_DESC_MODE_IMMEDIATE` = 0x0: The 16-byte descriptor inline in the word (descriptor_imm\[N\]).
+    pub const IMMEDIATE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DMA_DESC_MODE_REGISTER` = 0x1: The 4×32-bit register quad descriptor_reg\[N\] + 0..3, shifted \<\< 0/32/64/96.
+    pub const REGISTER: Self = Self(1u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "IMMEDIATE", value: 0, c_name: "NEURON_ISA_TPB_DMA_DESC_MODE_IMMEDIATE",
@@ -5114,47 +4858,26 @@ impl DMA_DESC_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::IMMEDIATE,
-            1u8 => Self::REGISTER,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::IMMEDIATE => 0u8,
-            Self::REGISTER => 1u8,
-            Self::Other(_) => 2u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
             Self::IMMEDIATE => Some("IMMEDIATE"),
             Self::REGISTER => Some("REGISTER"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::IMMEDIATE | Self::REGISTER)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5162,16 +4885,25 @@ impl DMA_DESC_MODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DMA_DESC_MODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DMA_DESC_MODE({:#x})", self.0),
         }
     }
 }
@@ -5621,36 +5353,32 @@ impl DESCRIPTOR_RAW {
     }
 }
 /// The ALU operator byte (common.h:940): the reduce / scalar operator of the S4D4_TR reduce siblings, RANGE_SELECT's reduce_op and comparators. Only the values the pages give are enumerators (the header has about 60); any other byte decodes as a raw value. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum ALU_OP {
-    /// `NEURON_ISA_TPB_ALU_OP_BYPASS` = 0x0: No arithmetic (the op of a position-only move).
-    #[default]
-    BYPASS = 0u8,
-    /// `NEURON_ISA_TPB_ALU_OP_ADD` = 0x4
-    ADD = 4u8,
-    /// `NEURON_ISA_TPB_ALU_OP_MAX` = 0x8
-    MAX = 8u8,
-    /// `NEURON_ISA_TPB_ALU_OP_MIN` = 0x9
-    MIN = 9u8,
-    /// `NEURON_ISA_TPB_ALU_OP_BITWISE_AND` = 0xa
-    BITWISE_AND = 10u8,
-    /// `NEURON_ISA_TPB_ALU_OP_BITWISE_OR` = 0xb
-    BITWISE_OR = 11u8,
-    /// `NEURON_ISA_TPB_ALU_OP_IS_EQ` = 0x12
-    IS_EQ = 18u8,
-    /// `NEURON_ISA_TPB_ALU_OP_IS_GT` = 0x13
-    IS_GT = 19u8,
-    /// `NEURON_ISA_TPB_ALU_OP_IS_GE` = 0x14
-    IS_GE = 20u8,
-    /// `NEURON_ISA_TPB_ALU_OP_IS_LE` = 0x15
-    IS_LE = 21u8,
-    /// `NEURON_ISA_TPB_ALU_OP_IS_LT` = 0x16
-    IS_LT = 22u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 1u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct ALU_OP(pub u8);
 impl ALU_OP {
+    /// `NEURON_ISA_TPB_ALU_OP_BYPASS` = 0x0: No arithmetic (the op of a position-only move).
+    pub const BYPASS: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_ALU_OP_ADD` = 0x4.
+    pub const ADD: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_ALU_OP_MAX` = 0x8.
+    pub const MAX: Self = Self(8u8);
+    /// `NEURON_ISA_TPB_ALU_OP_MIN` = 0x9.
+    pub const MIN: Self = Self(9u8);
+    /// `NEURON_ISA_TPB_ALU_OP_BITWISE_AND` = 0xa.
+    pub const BITWISE_AND: Self = Self(10u8);
+    /// `NEURON_ISA_TPB_ALU_OP_BITWISE_OR` = 0xb.
+    pub const BITWISE_OR: Self = Self(11u8);
+    /// `NEURON_ISA_TPB_ALU_OP_IS_EQ` = 0x12.
+    pub const IS_EQ: Self = Self(18u8);
+    /// `NEURON_ISA_TPB_ALU_OP_IS_GT` = 0x13.
+    pub const IS_GT: Self = Self(19u8);
+    /// `NEURON_ISA_TPB_ALU_OP_IS_GE` = 0x14.
+    pub const IS_GE: Self = Self(20u8);
+    /// `NEURON_ISA_TPB_ALU_OP_IS_LE` = 0x15.
+    pub const IS_LE: Self = Self(21u8);
+    /// `NEURON_ISA_TPB_ALU_OP_IS_LT` = 0x16.
+    pub const IS_LT: Self = Self(22u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "BYPASS", value: 0, c_name: "NEURON_ISA_TPB_ALU_OP_BYPASS",
@@ -5697,52 +5425,13 @@ impl ALU_OP {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::BYPASS,
-            4u8 => Self::ADD,
-            8u8 => Self::MAX,
-            9u8 => Self::MIN,
-            10u8 => Self::BITWISE_AND,
-            11u8 => Self::BITWISE_OR,
-            18u8 => Self::IS_EQ,
-            19u8 => Self::IS_GT,
-            20u8 => Self::IS_GE,
-            21u8 => Self::IS_LE,
-            22u8 => Self::IS_LT,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::BYPASS => 0u8,
-            Self::ADD => 4u8,
-            Self::MAX => 8u8,
-            Self::MIN => 9u8,
-            Self::BITWISE_AND => 10u8,
-            Self::BITWISE_OR => 11u8,
-            Self::IS_EQ => 18u8,
-            Self::IS_GT => 19u8,
-            Self::IS_GE => 20u8,
-            Self::IS_LE => 21u8,
-            Self::IS_LT => 22u8,
-            Self::Other(_) => 1u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -5758,13 +5447,17 @@ impl ALU_OP {
             Self::IS_GE => Some("IS_GE"),
             Self::IS_LE => Some("IS_LE"),
             Self::IS_LT => Some("IS_LT"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::BYPASS | Self::ADD | Self::MAX | Self::MIN | Self::BITWISE_AND |
+            Self::BITWISE_OR | Self::IS_EQ | Self::IS_GT | Self::IS_GE | Self::IS_LE |
+            Self::IS_LT
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5772,38 +5465,43 @@ impl ALU_OP {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The accumulator command (common.h:777). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum ACCUM_CMD {
-    /// `NEURON_ISA_TPB_ACCUM_CMD_IDLE` = 0x0
-    #[default]
-    IDLE = 0u8,
-    /// `NEURON_ISA_TPB_ACCUM_CMD_ZERO` = 0x1
-    ZERO = 1u8,
-    /// `NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE` = 0x2
-    ACCUMULATE = 2u8,
-    /// `NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE` = 0x3
-    ZERO_ACCUMULATE = 3u8,
-    /// `NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE` = 0x4
-    LOAD_ACCUMULATE = 4u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 5u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for ALU_OP {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "ALU_OP({:#x})", self.0),
+        }
+    }
 }
+/// The accumulator command (common.h:777). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct ACCUM_CMD(pub u8);
 impl ACCUM_CMD {
+    /// `NEURON_ISA_TPB_ACCUM_CMD_IDLE` = 0x0.
+    pub const IDLE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_ACCUM_CMD_ZERO` = 0x1.
+    pub const ZERO: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_ACCUM_CMD_ACCUMULATE` = 0x2.
+    pub const ACCUMULATE: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_ACCUM_CMD_ZERO_ACCUMULATE` = 0x3.
+    pub const ZERO_ACCUMULATE: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_ACCUM_CMD_LOAD_ACCUMULATE` = 0x4.
+    pub const LOAD_ACCUMULATE: Self = Self(4u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "IDLE", value: 0, c_name: "NEURON_ISA_TPB_ACCUM_CMD_IDLE",
@@ -5828,40 +5526,13 @@ impl ACCUM_CMD {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::IDLE,
-            1u8 => Self::ZERO,
-            2u8 => Self::ACCUMULATE,
-            3u8 => Self::ZERO_ACCUMULATE,
-            4u8 => Self::LOAD_ACCUMULATE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::IDLE => 0u8,
-            Self::ZERO => 1u8,
-            Self::ACCUMULATE => 2u8,
-            Self::ZERO_ACCUMULATE => 3u8,
-            Self::LOAD_ACCUMULATE => 4u8,
-            Self::Other(_) => 5u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -5871,13 +5542,16 @@ impl ACCUM_CMD {
             Self::ACCUMULATE => Some("ACCUMULATE"),
             Self::ZERO_ACCUMULATE => Some("ZERO_ACCUMULATE"),
             Self::LOAD_ACCUMULATE => Some("LOAD_ACCUMULATE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::IDLE | Self::ZERO | Self::ACCUMULATE | Self::ZERO_ACCUMULATE |
+            Self::LOAD_ACCUMULATE
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5885,38 +5559,43 @@ impl ACCUM_CMD {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// Which sub-dimensions of a tensor an op folds (S4D4_TR's op_dim). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum TENSOR_SUBDIM {
-    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED` = 0x0
-    #[default]
-    UNUSED = 0u8,
-    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_X` = 0x2
-    X = 2u8,
-    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_XY` = 0x3
-    XY = 3u8,
-    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ` = 0x4
-    XYZ = 4u8,
-    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW` = 0x5
-    XYZW = 5u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 1u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for ACCUM_CMD {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "ACCUM_CMD({:#x})", self.0),
+        }
+    }
 }
+/// Which sub-dimensions of a tensor an op folds (S4D4_TR's op_dim). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct TENSOR_SUBDIM(pub u8);
 impl TENSOR_SUBDIM {
+    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED` = 0x0.
+    pub const UNUSED: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_X` = 0x2.
+    pub const X: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_XY` = 0x3.
+    pub const XY: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_XYZ` = 0x4.
+    pub const XYZ: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_TENSOR_SUBDIM_XYZW` = 0x5.
+    pub const XYZW: Self = Self(5u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "UNUSED", value: 0, c_name: "NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED",
@@ -5939,40 +5618,13 @@ impl TENSOR_SUBDIM {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::UNUSED,
-            2u8 => Self::X,
-            3u8 => Self::XY,
-            4u8 => Self::XYZ,
-            5u8 => Self::XYZW,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::UNUSED => 0u8,
-            Self::X => 2u8,
-            Self::XY => 3u8,
-            Self::XYZ => 4u8,
-            Self::XYZW => 5u8,
-            Self::Other(_) => 1u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -5982,13 +5634,13 @@ impl TENSOR_SUBDIM {
             Self::XY => Some("XY"),
             Self::XYZ => Some("XYZ"),
             Self::XYZW => Some("XYZW"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::UNUSED | Self::X | Self::XY | Self::XYZ | Self::XYZW)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -5996,32 +5648,37 @@ impl TENSOR_SUBDIM {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// Whether DROPOUT's threshold is a drop rate or a keep rate (common.h:1135). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DROPOUT_THRESHOLD_TYPE {
-    /// `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_DROP_RATE` = 0x0: If rand() \< threshold, flush the element to zero.
-    #[default]
-    DROP_RATE = 0u8,
-    /// `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_KEEP_RATE` = 0x1: If rand() > threshold, flush the element to zero.
-    KEEP_RATE = 1u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 2u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for TENSOR_SUBDIM {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "TENSOR_SUBDIM({:#x})", self.0),
+        }
+    }
 }
+/// Whether DROPOUT's threshold is a drop rate or a keep rate (common.h:1135). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct DROPOUT_THRESHOLD_TYPE(pub u8);
 impl DROPOUT_THRESHOLD_TYPE {
+    /// `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_DROP_RATE` = 0x0: If rand() \< threshold, flush the element to zero.
+    pub const DROP_RATE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_KEEP_RATE` = 0x1: If rand() > threshold, flush the element to zero.
+    pub const KEEP_RATE: Self = Self(1u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "DROP_RATE", value: 0,
@@ -6034,47 +5691,26 @@ impl DROPOUT_THRESHOLD_TYPE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::DROP_RATE,
-            1u8 => Self::KEEP_RATE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::DROP_RATE => 0u8,
-            Self::KEEP_RATE => 1u8,
-            Self::Other(_) => 2u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
             Self::DROP_RATE => Some("DROP_RATE"),
             Self::KEEP_RATE => Some("KEEP_RATE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::DROP_RATE | Self::KEEP_RATE)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6082,16 +5718,25 @@ impl DROPOUT_THRESHOLD_TYPE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for DROPOUT_THRESHOLD_TYPE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "DROPOUT_THRESHOLD_TYPE({:#x})", self.0),
         }
     }
 }
@@ -6145,32 +5790,28 @@ impl RANGE_SELECT_DTYPE_MODE {
     }
 }
 /// The EXTENDED_INST (0xf0) sub-opcode at byte 12: which extended instruction the word is. The shipped enum is NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1; value 5 is absent from it. Only 8 and 9 have a layout in the spec (RDMA_DESC_GEN, RDMA_DESC_START); any other value decodes as the EXTENDED envelope. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum EXTENDED_OPCODE {
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_ENGINE_NOP` = 0x0
-    #[default]
-    EXTENDED_ENGINE_NOP = 0u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_COPY` = 0x1
-    EXTENDED_COPY = 1u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_TENSOR_TENSOR_ARITH` = 0x2
-    EXTENDED_TENSOR_TENSOR_ARITH = 2u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RAND_SET_STATE` = 0x3
-    EXTENDED_RAND_SET_STATE = 3u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RAND_GET_STATE` = 0x4
-    EXTENDED_RAND_GET_STATE = 4u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_SBUF_TO_SBUF` = 0x6: the SB2SB collective (sb2sb-remote-copy)
-    EXTENDED_SBUF_TO_SBUF = 6u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_CPTC_DECODE` = 0x7
-    EXTENDED_CPTC_DECODE = 7u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_GEN` = 0x8: rdma_desc_gen: build the peer-to-peer descriptor ring (word RDMA_DESC_GEN)
-    EXTENDED_RDMA_DESC_GEN = 8u8,
-    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_START` = 0x9: rdma_desc_start: drain and launch the ring (word RDMA_DESC_START)
-    EXTENDED_RDMA_DESC_START = 9u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 5u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct EXTENDED_OPCODE(pub u8);
 impl EXTENDED_OPCODE {
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_ENGINE_NOP` = 0x0.
+    pub const EXTENDED_ENGINE_NOP: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_COPY` = 0x1.
+    pub const EXTENDED_COPY: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_TENSOR_TENSOR_ARITH` = 0x2.
+    pub const EXTENDED_TENSOR_TENSOR_ARITH: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RAND_SET_STATE` = 0x3.
+    pub const EXTENDED_RAND_SET_STATE: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RAND_GET_STATE` = 0x4.
+    pub const EXTENDED_RAND_GET_STATE: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_SBUF_TO_SBUF` = 0x6: the SB2SB collective (sb2sb-remote-copy).
+    pub const EXTENDED_SBUF_TO_SBUF: Self = Self(6u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_CPTC_DECODE` = 0x7.
+    pub const EXTENDED_CPTC_DECODE: Self = Self(7u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_GEN` = 0x8: rdma_desc_gen: build the peer-to-peer descriptor ring (word RDMA_DESC_GEN).
+    pub const EXTENDED_RDMA_DESC_GEN: Self = Self(8u8);
+    /// `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_RDMA_DESC_START` = 0x9: rdma_desc_start: drain and launch the ring (word RDMA_DESC_START).
+    pub const EXTENDED_RDMA_DESC_START: Self = Self(9u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "EXTENDED_ENGINE_NOP", value: 0,
@@ -6218,48 +5859,13 @@ impl EXTENDED_OPCODE {
             aliases: &["RDMA_DESC_START"], ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::EXTENDED_ENGINE_NOP,
-            1u8 => Self::EXTENDED_COPY,
-            2u8 => Self::EXTENDED_TENSOR_TENSOR_ARITH,
-            3u8 => Self::EXTENDED_RAND_SET_STATE,
-            4u8 => Self::EXTENDED_RAND_GET_STATE,
-            6u8 => Self::EXTENDED_SBUF_TO_SBUF,
-            7u8 => Self::EXTENDED_CPTC_DECODE,
-            8u8 => Self::EXTENDED_RDMA_DESC_GEN,
-            9u8 => Self::EXTENDED_RDMA_DESC_START,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::EXTENDED_ENGINE_NOP => 0u8,
-            Self::EXTENDED_COPY => 1u8,
-            Self::EXTENDED_TENSOR_TENSOR_ARITH => 2u8,
-            Self::EXTENDED_RAND_SET_STATE => 3u8,
-            Self::EXTENDED_RAND_GET_STATE => 4u8,
-            Self::EXTENDED_SBUF_TO_SBUF => 6u8,
-            Self::EXTENDED_CPTC_DECODE => 7u8,
-            Self::EXTENDED_RDMA_DESC_GEN => 8u8,
-            Self::EXTENDED_RDMA_DESC_START => 9u8,
-            Self::Other(_) => 5u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -6273,13 +5879,19 @@ impl EXTENDED_OPCODE {
             Self::EXTENDED_CPTC_DECODE => Some("EXTENDED_CPTC_DECODE"),
             Self::EXTENDED_RDMA_DESC_GEN => Some("EXTENDED_RDMA_DESC_GEN"),
             Self::EXTENDED_RDMA_DESC_START => Some("EXTENDED_RDMA_DESC_START"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::EXTENDED_ENGINE_NOP | Self::EXTENDED_COPY |
+            Self::EXTENDED_TENSOR_TENSOR_ARITH | Self::EXTENDED_RAND_SET_STATE |
+            Self::EXTENDED_RAND_GET_STATE | Self::EXTENDED_SBUF_TO_SBUF |
+            Self::EXTENDED_CPTC_DECODE | Self::EXTENDED_RDMA_DESC_GEN |
+            Self::EXTENDED_RDMA_DESC_START
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6287,16 +5899,25 @@ impl EXTENDED_OPCODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for EXTENDED_OPCODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "EXTENDED_OPCODE({:#x})", self.0),
         }
     }
 }
@@ -6417,30 +6038,23 @@ impl Checked for EXT_COMPLETION_INFO {
     }
 }
 /// GSControl.operation_fld: the SuperGather operation. Value 0 is not named by the source. Confidence: HIGH/CARRIED (strong).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum GS_OPERATION {
-    /// `GS_OPERATION_gathera` = 0x1: gather, post phase: the lane addresses post into the gather FIFO (ivp_gatheran_*)
-    gathera = 1u8,
-    /// `GS_OPERATION_gatherd` = 0x2: gather, drain phase: the FIFO drains into a vector register (ivp_gatherd*)
-    gatherd = 2u8,
-    /// `GS_OPERATION_mgatherd` = 0x3: mgatherd (the source gives the name only)
-    mgatherd = 3u8,
-    /// `GS_OPERATION_scatter` = 0x4: scatter
-    scatter = 4u8,
-    /// `GS_OPERATION_scatterw` = 0x5: scatterw (the source gives the name only)
-    scatterw = 5u8,
-    /// `GS_OPERATION_scatterinc` = 0x6: scatter-ADD: the histogram read-modify-write
-    scatterinc = 6u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 0u8,
-}
-impl Default for GS_OPERATION {
-    fn default() -> Self {
-        Self::Other(0)
-    }
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct GS_OPERATION(pub u8);
+#[allow(non_upper_case_globals)]
 impl GS_OPERATION {
+    /// `GS_OPERATION_gathera` = 0x1: gather, post phase: the lane addresses post into the gather FIFO (ivp_gatheran_*).
+    pub const gathera: Self = Self(1u8);
+    /// `GS_OPERATION_gatherd` = 0x2: gather, drain phase: the FIFO drains into a vector register (ivp_gatherd*).
+    pub const gatherd: Self = Self(2u8);
+    /// `GS_OPERATION_mgatherd` = 0x3: mgatherd (the source gives the name only).
+    pub const mgatherd: Self = Self(3u8);
+    /// `GS_OPERATION_scatter` = 0x4: scatter.
+    pub const scatter: Self = Self(4u8);
+    /// `GS_OPERATION_scatterw` = 0x5: scatterw (the source gives the name only).
+    pub const scatterw: Self = Self(5u8);
+    /// `GS_OPERATION_scatterinc` = 0x6: scatter-ADD: the histogram read-modify-write.
+    pub const scatterinc: Self = Self(6u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "gathera", value: 1, c_name: "GS_OPERATION_gathera",
@@ -6467,42 +6081,13 @@ impl GS_OPERATION {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            1u8 => Self::gathera,
-            2u8 => Self::gatherd,
-            3u8 => Self::mgatherd,
-            4u8 => Self::scatter,
-            5u8 => Self::scatterw,
-            6u8 => Self::scatterinc,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::gathera => 1u8,
-            Self::gatherd => 2u8,
-            Self::mgatherd => 3u8,
-            Self::scatter => 4u8,
-            Self::scatterw => 5u8,
-            Self::scatterinc => 6u8,
-            Self::Other(_) => 0u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -6513,13 +6098,16 @@ impl GS_OPERATION {
             Self::scatter => Some("scatter"),
             Self::scatterw => Some("scatterw"),
             Self::scatterinc => Some("scatterinc"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::gathera | Self::gatherd | Self::mgatherd | Self::scatter |
+            Self::scatterw | Self::scatterinc
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6527,16 +6115,25 @@ impl GS_OPERATION {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for GS_OPERATION {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "GS_OPERATION({:#x})", self.0),
         }
     }
 }
@@ -6613,44 +6210,40 @@ impl GSControl {
     }
 }
 /// When the instruction may issue, against a semaphore or an event (the field-tables page lists a selection, the _REG variants 0x81..0x85 unnamed; the instruction-record page adds the LT / LE and the event waits). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum WAIT_MODE {
-    /// `NEURON_ISA_TPB_WAIT_MODE_NONE` = 0x0
-    #[default]
-    NONE = 0u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM` = 0x1
-    WAIT_FOR_SEM_EQ_IMM = 1u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_SEM_LT_IMM` = 0x2: wait until the semaphore is less than the immediate; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)
-    SEM_LT_IMM = 2u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_SEM_LE_IMM` = 0x3: less than or equal; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)
-    SEM_LE_IMM = 3u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM` = 0x4: strictly greater
-    WAIT_FOR_SEM_GT_IMM = 4u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM` = 0x5
-    WAIT_FOR_SEM_GE_IMM = 5u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_SET` = 0x6: wait for the event to be set; the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
-    EVT_SET = 6u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_SET_THEN_CLEAR` = 0x7: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
-    EVT_SET_THEN_CLEAR = 7u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR` = 0xe: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
-    EVT_CLEAR = 14u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR_THEN_SET` = 0xf: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
-    EVT_CLEAR_THEN_SET = 15u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_81` = 0x81: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_81 = 129u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_82` = 0x82: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_82 = 130u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_83` = 0x83: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_83 = 131u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_84` = 0x84: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_84 = 132u8,
-    /// `NEURON_ISA_TPB_WAIT_MODE_REG_85` = 0x85: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
-    REG_85 = 133u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 8u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct WAIT_MODE(pub u8);
 impl WAIT_MODE {
+    /// `NEURON_ISA_TPB_WAIT_MODE_NONE` = 0x0.
+    pub const NONE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM` = 0x1.
+    pub const WAIT_FOR_SEM_EQ_IMM: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_SEM_LT_IMM` = 0x2: wait until the semaphore is less than the immediate; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out).
+    pub const SEM_LT_IMM: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_SEM_LE_IMM` = 0x3: less than or equal; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out).
+    pub const SEM_LE_IMM: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM` = 0x4: strictly greater.
+    pub const WAIT_FOR_SEM_GT_IMM: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM` = 0x5.
+    pub const WAIT_FOR_SEM_GE_IMM: Self = Self(5u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_SET` = 0x6: wait for the event to be set; the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one).
+    pub const EVT_SET: Self = Self(6u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_SET_THEN_CLEAR` = 0x7: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one).
+    pub const EVT_SET_THEN_CLEAR: Self = Self(7u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR` = 0xe: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one).
+    pub const EVT_CLEAR: Self = Self(14u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR_THEN_SET` = 0xf: the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one).
+    pub const EVT_CLEAR_THEN_SET: Self = Self(15u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_81` = 0x81: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    pub const REG_81: Self = Self(129u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_82` = 0x82: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    pub const REG_82: Self = Self(130u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_83` = 0x83: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    pub const REG_83: Self = Self(131u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_84` = 0x84: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    pub const REG_84: Self = Self(132u8);
+    /// `NEURON_ISA_TPB_WAIT_MODE_REG_85` = 0x85: One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's.
+    pub const REG_85: Self = Self(133u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_WAIT_MODE_NONE",
@@ -6718,60 +6311,13 @@ impl WAIT_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::NONE,
-            1u8 => Self::WAIT_FOR_SEM_EQ_IMM,
-            2u8 => Self::SEM_LT_IMM,
-            3u8 => Self::SEM_LE_IMM,
-            4u8 => Self::WAIT_FOR_SEM_GT_IMM,
-            5u8 => Self::WAIT_FOR_SEM_GE_IMM,
-            6u8 => Self::EVT_SET,
-            7u8 => Self::EVT_SET_THEN_CLEAR,
-            14u8 => Self::EVT_CLEAR,
-            15u8 => Self::EVT_CLEAR_THEN_SET,
-            129u8 => Self::REG_81,
-            130u8 => Self::REG_82,
-            131u8 => Self::REG_83,
-            132u8 => Self::REG_84,
-            133u8 => Self::REG_85,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::NONE => 0u8,
-            Self::WAIT_FOR_SEM_EQ_IMM => 1u8,
-            Self::SEM_LT_IMM => 2u8,
-            Self::SEM_LE_IMM => 3u8,
-            Self::WAIT_FOR_SEM_GT_IMM => 4u8,
-            Self::WAIT_FOR_SEM_GE_IMM => 5u8,
-            Self::EVT_SET => 6u8,
-            Self::EVT_SET_THEN_CLEAR => 7u8,
-            Self::EVT_CLEAR => 14u8,
-            Self::EVT_CLEAR_THEN_SET => 15u8,
-            Self::REG_81 => 129u8,
-            Self::REG_82 => 130u8,
-            Self::REG_83 => 131u8,
-            Self::REG_84 => 132u8,
-            Self::REG_85 => 133u8,
-            Self::Other(_) => 8u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -6791,13 +6337,19 @@ impl WAIT_MODE {
             Self::REG_83 => Some("REG_83"),
             Self::REG_84 => Some("REG_84"),
             Self::REG_85 => Some("REG_85"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::NONE | Self::WAIT_FOR_SEM_EQ_IMM | Self::SEM_LT_IMM |
+            Self::SEM_LE_IMM | Self::WAIT_FOR_SEM_GT_IMM | Self::WAIT_FOR_SEM_GE_IMM |
+            Self::EVT_SET | Self::EVT_SET_THEN_CLEAR | Self::EVT_CLEAR |
+            Self::EVT_CLEAR_THEN_SET | Self::REG_81 | Self::REG_82 | Self::REG_83 |
+            Self::REG_84 | Self::REG_85
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -6805,60 +6357,65 @@ impl WAIT_MODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// How the instruction updates a semaphore or event (the field tables list a selection; the instruction-record page gives the READ family and its +16 COMPLETE set). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum UPDATE_MODE {
-    /// `NEURON_ISA_TPB_UPDATE_MODE_NONE` = 0x0
-    #[default]
-    NONE = 0u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ` = 0x1: set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-    EVT_SET_READ = 1u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_READ` = 0x2: clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-    EVT_CLR_READ = 2u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ` = 0x3: on read-complete
-    SEM_INC_READ = 3u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_READ` = 0x4: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-    SEM_DEC_READ = 4u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_READ` = 0x5: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-    SEM_ADD_IMM_READ = 5u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_READ` = 0x7: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-    SEM_SUB_IMM_READ = 7u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_READ` = 0x9: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-    SEM_WR_IMM_READ = 9u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_COMPLETE` = 0x11: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
-    EVT_SET_COMPLETE = 17u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_COMPLETE` = 0x12: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
-    EVT_CLR_COMPLETE = 18u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE` = 0x13: on full complete
-    SEM_INC_COMPLETE = 19u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_COMPLETE` = 0x14: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
-    SEM_DEC_COMPLETE = 20u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE` = 0x15
-    SEM_ADD_IMM_COMPLETE = 21u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_COMPLETE` = 0x17: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
-    SEM_SUB_IMM_COMPLETE = 23u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_COMPLETE` = 0x19: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
-    SEM_WR_IMM_COMPLETE = 25u8,
-    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE` = 0x99
-    SEM_WR_REG_COMPLETE = 153u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 6u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for WAIT_MODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "WAIT_MODE({:#x})", self.0),
+        }
+    }
 }
+/// How the instruction updates a semaphore or event (the field tables list a selection; the instruction-record page gives the READ family and its +16 COMPLETE set). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct UPDATE_MODE(pub u8);
 impl UPDATE_MODE {
+    /// `NEURON_ISA_TPB_UPDATE_MODE_NONE` = 0x0.
+    pub const NONE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ` = 0x1: set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
+    pub const EVT_SET_READ: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_READ` = 0x2: clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
+    pub const EVT_CLR_READ: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ` = 0x3: on read-complete.
+    pub const SEM_INC_READ: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_READ` = 0x4: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
+    pub const SEM_DEC_READ: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_READ` = 0x5: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
+    pub const SEM_ADD_IMM_READ: Self = Self(5u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_READ` = 0x7: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
+    pub const SEM_SUB_IMM_READ: Self = Self(7u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_READ` = 0x9: the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
+    pub const SEM_WR_IMM_READ: Self = Self(9u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_COMPLETE` = 0x11: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out.
+    pub const EVT_SET_COMPLETE: Self = Self(17u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_COMPLETE` = 0x12: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out.
+    pub const EVT_CLR_COMPLETE: Self = Self(18u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE` = 0x13: on full complete.
+    pub const SEM_INC_COMPLETE: Self = Self(19u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_COMPLETE` = 0x14: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out.
+    pub const SEM_DEC_COMPLETE: Self = Self(20u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE` = 0x15.
+    pub const SEM_ADD_IMM_COMPLETE: Self = Self(21u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_COMPLETE` = 0x17: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out.
+    pub const SEM_SUB_IMM_COMPLETE: Self = Self(23u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_COMPLETE` = 0x19: the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out.
+    pub const SEM_WR_IMM_COMPLETE: Self = Self(25u8);
+    /// `NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE` = 0x99.
+    pub const SEM_WR_REG_COMPLETE: Self = Self(153u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "NONE", value: 0, c_name: "NEURON_ISA_TPB_UPDATE_MODE_NONE",
@@ -6940,62 +6497,13 @@ impl UPDATE_MODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::NONE,
-            1u8 => Self::EVT_SET_READ,
-            2u8 => Self::EVT_CLR_READ,
-            3u8 => Self::SEM_INC_READ,
-            4u8 => Self::SEM_DEC_READ,
-            5u8 => Self::SEM_ADD_IMM_READ,
-            7u8 => Self::SEM_SUB_IMM_READ,
-            9u8 => Self::SEM_WR_IMM_READ,
-            17u8 => Self::EVT_SET_COMPLETE,
-            18u8 => Self::EVT_CLR_COMPLETE,
-            19u8 => Self::SEM_INC_COMPLETE,
-            20u8 => Self::SEM_DEC_COMPLETE,
-            21u8 => Self::SEM_ADD_IMM_COMPLETE,
-            23u8 => Self::SEM_SUB_IMM_COMPLETE,
-            25u8 => Self::SEM_WR_IMM_COMPLETE,
-            153u8 => Self::SEM_WR_REG_COMPLETE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::NONE => 0u8,
-            Self::EVT_SET_READ => 1u8,
-            Self::EVT_CLR_READ => 2u8,
-            Self::SEM_INC_READ => 3u8,
-            Self::SEM_DEC_READ => 4u8,
-            Self::SEM_ADD_IMM_READ => 5u8,
-            Self::SEM_SUB_IMM_READ => 7u8,
-            Self::SEM_WR_IMM_READ => 9u8,
-            Self::EVT_SET_COMPLETE => 17u8,
-            Self::EVT_CLR_COMPLETE => 18u8,
-            Self::SEM_INC_COMPLETE => 19u8,
-            Self::SEM_DEC_COMPLETE => 20u8,
-            Self::SEM_ADD_IMM_COMPLETE => 21u8,
-            Self::SEM_SUB_IMM_COMPLETE => 23u8,
-            Self::SEM_WR_IMM_COMPLETE => 25u8,
-            Self::SEM_WR_REG_COMPLETE => 153u8,
-            Self::Other(_) => 6u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -7016,13 +6524,20 @@ impl UPDATE_MODE {
             Self::SEM_SUB_IMM_COMPLETE => Some("SEM_SUB_IMM_COMPLETE"),
             Self::SEM_WR_IMM_COMPLETE => Some("SEM_WR_IMM_COMPLETE"),
             Self::SEM_WR_REG_COMPLETE => Some("SEM_WR_REG_COMPLETE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::NONE | Self::EVT_SET_READ | Self::EVT_CLR_READ |
+            Self::SEM_INC_READ | Self::SEM_DEC_READ | Self::SEM_ADD_IMM_READ |
+            Self::SEM_SUB_IMM_READ | Self::SEM_WR_IMM_READ | Self::EVT_SET_COMPLETE |
+            Self::EVT_CLR_COMPLETE | Self::SEM_INC_COMPLETE | Self::SEM_DEC_COMPLETE |
+            Self::SEM_ADD_IMM_COMPLETE | Self::SEM_SUB_IMM_COMPLETE |
+            Self::SEM_WR_IMM_COMPLETE | Self::SEM_WR_REG_COMPLETE
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -7030,16 +6545,25 @@ impl UPDATE_MODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for UPDATE_MODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "UPDATE_MODE({:#x})", self.0),
         }
     }
 }
@@ -7236,20 +6760,16 @@ impl EVENTS {
     }
 }
 /// Where an IMM_VAL_INST_FIELD operand's value comes from (common.h:1207). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum IMM_SRC {
-    /// `NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE` = 0x0: The value is in the instruction (imm_arith_fp32).
-    #[default]
-    INSTRUCTION_IMMEDIATE = 0u8,
-    /// `NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE` = 0x1: A PartitionOffset pointer to the immediate (imm_ptr).
-    POINTER_IMMEDIATE = 1u8,
-    /// `NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE` = 0x2: A PartitionOffset pointer taken from a register (imm_reg).
-    REG_PTR_IMMEDIATE = 2u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 3u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct IMM_SRC(pub u8);
 impl IMM_SRC {
+    /// `NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE` = 0x0: The value is in the instruction (imm_arith_fp32).
+    pub const INSTRUCTION_IMMEDIATE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_IMM_SRC_POINTER_IMMEDIATE` = 0x1: A PartitionOffset pointer to the immediate (imm_ptr).
+    pub const POINTER_IMMEDIATE: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_IMM_SRC_REG_PTR_IMMEDIATE` = 0x2: A PartitionOffset pointer taken from a register (imm_reg).
+    pub const REG_PTR_IMMEDIATE: Self = Self(2u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "INSTRUCTION_IMMEDIATE", value: 0,
@@ -7267,36 +6787,13 @@ impl IMM_SRC {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::INSTRUCTION_IMMEDIATE,
-            1u8 => Self::POINTER_IMMEDIATE,
-            2u8 => Self::REG_PTR_IMMEDIATE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::INSTRUCTION_IMMEDIATE => 0u8,
-            Self::POINTER_IMMEDIATE => 1u8,
-            Self::REG_PTR_IMMEDIATE => 2u8,
-            Self::Other(_) => 3u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -7304,13 +6801,16 @@ impl IMM_SRC {
             Self::INSTRUCTION_IMMEDIATE => Some("INSTRUCTION_IMMEDIATE"),
             Self::POINTER_IMMEDIATE => Some("POINTER_IMMEDIATE"),
             Self::REG_PTR_IMMEDIATE => Some("REG_PTR_IMMEDIATE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::INSTRUCTION_IMMEDIATE | Self::POINTER_IMMEDIATE |
+            Self::REG_PTR_IMMEDIATE
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -7318,16 +6818,25 @@ impl IMM_SRC {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for IMM_SRC {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "IMM_SRC({:#x})", self.0),
         }
     }
 }
@@ -7401,362 +6910,354 @@ impl IMM_VAL_INST_FIELD {
     }
 }
 /// Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that the runtime lowers. Every enumerator of the shipped NEURON_ISA_TPB_OPCODE is one here, under its shipped spelling and limited to the generations whose header has it: the union of the four common.h enum bodies (SUNDA, CAYMAN, MARIANA, MAVERICK), 172 names with the INVALID sentinel, as the Cross-Generation Opcode-Table Diff page's master presence matrix reads them. Only the words with a \[\[struct\]\] have a layout. The Master Opcode Reference's names for a byte (its InstructionType name, Kind-column name or bundle name), which the spec once took as primaries, are aliases citing that page; the names the spec coined (the byte-suffixed ones) are aliases marked ours. The engine is the Master Opcode Reference's (metadata: the engine is never encoded in the word); the enumerators that page has no row for carry none. Where the compiler reading makes a byte another operation than the header's name says, the header's name leads and the disagreement is a conflict (bn_backprop_bundle_roles, opcode_0x8a_bf16_add, opcode_0xea_select_reduce, tensor_scalar_ptr_dispatch_bytes). An enumerator doc's closing tag, where it has one, is that Master Opcode Reference row's Conf column (CERTAIN: a binary-pinned encoder). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum OPCODE {
-    /// `NEURON_ISA_TPB_OPCODE_LDWEIGHTS` = 0x1: LDWEIGHTS: the shipped spelling (wiki-opcode-diff §2, the row | 0x01 | LDWEIGHTS | 01 | 01 | 01 | 01 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's LoadWeights. CERTAIN
-    LDWEIGHTS = 1u8,
-    /// `NEURON_ISA_TPB_OPCODE_MATMUL` = 0x2: MATMUL: the shipped spelling (wiki-opcode-diff §2, the row | 0x02 | MATMUL | 02 | 02 | 02 | 02 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult: \[split\]\[mb:2\] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN
-    MATMUL = 2u8,
-    /// `NEURON_ISA_TPB_OPCODE_PE_REG_WRITE` = 0x3: PE_REG_WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x03 | PE_REG_WRITE | 03 | 03 | 03 | 03 |); no word and no Master Opcode Reference row.
-    PE_REG_WRITE = 3u8,
-    /// `NEURON_ISA_TPB_OPCODE_WEIGHT_MASK` = 0x4: WEIGHT_MASK: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x04 | WEIGHT_MASK | 04 | 04 | 04 | 04 |); no word and no Master Opcode Reference row.
-    WEIGHT_MASK = 4u8,
-    /// `NEURON_ISA_TPB_OPCODE_WEIGHT_SHIFT` = 0x5: WEIGHT_SHIFT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x05 | WEIGHT_SHIFT | 05 | 05 | 05 | 05 |); no word and no Master Opcode Reference row.
-    WEIGHT_SHIFT = 5u8,
-    /// `NEURON_ISA_TPB_OPCODE_LDTAGS` = 0x6: LDTAGS: the shipped spelling (wiki-opcode-diff §2, the row | 0x06 | LDTAGS | · | 06 | 06 | 06 |). IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
-    LDTAGS = 6u8,
-    /// `NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE` = 0x7: MATMUL_SPARSE: the shipped spelling (wiki-opcode-diff §2, the row | 0x07 | MATMUL_SPARSE | · | 07 | 07 | 07 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 9 MatmultSparse (§3), \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
-    MATMUL_SPARSE = 7u8,
-    /// `NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED` = 0x8: PE_MANAGE_SEED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x08 | PE_MANAGE_SEED | · | · | 08 | 08 |); no word and no Master Opcode Reference row. (only on mariana, maverick)
-    PE_MANAGE_SEED = 8u8,
-    /// `NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX` = 0x9: LDWEIGHTS_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x09 | LDWEIGHTS_MX | · | · | 09 | 09 |). IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, \[newV4\] (§3, §4 row 2). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
-    LDWEIGHTS_MX = 9u8,
-    /// `NEURON_ISA_TPB_OPCODE_MATMUL_MX` = 0xa: MATMUL_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x0a | MATMUL_MX | · | · | 0a | 0a |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 95 MatmultMx (§3, §4 row 2), \[newV4\]. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
-    MATMUL_MX = 10u8,
-    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE` = 0x21: ACTIVATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x21 | ACTIVATE | 21 | 21 | 21 | 21 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN
-    ACTIVATE = 33u8,
-    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE` = 0x22: The shipped enumerator (libnrt DWARF), in the ACT cluster 0x21..0x30 (wiki-instruction-record §2); no word and no Master Opcode Reference row.
-    ACTIVATE_QUANTIZE = 34u8,
-    /// `NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD` = 0x23: ACTIVATION_TABLE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x23 | ACTIVATION_TABLE_LOAD | 23 | 23 | 23 | 23 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 6 LoadActFuncSet. CERTAIN
-    ACTIVATION_TABLE_LOAD = 35u8,
-    /// `NEURON_ISA_TPB_OPCODE_ACTIVATION_READ_ACCUMULATOR` = 0x24: ACTIVATION_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x24 | ACTIVATION_READ_ACCUMULATOR | 24 | 24 | 24 | 24 |). IT 5 ReadActivationAccumulator; \[col\] shared with IT 101 ActivationReadAccumulator (§2). CERTAIN
-    ACTIVATION_READ_ACCUMULATOR = 36u8,
-    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE2` = 0x25: ACTIVATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x25 | ACTIVATE2 | · | · | 25 | 25 |). IT 4 Activation on V4: \[ΔV4\], the only per-generation renumber (§4 row 1). Named with its byte: the page gives this byte no name of its own. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
-    ACTIVATE2 = 37u8,
-    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE_MULTIPASS` = 0x26: ACTIVATE_MULTIPASS: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x26 | ACTIVATE_MULTIPASS | · | · | · | 26 |); no word and no Master Opcode Reference row. (only on maverick)
-    ACTIVATE_MULTIPASS = 38u8,
-    /// `NEURON_ISA_TPB_OPCODE_EXPONENTIAL` = 0x30: EXPONENTIAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x30 | EXPONENTIAL | 30 | 30 | 30 | 30 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 103 Exponential, fused exp+sum, \[newV4\]. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V4 tag is where the compiler's encoder starts, not the enumerator. CERTAIN
-    EXPONENTIAL = 48u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP` = 0x41: TENSOR_TENSOR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x41 | TENSOR_TENSOR_ARITH_OP | 41 | 41 | 41 | 41 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 31 TensorTensor; \[split\] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN
-    TENSOR_TENSOR_ARITH_OP = 65u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP` = 0x42: TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x42 | TENSOR_REDUCE_ARITH_OP | 42 | 42 | 42 | 42 |). IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose, isBitVec)); engine Pool/DVE for the IT. CERTAIN
-    TENSOR_REDUCE_ARITH_OP = 66u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP` = 0x43: TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x43 | TENSOR_SCALAR_ARITH_OP | 43 | 43 | 43 | 43 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3). CERTAIN
-    TENSOR_SCALAR_ARITH_OP = 67u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP` = 0x44: TENSOR_SCALAR_PTR_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x44 | TENSOR_SCALAR_PTR_ARITH_OP | 44 | 44 | 44 | 44 |); no word and no Master Opcode Reference row.
-    TENSOR_SCALAR_PTR_ARITH_OP = 68u8,
-    /// `NEURON_ISA_TPB_OPCODE_POOL` = 0x45: POOL: the shipped spelling (wiki-opcode-diff §2, the row | 0x45 | POOL | 45 | 45 | 45 | 45 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 20 Pool. CERTAIN
-    POOL = 69u8,
-    /// `NEURON_ISA_TPB_OPCODE_COPY` = 0x46: COPY: the shipped spelling (wiki-opcode-diff §2, the row | 0x46 | COPY | 46 | 46 | 46 | 46 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy without a dtype cast (\[+1=cast\]: 0x47 casts). CERTAIN
-    COPY = 70u8,
-    /// `NEURON_ISA_TPB_OPCODE_CAST` = 0x47: CAST: the shipped spelling (wiki-opcode-diff §2, the row | 0x47 | CAST | 47 | 47 | 47 | 47 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN
-    CAST = 71u8,
-    /// `NEURON_ISA_TPB_OPCODE_RECIPROCAL` = 0x48: RECIPROCAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x48 | RECIPROCAL | 48 | 48 | 48 | 48 |). IT 21 Reciprocal. CERTAIN
-    RECIPROCAL = 72u8,
-    /// `NEURON_ISA_TPB_OPCODE_MEMSET` = 0x49: MEMSET: the shipped spelling (wiki-opcode-diff §2, the row | 0x49 | MEMSET | 49 | 49 | 49 | 49 |). IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN
-    MEMSET = 73u8,
-    /// `NEURON_ISA_TPB_OPCODE_REG_LOAD` = 0x4a: REG_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4a | REG_LOAD | 4a | 4a | 4a | 4a |); no word and no Master Opcode Reference row.
-    REG_LOAD = 74u8,
-    /// `NEURON_ISA_TPB_OPCODE_REG_STORE` = 0x4b: REG_STORE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4b | REG_STORE | 4b | 4b | 4b | 4b |); no word and no Master Opcode Reference row.
-    REG_STORE = 75u8,
-    /// `NEURON_ISA_TPB_OPCODE_REG_SHUFFLE` = 0x4c: REG_SHUFFLE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4c | REG_SHUFFLE | 4c | 4c | 4c | 4c |); no word and no Master Opcode Reference row.
-    REG_SHUFFLE = 76u8,
-    /// `NEURON_ISA_TPB_OPCODE_RNG` = 0x4d: RNG: the shipped spelling (wiki-opcode-diff §2, the row | 0x4d | RNG | 4d | 4d | 4d | 4d |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 100 Rng; \[col\] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at Inst+0xF8, Rng forces 0). CERTAIN
-    RNG = 77u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP` = 0x4e: TENSOR_CUMULATIVE_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4e | TENSOR_CUMULATIVE_ARITH_OP | 4e | 4e | 4e | 4e |); no word and no Master Opcode Reference row.
-    TENSOR_CUMULATIVE_ARITH_OP = 78u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH` = 0x4f: TENSOR_SCALAR_PTR_MULTI_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4f | TENSOR_SCALAR_PTR_MULTI_ARITH | 4f | 4f | 4f | 4f |); no word and no Master Opcode Reference row.
-    TENSOR_SCALAR_PTR_MULTI_ARITH = 79u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP` = 0x51: TENSOR_TENSOR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x51 | TENSOR_TENSOR_BITVEC_OP | 51 | 51 | 51 | 51 |). IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN
-    TENSOR_TENSOR_BITVEC_OP = 81u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP` = 0x52: TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x52 | TENSOR_REDUCE_BITVEC_OP | 52 | 52 | 52 | 52 |). IT 27 TensorReduce, CR 82 (§3). CERTAIN
-    TENSOR_REDUCE_BITVEC_OP = 82u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP` = 0x53: TENSOR_SCALAR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x53 | TENSOR_SCALAR_BITVEC_OP | 53 | 53 | 53 | 53 |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
-    TENSOR_SCALAR_BITVEC_OP = 83u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP` = 0x54: TENSOR_SCALAR_PTR_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x54 | TENSOR_SCALAR_PTR_BITVEC_OP | 54 | 54 | 54 | 54 |); no word and no Master Opcode Reference row.
-    TENSOR_SCALAR_PTR_BITVEC_OP = 84u8,
-    /// `NEURON_ISA_TPB_OPCODE_MAX_POOL_SELECT` = 0x58: MAX_POOL_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x58 | MAX_POOL_SELECT | 58 | 58 | 58 | 58 |); no word and no Master Opcode Reference row.
-    MAX_POOL_SELECT = 88u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP` = 0x5e: TENSOR_CUMULATIVE_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x5e | TENSOR_CUMULATIVE_BITVEC_OP | 5e | 5e | 5e | 5e |); no word and no Master Opcode Reference row.
-    TENSOR_CUMULATIVE_BITVEC_OP = 94u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC` = 0x5f: TENSOR_SCALAR_PTR_MULTI_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x5f | TENSOR_SCALAR_PTR_MULTI_BITVEC | 5f | 5f | 5f | 5f |); no word and no Master Opcode Reference row.
-    TENSOR_SCALAR_PTR_MULTI_BITVEC = 95u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS` = 0x60: The shipped enumerator (libnrt DWARF, wiki-instruction-record §2, cluster 0x60..0x7F POOL / DVE). The Master Opcode Reference has IT 34 BNStats stamp 0x61 / 0x82, not 0x60.
-    BATCH_NORM_STATS = 96u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2` = 0x61: BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x61 | BATCH_NORM_STATS2 | 61 | 61 | 61 | 61 |). IT 34 BNStats; \[split\] 0x61 / 0x82 by apply_transpose. CERTAIN
-    BATCH_NORM_STATS2 = 97u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE` = 0x62: BATCH_NORM_AGGREGATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x62 | BATCH_NORM_AGGREGATE | 62 | 62 | 62 | 62 |). IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN
-    BATCH_NORM_AGGREGATE = 98u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE` = 0x63: BATCH_NORM_GRAD_ACCUMULATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x63 | BATCH_NORM_GRAD_ACCUMULATE | 63 | 63 | 63 | 63 |). IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN
-    BATCH_NORM_GRAD_ACCUMULATE = 99u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD` = 0x64: BATCH_NORM_PARAM_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x64 | BATCH_NORM_PARAM_LOAD | 64 | 64 | 64 | 64 |). The spec's earlier reading of this byte is another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN
-    BATCH_NORM_PARAM_LOAD = 100u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP` = 0x65: BATCH_NORM_BACK_PROP: the shipped spelling (wiki-opcode-diff §2, the row | 0x65 | BATCH_NORM_BACK_PROP | 65 | 65 | 65 | 65 |). The spec's earlier reading of this byte is another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN
-    BATCH_NORM_BACK_PROP = 101u8,
-    /// `NEURON_ISA_TPB_OPCODE_LOAD_PARAMETER_RAM` = 0x66: LOAD_PARAMETER_RAM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x66 | LOAD_PARAMETER_RAM | 66 | 66 | 66 | 66 |); no word and no Master Opcode Reference row.
-    LOAD_PARAMETER_RAM = 102u8,
-    /// `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` = 0x67: IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a); the DVE datamove page emits it after the chunk's 0x68 (conflict gather_pool_buffer_load_order); the word is POOL_BUFFER_LOAD (S4_PB). CERTAIN
-    POOL_BUFFER_LOAD = 103u8,
-    /// `NEURON_ISA_TPB_OPCODE_GATHER` = 0x68: S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst\[k\] = Pool_Buffer\[index\[k\]\] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004 §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as reg_load on DVE (README conflict #9)
-    GATHER = 104u8,
-    /// `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT` = 0x69: LOAD_MASK_SELECT (CTRL_IM): loads a 32-byte channel-select mask table, decoded on the SEQ control surface (wiki-opcode-diff §2; wiki-gap-cluster §7, common.h maverick:205 / sunda:194). The Master Opcode Reference's mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3), the engine column's DVE; the word is LOAD_MASK_SELECT (the header's CTRL_IM layout, wiki-gap-cluster §7), which the DVE datamove page emits after either data-move half (conflicts load_mask_select_pairing, stream_shuffle_pair_order). CERTAIN
-    LOAD_MASK_SELECT = 105u8,
-    /// `NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE` = 0x6a: STREAM_SHUFFLE (S4D4_TR, wiki-opcode-diff §2; wiki-gap-cluster §8). IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict stream_shuffle_pair_order); the word is STREAM_SHUFFLE (S4D4_TR, the spec's earlier STREAM_SHUFFLE_TRANSPOSE). CERTAIN
-    STREAM_SHUFFLE = 106u8,
-    /// `NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE` = 0x6b: STREAM_TRANSPOSE (S4D4_TR): the shipped spelling, in common.h (wiki-opcode-diff §2, wiki-stream-transpose §9: common.h:199) and the libnrt DWARF enum (wiki-instruction-record §2). IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the word is STREAM_TRANSPOSE. CERTAIN
-    STREAM_TRANSPOSE = 107u8,
-    /// `NEURON_ISA_TPB_OPCODE_MAX8` = 0x6c: MAX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6c | MAX8 | 6c | 6c | 6c | 6c |). IT 88 Max (L2 Max8). CERTAIN
-    MAX8 = 108u8,
-    /// `NEURON_ISA_TPB_OPCODE_MATCH_VALUE_LOAD` = 0x6d: MATCH_VALUE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x6d | MATCH_VALUE_LOAD | 6d | 6d | 6d | 6d |). IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace (\[col\], §3). CERTAIN
-    MATCH_VALUE_LOAD = 109u8,
-    /// `NEURON_ISA_TPB_OPCODE_FIND_INDEX8` = 0x6e: FIND_INDEX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6e | FIND_INDEX8 | 6e | 6e | 6e | 6e |). IT 89 MaxIndex's index bundle, shared with IT 91 (\[col\], §3). CERTAIN
-    FIND_INDEX8 = 110u8,
-    /// `NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8` = 0x6f: MATCH_REPLACE8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6f | MATCH_REPLACE8 | 6f | 6f | 6f | 6f |). IT 90 MatchReplace (L2 MatchReplace8). CERTAIN
-    MATCH_REPLACE8 = 111u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH` = 0x70: TENSOR_SCALAR_IMM_LD_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x70 | TENSOR_SCALAR_IMM_LD_ARITH | 70 | 70 | 70 | 70 |); no word and no Master Opcode Reference row.
-    TENSOR_SCALAR_IMM_LD_ARITH = 112u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC` = 0x71: TENSOR_SCALAR_IMM_LD_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x71 | TENSOR_SCALAR_IMM_LD_BITVEC | 71 | 71 | 71 | 71 |); no word and no Master Opcode Reference row.
-    TENSOR_SCALAR_IMM_LD_BITVEC = 113u8,
-    /// `NEURON_ISA_TPB_OPCODE_COPY_PREDICATED` = 0x72: COPY_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x72 | COPY_PREDICATED | 72 | 72 | 72 | 72 |); no word and no Master Opcode Reference row.
-    COPY_PREDICATED = 114u8,
-    /// `NEURON_ISA_TPB_OPCODE_ROI_ALIGN` = 0x73: ROI_ALIGN: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x73 | ROI_ALIGN | 73 | 73 | 73 | 73 |); no word and no Master Opcode Reference row.
-    ROI_ALIGN = 115u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR` = 0x74: TENSOR_SCALAR_ADDR: the shipped spelling (wiki-opcode-diff §2, the row | 0x74 | TENSOR_SCALAR_ADDR | 74 | 74 | 74 | 74 |). IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr (wiki-indirection-engine §1 kernel map). CERTAIN
-    TENSOR_SCALAR_ADDR = 116u8,
-    /// `NEURON_ISA_TPB_OPCODE_RAND` = 0x76: RAND: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x76 | RAND | 76 | 76 | 76 | 76 |); no word and no Master Opcode Reference row.
-    RAND = 118u8,
-    /// `NEURON_ISA_TPB_OPCODE_RAND_GET_STATE` = 0x77: RAND_GET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x77 | RAND_GET_STATE | 77 | 77 | 77 | 77 |). IT 58 GetRandState; \[col\] shared with IT 99 RandGetState. CERTAIN
-    RAND_GET_STATE = 119u8,
-    /// `NEURON_ISA_TPB_OPCODE_RAND_SET_STATE` = 0x78: RAND_SET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x78 | RAND_SET_STATE | 78 | 78 | 78 | 78 |). IT 98 RandSetState, \[newV3\]; also IT 59 SetRandState's V3 Pool arm. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN
-    RAND_SET_STATE = 120u8,
-    /// `NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE` = 0x79: The raw SEQ-side embedding scatter-reduce (NX_POOL handler 'y', SUNDA kernel pool_embedding_update); no struct2opcode key: the compiler emits the 0xca pseudo (wiki-indirection-engine §1, HIGH/OBSERVED). Not in the Master Opcode Reference
-    EMBEDDING_UPDATE = 121u8,
-    /// `NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT` = 0x7a: LOAD_POOL_ARGUMENT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7a | LOAD_POOL_ARGUMENT | 7a | 7a | 7a | 7a |); no word and no Master Opcode Reference row.
-    LOAD_POOL_ARGUMENT = 122u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE` = 0x7b: TENSOR_DEQUANTIZE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7b | TENSOR_DEQUANTIZE | 7b | 7b | 7b | 7b |); no word and no Master Opcode Reference row.
-    TENSOR_DEQUANTIZE = 123u8,
-    /// `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_ARITH` = 0x7c: CROSS_LANE_REDUCE_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0x7c | CROSS_LANE_REDUCE_ARITH | 7c | 7c | 7c | 7c |). IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN
-    CROSS_LANE_REDUCE_ARITH = 124u8,
-    /// `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_BITVEC` = 0x7d: CROSS_LANE_REDUCE_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x7d | CROSS_LANE_REDUCE_BITVEC | 7d | 7d | 7d | 7d |). IT 27 TensorReduce, TR 125 (§3). CERTAIN
-    CROSS_LANE_REDUCE_BITVEC = 125u8,
-    /// `NEURON_ISA_TPB_OPCODE_IOTA` = 0x7e: IOTA: the shipped spelling (wiki-opcode-diff §2, the row | 0x7e | IOTA | 7e | 7e | 7e | 7e |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN
-    IOTA = 126u8,
-    /// `NEURON_ISA_TPB_OPCODE_DROPOUT` = 0x7f: DROPOUT: the shipped spelling, in common.h (wiki-opcode-diff §2; wiki-dropout §2: common.h:218, all four generations) and the libnrt DWARF enum (wiki-instruction-record §2). IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN
-    DROPOUT = 127u8,
-    /// `NEURON_ISA_TPB_OPCODE_JPEG_DECODE` = 0x81: The shipped enumerator (libnrt DWARF; wiki-instruction-record §2, its correction: 0x81, not 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman, mariana, maverick)
-    JPEG_DECODE = 129u8,
-    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2` = 0x82: TRANSPOSE_BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x82 | TRANSPOSE_BATCH_NORM_STATS2 | 82 | 82 | 82 | 82 |). IT 34 BNStats with apply_transpose. CERTAIN
-    TRANSPOSE_BATCH_NORM_STATS2 = 130u8,
-    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP` = 0x83: TRANSPOSE_TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x83 | TRANSPOSE_TENSOR_REDUCE_ARITH_OP | 83 | 83 | 83 | 83 |). IT 27 TensorReduce, CR 131 (§3). CERTAIN
-    TRANSPOSE_TENSOR_REDUCE_ARITH_OP = 131u8,
-    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP` = 0x84: TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x84 | TRANSPOSE_TENSOR_REDUCE_BITVEC_OP | 84 | 84 | 84 | 84 |). IT 27 TensorReduce, CR 132 (§3). CERTAIN
-    TRANSPOSE_TENSOR_REDUCE_BITVEC_OP = 132u8,
-    /// `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER` = 0x85: CUSTOM_OP_HEADER: the shipped spelling (wiki-opcode-diff §2, the row | 0x85 | CUSTOM_OP_HEADER | 85 | 85 | 85 | 85 |). IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN
-    CUSTOM_OP_HEADER = 133u8,
-    /// `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD` = 0x86: CUSTOM_OP_PAYLOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x86 | CUSTOM_OP_PAYLOAD | 86 | 86 | 86 | 86 |). IT 53 CustomOp's argument bundles (§3). CERTAIN
-    CUSTOM_OP_PAYLOAD = 134u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH` = 0x87: TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x87 | TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH | 87 | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
-    TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH = 135u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC` = 0x88: TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x88 | TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC | 88 | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
-    TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC = 136u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16` = 0x8a: TENSOR_TENSOR_ADD_BF16: the shipped spelling (wiki-opcode-diff §2, the row | 0x8a | TENSOR_TENSOR_ADD_BF16 | 8a | · | · | · |). The spec's earlier reading of this byte is another operation (conflict opcode_0x8a_bf16_add). IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). Architectures: sunda, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on sunda)
-    TENSOR_TENSOR_ADD_BF16 = 138u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16` = 0x8b: TENSOR_TENSOR_MULT_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8b | TENSOR_TENSOR_MULT_BF16 | 8b | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
-    TENSOR_TENSOR_MULT_BF16 = 139u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16` = 0x8c: TENSOR_REDUCE_ADD_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8c | TENSOR_REDUCE_ADD_BF16 | 8c | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
-    TENSOR_REDUCE_ADD_BF16 = 140u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16` = 0x8d: TENSOR_REDUCE_MAX_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8d | TENSOR_REDUCE_MAX_BF16 | 8d | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
-    TENSOR_REDUCE_MAX_BF16 = 141u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2` = 0x8e: BATCH_NORM_PARAM_LOAD2: the shipped spelling (wiki-opcode-diff §2, the row | 0x8e | BATCH_NORM_PARAM_LOAD2 | 8e | 8e | 8e | 8e |). IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN
-    BATCH_NORM_PARAM_LOAD2 = 142u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16` = 0x8f: TENSOR_TENSOR_SUB_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8f | TENSOR_TENSOR_SUB_BF16 | 8f | · | · | · |); no word and no Master Opcode Reference row. (only on sunda)
-    TENSOR_TENSOR_SUB_BF16 = 143u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT` = 0x92: TENSOR_SCALAR_AFFINE_SELECT: the shipped spelling (wiki-opcode-diff §2, the row | 0x92 | TENSOR_SCALAR_AFFINE_SELECT | 92 | 92 | 92 | 92 |). IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN
-    TENSOR_SCALAR_AFFINE_SELECT = 146u8,
-    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP` = 0x93: TRANSPOSE_TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x93 | TRANSPOSE_TENSOR_SCALAR_ARITH_OP | 93 | 93 | 93 | 93 |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN
-    TRANSPOSE_TENSOR_SCALAR_ARITH_OP = 147u8,
-    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE2` = 0x94: BATCH_NORM_GRAD_ACCUMULATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x94 | BATCH_NORM_GRAD_ACCUMULATE2 | 94 | 94 | 94 | 94 |). IT 36 BNGradients, register coefficients. CERTAIN
-    BATCH_NORM_GRAD_ACCUMULATE2 = 148u8,
-    /// `NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG` = 0x95: MODIFY_POOL_CONFIG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x95 | MODIFY_POOL_CONFIG | 95 | 95 | 95 | 95 |); no word and no Master Opcode Reference row.
-    MODIFY_POOL_CONFIG = 149u8,
-    /// `NEURON_ISA_TPB_OPCODE_SORT` = 0x96: SORT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x96 | SORT | 96 | 96 | 96 | 96 |); no word and no Master Opcode Reference row.
-    SORT = 150u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT` = 0x98: TENSOR_SCALAR_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x98 | TENSOR_SCALAR_SELECT | 98 | 98 | 98 | 98 |); no word and no Master Opcode Reference row.
-    TENSOR_SCALAR_SELECT = 152u8,
-    /// `NEURON_ISA_TPB_OPCODE_CAST_PREDICATED` = 0x99: CAST_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x99 | CAST_PREDICATED | 99 | 99 | 99 | 99 |); no word and no Master Opcode Reference row.
-    CAST_PREDICATED = 153u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE` = 0x9a: TENSOR_SCALAR_CACHE_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0x9a | TENSOR_SCALAR_CACHE_REDUCE | 9a | 9a | 9a | 9a |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3). CERTAIN
-    TENSOR_SCALAR_CACHE_REDUCE = 154u8,
-    /// `NEURON_ISA_TPB_OPCODE_DVE_READ_ACCUMULATOR` = 0x9b: DVE_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x9b | DVE_READ_ACCUMULATOR | 9b | 9b | 9b | 9b |). IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN
-    DVE_READ_ACCUMULATOR = 155u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_RANGE_CHECK` = 0x9c: TENSOR_REDUCE_RANGE_CHECK: the shipped spelling (wiki-opcode-diff §2, the row | 0x9c | TENSOR_REDUCE_RANGE_CHECK | 9c | 9c | 9c | 9c |). The spec's earlier reading of this byte is another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
-    TENSOR_REDUCE_RANGE_CHECK = 156u8,
-    /// `NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH` = 0x9d: SCALAR_TENSOR_TENSOR_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9d | SCALAR_TENSOR_TENSOR_ARITH | 9d | 9d | 9d | 9d |); no word and no Master Opcode Reference row.
-    SCALAR_TENSOR_TENSOR_ARITH = 157u8,
-    /// `NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC` = 0x9e: SCALAR_TENSOR_TENSOR_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x9e | SCALAR_TENSOR_TENSOR_BITVEC | 9e | 9e | 9e | 9e |). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
-    SCALAR_TENSOR_TENSOR_BITVEC = 158u8,
-    /// `NEURON_ISA_TPB_OPCODE_ENGINE_NOP` = 0x9f: ENGINE_NOP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9f | ENGINE_NOP | 9f | 9f | 9f | 9f |); no word and no Master Opcode Reference row.
-    ENGINE_NOP = 159u8,
-    /// `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE` = 0xa0: EVENT_SEMAPHORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa0 | EVENT_SEMAPHORE | a0 | a0 | a0 | a0 |). IT 13 EventSemaphore. CERTAIN
-    EVENT_SEMAPHORE = 160u8,
-    /// `NEURON_ISA_TPB_OPCODE_HALT` = 0xa1: HALT: the shipped spelling (wiki-opcode-diff §2, the row | 0xa1 | HALT | a1 | a1 | a1 | a1 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 17 Halt. CERTAIN
-    HALT = 161u8,
-    /// `NEURON_ISA_TPB_OPCODE_DRAIN` = 0xa2: DRAIN: the shipped spelling (wiki-opcode-diff §2, the row | 0xa2 | DRAIN | a2 | a2 | a2 | a2 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 16 Drain. CERTAIN
-    DRAIN = 162u8,
-    /// `NEURON_ISA_TPB_OPCODE_INSTRUCTION_FLUSH` = 0xa3: INSTRUCTION_FLUSH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa3 | INSTRUCTION_FLUSH | a3 | a3 | a3 | a3 |); no word and no Master Opcode Reference row.
-    INSTRUCTION_FLUSH = 163u8,
-    /// `NEURON_ISA_TPB_OPCODE_NOP` = 0xa4: NOP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa4 | NOP | a4 | a4 | a4 | a4 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 12 NoOp (L2 Nop). CERTAIN
-    NOP = 164u8,
-    /// `NEURON_ISA_TPB_OPCODE_WRITE` = 0xa5: WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa5 | WRITE | a5 | a5 | a5 | a5 |); no word and no Master Opcode Reference row.
-    WRITE = 165u8,
-    /// `NEURON_ISA_TPB_OPCODE_NOTIFY` = 0xa6: The shipped enumerator (libnrt DWARF), in the SP / control cluster (wiki-instruction-record §2).
-    NOTIFY = 166u8,
-    /// `NEURON_ISA_TPB_OPCODE_MOVE` = 0xa7: MOVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa7 | MOVE | a7 | a7 | a7 | a7 |). IT 74 RegisterMove (L2 Move). CERTAIN
-    MOVE = 167u8,
-    /// `NEURON_ISA_TPB_OPCODE_ALU_OP` = 0xa8: ALU_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa8 | ALU_OP | a8 | a8 | a8 | a8 |). IT 73 RegisterAlu (L2 AluOp). CERTAIN
-    ALU_OP = 168u8,
-    /// `NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH` = 0xa9: COMPARE_BRANCH: the shipped spelling (wiki-opcode-diff §2, the row | 0xa9 | COMPARE_BRANCH | a9 | a9 | a9 | a9 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 78 CompareAndBranch; \[col\] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch condition tells them apart). CERTAIN
-    COMPARE_BRANCH = 169u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_LOAD` = 0xaa: TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xaa | TENSOR_LOAD | aa | aa | aa | aa |). IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN
-    TENSOR_LOAD = 170u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_STORE` = 0xab: TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xab | TENSOR_STORE | ab | ab | ab | ab |). IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN
-    TENSOR_STORE = 171u8,
-    /// `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE_RANGE_CLEAR` = 0xb0: EVENT_SEMAPHORE_RANGE_CLEAR: the shipped spelling (wiki-opcode-diff §2, the row | 0xb0 | EVENT_SEMAPHORE_RANGE_CLEAR | b0 | b0 | b0 | b0 |). IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN
-    EVENT_SEMAPHORE_RANGE_CLEAR = 176u8,
-    /// `NEURON_ISA_TPB_OPCODE_SET_ORDERING_MODE` = 0xb1: SET_ORDERING_MODE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb1 | SET_ORDERING_MODE | b1 | b1 | b1 | b1 |); no word and no Master Opcode Reference row.
-    SET_ORDERING_MODE = 177u8,
-    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the enumerator spelling, which the spec first coined from that L2 name, is the shipped one (wiki-opcode-diff §2, the row | 0xb2 | MOVE_SHAPE | b2 | b2 | b2 | b2 |)
-    MOVE_SHAPE = 178u8,
-    /// `NEURON_ISA_TPB_OPCODE_POLL_SEM` = 0xb3: POLL_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb3 | POLL_SEM | b3 | b3 | b3 | b3 |); no word and no Master Opcode Reference row.
-    POLL_SEM = 179u8,
-    /// `NEURON_ISA_TPB_OPCODE_TEST_EVENT_SEM` = 0xb4: TEST_EVENT_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb4 | TEST_EVENT_SEM | · | · | b4 | b4 |); no word and no Master Opcode Reference row. (only on mariana, maverick)
-    TEST_EVENT_SEM = 180u8,
-    /// `NEURON_ISA_TPB_OPCODE_BRANCH_PREFETCH_HINT` = 0xb5: BRANCH_PREFETCH_HINT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb5 | BRANCH_PREFETCH_HINT | b5 | b5 | b5 | b5 |); no word and no Master Opcode Reference row.
-    BRANCH_PREFETCH_HINT = 181u8,
-    /// `NEURON_ISA_TPB_OPCODE_COMPACT_CONTROL_INST` = 0xb6: COMPACT_CONTROL_INST: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb6 | COMPACT_CONTROL_INST | · | · | · | b6 |); no word and no Master Opcode Reference row. (only on maverick)
-    COMPACT_CONTROL_INST = 182u8,
-    /// `NEURON_ISA_TPB_OPCODE_DMAMEMCPY` = 0xb8: DIRECT2D (2-D copy), real HW
-    DMAMEMCPY = 184u8,
-    /// `NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2` = 0xb9: DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269) (only on maverick)
-    DMA_MEMCPY2 = 185u8,
-    /// `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE` = 0xba: DMA_IMMEDIATE (NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT), a v5 DMA word (maverick common.h:268-269) (only on maverick)
-    DMA_IMMEDIATE = 186u8,
-    /// `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT` = 0xbb: INDIRECT1D (indexed gather/scatter), real HW
-    DMA_INDIRECT = 187u8,
-    /// `NEURON_ISA_TPB_OPCODE_RANGE_SELECT` = 0xbc: RANGE_SELECT: the shipped spelling (wiki-opcode-diff §2; wiki-range-select §3: common.h:259 cayman / :265 mariana / :271 maverick, absent on sunda). IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
-    RANGE_SELECT = 188u8,
-    /// `NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE` = 0xbd: DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick)
-    DMA_TRANSPOSE = 189u8,
-    /// `NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS` = 0xbe: GET_SEQUENCE_BOUNDS: the shipped spelling (wiki-opcode-diff §2, +v3; a POOL kernel at funcVA 0x01004204, wiki-range-select §7.1). IT 64 GetSequenceBounds, \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
-    GET_SEQUENCE_BOUNDS = 190u8,
-    /// `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE` = 0xbf: S3D3_COLLECTIVE (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT): the collective (cross-NeuronCore) gather, a real HW Pool/Q7 iDMA over the LNC-grouped peer ring that the TriggerCollective pseudos lower into (seed 004 §7; common.h:262); decoded on the device under the log string "Decode: SB2SB_Collective", apart from the compute-side "P%i: DGE DIRECT2D" / "P%i: DGE INDIRECT" / "P%i: DGE GATHER TRANSPOSE" set; the Master Opcode Reference's IT 33 GPSIMDSB2SB (L2 Sb2sbCollective, \[newV3\]); the word is S3D3_COLLECTIVE (spec/words/s3d3_collective.toml) (only on cayman, mariana, maverick)
-    SB2SB_COLLECTIVE = 191u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER` = 0xc1: PSEUDO_DMATRIGGER: the shipped spelling (wiki-opcode-diff §2 and §4, invariant v2..v5). DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger, NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT; Master Opcode Reference IT 67, L2 PseudoDMATrigger)
-    PSEUDO_DMATRIGGER = 193u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM` = 0xc2: PSEUDO_DMAREARM: the shipped spelling (wiki-opcode-diff §2). ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT; Master Opcode Reference IT 86, L2 PseudoDMARearm)
-    PSEUDO_DMAREARM = 194u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER` = 0xc3: PSEUDO_DMABARRIER: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc3 | PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no word and no Master Opcode Reference row.
-    PSEUDO_DMABARRIER = 195u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT 43 IndirectLoad / IT 45 IndirectSave, \[split\] with 0xD6 by direction; which direction is open, see PSEUDO_RANGE_CHECK)
-    PSEUDO_DMAMEMCPY_FULL_IND = 196u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SEMAPHORE_SET` = 0xc5: PSEUDO_SEMAPHORE_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc5 | PSEUDO_SEMAPHORE_SET | c5 | c5 | c5 | c5 |); no word and no Master Opcode Reference row.
-    PSEUDO_SEMAPHORE_SET = 197u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_LOAD_ACT_FUNC_SET` = 0xc6: PSEUDO_LOAD_ACT_FUNC_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc6 | PSEUDO_LOAD_ACT_FUNC_SET | c6 | c6 | c6 | c6 |); no word and no Master Opcode Reference row.
-    PSEUDO_LOAD_ACT_FUNC_SET = 198u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE` = 0xc7: The compact pseudo TriggerCollective for an all-reduce, which the runtime lowers host-side into SB2SB / DMA legs (wiki-s3d3-collective §1, its gcc probe and lowering diagram). No word: no page gives its bytes (spec/gaps.toml).
-    PSEUDO_TRIGGER_ALL_REDUCE = 199u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE` = 0xc8: The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
-    PSEUDO_TRIGGER_COLLECTIVE = 200u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_READ_VAR_ADDR` = 0xc9: PSEUDO_READ_VAR_ADDR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc9 | PSEUDO_READ_VAR_ADDR | c9 | c9 | c9 | c9 |); no word and no Master Opcode Reference row.
-    PSEUDO_READ_VAR_ADDR = 201u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` = 0xca: IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000 visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79
-    PSEUDO_EMBEDDING_UPDATE = 202u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV` = 0xcb: PSEUDO_SEND_RECV: the shipped spelling (wiki-opcode-diff §2, the row | 0xcb | PSEUDO_SEND_RECV | cb | cb | cb | cb |; also the libnrt DWARF enum's, wiki-opcode-diff §2). IT 49 CollectiveSend; \[col\] shared with IT 50 CollectiveRecv, direction is an in-bundle field (§2, §4 row 5). CERTAIN
-    PSEUDO_SEND_RECV = 203u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL` = 0xcc: A host-only pseudo resolved to a PC and deleted (num_extra_instrs = -1) (wiki-instruction-record §2; wiki-pseudo-lowering §5).
-    PSEUDO_BRANCH_LABEL = 204u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_STORE` = 0xcd: PSEUDO_TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xcd | PSEUDO_TENSOR_STORE | cd | cd | cd | cd |). IT 76 TensorSave, register mode. CERTAIN
-    PSEUDO_TENSOR_STORE = 205u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_LOAD` = 0xce: PSEUDO_TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xce | PSEUDO_TENSOR_LOAD | ce | ce | ce | ce |). IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN
-    PSEUDO_TENSOR_LOAD = 206u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMASWAP_QUEUE_SET` = 0xcf: PSEUDO_DMASWAP_QUEUE_SET: the shipped spelling, in common.h (wiki-opcode-diff §2) and the libnrt DWARF enum (wiki-instruction-record §2). SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode Reference IT 85, L2 PseudoDMASwapQueueSet)
-    PSEUDO_DMASWAP_QUEUE_SET = 207u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED` = 0xd0: PSEUDO_SET_RNG_SEED: the shipped spelling (wiki-opcode-diff §2, the row | 0xd0 | PSEUDO_SET_RNG_SEED | d0 | d0 | d0 | d0 |). IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN
-    PSEUDO_SET_RNG_SEED = 208u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN` = 0xd1: The host-only stream-split sentinel that starts a function; never reaches the device (wiki-instruction-record §2).
-    PSEUDO_FUNCTION_BEGIN = 209u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN` = 0xd2: PSEUDO_FUNCTION_RETURN: the shipped spelling (wiki-opcode-diff §2, the row | 0xd2 | PSEUDO_FUNCTION_RETURN | d2 | d2 | d2 | d2 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 81 Return, one bundle per active engine. CERTAIN
-    PSEUDO_FUNCTION_RETURN = 210u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL` = 0xd3: PSEUDO_FUNCTION_CALL: the shipped spelling (wiki-opcode-diff §2, the row | 0xd3 | PSEUDO_FUNCTION_CALL | d3 | d3 | d3 | d3 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 84 Call, one bundle per engine. CERTAIN
-    PSEUDO_FUNCTION_CALL = 211u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load, IT 22 Save, IT 32 DMACopy all stamp it, \[col\])
-    PSEUDO_DMA_DIRECT2D = 212u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SYNC_BARRIER` = 0xd5: PSEUDO_SYNC_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd5 | PSEUDO_SYNC_BARRIER | d5 | d5 | d5 | d5 |). IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN
-    PSEUDO_SYNC_BARRIER = 213u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling, which the spec first inferred (see the word's evidence), is the shipped one (wiki-opcode-diff §2, the row | 0xd6 | PSEUDO_RANGE_CHECK | d6 | d6 | d6 | d6 |)
-    PSEUDO_RANGE_CHECK = 214u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE` = 0xd7: The host-lowered (CC-top, device_tpb_idx == 0 only) form of JPEG_DECODE 0x81, handled by the v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman, mariana, maverick)
-    PSEUDO_JPEG_DECODE = 215u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER` = 0xd8: PSEUDO_CORE_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd8 | PSEUDO_CORE_BARRIER | d8 | d8 | d8 | d8 |). IT 87 CoreBarrier (L2 PseudoCoreBarrier), \[newV3\]. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN
-    PSEUDO_CORE_BARRIER = 216u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2` = 0xd9: PSEUDO_TRIGGER_COLLECTIVE2: the shipped spelling (wiki-opcode-diff §2, the row | 0xd9 | PSEUDO_TRIGGER_COLLECTIVE2 | d9 | d9 | d9 | d9 |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN
-    PSEUDO_TRIGGER_COLLECTIVE2 = 217u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's coarse form (POOL); the engine here is the DMA reading
-    PSEUDO_EXTENSION = 218u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID` = 0xdb: PSEUDO_CUR_PROCESSING_RANK_ID: the shipped spelling (wiki-opcode-diff §2, the row | 0xdb | PSEUDO_CUR_PROCESSING_RANK_ID | db | db | db | db |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 66 GetCurProcessingRankID. CERTAIN
-    PSEUDO_CUR_PROCESSING_RANK_ID = 219u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD` = 0xdc: PSEUDO_GID_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xdc | PSEUDO_GID_LOAD | dc | dc | dc | dc |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 11 GetGlobalRankId. CERTAIN
-    PSEUDO_GID_LOAD = 220u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT` = 0xdd: PSEUDO_BRANCH_PREFETCH_HINT: the shipped spelling (wiki-opcode-diff §2, the row | 0xdd | PSEUDO_BRANCH_PREFETCH_HINT | dd | dd | dd | dd |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN
-    PSEUDO_BRANCH_PREFETCH_HINT = 221u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_COMPLETION` = 0xde: PSEUDO_TENSOR_COMPLETION: the shipped spelling (wiki-opcode-diff §2, the row | 0xde | PSEUDO_TENSOR_COMPLETION | de | de | de | de |). IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN
-    PSEUDO_TENSOR_COMPLETION = 222u8,
-    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_INST` = 0xdf: PSEUDO_INST: the shipped spelling (wiki-opcode-diff §2, the row | 0xdf | PSEUDO_INST | df | df | df | df |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 82 Exit (L2 PseudoInst). CERTAIN
-    PSEUDO_INST = 223u8,
-    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS` = 0xe0: The shipped enumerator (libnrt DWARF), in the 0xE0..0xFF extended cluster (wiki-instruction-record §2). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on mariana, maverick)
-    SPARSITY_COMPRESS = 224u8,
-    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS_TAG` = 0xe1: SPARSITY_COMPRESS_TAG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe1 | SPARSITY_COMPRESS_TAG | · | · | e1 | e1 |); no word and no Master Opcode Reference row. (only on mariana, maverick)
-    SPARSITY_COMPRESS_TAG = 225u8,
-    /// `NEURON_ISA_TPB_OPCODE_RAND2` = 0xe2: RAND2: the shipped spelling (wiki-opcode-diff §2, the row | 0xe2 | RAND2 | · | · | e2 | e2 |). IT 97 Rand2, bounded RNG, \[newV4\]. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
-    RAND2 = 226u8,
-    /// `NEURON_ISA_TPB_OPCODE_QUANTIZE_MX` = 0xe3: QUANTIZE_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0xe3 | QUANTIZE_MX | · | · | e3 | e3 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 96 QuantizeMx, \[newV4\]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick)
-    QUANTIZE_MX = 227u8,
-    /// `NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD` = 0xe4: CONV_LUT_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe4 | CONV_LUT_LOAD | · | e4 | e4 | e4 |); no word and no Master Opcode Reference row. (only on cayman, mariana, maverick)
-    CONV_LUT_LOAD = 228u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH` = 0xe5: TENSOR_TENSOR_SCAN_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0xe5 | TENSOR_TENSOR_SCAN_ARITH | e5 | e5 | e5 | e5 |). The spec's earlier reading of this byte is another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN
-    TENSOR_TENSOR_SCAN_ARITH = 229u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE` = 0xe6: TENSOR_SCALAR_CACHE_CUMULATIVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xe6 | TENSOR_SCALAR_CACHE_CUMULATIVE | e6 | e6 | e6 | e6 |). IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN
-    TENSOR_SCALAR_CACHE_CUMULATIVE = 230u8,
-    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy; Master Opcode Reference IT 26, POOL, lowered to COPY on V4)
-    INDIRECT_COPY = 231u8,
-    /// `NEURON_ISA_TPB_OPCODE_COPY_PREDICATED_SCALAR` = 0xe8: COPY_PREDICATED_SCALAR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe8 | COPY_PREDICATED_SCALAR | e8 | e8 | e8 | e8 |); no word and no Master Opcode Reference row.
-    COPY_PREDICATED_SCALAR = 232u8,
-    /// `NEURON_ISA_TPB_OPCODE_DVE_READ_INDICES` = 0xe9: DVE_READ_INDICES: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe9 | DVE_READ_INDICES | · | e9 | e9 | e9 |); no word and no Master Opcode Reference row. (only on cayman, mariana, maverick)
-    DVE_READ_INDICES = 233u8,
-    /// `NEURON_ISA_TPB_OPCODE_SELECT_REDUCE` = 0xea: SELECT_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0xea | SELECT_REDUCE | ea | ea | ea | ea |). The spec's earlier reading of this byte is another operation (conflict opcode_0xea_select_reduce). IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN
-    SELECT_REDUCE = 234u8,
-    /// `NEURON_ISA_TPB_OPCODE_EXTENDED_INST` = 0xf0: EXTENDED_STRUCT: the EXTISA extended instruction (common.h:301); byte 12 extended_opcode (EXTENDED_OPCODE) picks the instruction: words EXTENDED (the envelope), EXTENDED_RDMA_DESC_GEN (8) and EXTENDED_RDMA_DESC_START (9)
-    EXTENDED_INST = 240u8,
-    /// `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE` = 0xf1: GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick)
-    DMA_GATHER_TRANSPOSE = 241u8,
-    /// `NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT` = 0xf2: NONZERO_WITH_COUNT: the shipped spelling (wiki-opcode-diff §2, the row | 0xf2 | NONZERO_WITH_COUNT | · | f2 | f2 | f2 |). IT 104 NonzeroWithCount, \[newV3\] (CoreV3 stamps 0xF2 @0x1355b18, §4). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick)
-    NONZERO_WITH_COUNT = 242u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE` = 0xf3: TENSOR_TENSOR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf3 | TENSOR_TENSOR_INT_WIDE | · | · | · | f3 |); no word and no Master Opcode Reference row. (only on maverick)
-    TENSOR_TENSOR_INT_WIDE = 243u8,
-    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_INT_WIDE` = 0xf4: TENSOR_SCALAR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf4 | TENSOR_SCALAR_INT_WIDE | · | · | · | f4 |); no word and no Master Opcode Reference row. (only on maverick)
-    TENSOR_SCALAR_INT_WIDE = 244u8,
-    /// `NEURON_ISA_TPB_OPCODE_INVALID` = 0xff: The terminal sentinel, not an instruction (wiki-instruction-record §2).
-    INVALID = 255u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 0u8,
-}
-impl Default for OPCODE {
-    fn default() -> Self {
-        Self::Other(0)
-    }
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct OPCODE(pub u8);
 impl OPCODE {
+    /// `NEURON_ISA_TPB_OPCODE_LDWEIGHTS` = 0x1: LDWEIGHTS: the shipped spelling (wiki-opcode-diff §2, the row | 0x01 | LDWEIGHTS | 01 | 01 | 01 | 01 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult's first bundle (LdWeights 0x01 + MatMul 0x02, §3); also IT 9 MatmultSparse's LoadWeights. CERTAIN.
+    pub const LDWEIGHTS: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_OPCODE_MATMUL` = 0x2: MATMUL: the shipped spelling (wiki-opcode-diff §2, the row | 0x02 | MATMUL | 02 | 02 | 02 | 02 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 8 Matmult: \[split\]\[mb:2\] LdWeights 0x01 + MatMul 0x02 (§3). CERTAIN.
+    pub const MATMUL: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_OPCODE_PE_REG_WRITE` = 0x3: PE_REG_WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x03 | PE_REG_WRITE | 03 | 03 | 03 | 03 |); no word and no Master Opcode Reference row.
+    pub const PE_REG_WRITE: Self = Self(3u8);
+    /// `NEURON_ISA_TPB_OPCODE_WEIGHT_MASK` = 0x4: WEIGHT_MASK: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x04 | WEIGHT_MASK | 04 | 04 | 04 | 04 |); no word and no Master Opcode Reference row.
+    pub const WEIGHT_MASK: Self = Self(4u8);
+    /// `NEURON_ISA_TPB_OPCODE_WEIGHT_SHIFT` = 0x5: WEIGHT_SHIFT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x05 | WEIGHT_SHIFT | 05 | 05 | 05 | 05 |); no word and no Master Opcode Reference row.
+    pub const WEIGHT_SHIFT: Self = Self(5u8);
+    /// `NEURON_ISA_TPB_OPCODE_LDTAGS` = 0x6: LDTAGS: the shipped spelling (wiki-opcode-diff §2, the row | 0x06 | LDTAGS | · | 06 | 06 | 06 |). IT 9 MatmultSparse: Ldtags 0x06 + LoadWeights 0x01 + MatMulSparse 0x07 (§3), \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick).
+    pub const LDTAGS: Self = Self(6u8);
+    /// `NEURON_ISA_TPB_OPCODE_MATMUL_SPARSE` = 0x7: MATMUL_SPARSE: the shipped spelling (wiki-opcode-diff §2, the row | 0x07 | MATMUL_SPARSE | · | 07 | 07 | 07 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 9 MatmultSparse (§3), \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick).
+    pub const MATMUL_SPARSE: Self = Self(7u8);
+    /// `NEURON_ISA_TPB_OPCODE_PE_MANAGE_SEED` = 0x8: PE_MANAGE_SEED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x08 | PE_MANAGE_SEED | · | · | 08 | 08 |); no word and no Master Opcode Reference row. (only on mariana, maverick).
+    pub const PE_MANAGE_SEED: Self = Self(8u8);
+    /// `NEURON_ISA_TPB_OPCODE_LDWEIGHTS_MX` = 0x9: LDWEIGHTS_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x09 | LDWEIGHTS_MX | · | · | 09 | 09 |). IT 95 MatmultMx: LdWeightMx 0x09 + MatmultMx 0x0A, always 2 bundles, \[newV4\] (§3, §4 row 2). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick).
+    pub const LDWEIGHTS_MX: Self = Self(9u8);
+    /// `NEURON_ISA_TPB_OPCODE_MATMUL_MX` = 0xa: MATMUL_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0x0a | MATMUL_MX | · | · | 0a | 0a |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 95 MatmultMx (§3, §4 row 2), \[newV4\]. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick).
+    pub const MATMUL_MX: Self = Self(10u8);
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE` = 0x21: ACTIVATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x21 | ACTIVATE | 21 | 21 | 21 | 21 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 4 Activation on V2/V3 (V4 stamps 0x25, §4 row 1). CERTAIN.
+    pub const ACTIVATE: Self = Self(33u8);
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE_QUANTIZE` = 0x22: The shipped enumerator (libnrt DWARF), in the ACT cluster 0x21..0x30 (wiki-instruction-record §2); no word and no Master Opcode Reference row.
+    pub const ACTIVATE_QUANTIZE: Self = Self(34u8);
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATION_TABLE_LOAD` = 0x23: ACTIVATION_TABLE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x23 | ACTIVATION_TABLE_LOAD | 23 | 23 | 23 | 23 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 6 LoadActFuncSet. CERTAIN.
+    pub const ACTIVATION_TABLE_LOAD: Self = Self(35u8);
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATION_READ_ACCUMULATOR` = 0x24: ACTIVATION_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x24 | ACTIVATION_READ_ACCUMULATOR | 24 | 24 | 24 | 24 |). IT 5 ReadActivationAccumulator; \[col\] shared with IT 101 ActivationReadAccumulator (§2). CERTAIN.
+    pub const ACTIVATION_READ_ACCUMULATOR: Self = Self(36u8);
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE2` = 0x25: ACTIVATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x25 | ACTIVATE2 | · | · | 25 | 25 |). IT 4 Activation on V4: \[ΔV4\], the only per-generation renumber (§4 row 1). Named with its byte: the page gives this byte no name of its own. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick).
+    pub const ACTIVATE2: Self = Self(37u8);
+    /// `NEURON_ISA_TPB_OPCODE_ACTIVATE_MULTIPASS` = 0x26: ACTIVATE_MULTIPASS: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x26 | ACTIVATE_MULTIPASS | · | · | · | 26 |); no word and no Master Opcode Reference row. (only on maverick).
+    pub const ACTIVATE_MULTIPASS: Self = Self(38u8);
+    /// `NEURON_ISA_TPB_OPCODE_EXPONENTIAL` = 0x30: EXPONENTIAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x30 | EXPONENTIAL | 30 | 30 | 30 | 30 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 103 Exponential, fused exp+sum, \[newV4\]. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V4 tag is where the compiler's encoder starts, not the enumerator. CERTAIN.
+    pub const EXPONENTIAL: Self = Self(48u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ARITH_OP` = 0x41: TENSOR_TENSOR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x41 | TENSOR_TENSOR_ARITH_OP | 41 | 41 | 41 | 41 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 31 TensorTensor; \[split\] 0x41 / 0x51 by isBitVecInstruction (§3). CERTAIN.
+    pub const TENSOR_TENSOR_ARITH_OP: Self = Self(65u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ARITH_OP` = 0x42: TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x42 | TENSOR_REDUCE_ARITH_OP | 42 | 42 | 42 | 42 |). IT 27 TensorReduce, CR 66 (§3: TR 0x7C/0x7D + CR 0x42/0x52/0x83/0x84 by (apply_transpose, isBitVec)); engine Pool/DVE for the IT. CERTAIN.
+    pub const TENSOR_REDUCE_ARITH_OP: Self = Self(66u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ARITH_OP` = 0x43: TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x43 | TENSOR_SCALAR_ARITH_OP | 43 | 43 | 43 | 43 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 28 TensorScalar / IT 29 TensorScalarPtr, one dispatcher generateTensorScalarOrPtr (§3). CERTAIN.
+    pub const TENSOR_SCALAR_ARITH_OP: Self = Self(67u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_ARITH_OP` = 0x44: TENSOR_SCALAR_PTR_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x44 | TENSOR_SCALAR_PTR_ARITH_OP | 44 | 44 | 44 | 44 |); no word and no Master Opcode Reference row.
+    pub const TENSOR_SCALAR_PTR_ARITH_OP: Self = Self(68u8);
+    /// `NEURON_ISA_TPB_OPCODE_POOL` = 0x45: POOL: the shipped spelling (wiki-opcode-diff §2, the row | 0x45 | POOL | 45 | 45 | 45 | 45 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 20 Pool. CERTAIN.
+    pub const POOL: Self = Self(69u8);
+    /// `NEURON_ISA_TPB_OPCODE_COPY` = 0x46: COPY: the shipped spelling (wiki-opcode-diff §2, the row | 0x46 | COPY | 46 | 46 | 46 | 46 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy without a dtype cast (\[+1=cast\]: 0x47 casts). CERTAIN.
+    pub const COPY: Self = Self(70u8);
+    /// `NEURON_ISA_TPB_OPCODE_CAST` = 0x47: CAST: the shipped spelling (wiki-opcode-diff §2, the row | 0x47 | CAST | 47 | 47 | 47 | 47 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 23 TensorCopy with a dtype change (decided on the raw src/dst dtype, §3). CERTAIN.
+    pub const CAST: Self = Self(71u8);
+    /// `NEURON_ISA_TPB_OPCODE_RECIPROCAL` = 0x48: RECIPROCAL: the shipped spelling (wiki-opcode-diff §2, the row | 0x48 | RECIPROCAL | 48 | 48 | 48 | 48 |). IT 21 Reciprocal. CERTAIN.
+    pub const RECIPROCAL: Self = Self(72u8);
+    /// `NEURON_ISA_TPB_OPCODE_MEMSET` = 0x49: MEMSET: the shipped spelling (wiki-opcode-diff §2, the row | 0x49 | MEMSET | 49 | 49 | 49 | 49 |). IT 10 Memset, Const mode (Random mode stamps 0x4D, §3). CERTAIN.
+    pub const MEMSET: Self = Self(73u8);
+    /// `NEURON_ISA_TPB_OPCODE_REG_LOAD` = 0x4a: REG_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4a | REG_LOAD | 4a | 4a | 4a | 4a |); no word and no Master Opcode Reference row.
+    pub const REG_LOAD: Self = Self(74u8);
+    /// `NEURON_ISA_TPB_OPCODE_REG_STORE` = 0x4b: REG_STORE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4b | REG_STORE | 4b | 4b | 4b | 4b |); no word and no Master Opcode Reference row.
+    pub const REG_STORE: Self = Self(75u8);
+    /// `NEURON_ISA_TPB_OPCODE_REG_SHUFFLE` = 0x4c: REG_SHUFFLE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4c | REG_SHUFFLE | 4c | 4c | 4c | 4c |); no word and no Master Opcode Reference row.
+    pub const REG_SHUFFLE: Self = Self(76u8);
+    /// `NEURON_ISA_TPB_OPCODE_RNG` = 0x4d: RNG: the shipped spelling (wiki-opcode-diff §2, the row | 0x4d | RNG | 4d | 4d | 4d | 4d |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 100 Rng; \[col\] the same byte as IT 10 Memset in Random mode (§2: Memset writes the fill at Inst+0xF8, Rng forces 0). CERTAIN.
+    pub const RNG: Self = Self(77u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_ARITH_OP` = 0x4e: TENSOR_CUMULATIVE_ARITH_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4e | TENSOR_CUMULATIVE_ARITH_OP | 4e | 4e | 4e | 4e |); no word and no Master Opcode Reference row.
+    pub const TENSOR_CUMULATIVE_ARITH_OP: Self = Self(78u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_ARITH` = 0x4f: TENSOR_SCALAR_PTR_MULTI_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x4f | TENSOR_SCALAR_PTR_MULTI_ARITH | 4f | 4f | 4f | 4f |); no word and no Master Opcode Reference row.
+    pub const TENSOR_SCALAR_PTR_MULTI_ARITH: Self = Self(79u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_BITVEC_OP` = 0x51: TENSOR_TENSOR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x51 | TENSOR_TENSOR_BITVEC_OP | 51 | 51 | 51 | 51 |). IT 31 TensorTensor, the bit-vector form (isBitVecInstruction, §3). CERTAIN.
+    pub const TENSOR_TENSOR_BITVEC_OP: Self = Self(81u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_BITVEC_OP` = 0x52: TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x52 | TENSOR_REDUCE_BITVEC_OP | 52 | 52 | 52 | 52 |). IT 27 TensorReduce, CR 82 (§3). CERTAIN.
+    pub const TENSOR_REDUCE_BITVEC_OP: Self = Self(82u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_BITVEC_OP` = 0x53: TENSOR_SCALAR_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x53 | TENSOR_SCALAR_BITVEC_OP | 53 | 53 | 53 | 53 |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN.
+    pub const TENSOR_SCALAR_BITVEC_OP: Self = Self(83u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_BITVEC_OP` = 0x54: TENSOR_SCALAR_PTR_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x54 | TENSOR_SCALAR_PTR_BITVEC_OP | 54 | 54 | 54 | 54 |); no word and no Master Opcode Reference row.
+    pub const TENSOR_SCALAR_PTR_BITVEC_OP: Self = Self(84u8);
+    /// `NEURON_ISA_TPB_OPCODE_MAX_POOL_SELECT` = 0x58: MAX_POOL_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x58 | MAX_POOL_SELECT | 58 | 58 | 58 | 58 |); no word and no Master Opcode Reference row.
+    pub const MAX_POOL_SELECT: Self = Self(88u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_CUMULATIVE_BITVEC_OP` = 0x5e: TENSOR_CUMULATIVE_BITVEC_OP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x5e | TENSOR_CUMULATIVE_BITVEC_OP | 5e | 5e | 5e | 5e |); no word and no Master Opcode Reference row.
+    pub const TENSOR_CUMULATIVE_BITVEC_OP: Self = Self(94u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_BITVEC` = 0x5f: TENSOR_SCALAR_PTR_MULTI_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x5f | TENSOR_SCALAR_PTR_MULTI_BITVEC | 5f | 5f | 5f | 5f |); no word and no Master Opcode Reference row.
+    pub const TENSOR_SCALAR_PTR_MULTI_BITVEC: Self = Self(95u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS` = 0x60: The shipped enumerator (libnrt DWARF, wiki-instruction-record §2, cluster 0x60..0x7F POOL / DVE). The Master Opcode Reference has IT 34 BNStats stamp 0x61 / 0x82, not 0x60.
+    pub const BATCH_NORM_STATS: Self = Self(96u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_STATS2` = 0x61: BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x61 | BATCH_NORM_STATS2 | 61 | 61 | 61 | 61 |). IT 34 BNStats; \[split\] 0x61 / 0x82 by apply_transpose. CERTAIN.
+    pub const BATCH_NORM_STATS2: Self = Self(97u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_AGGREGATE` = 0x62: BATCH_NORM_AGGREGATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x62 | BATCH_NORM_AGGREGATE | 62 | 62 | 62 | 62 |). IT 35 BNStatsAggregate (L2 BatchNormAggregate). CERTAIN.
+    pub const BATCH_NORM_AGGREGATE: Self = Self(98u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE` = 0x63: BATCH_NORM_GRAD_ACCUMULATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x63 | BATCH_NORM_GRAD_ACCUMULATE | 63 | 63 | 63 | 63 |). IT 36 BNGradients, AP coefficients (0x94: register coefficients). CERTAIN.
+    pub const BATCH_NORM_GRAD_ACCUMULATE: Self = Self(99u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD` = 0x64: BATCH_NORM_PARAM_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x64 | BATCH_NORM_PARAM_LOAD | 64 | 64 | 64 | 64 |). The spec's earlier reading of this byte is another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's BACK_PROP control bundle, shared by IT 38 BNBackprop2 (§3). CERTAIN.
+    pub const BATCH_NORM_PARAM_LOAD: Self = Self(100u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_BACK_PROP` = 0x65: BATCH_NORM_BACK_PROP: the shipped spelling (wiki-opcode-diff §2, the row | 0x65 | BATCH_NORM_BACK_PROP | 65 | 65 | 65 | 65 |). The spec's earlier reading of this byte is another operation (conflict bn_backprop_bundle_roles). IT 37 BNBackprop's PARAM_LOAD bundle (§3). CERTAIN.
+    pub const BATCH_NORM_BACK_PROP: Self = Self(101u8);
+    /// `NEURON_ISA_TPB_OPCODE_LOAD_PARAMETER_RAM` = 0x66: LOAD_PARAMETER_RAM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x66 | LOAD_PARAMETER_RAM | 66 | 66 | 66 | 66 |); no word and no Master Opcode Reference row.
+    pub const LOAD_PARAMETER_RAM: Self = Self(102u8);
+    /// `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD` = 0x67: IT 92 Gather's first bundle, the buffer load (§3: 0x67 buffer-load + 0x68 gather); the Indirection Engine page spells it POOL_BUFFER_LOAD 0x67 (§2, §7a); the DVE datamove page emits it after the chunk's 0x68 (conflict gather_pool_buffer_load_order); the word is POOL_BUFFER_LOAD (S4_PB). CERTAIN.
+    pub const POOL_BUFFER_LOAD: Self = Self(103u8);
+    /// `NEURON_ISA_TPB_OPCODE_GATHER` = 0x68: S4D4_GT (NEURON_ISA_TPB_S4D4_GT_STRUCT): the Pool-engine subset gather, dst\[k\] = Pool_Buffer\[index\[k\]\] on the HW IVP SuperGather vector datapath, no descriptor ring (seed 004 §7; struct2opcode row, Indirection Engine page §1; common.h:196); the Master Opcode Reference's IT 92 Gather second bundle (after 0x67); the DVE datamove page reads 0x68 as reg_load on DVE (README conflict #9).
+    pub const GATHER: Self = Self(104u8);
+    /// `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT` = 0x69: LOAD_MASK_SELECT (CTRL_IM): loads a 32-byte channel-select mask table, decoded on the SEQ control surface (wiki-opcode-diff §2; wiki-gap-cluster §7, common.h maverick:205 / sunda:194). The Master Opcode Reference's mask bundle of IT 39 StreamShuffle and IT 40 StreamTranspose (\[col\], §2, §3), the engine column's DVE; the word is LOAD_MASK_SELECT (the header's CTRL_IM layout, wiki-gap-cluster §7), which the DVE datamove page emits after either data-move half (conflicts load_mask_select_pairing, stream_shuffle_pair_order). CERTAIN.
+    pub const LOAD_MASK_SELECT: Self = Self(105u8);
+    /// `NEURON_ISA_TPB_OPCODE_STREAM_SHUFFLE` = 0x6a: STREAM_SHUFFLE (S4D4_TR, wiki-opcode-diff §2; wiki-gap-cluster §8). IT 39 StreamShuffle's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page, which calls it the stream_transpose half (conflict stream_shuffle_pair_order); the word is STREAM_SHUFFLE (S4D4_TR, the spec's earlier STREAM_SHUFFLE_TRANSPOSE). CERTAIN.
+    pub const STREAM_SHUFFLE: Self = Self(106u8);
+    /// `NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE` = 0x6b: STREAM_TRANSPOSE (S4D4_TR): the shipped spelling, in common.h (wiki-opcode-diff §2, wiki-stream-transpose §9: common.h:199) and the libnrt DWARF enum (wiki-instruction-record §2). IT 40 StreamTranspose's data-move bundle: after the 0x69 mask in the Master Opcode Reference (§3), before it on the DVE datamove page (conflict stream_shuffle_pair_order); the word is STREAM_TRANSPOSE. CERTAIN.
+    pub const STREAM_TRANSPOSE: Self = Self(107u8);
+    /// `NEURON_ISA_TPB_OPCODE_MAX8` = 0x6c: MAX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6c | MAX8 | 6c | 6c | 6c | 6c |). IT 88 Max (L2 Max8). CERTAIN.
+    pub const MAX8: Self = Self(108u8);
+    /// `NEURON_ISA_TPB_OPCODE_MATCH_VALUE_LOAD` = 0x6d: MATCH_VALUE_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x6d | MATCH_VALUE_LOAD | 6d | 6d | 6d | 6d |). IT 89 MaxIndex's value-load bundle, shared with IT 91 MaxIndexAndMatchReplace (\[col\], §3). CERTAIN.
+    pub const MATCH_VALUE_LOAD: Self = Self(109u8);
+    /// `NEURON_ISA_TPB_OPCODE_FIND_INDEX8` = 0x6e: FIND_INDEX8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6e | FIND_INDEX8 | 6e | 6e | 6e | 6e |). IT 89 MaxIndex's index bundle, shared with IT 91 (\[col\], §3). CERTAIN.
+    pub const FIND_INDEX8: Self = Self(110u8);
+    /// `NEURON_ISA_TPB_OPCODE_MATCH_REPLACE8` = 0x6f: MATCH_REPLACE8: the shipped spelling (wiki-opcode-diff §2, the row | 0x6f | MATCH_REPLACE8 | 6f | 6f | 6f | 6f |). IT 90 MatchReplace (L2 MatchReplace8). CERTAIN.
+    pub const MATCH_REPLACE8: Self = Self(111u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_ARITH` = 0x70: TENSOR_SCALAR_IMM_LD_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x70 | TENSOR_SCALAR_IMM_LD_ARITH | 70 | 70 | 70 | 70 |); no word and no Master Opcode Reference row.
+    pub const TENSOR_SCALAR_IMM_LD_ARITH: Self = Self(112u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_IMM_LD_BITVEC` = 0x71: TENSOR_SCALAR_IMM_LD_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x71 | TENSOR_SCALAR_IMM_LD_BITVEC | 71 | 71 | 71 | 71 |); no word and no Master Opcode Reference row.
+    pub const TENSOR_SCALAR_IMM_LD_BITVEC: Self = Self(113u8);
+    /// `NEURON_ISA_TPB_OPCODE_COPY_PREDICATED` = 0x72: COPY_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x72 | COPY_PREDICATED | 72 | 72 | 72 | 72 |); no word and no Master Opcode Reference row.
+    pub const COPY_PREDICATED: Self = Self(114u8);
+    /// `NEURON_ISA_TPB_OPCODE_ROI_ALIGN` = 0x73: ROI_ALIGN: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x73 | ROI_ALIGN | 73 | 73 | 73 | 73 |); no word and no Master Opcode Reference row.
+    pub const ROI_ALIGN: Self = Self(115u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_ADDR` = 0x74: TENSOR_SCALAR_ADDR: the shipped spelling (wiki-opcode-diff §2, the row | 0x74 | TENSOR_SCALAR_ADDR | 74 | 74 | 74 | 74 |). IT 29 TensorScalarPtr dispatcher (§3); on SUNDA the POOL kernel pool_tensor_scalar_addr (wiki-indirection-engine §1 kernel map). CERTAIN.
+    pub const TENSOR_SCALAR_ADDR: Self = Self(116u8);
+    /// `NEURON_ISA_TPB_OPCODE_RAND` = 0x76: RAND: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x76 | RAND | 76 | 76 | 76 | 76 |); no word and no Master Opcode Reference row.
+    pub const RAND: Self = Self(118u8);
+    /// `NEURON_ISA_TPB_OPCODE_RAND_GET_STATE` = 0x77: RAND_GET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x77 | RAND_GET_STATE | 77 | 77 | 77 | 77 |). IT 58 GetRandState; \[col\] shared with IT 99 RandGetState. CERTAIN.
+    pub const RAND_GET_STATE: Self = Self(119u8);
+    /// `NEURON_ISA_TPB_OPCODE_RAND_SET_STATE` = 0x78: RAND_SET_STATE: the shipped spelling (wiki-opcode-diff §2, the row | 0x78 | RAND_SET_STATE | 78 | 78 | 78 | 78 |). IT 98 RandSetState, \[newV3\]; also IT 59 SetRandState's V3 Pool arm. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN.
+    pub const RAND_SET_STATE: Self = Self(120u8);
+    /// `NEURON_ISA_TPB_OPCODE_EMBEDDING_UPDATE` = 0x79: The raw SEQ-side embedding scatter-reduce (NX_POOL handler 'y', SUNDA kernel pool_embedding_update); no struct2opcode key: the compiler emits the 0xca pseudo (wiki-indirection-engine §1, HIGH/OBSERVED). Not in the Master Opcode Reference.
+    pub const EMBEDDING_UPDATE: Self = Self(121u8);
+    /// `NEURON_ISA_TPB_OPCODE_LOAD_POOL_ARGUMENT` = 0x7a: LOAD_POOL_ARGUMENT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7a | LOAD_POOL_ARGUMENT | 7a | 7a | 7a | 7a |); no word and no Master Opcode Reference row.
+    pub const LOAD_POOL_ARGUMENT: Self = Self(122u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_DEQUANTIZE` = 0x7b: TENSOR_DEQUANTIZE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x7b | TENSOR_DEQUANTIZE | 7b | 7b | 7b | 7b |); no word and no Master Opcode Reference row.
+    pub const TENSOR_DEQUANTIZE: Self = Self(123u8);
+    /// `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_ARITH` = 0x7c: CROSS_LANE_REDUCE_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0x7c | CROSS_LANE_REDUCE_ARITH | 7c | 7c | 7c | 7c |). IT 27 TensorReduce, TR 124 (§3); engine Pool/DVE for the IT. CERTAIN.
+    pub const CROSS_LANE_REDUCE_ARITH: Self = Self(124u8);
+    /// `NEURON_ISA_TPB_OPCODE_CROSS_LANE_REDUCE_BITVEC` = 0x7d: CROSS_LANE_REDUCE_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x7d | CROSS_LANE_REDUCE_BITVEC | 7d | 7d | 7d | 7d |). IT 27 TensorReduce, TR 125 (§3). CERTAIN.
+    pub const CROSS_LANE_REDUCE_BITVEC: Self = Self(125u8);
+    /// `NEURON_ISA_TPB_OPCODE_IOTA` = 0x7e: IOTA: the shipped spelling (wiki-opcode-diff §2, the row | 0x7e | IOTA | 7e | 7e | 7e | 7e |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 61 Iota (the SUNDA POOL kernel pool_iota, wiki-indirection-engine §1). CERTAIN.
+    pub const IOTA: Self = Self(126u8);
+    /// `NEURON_ISA_TPB_OPCODE_DROPOUT` = 0x7f: DROPOUT: the shipped spelling, in common.h (wiki-opcode-diff §2; wiki-dropout §2: common.h:218, all four generations) and the libnrt DWARF enum (wiki-instruction-record §2). IT 65 Dropout; the word is DROPOUT (S3D3_DROPOUT). CERTAIN.
+    pub const DROPOUT: Self = Self(127u8);
+    /// `NEURON_ISA_TPB_OPCODE_JPEG_DECODE` = 0x81: The shipped enumerator (libnrt DWARF; wiki-instruction-record §2, its correction: 0x81, not 0xFF); its host-lowered form is PSEUDO_JPEG_DECODE 0xD7. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman, mariana, maverick).
+    pub const JPEG_DECODE: Self = Self(129u8);
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_BATCH_NORM_STATS2` = 0x82: TRANSPOSE_BATCH_NORM_STATS2: the shipped spelling (wiki-opcode-diff §2, the row | 0x82 | TRANSPOSE_BATCH_NORM_STATS2 | 82 | 82 | 82 | 82 |). IT 34 BNStats with apply_transpose. CERTAIN.
+    pub const TRANSPOSE_BATCH_NORM_STATS2: Self = Self(130u8);
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_ARITH_OP` = 0x83: TRANSPOSE_TENSOR_REDUCE_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x83 | TRANSPOSE_TENSOR_REDUCE_ARITH_OP | 83 | 83 | 83 | 83 |). IT 27 TensorReduce, CR 131 (§3). CERTAIN.
+    pub const TRANSPOSE_TENSOR_REDUCE_ARITH_OP: Self = Self(131u8);
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_REDUCE_BITVEC_OP` = 0x84: TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x84 | TRANSPOSE_TENSOR_REDUCE_BITVEC_OP | 84 | 84 | 84 | 84 |). IT 27 TensorReduce, CR 132 (§3). CERTAIN.
+    pub const TRANSPOSE_TENSOR_REDUCE_BITVEC_OP: Self = Self(132u8);
+    /// `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_HEADER` = 0x85: CUSTOM_OP_HEADER: the shipped spelling (wiki-opcode-diff §2, the row | 0x85 | CUSTOM_OP_HEADER | 85 | 85 | 85 | 85 |). IT 53 CustomOp's header bundle, then 0x86 x (1 + num_args) (§3). CERTAIN.
+    pub const CUSTOM_OP_HEADER: Self = Self(133u8);
+    /// `NEURON_ISA_TPB_OPCODE_CUSTOM_OP_PAYLOAD` = 0x86: CUSTOM_OP_PAYLOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0x86 | CUSTOM_OP_PAYLOAD | 86 | 86 | 86 | 86 |). IT 53 CustomOp's argument bundles (§3). CERTAIN.
+    pub const CUSTOM_OP_PAYLOAD: Self = Self(134u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH` = 0x87: TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x87 | TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH | 87 | · | · | · |); no word and no Master Opcode Reference row. (only on sunda).
+    pub const TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH: Self = Self(135u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC` = 0x88: TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x88 | TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC | 88 | · | · | · |); no word and no Master Opcode Reference row. (only on sunda).
+    pub const TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC: Self = Self(136u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_ADD_BF16` = 0x8a: TENSOR_TENSOR_ADD_BF16: the shipped spelling (wiki-opcode-diff §2, the row | 0x8a | TENSOR_TENSOR_ADD_BF16 | 8a | · | · | · |). The spec's earlier reading of this byte is another operation (conflict opcode_0x8a_bf16_add). IT 31 TensorTensor's GPSIMD int32 re-stamp (§1, §3). Architectures: sunda, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on sunda).
+    pub const TENSOR_TENSOR_ADD_BF16: Self = Self(138u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_MULT_BF16` = 0x8b: TENSOR_TENSOR_MULT_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8b | TENSOR_TENSOR_MULT_BF16 | 8b | · | · | · |); no word and no Master Opcode Reference row. (only on sunda).
+    pub const TENSOR_TENSOR_MULT_BF16: Self = Self(139u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_ADD_BF16` = 0x8c: TENSOR_REDUCE_ADD_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8c | TENSOR_REDUCE_ADD_BF16 | 8c | · | · | · |); no word and no Master Opcode Reference row. (only on sunda).
+    pub const TENSOR_REDUCE_ADD_BF16: Self = Self(140u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_MAX_BF16` = 0x8d: TENSOR_REDUCE_MAX_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8d | TENSOR_REDUCE_MAX_BF16 | 8d | · | · | · |); no word and no Master Opcode Reference row. (only on sunda).
+    pub const TENSOR_REDUCE_MAX_BF16: Self = Self(141u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_PARAM_LOAD2` = 0x8e: BATCH_NORM_PARAM_LOAD2: the shipped spelling (wiki-opcode-diff §2, the row | 0x8e | BATCH_NORM_PARAM_LOAD2 | 8e | 8e | 8e | 8e |). IT 38 BNBackprop2's parameter bundle (V2 visit). CERTAIN.
+    pub const BATCH_NORM_PARAM_LOAD2: Self = Self(142u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SUB_BF16` = 0x8f: TENSOR_TENSOR_SUB_BF16: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x8f | TENSOR_TENSOR_SUB_BF16 | 8f | · | · | · |); no word and no Master Opcode Reference row. (only on sunda).
+    pub const TENSOR_TENSOR_SUB_BF16: Self = Self(143u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_AFFINE_SELECT` = 0x92: TENSOR_SCALAR_AFFINE_SELECT: the shipped spelling (wiki-opcode-diff §2, the row | 0x92 | TENSOR_SCALAR_AFFINE_SELECT | 92 | 92 | 92 | 92 |). IT 62 TensorScalarAffineSelect (fixed 0x92). CERTAIN.
+    pub const TENSOR_SCALAR_AFFINE_SELECT: Self = Self(146u8);
+    /// `NEURON_ISA_TPB_OPCODE_TRANSPOSE_TENSOR_SCALAR_ARITH_OP` = 0x93: TRANSPOSE_TENSOR_SCALAR_ARITH_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0x93 | TRANSPOSE_TENSOR_SCALAR_ARITH_OP | 93 | 93 | 93 | 93 |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher (§3). CERTAIN.
+    pub const TRANSPOSE_TENSOR_SCALAR_ARITH_OP: Self = Self(147u8);
+    /// `NEURON_ISA_TPB_OPCODE_BATCH_NORM_GRAD_ACCUMULATE2` = 0x94: BATCH_NORM_GRAD_ACCUMULATE2: the shipped spelling (wiki-opcode-diff §2, the row | 0x94 | BATCH_NORM_GRAD_ACCUMULATE2 | 94 | 94 | 94 | 94 |). IT 36 BNGradients, register coefficients. CERTAIN.
+    pub const BATCH_NORM_GRAD_ACCUMULATE2: Self = Self(148u8);
+    /// `NEURON_ISA_TPB_OPCODE_MODIFY_POOL_CONFIG` = 0x95: MODIFY_POOL_CONFIG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x95 | MODIFY_POOL_CONFIG | 95 | 95 | 95 | 95 |); no word and no Master Opcode Reference row.
+    pub const MODIFY_POOL_CONFIG: Self = Self(149u8);
+    /// `NEURON_ISA_TPB_OPCODE_SORT` = 0x96: SORT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x96 | SORT | 96 | 96 | 96 | 96 |); no word and no Master Opcode Reference row.
+    pub const SORT: Self = Self(150u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_SELECT` = 0x98: TENSOR_SCALAR_SELECT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x98 | TENSOR_SCALAR_SELECT | 98 | 98 | 98 | 98 |); no word and no Master Opcode Reference row.
+    pub const TENSOR_SCALAR_SELECT: Self = Self(152u8);
+    /// `NEURON_ISA_TPB_OPCODE_CAST_PREDICATED` = 0x99: CAST_PREDICATED: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x99 | CAST_PREDICATED | 99 | 99 | 99 | 99 |); no word and no Master Opcode Reference row.
+    pub const CAST_PREDICATED: Self = Self(153u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_REDUCE` = 0x9a: TENSOR_SCALAR_CACHE_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0x9a | TENSOR_SCALAR_CACHE_REDUCE | 9a | 9a | 9a | 9a |). IT 28 / IT 29 TensorScalar(Ptr) dispatcher, and IT 30 TensorScalarCache's Reduce mode (§3). CERTAIN.
+    pub const TENSOR_SCALAR_CACHE_REDUCE: Self = Self(154u8);
+    /// `NEURON_ISA_TPB_OPCODE_DVE_READ_ACCUMULATOR` = 0x9b: DVE_READ_ACCUMULATOR: the shipped spelling (wiki-opcode-diff §2, the row | 0x9b | DVE_READ_ACCUMULATOR | 9b | 9b | 9b | 9b |). IT 102 DveReadAccumulator (also the drain tail RangeSelect may append, §3). CERTAIN.
+    pub const DVE_READ_ACCUMULATOR: Self = Self(155u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_REDUCE_RANGE_CHECK` = 0x9c: TENSOR_REDUCE_RANGE_CHECK: the shipped spelling (wiki-opcode-diff §2, the row | 0x9c | TENSOR_REDUCE_RANGE_CHECK | 9c | 9c | 9c | 9c |). The spec's earlier reading of this byte is another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN.
+    pub const TENSOR_REDUCE_RANGE_CHECK: Self = Self(156u8);
+    /// `NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_ARITH` = 0x9d: SCALAR_TENSOR_TENSOR_ARITH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9d | SCALAR_TENSOR_TENSOR_ARITH | 9d | 9d | 9d | 9d |); no word and no Master Opcode Reference row.
+    pub const SCALAR_TENSOR_TENSOR_ARITH: Self = Self(157u8);
+    /// `NEURON_ISA_TPB_OPCODE_SCALAR_TENSOR_TENSOR_BITVEC` = 0x9e: SCALAR_TENSOR_TENSOR_BITVEC: the shipped spelling (wiki-opcode-diff §2, the row | 0x9e | SCALAR_TENSOR_TENSOR_BITVEC | 9e | 9e | 9e | 9e |). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN.
+    pub const SCALAR_TENSOR_TENSOR_BITVEC: Self = Self(158u8);
+    /// `NEURON_ISA_TPB_OPCODE_ENGINE_NOP` = 0x9f: ENGINE_NOP: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0x9f | ENGINE_NOP | 9f | 9f | 9f | 9f |); no word and no Master Opcode Reference row.
+    pub const ENGINE_NOP: Self = Self(159u8);
+    /// `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE` = 0xa0: EVENT_SEMAPHORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa0 | EVENT_SEMAPHORE | a0 | a0 | a0 | a0 |). IT 13 EventSemaphore. CERTAIN.
+    pub const EVENT_SEMAPHORE: Self = Self(160u8);
+    /// `NEURON_ISA_TPB_OPCODE_HALT` = 0xa1: HALT: the shipped spelling (wiki-opcode-diff §2, the row | 0xa1 | HALT | a1 | a1 | a1 | a1 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 17 Halt. CERTAIN.
+    pub const HALT: Self = Self(161u8);
+    /// `NEURON_ISA_TPB_OPCODE_DRAIN` = 0xa2: DRAIN: the shipped spelling (wiki-opcode-diff §2, the row | 0xa2 | DRAIN | a2 | a2 | a2 | a2 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 16 Drain. CERTAIN.
+    pub const DRAIN: Self = Self(162u8);
+    /// `NEURON_ISA_TPB_OPCODE_INSTRUCTION_FLUSH` = 0xa3: INSTRUCTION_FLUSH: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa3 | INSTRUCTION_FLUSH | a3 | a3 | a3 | a3 |); no word and no Master Opcode Reference row.
+    pub const INSTRUCTION_FLUSH: Self = Self(163u8);
+    /// `NEURON_ISA_TPB_OPCODE_NOP` = 0xa4: NOP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa4 | NOP | a4 | a4 | a4 | a4 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 12 NoOp (L2 Nop). CERTAIN.
+    pub const NOP: Self = Self(164u8);
+    /// `NEURON_ISA_TPB_OPCODE_WRITE` = 0xa5: WRITE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xa5 | WRITE | a5 | a5 | a5 | a5 |); no word and no Master Opcode Reference row.
+    pub const WRITE: Self = Self(165u8);
+    /// `NEURON_ISA_TPB_OPCODE_NOTIFY` = 0xa6: The shipped enumerator (libnrt DWARF), in the SP / control cluster (wiki-instruction-record §2).
+    pub const NOTIFY: Self = Self(166u8);
+    /// `NEURON_ISA_TPB_OPCODE_MOVE` = 0xa7: MOVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xa7 | MOVE | a7 | a7 | a7 | a7 |). IT 74 RegisterMove (L2 Move). CERTAIN.
+    pub const MOVE: Self = Self(167u8);
+    /// `NEURON_ISA_TPB_OPCODE_ALU_OP` = 0xa8: ALU_OP: the shipped spelling (wiki-opcode-diff §2, the row | 0xa8 | ALU_OP | a8 | a8 | a8 | a8 |). IT 73 RegisterAlu (L2 AluOp). CERTAIN.
+    pub const ALU_OP: Self = Self(168u8);
+    /// `NEURON_ISA_TPB_OPCODE_COMPARE_BRANCH` = 0xa9: COMPARE_BRANCH: the shipped spelling (wiki-opcode-diff §2, the row | 0xa9 | COMPARE_BRANCH | a9 | a9 | a9 | a9 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 78 CompareAndBranch; \[col\] shared with IT 79 UnconditionalBranch (§2: the CTRL_BR branch condition tells them apart). CERTAIN.
+    pub const COMPARE_BRANCH: Self = Self(169u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_LOAD` = 0xaa: TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xaa | TENSOR_LOAD | aa | aa | aa | aa |). IT 75 TensorLoad, register mode (0xCE: immediate address). CERTAIN.
+    pub const TENSOR_LOAD: Self = Self(170u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_STORE` = 0xab: TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xab | TENSOR_STORE | ab | ab | ab | ab |). IT 76 TensorSave, immediate address (0xCD: register mode). CERTAIN.
+    pub const TENSOR_STORE: Self = Self(171u8);
+    /// `NEURON_ISA_TPB_OPCODE_EVENT_SEMAPHORE_RANGE_CLEAR` = 0xb0: EVENT_SEMAPHORE_RANGE_CLEAR: the shipped spelling (wiki-opcode-diff §2, the row | 0xb0 | EVENT_SEMAPHORE_RANGE_CLEAR | b0 | b0 | b0 | b0 |). IT 14 GroupResetSemaphores (L2 EventSemaphoreRangeClear). CERTAIN.
+    pub const EVENT_SEMAPHORE_RANGE_CLEAR: Self = Self(176u8);
+    /// `NEURON_ISA_TPB_OPCODE_SET_ORDERING_MODE` = 0xb1: SET_ORDERING_MODE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb1 | SET_ORDERING_MODE | b1 | b1 | b1 | b1 |); no word and no Master Opcode Reference row.
+    pub const SET_ORDERING_MODE: Self = Self(177u8);
+    /// `NEURON_ISA_TPB_OPCODE_MOVE_SHAPE` = 0xb2: MoveShape: the DGE-transpose shape-register descriptor (seed 000 generateMoveShape @0x1213d00; the Master Opcode Reference's IT 41 ReadVarAddr, L2 MoveShape, HIGH); the enumerator spelling, which the spec first coined from that L2 name, is the shipped one (wiki-opcode-diff §2, the row | 0xb2 | MOVE_SHAPE | b2 | b2 | b2 | b2 |).
+    pub const MOVE_SHAPE: Self = Self(178u8);
+    /// `NEURON_ISA_TPB_OPCODE_POLL_SEM` = 0xb3: POLL_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb3 | POLL_SEM | b3 | b3 | b3 | b3 |); no word and no Master Opcode Reference row.
+    pub const POLL_SEM: Self = Self(179u8);
+    /// `NEURON_ISA_TPB_OPCODE_TEST_EVENT_SEM` = 0xb4: TEST_EVENT_SEM: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb4 | TEST_EVENT_SEM | · | · | b4 | b4 |); no word and no Master Opcode Reference row. (only on mariana, maverick).
+    pub const TEST_EVENT_SEM: Self = Self(180u8);
+    /// `NEURON_ISA_TPB_OPCODE_BRANCH_PREFETCH_HINT` = 0xb5: BRANCH_PREFETCH_HINT: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb5 | BRANCH_PREFETCH_HINT | b5 | b5 | b5 | b5 |); no word and no Master Opcode Reference row.
+    pub const BRANCH_PREFETCH_HINT: Self = Self(181u8);
+    /// `NEURON_ISA_TPB_OPCODE_COMPACT_CONTROL_INST` = 0xb6: COMPACT_CONTROL_INST: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xb6 | COMPACT_CONTROL_INST | · | · | · | b6 |); no word and no Master Opcode Reference row. (only on maverick).
+    pub const COMPACT_CONTROL_INST: Self = Self(182u8);
+    /// `NEURON_ISA_TPB_OPCODE_DMAMEMCPY` = 0xb8: DIRECT2D (2-D copy), real HW.
+    pub const DMAMEMCPY: Self = Self(184u8);
+    /// `NEURON_ISA_TPB_OPCODE_DMA_MEMCPY2` = 0xb9: DMA_COPY2D (NEURON_ISA_TPB_DMA_COPY2D_STRUCT), a v5 DMA word (maverick common.h:268-269) (only on maverick).
+    pub const DMA_MEMCPY2: Self = Self(185u8);
+    /// `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE` = 0xba: DMA_IMMEDIATE (NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT), a v5 DMA word (maverick common.h:268-269) (only on maverick).
+    pub const DMA_IMMEDIATE: Self = Self(186u8);
+    /// `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT` = 0xbb: INDIRECT1D (indexed gather/scatter), real HW.
+    pub const DMA_INDIRECT: Self = Self(187u8);
+    /// `NEURON_ISA_TPB_OPCODE_RANGE_SELECT` = 0xbc: RANGE_SELECT: the shipped spelling (wiki-opcode-diff §2; wiki-range-select §3: common.h:259 cayman / :265 mariana / :271 maverick, absent on sunda). IT 63 RangeSelect, \[newV3\] (CoreV3 stamps 0xBC @0x135f95f, §4); the word is RANGE_SELECT (S2D2_RS). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick).
+    pub const RANGE_SELECT: Self = Self(188u8);
+    /// `NEURON_ISA_TPB_OPCODE_DMA_TRANSPOSE` = 0xbd: DIRECT2D_XPOSE (xbar transpose), real HW (only on cayman, mariana, maverick).
+    pub const DMA_TRANSPOSE: Self = Self(189u8);
+    /// `NEURON_ISA_TPB_OPCODE_GET_SEQUENCE_BOUNDS` = 0xbe: GET_SEQUENCE_BOUNDS: the shipped spelling (wiki-opcode-diff §2, +v3; a POOL kernel at funcVA 0x01004204, wiki-range-select §7.1). IT 64 GetSequenceBounds, \[newV3\]. Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick).
+    pub const GET_SEQUENCE_BOUNDS: Self = Self(190u8);
+    /// `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE` = 0xbf: S3D3_COLLECTIVE (NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT): the collective (cross-NeuronCore) gather, a real HW Pool/Q7 iDMA over the LNC-grouped peer ring that the TriggerCollective pseudos lower into (seed 004 §7; common.h:262); decoded on the device under the log string "Decode: SB2SB_Collective", apart from the compute-side "P%i: DGE DIRECT2D" / "P%i: DGE INDIRECT" / "P%i: DGE GATHER TRANSPOSE" set; the Master Opcode Reference's IT 33 GPSIMDSB2SB (L2 Sb2sbCollective, \[newV3\]); the word is S3D3_COLLECTIVE (spec/words/s3d3_collective.toml) (only on cayman, mariana, maverick).
+    pub const SB2SB_COLLECTIVE: Self = Self(191u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER` = 0xc1: PSEUDO_DMATRIGGER: the shipped spelling (wiki-opcode-diff §2 and §4, invariant v2..v5). DMATrigger: fire a DMA queue by name (seed 000 visitInstDMATrigger, NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT; Master Opcode Reference IT 67, L2 PseudoDMATrigger).
+    pub const PSEUDO_DMATRIGGER: Self = Self(193u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM` = 0xc2: PSEUDO_DMAREARM: the shipped spelling (wiki-opcode-diff §2). ResetQueueInstance: re-arm a DMA queue by name (seed 000 visitInstResetQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT; Master Opcode Reference IT 86, L2 PseudoDMARearm).
+    pub const PSEUDO_DMAREARM: Self = Self(194u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER` = 0xc3: PSEUDO_DMABARRIER: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc3 | PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no word and no Master Opcode Reference row.
+    pub const PSEUDO_DMABARRIER: Self = Self(195u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAMEMCPY_FULL_IND` = 0xc4: pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT 43 IndirectLoad / IT 45 IndirectSave, \[split\] with 0xD6 by direction; which direction is open, see PSEUDO_RANGE_CHECK).
+    pub const PSEUDO_DMAMEMCPY_FULL_IND: Self = Self(196u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SEMAPHORE_SET` = 0xc5: PSEUDO_SEMAPHORE_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc5 | PSEUDO_SEMAPHORE_SET | c5 | c5 | c5 | c5 |); no word and no Master Opcode Reference row.
+    pub const PSEUDO_SEMAPHORE_SET: Self = Self(197u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_LOAD_ACT_FUNC_SET` = 0xc6: PSEUDO_LOAD_ACT_FUNC_SET: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc6 | PSEUDO_LOAD_ACT_FUNC_SET | c6 | c6 | c6 | c6 |); no word and no Master Opcode Reference row.
+    pub const PSEUDO_LOAD_ACT_FUNC_SET: Self = Self(198u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE` = 0xc7: The compact pseudo TriggerCollective for an all-reduce, which the runtime lowers host-side into SB2SB / DMA legs (wiki-s3d3-collective §1, its gcc probe and lowering diagram). No word: no page gives its bytes (spec/gaps.toml).
+    pub const PSEUDO_TRIGGER_ALL_REDUCE: Self = Self(199u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE` = 0xc8: The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
+    pub const PSEUDO_TRIGGER_COLLECTIVE: Self = Self(200u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_READ_VAR_ADDR` = 0xc9: PSEUDO_READ_VAR_ADDR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc9 | PSEUDO_READ_VAR_ADDR | c9 | c9 | c9 | c9 |); no word and no Master Opcode Reference row.
+    pub const PSEUDO_READ_VAR_ADDR: Self = Self(201u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EMBEDDING_UPDATE` = 0xca: IndirectSaveAccumulate (IT 46): embedding-update scatter-add (seed 000 visitInstIndirectSaveAccumulate); the shipped struct2opcode row binds NEURON_ISA_TPB_PSEUDO_EMBEDDING_UPDATE_STRUCT to this enumerator (Indirection Engine page §1); the raw SEQ opcode is EMBEDDING_UPDATE 0x79.
+    pub const PSEUDO_EMBEDDING_UPDATE: Self = Self(202u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SEND_RECV` = 0xcb: PSEUDO_SEND_RECV: the shipped spelling (wiki-opcode-diff §2, the row | 0xcb | PSEUDO_SEND_RECV | cb | cb | cb | cb |; also the libnrt DWARF enum's, wiki-opcode-diff §2). IT 49 CollectiveSend; \[col\] shared with IT 50 CollectiveRecv, direction is an in-bundle field (§2, §4 row 5). CERTAIN.
+    pub const PSEUDO_SEND_RECV: Self = Self(203u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_LABEL` = 0xcc: A host-only pseudo resolved to a PC and deleted (num_extra_instrs = -1) (wiki-instruction-record §2; wiki-pseudo-lowering §5).
+    pub const PSEUDO_BRANCH_LABEL: Self = Self(204u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_STORE` = 0xcd: PSEUDO_TENSOR_STORE: the shipped spelling (wiki-opcode-diff §2, the row | 0xcd | PSEUDO_TENSOR_STORE | cd | cd | cd | cd |). IT 76 TensorSave, register mode. CERTAIN.
+    pub const PSEUDO_TENSOR_STORE: Self = Self(205u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_LOAD` = 0xce: PSEUDO_TENSOR_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xce | PSEUDO_TENSOR_LOAD | ce | ce | ce | ce |). IT 75 TensorLoad, immediate address (0xAA: register mode). CERTAIN.
+    pub const PSEUDO_TENSOR_LOAD: Self = Self(206u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMASWAP_QUEUE_SET` = 0xcf: PSEUDO_DMASWAP_QUEUE_SET: the shipped spelling, in common.h (wiki-opcode-diff §2) and the libnrt DWARF enum (wiki-instruction-record §2). SwitchQueueInstance: re-point a DMA queue at another instance (seed 000 visitInstSwitchQueueInstance, NEURON_ISA_TPB_PSEUDO_DMA_SWAP_QUEUE_SET_STRUCT; Master Opcode Reference IT 85, L2 PseudoDMASwapQueueSet).
+    pub const PSEUDO_DMASWAP_QUEUE_SET: Self = Self(207u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SET_RNG_SEED` = 0xd0: PSEUDO_SET_RNG_SEED: the shipped spelling (wiki-opcode-diff §2, the row | 0xd0 | PSEUDO_SET_RNG_SEED | d0 | d0 | d0 | d0 |). IT 59 SetRandState: V2 DVE; V3 DVE arm (the Pool arm stamps 0x78). CERTAIN.
+    pub const PSEUDO_SET_RNG_SEED: Self = Self(208u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_BEGIN` = 0xd1: The host-only stream-split sentinel that starts a function; never reaches the device (wiki-instruction-record §2).
+    pub const PSEUDO_FUNCTION_BEGIN: Self = Self(209u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_RETURN` = 0xd2: PSEUDO_FUNCTION_RETURN: the shipped spelling (wiki-opcode-diff §2, the row | 0xd2 | PSEUDO_FUNCTION_RETURN | d2 | d2 | d2 | d2 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 81 Return, one bundle per active engine. CERTAIN.
+    pub const PSEUDO_FUNCTION_RETURN: Self = Self(210u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_FUNCTION_CALL` = 0xd3: PSEUDO_FUNCTION_CALL: the shipped spelling (wiki-opcode-diff §2, the row | 0xd3 | PSEUDO_FUNCTION_CALL | d3 | d3 | d3 | d3 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 84 Call, one bundle per engine. CERTAIN.
+    pub const PSEUDO_FUNCTION_CALL: Self = Self(211u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_DIRECT2D` = 0xd4: the compiler's DGE pseudo; dge_op picks the real word (Master Opcode Reference: IT 19 Load, IT 22 Save, IT 32 DMACopy all stamp it, \[col\]).
+    pub const PSEUDO_DMA_DIRECT2D: Self = Self(212u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_SYNC_BARRIER` = 0xd5: PSEUDO_SYNC_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd5 | PSEUDO_SYNC_BARRIER | d5 | d5 | d5 | d5 |). IT 15 AllEngineBarrier (L2 PseudoSyncBarrier). CERTAIN.
+    pub const PSEUDO_SYNC_BARRIER: Self = Self(213u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_RANGE_CHECK` = 0xd6: IndirectLoad / IndirectSave, Pool-engine bound-check form (seed 000 generateIndirectLoadSave form A); the Master Opcode Reference's L2 name is PseudoRangeCheck; this SCREAMING spelling, which the spec first inferred (see the word's evidence), is the shipped one (wiki-opcode-diff §2, the row | 0xd6 | PSEUDO_RANGE_CHECK | d6 | d6 | d6 | d6 |).
+    pub const PSEUDO_RANGE_CHECK: Self = Self(214u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_JPEG_DECODE` = 0xd7: The host-lowered (CC-top, device_tpb_idx == 0 only) form of JPEG_DECODE 0x81, handled by the v3 demux (wiki-instruction-record §2; wiki-pseudo-lowering §1). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on cayman, mariana, maverick).
+    pub const PSEUDO_JPEG_DECODE: Self = Self(215u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_CORE_BARRIER` = 0xd8: PSEUDO_CORE_BARRIER: the shipped spelling (wiki-opcode-diff §2, the row | 0xd8 | PSEUDO_CORE_BARRIER | d8 | d8 | d8 | d8 |). IT 87 CoreBarrier (L2 PseudoCoreBarrier), \[newV3\]. In common.h on all four generations (wiki-opcode-diff §2); the Master Opcode Reference's new-on-V3 tag is where the compiler's encoder starts, not the enumerator. CERTAIN.
+    pub const PSEUDO_CORE_BARRIER: Self = Self(216u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE2` = 0xd9: PSEUDO_TRIGGER_COLLECTIVE2: the shipped spelling (wiki-opcode-diff §2, the row | 0xd9 | PSEUDO_TRIGGER_COLLECTIVE2 | d9 | d9 | d9 | d9 |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 48 CollectiveCompute, fine form (coarse: 0xDA). CERTAIN.
+    pub const PSEUDO_TRIGGER_COLLECTIVE2: Self = Self(217u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION` = 0xda: pseudo extension; meaning is positional (the word it follows). The Master Opcode Reference also lists 0xDA under IT 32 DMACopy (0xD4 / 0xDA, DMA) and as IT 48 CollectiveCompute's coarse form (POOL); the engine here is the DMA reading.
+    pub const PSEUDO_EXTENSION: Self = Self(218u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_CUR_PROCESSING_RANK_ID` = 0xdb: PSEUDO_CUR_PROCESSING_RANK_ID: the shipped spelling (wiki-opcode-diff §2, the row | 0xdb | PSEUDO_CUR_PROCESSING_RANK_ID | db | db | db | db |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 66 GetCurProcessingRankID. CERTAIN.
+    pub const PSEUDO_CUR_PROCESSING_RANK_ID: Self = Self(219u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_GID_LOAD` = 0xdc: PSEUDO_GID_LOAD: the shipped spelling (wiki-opcode-diff §2, the row | 0xdc | PSEUDO_GID_LOAD | dc | dc | dc | dc |; also the libnrt DWARF enum's, wiki-pseudo-lowering §3). IT 11 GetGlobalRankId. CERTAIN.
+    pub const PSEUDO_GID_LOAD: Self = Self(220u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_BRANCH_PREFETCH_HINT` = 0xdd: PSEUDO_BRANCH_PREFETCH_HINT: the shipped spelling (wiki-opcode-diff §2, the row | 0xdd | PSEUDO_BRANCH_PREFETCH_HINT | dd | dd | dd | dd |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 80 BranchHint (L2 PseudoBranchPrefetchHint). CERTAIN.
+    pub const PSEUDO_BRANCH_PREFETCH_HINT: Self = Self(221u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_TENSOR_COMPLETION` = 0xde: PSEUDO_TENSOR_COMPLETION: the shipped spelling (wiki-opcode-diff §2, the row | 0xde | PSEUDO_TENSOR_COMPLETION | de | de | de | de |). IT 94 TensorCompletion (L2 PseudoTensorCompletion). CERTAIN.
+    pub const PSEUDO_TENSOR_COMPLETION: Self = Self(222u8);
+    /// `NEURON_ISA_TPB_OPCODE_PSEUDO_INST` = 0xdf: PSEUDO_INST: the shipped spelling (wiki-opcode-diff §2, the row | 0xdf | PSEUDO_INST | df | df | df | df |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 82 Exit (L2 PseudoInst). CERTAIN.
+    pub const PSEUDO_INST: Self = Self(223u8);
+    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS` = 0xe0: The shipped enumerator (libnrt DWARF), in the 0xE0..0xFF extended cluster (wiki-instruction-record §2). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). (only on mariana, maverick).
+    pub const SPARSITY_COMPRESS: Self = Self(224u8);
+    /// `NEURON_ISA_TPB_OPCODE_SPARSITY_COMPRESS_TAG` = 0xe1: SPARSITY_COMPRESS_TAG: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe1 | SPARSITY_COMPRESS_TAG | · | · | e1 | e1 |); no word and no Master Opcode Reference row. (only on mariana, maverick).
+    pub const SPARSITY_COMPRESS_TAG: Self = Self(225u8);
+    /// `NEURON_ISA_TPB_OPCODE_RAND2` = 0xe2: RAND2: the shipped spelling (wiki-opcode-diff §2, the row | 0xe2 | RAND2 | · | · | e2 | e2 |). IT 97 Rand2, bounded RNG, \[newV4\]. Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick).
+    pub const RAND2: Self = Self(226u8);
+    /// `NEURON_ISA_TPB_OPCODE_QUANTIZE_MX` = 0xe3: QUANTIZE_MX: the shipped spelling (wiki-opcode-diff §2, the row | 0xe3 | QUANTIZE_MX | · | · | e3 | e3 |; also the libnrt DWARF enum's, wiki-instruction-record §2). IT 96 QuantizeMx, \[newV4\]; the only op that sets byte 1 to 0x11 (SATURATE, §4 row 3). Architectures: mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on mariana, maverick).
+    pub const QUANTIZE_MX: Self = Self(227u8);
+    /// `NEURON_ISA_TPB_OPCODE_CONV_LUT_LOAD` = 0xe4: CONV_LUT_LOAD: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe4 | CONV_LUT_LOAD | · | e4 | e4 | e4 |); no word and no Master Opcode Reference row. (only on cayman, mariana, maverick).
+    pub const CONV_LUT_LOAD: Self = Self(228u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_SCAN_ARITH` = 0xe5: TENSOR_TENSOR_SCAN_ARITH: the shipped spelling (wiki-opcode-diff §2, the row | 0xe5 | TENSOR_TENSOR_SCAN_ARITH | e5 | e5 | e5 | e5 |). The spec's earlier reading of this byte is another operation (conflict tensor_scalar_ptr_dispatch_bytes). IT 29 TensorScalarPtr dispatcher (§3). CERTAIN.
+    pub const TENSOR_TENSOR_SCAN_ARITH: Self = Self(229u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_CACHE_CUMULATIVE` = 0xe6: TENSOR_SCALAR_CACHE_CUMULATIVE: the shipped spelling (wiki-opcode-diff §2, the row | 0xe6 | TENSOR_SCALAR_CACHE_CUMULATIVE | e6 | e6 | e6 | e6 |). IT 30 TensorScalarCache, Cumulative + Scan modes (TSCMode; Reduce stamps 0x9A). CERTAIN.
+    pub const TENSOR_SCALAR_CACHE_CUMULATIVE: Self = Self(230u8);
+    /// `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY` = 0xe7: IndirectCopy (S4D4_IC): the TRN1 prototype tensor-indirect copy (supp-gather-scatter OPCODE_INDIRECT_COPY; seed 000 visitInstIndirectCopy; Master Opcode Reference IT 26, POOL, lowered to COPY on V4).
+    pub const INDIRECT_COPY: Self = Self(231u8);
+    /// `NEURON_ISA_TPB_OPCODE_COPY_PREDICATED_SCALAR` = 0xe8: COPY_PREDICATED_SCALAR: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe8 | COPY_PREDICATED_SCALAR | e8 | e8 | e8 | e8 |); no word and no Master Opcode Reference row.
+    pub const COPY_PREDICATED_SCALAR: Self = Self(232u8);
+    /// `NEURON_ISA_TPB_OPCODE_DVE_READ_INDICES` = 0xe9: DVE_READ_INDICES: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xe9 | DVE_READ_INDICES | · | e9 | e9 | e9 |); no word and no Master Opcode Reference row. (only on cayman, mariana, maverick).
+    pub const DVE_READ_INDICES: Self = Self(233u8);
+    /// `NEURON_ISA_TPB_OPCODE_SELECT_REDUCE` = 0xea: SELECT_REDUCE: the shipped spelling (wiki-opcode-diff §2, the row | 0xea | SELECT_REDUCE | ea | ea | ea | ea |). The spec's earlier reading of this byte is another operation (conflict opcode_0xea_select_reduce). IT 52 CopyPredicated, the masked copy / SELECT emitter. CERTAIN.
+    pub const SELECT_REDUCE: Self = Self(234u8);
+    /// `NEURON_ISA_TPB_OPCODE_EXTENDED_INST` = 0xf0: EXTENDED_STRUCT: the EXTISA extended instruction (common.h:301); byte 12 extended_opcode (EXTENDED_OPCODE) picks the instruction: words EXTENDED (the envelope), EXTENDED_RDMA_DESC_GEN (8) and EXTENDED_RDMA_DESC_START (9).
+    pub const EXTENDED_INST: Self = Self(240u8);
+    /// `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE` = 0xf1: GATHER_XPOSE (gather + xbar transpose), real HW (only on cayman, mariana, maverick).
+    pub const DMA_GATHER_TRANSPOSE: Self = Self(241u8);
+    /// `NEURON_ISA_TPB_OPCODE_NONZERO_WITH_COUNT` = 0xf2: NONZERO_WITH_COUNT: the shipped spelling (wiki-opcode-diff §2, the row | 0xf2 | NONZERO_WITH_COUNT | · | f2 | f2 | f2 |). IT 104 NonzeroWithCount, \[newV3\] (CoreV3 stamps 0xF2 @0x1355b18, §4). Architectures: cayman, mariana, maverick, as the matrix's V2..V5 columns give them (common.h). CERTAIN (only on cayman, mariana, maverick).
+    pub const NONZERO_WITH_COUNT: Self = Self(242u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_TENSOR_INT_WIDE` = 0xf3: TENSOR_TENSOR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf3 | TENSOR_TENSOR_INT_WIDE | · | · | · | f3 |); no word and no Master Opcode Reference row. (only on maverick).
+    pub const TENSOR_TENSOR_INT_WIDE: Self = Self(243u8);
+    /// `NEURON_ISA_TPB_OPCODE_TENSOR_SCALAR_INT_WIDE` = 0xf4: TENSOR_SCALAR_INT_WIDE: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xf4 | TENSOR_SCALAR_INT_WIDE | · | · | · | f4 |); no word and no Master Opcode Reference row. (only on maverick).
+    pub const TENSOR_SCALAR_INT_WIDE: Self = Self(244u8);
+    /// `NEURON_ISA_TPB_OPCODE_INVALID` = 0xff: The terminal sentinel, not an instruction (wiki-instruction-record §2).
+    pub const INVALID: Self = Self(255u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "LDWEIGHTS", value: 1, c_name: "NEURON_ISA_TPB_OPCODE_LDWEIGHTS",
@@ -8624,374 +8125,13 @@ impl OPCODE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            1u8 => Self::LDWEIGHTS,
-            2u8 => Self::MATMUL,
-            3u8 => Self::PE_REG_WRITE,
-            4u8 => Self::WEIGHT_MASK,
-            5u8 => Self::WEIGHT_SHIFT,
-            6u8 => Self::LDTAGS,
-            7u8 => Self::MATMUL_SPARSE,
-            8u8 => Self::PE_MANAGE_SEED,
-            9u8 => Self::LDWEIGHTS_MX,
-            10u8 => Self::MATMUL_MX,
-            33u8 => Self::ACTIVATE,
-            34u8 => Self::ACTIVATE_QUANTIZE,
-            35u8 => Self::ACTIVATION_TABLE_LOAD,
-            36u8 => Self::ACTIVATION_READ_ACCUMULATOR,
-            37u8 => Self::ACTIVATE2,
-            38u8 => Self::ACTIVATE_MULTIPASS,
-            48u8 => Self::EXPONENTIAL,
-            65u8 => Self::TENSOR_TENSOR_ARITH_OP,
-            66u8 => Self::TENSOR_REDUCE_ARITH_OP,
-            67u8 => Self::TENSOR_SCALAR_ARITH_OP,
-            68u8 => Self::TENSOR_SCALAR_PTR_ARITH_OP,
-            69u8 => Self::POOL,
-            70u8 => Self::COPY,
-            71u8 => Self::CAST,
-            72u8 => Self::RECIPROCAL,
-            73u8 => Self::MEMSET,
-            74u8 => Self::REG_LOAD,
-            75u8 => Self::REG_STORE,
-            76u8 => Self::REG_SHUFFLE,
-            77u8 => Self::RNG,
-            78u8 => Self::TENSOR_CUMULATIVE_ARITH_OP,
-            79u8 => Self::TENSOR_SCALAR_PTR_MULTI_ARITH,
-            81u8 => Self::TENSOR_TENSOR_BITVEC_OP,
-            82u8 => Self::TENSOR_REDUCE_BITVEC_OP,
-            83u8 => Self::TENSOR_SCALAR_BITVEC_OP,
-            84u8 => Self::TENSOR_SCALAR_PTR_BITVEC_OP,
-            88u8 => Self::MAX_POOL_SELECT,
-            94u8 => Self::TENSOR_CUMULATIVE_BITVEC_OP,
-            95u8 => Self::TENSOR_SCALAR_PTR_MULTI_BITVEC,
-            96u8 => Self::BATCH_NORM_STATS,
-            97u8 => Self::BATCH_NORM_STATS2,
-            98u8 => Self::BATCH_NORM_AGGREGATE,
-            99u8 => Self::BATCH_NORM_GRAD_ACCUMULATE,
-            100u8 => Self::BATCH_NORM_PARAM_LOAD,
-            101u8 => Self::BATCH_NORM_BACK_PROP,
-            102u8 => Self::LOAD_PARAMETER_RAM,
-            103u8 => Self::POOL_BUFFER_LOAD,
-            104u8 => Self::GATHER,
-            105u8 => Self::LOAD_MASK_SELECT,
-            106u8 => Self::STREAM_SHUFFLE,
-            107u8 => Self::STREAM_TRANSPOSE,
-            108u8 => Self::MAX8,
-            109u8 => Self::MATCH_VALUE_LOAD,
-            110u8 => Self::FIND_INDEX8,
-            111u8 => Self::MATCH_REPLACE8,
-            112u8 => Self::TENSOR_SCALAR_IMM_LD_ARITH,
-            113u8 => Self::TENSOR_SCALAR_IMM_LD_BITVEC,
-            114u8 => Self::COPY_PREDICATED,
-            115u8 => Self::ROI_ALIGN,
-            116u8 => Self::TENSOR_SCALAR_ADDR,
-            118u8 => Self::RAND,
-            119u8 => Self::RAND_GET_STATE,
-            120u8 => Self::RAND_SET_STATE,
-            121u8 => Self::EMBEDDING_UPDATE,
-            122u8 => Self::LOAD_POOL_ARGUMENT,
-            123u8 => Self::TENSOR_DEQUANTIZE,
-            124u8 => Self::CROSS_LANE_REDUCE_ARITH,
-            125u8 => Self::CROSS_LANE_REDUCE_BITVEC,
-            126u8 => Self::IOTA,
-            127u8 => Self::DROPOUT,
-            129u8 => Self::JPEG_DECODE,
-            130u8 => Self::TRANSPOSE_BATCH_NORM_STATS2,
-            131u8 => Self::TRANSPOSE_TENSOR_REDUCE_ARITH_OP,
-            132u8 => Self::TRANSPOSE_TENSOR_REDUCE_BITVEC_OP,
-            133u8 => Self::CUSTOM_OP_HEADER,
-            134u8 => Self::CUSTOM_OP_PAYLOAD,
-            135u8 => Self::TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH,
-            136u8 => Self::TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC,
-            138u8 => Self::TENSOR_TENSOR_ADD_BF16,
-            139u8 => Self::TENSOR_TENSOR_MULT_BF16,
-            140u8 => Self::TENSOR_REDUCE_ADD_BF16,
-            141u8 => Self::TENSOR_REDUCE_MAX_BF16,
-            142u8 => Self::BATCH_NORM_PARAM_LOAD2,
-            143u8 => Self::TENSOR_TENSOR_SUB_BF16,
-            146u8 => Self::TENSOR_SCALAR_AFFINE_SELECT,
-            147u8 => Self::TRANSPOSE_TENSOR_SCALAR_ARITH_OP,
-            148u8 => Self::BATCH_NORM_GRAD_ACCUMULATE2,
-            149u8 => Self::MODIFY_POOL_CONFIG,
-            150u8 => Self::SORT,
-            152u8 => Self::TENSOR_SCALAR_SELECT,
-            153u8 => Self::CAST_PREDICATED,
-            154u8 => Self::TENSOR_SCALAR_CACHE_REDUCE,
-            155u8 => Self::DVE_READ_ACCUMULATOR,
-            156u8 => Self::TENSOR_REDUCE_RANGE_CHECK,
-            157u8 => Self::SCALAR_TENSOR_TENSOR_ARITH,
-            158u8 => Self::SCALAR_TENSOR_TENSOR_BITVEC,
-            159u8 => Self::ENGINE_NOP,
-            160u8 => Self::EVENT_SEMAPHORE,
-            161u8 => Self::HALT,
-            162u8 => Self::DRAIN,
-            163u8 => Self::INSTRUCTION_FLUSH,
-            164u8 => Self::NOP,
-            165u8 => Self::WRITE,
-            166u8 => Self::NOTIFY,
-            167u8 => Self::MOVE,
-            168u8 => Self::ALU_OP,
-            169u8 => Self::COMPARE_BRANCH,
-            170u8 => Self::TENSOR_LOAD,
-            171u8 => Self::TENSOR_STORE,
-            176u8 => Self::EVENT_SEMAPHORE_RANGE_CLEAR,
-            177u8 => Self::SET_ORDERING_MODE,
-            178u8 => Self::MOVE_SHAPE,
-            179u8 => Self::POLL_SEM,
-            180u8 => Self::TEST_EVENT_SEM,
-            181u8 => Self::BRANCH_PREFETCH_HINT,
-            182u8 => Self::COMPACT_CONTROL_INST,
-            184u8 => Self::DMAMEMCPY,
-            185u8 => Self::DMA_MEMCPY2,
-            186u8 => Self::DMA_IMMEDIATE,
-            187u8 => Self::DMA_INDIRECT,
-            188u8 => Self::RANGE_SELECT,
-            189u8 => Self::DMA_TRANSPOSE,
-            190u8 => Self::GET_SEQUENCE_BOUNDS,
-            191u8 => Self::SB2SB_COLLECTIVE,
-            193u8 => Self::PSEUDO_DMATRIGGER,
-            194u8 => Self::PSEUDO_DMAREARM,
-            195u8 => Self::PSEUDO_DMABARRIER,
-            196u8 => Self::PSEUDO_DMAMEMCPY_FULL_IND,
-            197u8 => Self::PSEUDO_SEMAPHORE_SET,
-            198u8 => Self::PSEUDO_LOAD_ACT_FUNC_SET,
-            199u8 => Self::PSEUDO_TRIGGER_ALL_REDUCE,
-            200u8 => Self::PSEUDO_TRIGGER_COLLECTIVE,
-            201u8 => Self::PSEUDO_READ_VAR_ADDR,
-            202u8 => Self::PSEUDO_EMBEDDING_UPDATE,
-            203u8 => Self::PSEUDO_SEND_RECV,
-            204u8 => Self::PSEUDO_BRANCH_LABEL,
-            205u8 => Self::PSEUDO_TENSOR_STORE,
-            206u8 => Self::PSEUDO_TENSOR_LOAD,
-            207u8 => Self::PSEUDO_DMASWAP_QUEUE_SET,
-            208u8 => Self::PSEUDO_SET_RNG_SEED,
-            209u8 => Self::PSEUDO_FUNCTION_BEGIN,
-            210u8 => Self::PSEUDO_FUNCTION_RETURN,
-            211u8 => Self::PSEUDO_FUNCTION_CALL,
-            212u8 => Self::PSEUDO_DMA_DIRECT2D,
-            213u8 => Self::PSEUDO_SYNC_BARRIER,
-            214u8 => Self::PSEUDO_RANGE_CHECK,
-            215u8 => Self::PSEUDO_JPEG_DECODE,
-            216u8 => Self::PSEUDO_CORE_BARRIER,
-            217u8 => Self::PSEUDO_TRIGGER_COLLECTIVE2,
-            218u8 => Self::PSEUDO_EXTENSION,
-            219u8 => Self::PSEUDO_CUR_PROCESSING_RANK_ID,
-            220u8 => Self::PSEUDO_GID_LOAD,
-            221u8 => Self::PSEUDO_BRANCH_PREFETCH_HINT,
-            222u8 => Self::PSEUDO_TENSOR_COMPLETION,
-            223u8 => Self::PSEUDO_INST,
-            224u8 => Self::SPARSITY_COMPRESS,
-            225u8 => Self::SPARSITY_COMPRESS_TAG,
-            226u8 => Self::RAND2,
-            227u8 => Self::QUANTIZE_MX,
-            228u8 => Self::CONV_LUT_LOAD,
-            229u8 => Self::TENSOR_TENSOR_SCAN_ARITH,
-            230u8 => Self::TENSOR_SCALAR_CACHE_CUMULATIVE,
-            231u8 => Self::INDIRECT_COPY,
-            232u8 => Self::COPY_PREDICATED_SCALAR,
-            233u8 => Self::DVE_READ_INDICES,
-            234u8 => Self::SELECT_REDUCE,
-            240u8 => Self::EXTENDED_INST,
-            241u8 => Self::DMA_GATHER_TRANSPOSE,
-            242u8 => Self::NONZERO_WITH_COUNT,
-            243u8 => Self::TENSOR_TENSOR_INT_WIDE,
-            244u8 => Self::TENSOR_SCALAR_INT_WIDE,
-            255u8 => Self::INVALID,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::LDWEIGHTS => 1u8,
-            Self::MATMUL => 2u8,
-            Self::PE_REG_WRITE => 3u8,
-            Self::WEIGHT_MASK => 4u8,
-            Self::WEIGHT_SHIFT => 5u8,
-            Self::LDTAGS => 6u8,
-            Self::MATMUL_SPARSE => 7u8,
-            Self::PE_MANAGE_SEED => 8u8,
-            Self::LDWEIGHTS_MX => 9u8,
-            Self::MATMUL_MX => 10u8,
-            Self::ACTIVATE => 33u8,
-            Self::ACTIVATE_QUANTIZE => 34u8,
-            Self::ACTIVATION_TABLE_LOAD => 35u8,
-            Self::ACTIVATION_READ_ACCUMULATOR => 36u8,
-            Self::ACTIVATE2 => 37u8,
-            Self::ACTIVATE_MULTIPASS => 38u8,
-            Self::EXPONENTIAL => 48u8,
-            Self::TENSOR_TENSOR_ARITH_OP => 65u8,
-            Self::TENSOR_REDUCE_ARITH_OP => 66u8,
-            Self::TENSOR_SCALAR_ARITH_OP => 67u8,
-            Self::TENSOR_SCALAR_PTR_ARITH_OP => 68u8,
-            Self::POOL => 69u8,
-            Self::COPY => 70u8,
-            Self::CAST => 71u8,
-            Self::RECIPROCAL => 72u8,
-            Self::MEMSET => 73u8,
-            Self::REG_LOAD => 74u8,
-            Self::REG_STORE => 75u8,
-            Self::REG_SHUFFLE => 76u8,
-            Self::RNG => 77u8,
-            Self::TENSOR_CUMULATIVE_ARITH_OP => 78u8,
-            Self::TENSOR_SCALAR_PTR_MULTI_ARITH => 79u8,
-            Self::TENSOR_TENSOR_BITVEC_OP => 81u8,
-            Self::TENSOR_REDUCE_BITVEC_OP => 82u8,
-            Self::TENSOR_SCALAR_BITVEC_OP => 83u8,
-            Self::TENSOR_SCALAR_PTR_BITVEC_OP => 84u8,
-            Self::MAX_POOL_SELECT => 88u8,
-            Self::TENSOR_CUMULATIVE_BITVEC_OP => 94u8,
-            Self::TENSOR_SCALAR_PTR_MULTI_BITVEC => 95u8,
-            Self::BATCH_NORM_STATS => 96u8,
-            Self::BATCH_NORM_STATS2 => 97u8,
-            Self::BATCH_NORM_AGGREGATE => 98u8,
-            Self::BATCH_NORM_GRAD_ACCUMULATE => 99u8,
-            Self::BATCH_NORM_PARAM_LOAD => 100u8,
-            Self::BATCH_NORM_BACK_PROP => 101u8,
-            Self::LOAD_PARAMETER_RAM => 102u8,
-            Self::POOL_BUFFER_LOAD => 103u8,
-            Self::GATHER => 104u8,
-            Self::LOAD_MASK_SELECT => 105u8,
-            Self::STREAM_SHUFFLE => 106u8,
-            Self::STREAM_TRANSPOSE => 107u8,
-            Self::MAX8 => 108u8,
-            Self::MATCH_VALUE_LOAD => 109u8,
-            Self::FIND_INDEX8 => 110u8,
-            Self::MATCH_REPLACE8 => 111u8,
-            Self::TENSOR_SCALAR_IMM_LD_ARITH => 112u8,
-            Self::TENSOR_SCALAR_IMM_LD_BITVEC => 113u8,
-            Self::COPY_PREDICATED => 114u8,
-            Self::ROI_ALIGN => 115u8,
-            Self::TENSOR_SCALAR_ADDR => 116u8,
-            Self::RAND => 118u8,
-            Self::RAND_GET_STATE => 119u8,
-            Self::RAND_SET_STATE => 120u8,
-            Self::EMBEDDING_UPDATE => 121u8,
-            Self::LOAD_POOL_ARGUMENT => 122u8,
-            Self::TENSOR_DEQUANTIZE => 123u8,
-            Self::CROSS_LANE_REDUCE_ARITH => 124u8,
-            Self::CROSS_LANE_REDUCE_BITVEC => 125u8,
-            Self::IOTA => 126u8,
-            Self::DROPOUT => 127u8,
-            Self::JPEG_DECODE => 129u8,
-            Self::TRANSPOSE_BATCH_NORM_STATS2 => 130u8,
-            Self::TRANSPOSE_TENSOR_REDUCE_ARITH_OP => 131u8,
-            Self::TRANSPOSE_TENSOR_REDUCE_BITVEC_OP => 132u8,
-            Self::CUSTOM_OP_HEADER => 133u8,
-            Self::CUSTOM_OP_PAYLOAD => 134u8,
-            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH => 135u8,
-            Self::TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC => 136u8,
-            Self::TENSOR_TENSOR_ADD_BF16 => 138u8,
-            Self::TENSOR_TENSOR_MULT_BF16 => 139u8,
-            Self::TENSOR_REDUCE_ADD_BF16 => 140u8,
-            Self::TENSOR_REDUCE_MAX_BF16 => 141u8,
-            Self::BATCH_NORM_PARAM_LOAD2 => 142u8,
-            Self::TENSOR_TENSOR_SUB_BF16 => 143u8,
-            Self::TENSOR_SCALAR_AFFINE_SELECT => 146u8,
-            Self::TRANSPOSE_TENSOR_SCALAR_ARITH_OP => 147u8,
-            Self::BATCH_NORM_GRAD_ACCUMULATE2 => 148u8,
-            Self::MODIFY_POOL_CONFIG => 149u8,
-            Self::SORT => 150u8,
-            Self::TENSOR_SCALAR_SELECT => 152u8,
-            Self::CAST_PREDICATED => 153u8,
-            Self::TENSOR_SCALAR_CACHE_REDUCE => 154u8,
-            Self::DVE_READ_ACCUMULATOR => 155u8,
-            Self::TENSOR_REDUCE_RANGE_CHECK => 156u8,
-            Self::SCALAR_TENSOR_TENSOR_ARITH => 157u8,
-            Self::SCALAR_TENSOR_TENSOR_BITVEC => 158u8,
-            Self::ENGINE_NOP => 159u8,
-            Self::EVENT_SEMAPHORE => 160u8,
-            Self::HALT => 161u8,
-            Self::DRAIN => 162u8,
-            Self::INSTRUCTION_FLUSH => 163u8,
-            Self::NOP => 164u8,
-            Self::WRITE => 165u8,
-            Self::NOTIFY => 166u8,
-            Self::MOVE => 167u8,
-            Self::ALU_OP => 168u8,
-            Self::COMPARE_BRANCH => 169u8,
-            Self::TENSOR_LOAD => 170u8,
-            Self::TENSOR_STORE => 171u8,
-            Self::EVENT_SEMAPHORE_RANGE_CLEAR => 176u8,
-            Self::SET_ORDERING_MODE => 177u8,
-            Self::MOVE_SHAPE => 178u8,
-            Self::POLL_SEM => 179u8,
-            Self::TEST_EVENT_SEM => 180u8,
-            Self::BRANCH_PREFETCH_HINT => 181u8,
-            Self::COMPACT_CONTROL_INST => 182u8,
-            Self::DMAMEMCPY => 184u8,
-            Self::DMA_MEMCPY2 => 185u8,
-            Self::DMA_IMMEDIATE => 186u8,
-            Self::DMA_INDIRECT => 187u8,
-            Self::RANGE_SELECT => 188u8,
-            Self::DMA_TRANSPOSE => 189u8,
-            Self::GET_SEQUENCE_BOUNDS => 190u8,
-            Self::SB2SB_COLLECTIVE => 191u8,
-            Self::PSEUDO_DMATRIGGER => 193u8,
-            Self::PSEUDO_DMAREARM => 194u8,
-            Self::PSEUDO_DMABARRIER => 195u8,
-            Self::PSEUDO_DMAMEMCPY_FULL_IND => 196u8,
-            Self::PSEUDO_SEMAPHORE_SET => 197u8,
-            Self::PSEUDO_LOAD_ACT_FUNC_SET => 198u8,
-            Self::PSEUDO_TRIGGER_ALL_REDUCE => 199u8,
-            Self::PSEUDO_TRIGGER_COLLECTIVE => 200u8,
-            Self::PSEUDO_READ_VAR_ADDR => 201u8,
-            Self::PSEUDO_EMBEDDING_UPDATE => 202u8,
-            Self::PSEUDO_SEND_RECV => 203u8,
-            Self::PSEUDO_BRANCH_LABEL => 204u8,
-            Self::PSEUDO_TENSOR_STORE => 205u8,
-            Self::PSEUDO_TENSOR_LOAD => 206u8,
-            Self::PSEUDO_DMASWAP_QUEUE_SET => 207u8,
-            Self::PSEUDO_SET_RNG_SEED => 208u8,
-            Self::PSEUDO_FUNCTION_BEGIN => 209u8,
-            Self::PSEUDO_FUNCTION_RETURN => 210u8,
-            Self::PSEUDO_FUNCTION_CALL => 211u8,
-            Self::PSEUDO_DMA_DIRECT2D => 212u8,
-            Self::PSEUDO_SYNC_BARRIER => 213u8,
-            Self::PSEUDO_RANGE_CHECK => 214u8,
-            Self::PSEUDO_JPEG_DECODE => 215u8,
-            Self::PSEUDO_CORE_BARRIER => 216u8,
-            Self::PSEUDO_TRIGGER_COLLECTIVE2 => 217u8,
-            Self::PSEUDO_EXTENSION => 218u8,
-            Self::PSEUDO_CUR_PROCESSING_RANK_ID => 219u8,
-            Self::PSEUDO_GID_LOAD => 220u8,
-            Self::PSEUDO_BRANCH_PREFETCH_HINT => 221u8,
-            Self::PSEUDO_TENSOR_COMPLETION => 222u8,
-            Self::PSEUDO_INST => 223u8,
-            Self::SPARSITY_COMPRESS => 224u8,
-            Self::SPARSITY_COMPRESS_TAG => 225u8,
-            Self::RAND2 => 226u8,
-            Self::QUANTIZE_MX => 227u8,
-            Self::CONV_LUT_LOAD => 228u8,
-            Self::TENSOR_TENSOR_SCAN_ARITH => 229u8,
-            Self::TENSOR_SCALAR_CACHE_CUMULATIVE => 230u8,
-            Self::INDIRECT_COPY => 231u8,
-            Self::COPY_PREDICATED_SCALAR => 232u8,
-            Self::DVE_READ_INDICES => 233u8,
-            Self::SELECT_REDUCE => 234u8,
-            Self::EXTENDED_INST => 240u8,
-            Self::DMA_GATHER_TRANSPOSE => 241u8,
-            Self::NONZERO_WITH_COUNT => 242u8,
-            Self::TENSOR_TENSOR_INT_WIDE => 243u8,
-            Self::TENSOR_SCALAR_INT_WIDE => 244u8,
-            Self::INVALID => 255u8,
-            Self::Other(_) => 0u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -9182,12 +8322,11 @@ impl OPCODE {
             Self::TENSOR_TENSOR_INT_WIDE => Some("TENSOR_TENSOR_INT_WIDE"),
             Self::TENSOR_SCALAR_INT_WIDE => Some("TENSOR_SCALAR_INT_WIDE"),
             Self::INVALID => Some("INVALID"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
-        #[allow(unreachable_patterns)]
         match self {
             Self::LDTAGS => matches!(arch, Arch::cayman | Arch::mariana | Arch::maverick),
             Self::MATMUL_SPARSE => {
@@ -9245,8 +8384,145 @@ impl OPCODE {
             }
             Self::TENSOR_TENSOR_INT_WIDE => matches!(arch, Arch::maverick),
             Self::TENSOR_SCALAR_INT_WIDE => matches!(arch, Arch::maverick),
-            Self::Other(_) => false,
-            _ => true,
+            Self::LDWEIGHTS
+            | Self::MATMUL
+            | Self::PE_REG_WRITE
+            | Self::WEIGHT_MASK
+            | Self::WEIGHT_SHIFT
+            | Self::ACTIVATE
+            | Self::ACTIVATE_QUANTIZE
+            | Self::ACTIVATION_TABLE_LOAD
+            | Self::ACTIVATION_READ_ACCUMULATOR
+            | Self::EXPONENTIAL
+            | Self::TENSOR_TENSOR_ARITH_OP
+            | Self::TENSOR_REDUCE_ARITH_OP
+            | Self::TENSOR_SCALAR_ARITH_OP
+            | Self::TENSOR_SCALAR_PTR_ARITH_OP
+            | Self::POOL
+            | Self::COPY
+            | Self::CAST
+            | Self::RECIPROCAL
+            | Self::MEMSET
+            | Self::REG_LOAD
+            | Self::REG_STORE
+            | Self::REG_SHUFFLE
+            | Self::RNG
+            | Self::TENSOR_CUMULATIVE_ARITH_OP
+            | Self::TENSOR_SCALAR_PTR_MULTI_ARITH
+            | Self::TENSOR_TENSOR_BITVEC_OP
+            | Self::TENSOR_REDUCE_BITVEC_OP
+            | Self::TENSOR_SCALAR_BITVEC_OP
+            | Self::TENSOR_SCALAR_PTR_BITVEC_OP
+            | Self::MAX_POOL_SELECT
+            | Self::TENSOR_CUMULATIVE_BITVEC_OP
+            | Self::TENSOR_SCALAR_PTR_MULTI_BITVEC
+            | Self::BATCH_NORM_STATS
+            | Self::BATCH_NORM_STATS2
+            | Self::BATCH_NORM_AGGREGATE
+            | Self::BATCH_NORM_GRAD_ACCUMULATE
+            | Self::BATCH_NORM_PARAM_LOAD
+            | Self::BATCH_NORM_BACK_PROP
+            | Self::LOAD_PARAMETER_RAM
+            | Self::POOL_BUFFER_LOAD
+            | Self::GATHER
+            | Self::LOAD_MASK_SELECT
+            | Self::STREAM_SHUFFLE
+            | Self::STREAM_TRANSPOSE
+            | Self::MAX8
+            | Self::MATCH_VALUE_LOAD
+            | Self::FIND_INDEX8
+            | Self::MATCH_REPLACE8
+            | Self::TENSOR_SCALAR_IMM_LD_ARITH
+            | Self::TENSOR_SCALAR_IMM_LD_BITVEC
+            | Self::COPY_PREDICATED
+            | Self::ROI_ALIGN
+            | Self::TENSOR_SCALAR_ADDR
+            | Self::RAND
+            | Self::RAND_GET_STATE
+            | Self::RAND_SET_STATE
+            | Self::EMBEDDING_UPDATE
+            | Self::LOAD_POOL_ARGUMENT
+            | Self::TENSOR_DEQUANTIZE
+            | Self::CROSS_LANE_REDUCE_ARITH
+            | Self::CROSS_LANE_REDUCE_BITVEC
+            | Self::IOTA
+            | Self::DROPOUT
+            | Self::TRANSPOSE_BATCH_NORM_STATS2
+            | Self::TRANSPOSE_TENSOR_REDUCE_ARITH_OP
+            | Self::TRANSPOSE_TENSOR_REDUCE_BITVEC_OP
+            | Self::CUSTOM_OP_HEADER
+            | Self::CUSTOM_OP_PAYLOAD
+            | Self::BATCH_NORM_PARAM_LOAD2
+            | Self::TENSOR_SCALAR_AFFINE_SELECT
+            | Self::TRANSPOSE_TENSOR_SCALAR_ARITH_OP
+            | Self::BATCH_NORM_GRAD_ACCUMULATE2
+            | Self::MODIFY_POOL_CONFIG
+            | Self::SORT
+            | Self::TENSOR_SCALAR_SELECT
+            | Self::CAST_PREDICATED
+            | Self::TENSOR_SCALAR_CACHE_REDUCE
+            | Self::DVE_READ_ACCUMULATOR
+            | Self::TENSOR_REDUCE_RANGE_CHECK
+            | Self::SCALAR_TENSOR_TENSOR_ARITH
+            | Self::SCALAR_TENSOR_TENSOR_BITVEC
+            | Self::ENGINE_NOP
+            | Self::EVENT_SEMAPHORE
+            | Self::HALT
+            | Self::DRAIN
+            | Self::INSTRUCTION_FLUSH
+            | Self::NOP
+            | Self::WRITE
+            | Self::NOTIFY
+            | Self::MOVE
+            | Self::ALU_OP
+            | Self::COMPARE_BRANCH
+            | Self::TENSOR_LOAD
+            | Self::TENSOR_STORE
+            | Self::EVENT_SEMAPHORE_RANGE_CLEAR
+            | Self::SET_ORDERING_MODE
+            | Self::MOVE_SHAPE
+            | Self::POLL_SEM
+            | Self::BRANCH_PREFETCH_HINT
+            | Self::DMAMEMCPY
+            | Self::DMA_INDIRECT
+            | Self::PSEUDO_DMATRIGGER
+            | Self::PSEUDO_DMAREARM
+            | Self::PSEUDO_DMABARRIER
+            | Self::PSEUDO_DMAMEMCPY_FULL_IND
+            | Self::PSEUDO_SEMAPHORE_SET
+            | Self::PSEUDO_LOAD_ACT_FUNC_SET
+            | Self::PSEUDO_TRIGGER_ALL_REDUCE
+            | Self::PSEUDO_TRIGGER_COLLECTIVE
+            | Self::PSEUDO_READ_VAR_ADDR
+            | Self::PSEUDO_EMBEDDING_UPDATE
+            | Self::PSEUDO_SEND_RECV
+            | Self::PSEUDO_BRANCH_LABEL
+            | Self::PSEUDO_TENSOR_STORE
+            | Self::PSEUDO_TENSOR_LOAD
+            | Self::PSEUDO_DMASWAP_QUEUE_SET
+            | Self::PSEUDO_SET_RNG_SEED
+            | Self::PSEUDO_FUNCTION_BEGIN
+            | Self::PSEUDO_FUNCTION_RETURN
+            | Self::PSEUDO_FUNCTION_CALL
+            | Self::PSEUDO_DMA_DIRECT2D
+            | Self::PSEUDO_SYNC_BARRIER
+            | Self::PSEUDO_RANGE_CHECK
+            | Self::PSEUDO_CORE_BARRIER
+            | Self::PSEUDO_TRIGGER_COLLECTIVE2
+            | Self::PSEUDO_EXTENSION
+            | Self::PSEUDO_CUR_PROCESSING_RANK_ID
+            | Self::PSEUDO_GID_LOAD
+            | Self::PSEUDO_BRANCH_PREFETCH_HINT
+            | Self::PSEUDO_TENSOR_COMPLETION
+            | Self::PSEUDO_INST
+            | Self::TENSOR_TENSOR_SCAN_ARITH
+            | Self::TENSOR_SCALAR_CACHE_CUMULATIVE
+            | Self::INDIRECT_COPY
+            | Self::COPY_PREDICATED_SCALAR
+            | Self::SELECT_REDUCE
+            | Self::EXTENDED_INST
+            | Self::INVALID => true,
+            _ => false,
         }
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
@@ -9255,16 +8531,25 @@ impl OPCODE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for OPCODE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "OPCODE({:#x})", self.0),
         }
     }
 }
@@ -9714,22 +8999,18 @@ impl PSEUDO_ADDR8 {
     }
 }
 /// LncSize setting for sb2sb collective using q7 iDMA: how many physical NeuronCores form the logical core group an SB2SB leg moves within. The 0xBF validator accepts LNC1 and LNC2 only. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum LNC_SIZE_FMT {
-    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC1` = 0x0: NC copies to itself. Used for self-test only.
-    #[default]
-    LNC1 = 0u8,
-    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC2` = 0x1: NC's grouped: NC0-NC1, NC2-NC3, NC4-NC5, NC6-NC7
-    LNC2 = 1u8,
-    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC4` = 0x2: NC's grouped: NC0-NC3, NC4-NC7
-    LNC4 = 2u8,
-    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC8` = 0x3: NC's grouped: NC0-7
-    LNC8 = 3u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 4u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct LNC_SIZE_FMT(pub u8);
 impl LNC_SIZE_FMT {
+    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC1` = 0x0: NC copies to itself. Used for self-test only.
+    pub const LNC1: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC2` = 0x1: NC's grouped: NC0-NC1, NC2-NC3, NC4-NC5, NC6-NC7.
+    pub const LNC2: Self = Self(1u8);
+    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC4` = 0x2: NC's grouped: NC0-NC3, NC4-NC7.
+    pub const LNC4: Self = Self(2u8);
+    /// `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC8` = 0x3: NC's grouped: NC0-7.
+    pub const LNC8: Self = Self(3u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "LNC1", value: 0, c_name: "NEURON_ISA_TPB_LNC_SIZE_FMT_LNC1",
@@ -9748,38 +9029,13 @@ impl LNC_SIZE_FMT {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::LNC1,
-            1u8 => Self::LNC2,
-            2u8 => Self::LNC4,
-            3u8 => Self::LNC8,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::LNC1 => 0u8,
-            Self::LNC2 => 1u8,
-            Self::LNC4 => 2u8,
-            Self::LNC8 => 3u8,
-            Self::Other(_) => 4u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -9788,13 +9044,13 @@ impl LNC_SIZE_FMT {
             Self::LNC2 => Some("LNC2"),
             Self::LNC4 => Some("LNC4"),
             Self::LNC8 => Some("LNC8"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::LNC1 | Self::LNC2 | Self::LNC4 | Self::LNC8)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -9802,44 +9058,49 @@ impl LNC_SIZE_FMT {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The CME operation type of a descriptor (meta_ctrl optype, bits 20..22; the DWARF tables place it at 9..11): a plain copy or one of the Fast CRC+Memcopy engine's checksums. Confidence: HIGH/CARRIED (strong).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum SDMA_CMETYPE {
-    /// `SDMA_CMETYPE_COPY` = 0x0: Plain memcpy (the default).
-    #[default]
-    COPY = 0u8,
-    /// `SDMA_CMETYPE_CRC32` = 0x1: CRC-32.
-    CRC32 = 1u8,
-    /// `SDMA_CMETYPE_CRC32C` = 0x2: CRC-32C.
-    CRC32C = 2u8,
-    /// `SDMA_CMETYPE_CKSUM16` = 0x3: 16-bit checksum.
-    CKSUM16 = 3u8,
-    /// `SDMA_CMETYPE_CKSUM32` = 0x4: 32-bit checksum.
-    CKSUM32 = 4u8,
-    /// `SDMA_CMETYPE_CRC16` = 0x5: CRC-16.
-    CRC16 = 5u8,
-    /// `SDMA_CMETYPE_CKSUM32_ADLER` = 0x6: Adler-32.
-    CKSUM32_ADLER = 6u8,
-    /// `SDMA_CMETYPE_CRC8` = 0x7: CRC-8.
-    CRC8 = 7u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 8u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for LNC_SIZE_FMT {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "LNC_SIZE_FMT({:#x})", self.0),
+        }
+    }
 }
+/// The CME operation type of a descriptor (meta_ctrl optype, bits 20..22; the DWARF tables place it at 9..11): a plain copy or one of the Fast CRC+Memcopy engine's checksums. Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct SDMA_CMETYPE(pub u8);
 impl SDMA_CMETYPE {
+    /// `SDMA_CMETYPE_COPY` = 0x0: Plain memcpy (the default).
+    pub const COPY: Self = Self(0u8);
+    /// `SDMA_CMETYPE_CRC32` = 0x1: CRC-32.
+    pub const CRC32: Self = Self(1u8);
+    /// `SDMA_CMETYPE_CRC32C` = 0x2: CRC-32C.
+    pub const CRC32C: Self = Self(2u8);
+    /// `SDMA_CMETYPE_CKSUM16` = 0x3: 16-bit checksum.
+    pub const CKSUM16: Self = Self(3u8);
+    /// `SDMA_CMETYPE_CKSUM32` = 0x4: 32-bit checksum.
+    pub const CKSUM32: Self = Self(4u8);
+    /// `SDMA_CMETYPE_CRC16` = 0x5: CRC-16.
+    pub const CRC16: Self = Self(5u8);
+    /// `SDMA_CMETYPE_CKSUM32_ADLER` = 0x6: Adler-32.
+    pub const CKSUM32_ADLER: Self = Self(6u8);
+    /// `SDMA_CMETYPE_CRC8` = 0x7: CRC-8.
+    pub const CRC8: Self = Self(7u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "COPY", value: 0, c_name: "SDMA_CMETYPE_COPY",
@@ -9874,46 +9135,13 @@ impl SDMA_CMETYPE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::COPY,
-            1u8 => Self::CRC32,
-            2u8 => Self::CRC32C,
-            3u8 => Self::CKSUM16,
-            4u8 => Self::CKSUM32,
-            5u8 => Self::CRC16,
-            6u8 => Self::CKSUM32_ADLER,
-            7u8 => Self::CRC8,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::COPY => 0u8,
-            Self::CRC32 => 1u8,
-            Self::CRC32C => 2u8,
-            Self::CKSUM16 => 3u8,
-            Self::CKSUM32 => 4u8,
-            Self::CRC16 => 5u8,
-            Self::CKSUM32_ADLER => 6u8,
-            Self::CRC8 => 7u8,
-            Self::Other(_) => 8u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -9926,13 +9154,16 @@ impl SDMA_CMETYPE {
             Self::CRC16 => Some("CRC16"),
             Self::CKSUM32_ADLER => Some("CKSUM32_ADLER"),
             Self::CRC8 => Some("CRC8"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::COPY | Self::CRC32 | Self::CRC32C | Self::CKSUM16 | Self::CKSUM32
+            | Self::CRC16 | Self::CKSUM32_ADLER | Self::CRC8
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -9940,73 +9171,51 @@ impl SDMA_CMETYPE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The SDMA op of a descriptor (meta_ctrl op, bits 23..25, the kernel's ssmae_op; the DWARF tables place it at 6..8). The sources give 1, 2 and 4; 0, 3, 5, 6 and 7 have no name. The plain-copy default holds CME (2), which is_cme_desc tests. Read on the kernel's bits, the op-class base words of wiki-meta-ctrl §2 hold DRE (1) for striding-split 0x800000, transpose 0x900000 and replication 0xA00000, and CCE (4) for add / min-max 0x2000000, fma 0x2100000, cce_ext 0x2400000 and gradient 0x2500000 (dmaspec's reading, see the evidence). Confidence: HIGH/CARRIED (strong).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum SDMAOP {
-    /// `SDMAOP_DRE` = 0x1: The strided / transpose engine.
-    DRE = 1u8,
-    /// `SDMAOP_CME` = 0x2: The COPY / memcpy data path (with the CRC variants); the plain-copy default.
-    CME = 2u8,
-    /// `SDMAOP_CCE` = 0x4: In-flight compute (FMA / ADD / MIN / MAX / convert; field tables §7, wiki-cce).
-    CCE = 4u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 0u8,
-}
-impl Default for SDMAOP {
-    fn default() -> Self {
-        Self::Other(0)
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for SDMA_CMETYPE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "SDMA_CMETYPE({:#x})", self.0),
+        }
     }
 }
+/// The SDMA op of a descriptor (meta_ctrl op, bits 23..25, the kernel's ssmae_op; the DWARF tables place it at 6..8). The sources give 1, 2 and 4; 0, 3, 5, 6 and 7 have no name. The plain-copy default holds CME (2), which is_cme_desc tests. Read on the kernel's bits, the op-class base words of wiki-meta-ctrl §2 hold DRE (1) for striding-split 0x800000, transpose 0x900000 and replication 0xA00000, and CCE (4) for add / min-max 0x2000000, fma 0x2100000, cce_ext 0x2400000 and gradient 0x2500000 (dmaspec's reading, see the evidence). Confidence: HIGH/CARRIED (strong).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct SDMAOP(pub u8);
 impl SDMAOP {
+    /// `SDMAOP_DRE` = 0x1: The strided / transpose engine.
+    pub const DRE: Self = Self(1u8);
+    /// `SDMAOP_CME` = 0x2: The COPY / memcpy data path (with the CRC variants); the plain-copy default.
+    pub const CME: Self = Self(2u8);
+    /// `SDMAOP_CCE` = 0x4: In-flight compute (FMA / ADD / MIN / MAX / convert; field tables §7, wiki-cce).
+    pub const CCE: Self = Self(4u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta { name: "DRE", value: 1, c_name: "SDMAOP_DRE", ..meta::EnumeratorMeta::DEFAULT },
         meta::EnumeratorMeta { name: "CME", value: 2, c_name: "SDMAOP_CME", ..meta::EnumeratorMeta::DEFAULT },
         meta::EnumeratorMeta { name: "CCE", value: 4, c_name: "SDMAOP_CCE", ..meta::EnumeratorMeta::DEFAULT },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            1u8 => Self::DRE,
-            2u8 => Self::CME,
-            4u8 => Self::CCE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::DRE => 1u8,
-            Self::CME => 2u8,
-            Self::CCE => 4u8,
-            Self::Other(_) => 0u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -10014,13 +9223,13 @@ impl SDMAOP {
             Self::DRE => Some("DRE"),
             Self::CME => Some("CME"),
             Self::CCE => Some("CCE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::DRE | Self::CME | Self::CCE)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10028,34 +9237,40 @@ impl SDMAOP {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks: the host runtime's enum al_sdma_m2s_fma_operand (enums.json). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum SDMA_FMA_OPERAND {
-    /// `al_sdma_m2s_fma_operand_stored_buffer` = 0x0: The running accumulator (the in-engine partial).
-    #[default]
-    stored_buffer = 0u8,
-    /// `al_sdma_m2s_fma_operand_input_buffer` = 0x1: The source stream read on the M2S leg.
-    input_buffer = 1u8,
-    /// `al_sdma_m2s_fma_operand_scale` = 0x2: The per-source FP32 scale in W3.
-    scale = 2u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 3u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for SDMAOP {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "SDMAOP({:#x})", self.0),
+        }
+    }
 }
+/// What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks: the host runtime's enum al_sdma_m2s_fma_operand (enums.json). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct SDMA_FMA_OPERAND(pub u8);
+#[allow(non_upper_case_globals)]
 impl SDMA_FMA_OPERAND {
+    /// `al_sdma_m2s_fma_operand_stored_buffer` = 0x0: The running accumulator (the in-engine partial).
+    pub const stored_buffer: Self = Self(0u8);
+    /// `al_sdma_m2s_fma_operand_input_buffer` = 0x1: The source stream read on the M2S leg.
+    pub const input_buffer: Self = Self(1u8);
+    /// `al_sdma_m2s_fma_operand_scale` = 0x2: The per-source FP32 scale in W3.
+    pub const scale: Self = Self(2u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "stored_buffer", value: 0,
@@ -10071,36 +9286,13 @@ impl SDMA_FMA_OPERAND {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::stored_buffer,
-            1u8 => Self::input_buffer,
-            2u8 => Self::scale,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::stored_buffer => 0u8,
-            Self::input_buffer => 1u8,
-            Self::scale => 2u8,
-            Self::Other(_) => 3u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -10108,13 +9300,13 @@ impl SDMA_FMA_OPERAND {
             Self::stored_buffer => Some("stored_buffer"),
             Self::input_buffer => Some("input_buffer"),
             Self::scale => Some("scale"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::stored_buffer | Self::input_buffer | Self::scale)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10122,40 +9314,45 @@ impl SDMA_FMA_OPERAND {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The device CCE op (enums.json SDMA_CCETYPE). The host kbin_dma_desc_op values map onto it through the 4-entry table CSWTCH.21 = {1, 0, 3, 2} indexed by op - 1: kbin FMA 1 -> 1, ADD 2 -> 0, MIN 3 -> 3, MAX 4 -> 2 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops; any other op asserts 'Unsupported CCE Op! %u'); EXT and GCE have no kbin op. A descriptor's META-CTRL op selector holds the FMA, EXT and GCE values; ADD and MIN/MAX share base word 0x2000000, so ADD, MIN and MAX are not told apart by it (gap). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum SDMA_CCETYPE {
-    /// `SDMA_CCETYPE_ADD` = 0x0: Pure accumulate, acc' = acc + src_i (cce_info may be NULL); kbin ADD = 2.
-    #[default]
-    ADD = 0u8,
-    /// `SDMA_CCETYPE_FMA` = 0x1: acc' = input * scale + acc; kbin FMA = 1; cce_info must not be NULL.
-    FMA = 1u8,
-    /// `SDMA_CCETYPE_MAX` = 0x2: Running maximum, optionally clamped against the min_max_info constant; kbin MAX = 4.
-    MAX = 2u8,
-    /// `SDMA_CCETYPE_MIN` = 0x3: Running minimum, optionally clamped against the min_max_info constant; kbin MIN = 3.
-    MIN = 3u8,
-    /// `SDMA_CCETYPE_EXT` = 0x4: Device-only: the combo multi-descriptor packet (meta-ctrl base 0x2400000, descriptors linked by the 0x40000000 more-descriptors-follow bit); arch > 2 only.
-    EXT = 4u8,
-    /// `SDMA_CCETYPE_GCE` = 0x5: Device-only: in-flight gradient compression / decompression (meta-ctrl base 0x2500000).
-    GCE = 5u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 6u8,
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for SDMA_FMA_OPERAND {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "SDMA_FMA_OPERAND({:#x})", self.0),
+        }
+    }
 }
+/// The device CCE op (enums.json SDMA_CCETYPE). The host kbin_dma_desc_op values map onto it through the 4-entry table CSWTCH.21 = {1, 0, 3, 2} indexed by op - 1: kbin FMA 1 -> 1, ADD 2 -> 0, MIN 3 -> 3, MAX 4 -> 2 (kbin COPY 0 and TRANSPOSE 5 are not CCE ops; any other op asserts 'Unsupported CCE Op! %u'); EXT and GCE have no kbin op. A descriptor's META-CTRL op selector holds the FMA, EXT and GCE values; ADD and MIN/MAX share base word 0x2000000, so ADD, MIN and MAX are not told apart by it (gap). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct SDMA_CCETYPE(pub u8);
 impl SDMA_CCETYPE {
+    /// `SDMA_CCETYPE_ADD` = 0x0: Pure accumulate, acc' = acc + src_i (cce_info may be NULL); kbin ADD = 2.
+    pub const ADD: Self = Self(0u8);
+    /// `SDMA_CCETYPE_FMA` = 0x1: acc' = input * scale + acc; kbin FMA = 1; cce_info must not be NULL.
+    pub const FMA: Self = Self(1u8);
+    /// `SDMA_CCETYPE_MAX` = 0x2: Running maximum, optionally clamped against the min_max_info constant; kbin MAX = 4.
+    pub const MAX: Self = Self(2u8);
+    /// `SDMA_CCETYPE_MIN` = 0x3: Running minimum, optionally clamped against the min_max_info constant; kbin MIN = 3.
+    pub const MIN: Self = Self(3u8);
+    /// `SDMA_CCETYPE_EXT` = 0x4: Device-only: the combo multi-descriptor packet (meta-ctrl base 0x2400000, descriptors linked by the 0x40000000 more-descriptors-follow bit); arch > 2 only.
+    pub const EXT: Self = Self(4u8);
+    /// `SDMA_CCETYPE_GCE` = 0x5: Device-only: in-flight gradient compression / decompression (meta-ctrl base 0x2500000).
+    pub const GCE: Self = Self(5u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "ADD", value: 0, c_name: "SDMA_CCETYPE_ADD",
@@ -10182,42 +9379,13 @@ impl SDMA_CCETYPE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::ADD,
-            1u8 => Self::FMA,
-            2u8 => Self::MAX,
-            3u8 => Self::MIN,
-            4u8 => Self::EXT,
-            5u8 => Self::GCE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::ADD => 0u8,
-            Self::FMA => 1u8,
-            Self::MAX => 2u8,
-            Self::MIN => 3u8,
-            Self::EXT => 4u8,
-            Self::GCE => 5u8,
-            Self::Other(_) => 6u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -10228,13 +9396,15 @@ impl SDMA_CCETYPE {
             Self::MIN => Some("MIN"),
             Self::EXT => Some("EXT"),
             Self::GCE => Some("GCE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::ADD | Self::FMA | Self::MAX | Self::MIN | Self::EXT | Self::GCE
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10242,62 +9412,64 @@ impl SDMA_CCETYPE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The SDMA-side dtype (al_sdma_m2m_meta_ctrl_data_type) the CCE META-CTRL dtype nibbles carry, and its byte size from the device table sdma_data_type_size (16 entries of 8 bytes, indexed by this value; 0 has no name). fp32r has size 0, not 4, so a reduce that sizes its packets by fp32r asserts (encd_get_cce_reduce_packet_size, line 0x1204). The host kbin_dtype maps onto it through the 15-entry CSWTCH.19 (kbin_dtype_to_sdma_dtype, dtype 1..15, else 'Unsupported data type!'). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum SDMA_DTYPE {
-    /// `al_sdma_m2m_meta_ctrl_data_type_uint64` = 0x1: 8 bytes; kbin UINT64 (11).
-    uint64 = 1u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_int8` = 0x2: 1 byte; kbin INT8 (12).
-    int8 = 2u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_uint8` = 0x3: 1 byte; kbin UINT8 (8).
-    uint8 = 3u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_int16` = 0x4: 2 bytes; kbin INT16 (13).
-    int16 = 4u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_uint16` = 0x5: 2 bytes; kbin UINT16 (9).
-    uint16 = 5u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_bfloat16` = 0x6: 2 bytes; kbin BF16 (7).
-    bfloat16 = 6u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_fp16` = 0x7: 2 bytes; kbin FP16 (4).
-    fp16 = 7u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_int32` = 0x8: 4 bytes; kbin INT32 (14).
-    int32 = 8u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_uint32` = 0x9: 4 bytes; kbin UINT32 (10).
-    uint32 = 9u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_fp32` = 0xa: 4 bytes; kbin FP32 (5). The FMA scale vector must be this.
-    fp32 = 10u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_fp32r` = 0xb: 0 bytes in sdma_data_type_size (not 4); kbin FP32r (6). It rides the accumulation nibble, not the I/O length path.
-    fp32r = 11u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_int64` = 0xc: 8 bytes; kbin INT64 (15).
-    int64 = 12u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_fp8_e3` = 0xd: 1 byte; kbin FP8_E3 (1).
-    fp8_e3 = 13u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_fp8_e4` = 0xe: 1 byte; kbin FP8_E4 (2).
-    fp8_e4 = 14u8,
-    /// `al_sdma_m2m_meta_ctrl_data_type_fp8_e5` = 0xf: 1 byte; kbin FP8_E5 (3).
-    fp8_e5 = 15u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 0u8,
-}
-impl Default for SDMA_DTYPE {
-    fn default() -> Self {
-        Self::Other(0)
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for SDMA_CCETYPE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "SDMA_CCETYPE({:#x})", self.0),
+        }
     }
 }
+/// The SDMA-side dtype (al_sdma_m2m_meta_ctrl_data_type) the CCE META-CTRL dtype nibbles carry, and its byte size from the device table sdma_data_type_size (16 entries of 8 bytes, indexed by this value; 0 has no name). fp32r has size 0, not 4, so a reduce that sizes its packets by fp32r asserts (encd_get_cce_reduce_packet_size, line 0x1204). The host kbin_dtype maps onto it through the 15-entry CSWTCH.19 (kbin_dtype_to_sdma_dtype, dtype 1..15, else 'Unsupported data type!'). Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct SDMA_DTYPE(pub u8);
+#[allow(non_upper_case_globals)]
 impl SDMA_DTYPE {
+    /// `al_sdma_m2m_meta_ctrl_data_type_uint64` = 0x1: 8 bytes; kbin UINT64 (11).
+    pub const uint64: Self = Self(1u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_int8` = 0x2: 1 byte; kbin INT8 (12).
+    pub const int8: Self = Self(2u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_uint8` = 0x3: 1 byte; kbin UINT8 (8).
+    pub const uint8: Self = Self(3u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_int16` = 0x4: 2 bytes; kbin INT16 (13).
+    pub const int16: Self = Self(4u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_uint16` = 0x5: 2 bytes; kbin UINT16 (9).
+    pub const uint16: Self = Self(5u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_bfloat16` = 0x6: 2 bytes; kbin BF16 (7).
+    pub const bfloat16: Self = Self(6u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_fp16` = 0x7: 2 bytes; kbin FP16 (4).
+    pub const fp16: Self = Self(7u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_int32` = 0x8: 4 bytes; kbin INT32 (14).
+    pub const int32: Self = Self(8u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_uint32` = 0x9: 4 bytes; kbin UINT32 (10).
+    pub const uint32: Self = Self(9u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_fp32` = 0xa: 4 bytes; kbin FP32 (5). The FMA scale vector must be this.
+    pub const fp32: Self = Self(10u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_fp32r` = 0xb: 0 bytes in sdma_data_type_size (not 4); kbin FP32r (6). It rides the accumulation nibble, not the I/O length path.
+    pub const fp32r: Self = Self(11u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_int64` = 0xc: 8 bytes; kbin INT64 (15).
+    pub const int64: Self = Self(12u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_fp8_e3` = 0xd: 1 byte; kbin FP8_E3 (1).
+    pub const fp8_e3: Self = Self(13u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_fp8_e4` = 0xe: 1 byte; kbin FP8_E4 (2).
+    pub const fp8_e4: Self = Self(14u8);
+    /// `al_sdma_m2m_meta_ctrl_data_type_fp8_e5` = 0xf: 1 byte; kbin FP8_E5 (3).
+    pub const fp8_e5: Self = Self(15u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "uint64", value: 1, c_name: "al_sdma_m2m_meta_ctrl_data_type_uint64",
@@ -10361,60 +9533,13 @@ impl SDMA_DTYPE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            1u8 => Self::uint64,
-            2u8 => Self::int8,
-            3u8 => Self::uint8,
-            4u8 => Self::int16,
-            5u8 => Self::uint16,
-            6u8 => Self::bfloat16,
-            7u8 => Self::fp16,
-            8u8 => Self::int32,
-            9u8 => Self::uint32,
-            10u8 => Self::fp32,
-            11u8 => Self::fp32r,
-            12u8 => Self::int64,
-            13u8 => Self::fp8_e3,
-            14u8 => Self::fp8_e4,
-            15u8 => Self::fp8_e5,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::uint64 => 1u8,
-            Self::int8 => 2u8,
-            Self::uint8 => 3u8,
-            Self::int16 => 4u8,
-            Self::uint16 => 5u8,
-            Self::bfloat16 => 6u8,
-            Self::fp16 => 7u8,
-            Self::int32 => 8u8,
-            Self::uint32 => 9u8,
-            Self::fp32 => 10u8,
-            Self::fp32r => 11u8,
-            Self::int64 => 12u8,
-            Self::fp8_e3 => 13u8,
-            Self::fp8_e4 => 14u8,
-            Self::fp8_e5 => 15u8,
-            Self::Other(_) => 0u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -10434,13 +9559,17 @@ impl SDMA_DTYPE {
             Self::fp8_e3 => Some("fp8_e3"),
             Self::fp8_e4 => Some("fp8_e4"),
             Self::fp8_e5 => Some("fp8_e5"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::uint64 | Self::int8 | Self::uint8 | Self::int16 | Self::uint16 |
+            Self::bfloat16 | Self::fp16 | Self::int32 | Self::uint32 | Self::fp32 |
+            Self::fp32r | Self::int64 | Self::fp8_e3 | Self::fp8_e4 | Self::fp8_e5
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10448,62 +9577,64 @@ impl SDMA_DTYPE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
         }
     }
 }
-/// The host kbin dtype (a C enum, 4 bytes in kbin_dma_desc_cce_info_t) as kbin_dtype_to_sdma_dtype takes it: 1..15, each mapped onto an SDMA dtype by CSWTCH.19. Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum KBIN_DTYPE {
-    /// `kbin_dtype_FP8_E3` = 0x1: -> SDMA fp8_e3 (13).
-    FP8_E3 = 1u32,
-    /// `kbin_dtype_FP8_E4` = 0x2: -> SDMA fp8_e4 (14).
-    FP8_E4 = 2u32,
-    /// `kbin_dtype_FP8_E5` = 0x3: -> SDMA fp8_e5 (15).
-    FP8_E5 = 3u32,
-    /// `kbin_dtype_FP16` = 0x4: -> SDMA fp16 (7).
-    FP16 = 4u32,
-    /// `kbin_dtype_FP32` = 0x5: -> SDMA fp32 (10).
-    FP32 = 5u32,
-    /// `kbin_dtype_FP32r` = 0x6: -> SDMA fp32r (11).
-    FP32r = 6u32,
-    /// `kbin_dtype_BF16` = 0x7: -> SDMA bfloat16 (6).
-    BF16 = 7u32,
-    /// `kbin_dtype_UINT8` = 0x8: -> SDMA uint8 (3).
-    UINT8 = 8u32,
-    /// `kbin_dtype_UINT16` = 0x9: -> SDMA uint16 (5).
-    UINT16 = 9u32,
-    /// `kbin_dtype_UINT32` = 0xa: -> SDMA uint32 (9).
-    UINT32 = 10u32,
-    /// `kbin_dtype_UINT64` = 0xb: -> SDMA uint64 (1).
-    UINT64 = 11u32,
-    /// `kbin_dtype_INT8` = 0xc: -> SDMA int8 (2).
-    INT8 = 12u32,
-    /// `kbin_dtype_INT16` = 0xd: -> SDMA int16 (4).
-    INT16 = 13u32,
-    /// `kbin_dtype_INT32` = 0xe: -> SDMA int32 (8).
-    INT32 = 14u32,
-    /// `kbin_dtype_INT64` = 0xf: -> SDMA int64 (12).
-    INT64 = 15u32,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u32) = 0u32,
-}
-impl Default for KBIN_DTYPE {
-    fn default() -> Self {
-        Self::Other(0)
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for SDMA_DTYPE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "SDMA_DTYPE({:#x})", self.0),
+        }
     }
 }
+/// The host kbin dtype (a C enum, 4 bytes in kbin_dma_desc_cce_info_t) as kbin_dtype_to_sdma_dtype takes it: 1..15, each mapped onto an SDMA dtype by CSWTCH.19. Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct KBIN_DTYPE(pub u32);
+#[allow(non_upper_case_globals)]
 impl KBIN_DTYPE {
+    /// `kbin_dtype_FP8_E3` = 0x1: -> SDMA fp8_e3 (13).
+    pub const FP8_E3: Self = Self(1u32);
+    /// `kbin_dtype_FP8_E4` = 0x2: -> SDMA fp8_e4 (14).
+    pub const FP8_E4: Self = Self(2u32);
+    /// `kbin_dtype_FP8_E5` = 0x3: -> SDMA fp8_e5 (15).
+    pub const FP8_E5: Self = Self(3u32);
+    /// `kbin_dtype_FP16` = 0x4: -> SDMA fp16 (7).
+    pub const FP16: Self = Self(4u32);
+    /// `kbin_dtype_FP32` = 0x5: -> SDMA fp32 (10).
+    pub const FP32: Self = Self(5u32);
+    /// `kbin_dtype_FP32r` = 0x6: -> SDMA fp32r (11).
+    pub const FP32r: Self = Self(6u32);
+    /// `kbin_dtype_BF16` = 0x7: -> SDMA bfloat16 (6).
+    pub const BF16: Self = Self(7u32);
+    /// `kbin_dtype_UINT8` = 0x8: -> SDMA uint8 (3).
+    pub const UINT8: Self = Self(8u32);
+    /// `kbin_dtype_UINT16` = 0x9: -> SDMA uint16 (5).
+    pub const UINT16: Self = Self(9u32);
+    /// `kbin_dtype_UINT32` = 0xa: -> SDMA uint32 (9).
+    pub const UINT32: Self = Self(10u32);
+    /// `kbin_dtype_UINT64` = 0xb: -> SDMA uint64 (1).
+    pub const UINT64: Self = Self(11u32);
+    /// `kbin_dtype_INT8` = 0xc: -> SDMA int8 (2).
+    pub const INT8: Self = Self(12u32);
+    /// `kbin_dtype_INT16` = 0xd: -> SDMA int16 (4).
+    pub const INT16: Self = Self(13u32);
+    /// `kbin_dtype_INT32` = 0xe: -> SDMA int32 (8).
+    pub const INT32: Self = Self(14u32);
+    /// `kbin_dtype_INT64` = 0xf: -> SDMA int64 (12).
+    pub const INT64: Self = Self(15u32);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "FP8_E3", value: 1, c_name: "kbin_dtype_FP8_E3",
@@ -10566,50 +9697,13 @@ impl KBIN_DTYPE {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u32) -> Self {
-        match raw {
-            1u32 => Self::FP8_E3,
-            2u32 => Self::FP8_E4,
-            3u32 => Self::FP8_E5,
-            4u32 => Self::FP16,
-            5u32 => Self::FP32,
-            6u32 => Self::FP32r,
-            7u32 => Self::BF16,
-            8u32 => Self::UINT8,
-            9u32 => Self::UINT16,
-            10u32 => Self::UINT32,
-            11u32 => Self::UINT64,
-            12u32 => Self::INT8,
-            13u32 => Self::INT16,
-            14u32 => Self::INT32,
-            15u32 => Self::INT64,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u32 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::FP8_E3 => 1u32,
-            Self::FP8_E4 => 2u32,
-            Self::FP8_E5 => 3u32,
-            Self::FP16 => 4u32,
-            Self::FP32 => 5u32,
-            Self::FP32r => 6u32,
-            Self::BF16 => 7u32,
-            Self::UINT8 => 8u32,
-            Self::UINT16 => 9u32,
-            Self::UINT32 => 10u32,
-            Self::UINT64 => 11u32,
-            Self::INT8 => 12u32,
-            Self::INT16 => 13u32,
-            Self::INT32 => 14u32,
-            Self::INT64 => 15u32,
-            Self::Other(_) => 0u32,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
@@ -10629,13 +9723,17 @@ impl KBIN_DTYPE {
             Self::INT16 => Some("INT16"),
             Self::INT32 => Some("INT32"),
             Self::INT64 => Some("INT64"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(
+            self, Self::FP8_E3 | Self::FP8_E4 | Self::FP8_E5 | Self::FP16 | Self::FP32 |
+            Self::FP32r | Self::BF16 | Self::UINT8 | Self::UINT16 | Self::UINT32 |
+            Self::UINT64 | Self::INT8 | Self::INT16 | Self::INT32 | Self::INT64
+        )
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -10643,16 +9741,25 @@ impl KBIN_DTYPE {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 4]) -> Self {
-        Self::from_raw(u32::from_le_bytes(*b))
+        Self(u32::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 4]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for KBIN_DTYPE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "KBIN_DTYPE({:#x})", self.0),
         }
     }
 }
@@ -18284,18 +17391,14 @@ impl Checked for EXTENDED {
     }
 }
 /// GATHER's policy for an index outside the loaded Pool_Buffer window. Grouped gathers stream a buffer once and re-gather: first of group IMMEDIATE_WRITE (initialises dst), middle / last SKIP_WRITE (accumulates). Confidence: HIGH/OBSERVED (confirmed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum INDEX_MISS_BEHAVIOR {
-    /// `NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_IMMEDIATE_WRITE` = 0x0: a miss writes the immediate
-    #[default]
-    IMMEDIATE_WRITE = 0u8,
-    /// `NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_SKIP_WRITE` = 0x1: a miss leaves dst unmodified
-    SKIP_WRITE = 1u8,
-    /// A value no source names; kept so that it encodes back unchanged.
-    Other(u8) = 2u8,
-}
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct INDEX_MISS_BEHAVIOR(pub u8);
 impl INDEX_MISS_BEHAVIOR {
+    /// `NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_IMMEDIATE_WRITE` = 0x0: a miss writes the immediate.
+    pub const IMMEDIATE_WRITE: Self = Self(0u8);
+    /// `NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_SKIP_WRITE` = 0x1: a miss leaves dst unmodified.
+    pub const SKIP_WRITE: Self = Self(1u8);
     pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
         meta::EnumeratorMeta {
             name: "IMMEDIATE_WRITE", value: 0,
@@ -18308,47 +17411,26 @@ impl INDEX_MISS_BEHAVIOR {
             ..meta::EnumeratorMeta::DEFAULT
         },
     ];
-    /// `from_raw` of every byte.
-    const FROM_RAW: [Self; 256] = {
-        let mut t = [Self::Other(0); 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = Self::from_raw(i as u8);
-            i += 1;
-        }
-        t
-    };
-    #[inline]
+    #[inline(always)]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0u8 => Self::IMMEDIATE_WRITE,
-            1u8 => Self::SKIP_WRITE,
-            other => Self::Other(other),
-        }
+        Self(raw)
     }
-    #[inline]
+    #[inline(always)]
     pub const fn raw(self) -> u8 {
-        if let Self::Other(v) = self {
-            return v;
-        }
-        match self {
-            Self::IMMEDIATE_WRITE => 0u8,
-            Self::SKIP_WRITE => 1u8,
-            Self::Other(_) => 2u8,
-        }
+        self.0
     }
     /// The enumerator's name, or `None` for a value the sources do not name.
     pub const fn name(self) -> Option<&'static str> {
         match self {
             Self::IMMEDIATE_WRITE => Some("IMMEDIATE_WRITE"),
             Self::SKIP_WRITE => Some("SKIP_WRITE"),
-            Self::Other(_) => None,
+            _ => None,
         }
     }
     /// Whether `arch` has this enumerator (values that are not enumerators: no).
     pub const fn in_arch(self, arch: Arch) -> bool {
         let _ = arch;
-        !matches!(self, Self::Other(_))
+        matches!(self, Self::IMMEDIATE_WRITE | Self::SKIP_WRITE)
     }
     /// The name as `arch` spells it, or `None` if it is not an enumerator there.
     pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -18356,16 +17438,25 @@ impl INDEX_MISS_BEHAVIOR {
     }
     #[inline(always)]
     pub const fn read(b: &[u8; 1]) -> Self {
-        Self::FROM_RAW[b[0] as usize]
+        Self(u8::from_le_bytes(*b))
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 1]) {
-        *b = self.raw().to_le_bytes();
+        *b = self.0.to_le_bytes();
     }
     pub fn value(self, arch: Arch) -> visit::Value<'static> {
         visit::Value::Enum {
-            raw: self.raw() as u64,
+            raw: self.0 as u64,
             name: self.name_in(arch),
+        }
+    }
+}
+/// The enumerator's name, or the raw value for one the sources do not name.
+impl core::fmt::Debug for INDEX_MISS_BEHAVIOR {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "INDEX_MISS_BEHAVIOR({:#x})", self.0),
         }
     }
 }
@@ -24231,22 +23322,19 @@ pub mod klr {
     pub mod enums {
         use super::super::{meta, visit, Arch};
         /// Who generates a DMA's descriptors. `InstDMA::dge_type` at +0xF8 (ctor default 3 = Unassigned). Codegen resolves it at lowering time with `translateDGEMode`; a later pass (H33) assigns only the DGE engine-id, never the type. Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum DGEType {
-            /// `bir::DGEType::None` = 0x0: no DGE
-            #[default]
-            None = 0u32,
-            /// `bir::DGEType::SWDGE` = 0x1: software DGE: the compiler emits the descriptors
-            SWDGE = 1u32,
-            /// `bir::DGEType::HWDGE` = 0x2: hardware DGE: the engine generates the descriptors
-            HWDGE = 2u32,
-            /// `bir::DGEType::Unassigned` = 0x3: the InstDMA constructor default
-            Unassigned = 3u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 4u32,
-        }
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct DGEType(pub u32);
+        #[allow(non_upper_case_globals)]
         impl DGEType {
+            /// `bir::DGEType::None` = 0x0: no DGE.
+            pub const None: Self = Self(0u32);
+            /// `bir::DGEType::SWDGE` = 0x1: software DGE: the compiler emits the descriptors.
+            pub const SWDGE: Self = Self(1u32);
+            /// `bir::DGEType::HWDGE` = 0x2: hardware DGE: the engine generates the descriptors.
+            pub const HWDGE: Self = Self(2u32);
+            /// `bir::DGEType::Unassigned` = 0x3: the InstDMA constructor default.
+            pub const Unassigned: Self = Self(3u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
                     name: "None", value: 0, c_name: "bir::DGEType::None",
@@ -24265,28 +23353,13 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    0u32 => Self::None,
-                    1u32 => Self::SWDGE,
-                    2u32 => Self::HWDGE,
-                    3u32 => Self::Unassigned,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::None => 0u32,
-                    Self::SWDGE => 1u32,
-                    Self::HWDGE => 2u32,
-                    Self::Unassigned => 3u32,
-                    Self::Other(_) => 4u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
@@ -24295,13 +23368,13 @@ pub mod klr {
                     Self::SWDGE => Some("SWDGE"),
                     Self::HWDGE => Some("HWDGE"),
                     Self::Unassigned => Some("Unassigned"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(self, Self::None | Self::SWDGE | Self::HWDGE | Self::Unassigned)
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24309,36 +23382,38 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op \<n>". Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum DgeComputeOp {
-            /// `klr::DgeComputeOp::none` = 0x1: plain copy
-            none = 1u32,
-            /// `klr::DgeComputeOp::add` = 0x2: accumulate into the destination
-            add = 2u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for DgeComputeOp {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for DGEType {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "DGEType({:#x})", self.0),
+                }
             }
         }
+        /// `klr::NcDmaCopy.compute_op` (+32). 1 is a plain copy, 2 an accumulating copy; any other value is rejected with "Unsupported DMA compute_op \<n>". Confidence: BYTE-ANCHORED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct DgeComputeOp(pub u32);
+        #[allow(non_upper_case_globals)]
         impl DgeComputeOp {
+            /// `klr::DgeComputeOp::none` = 0x1: plain copy.
+            pub const none: Self = Self(1u32);
+            /// `klr::DgeComputeOp::add` = 0x2: accumulate into the destination.
+            pub const add: Self = Self(2u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
                     name: "none", value: 1, c_name: "klr::DgeComputeOp::none",
@@ -24349,37 +23424,26 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    1u32 => Self::none,
-                    2u32 => Self::add,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::none => 1u32,
-                    Self::add => 2u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
                 match self {
                     Self::none => Some("none"),
                     Self::add => Some("add"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(self, Self::none | Self::add)
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24387,66 +23451,59 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// BIR ALU operation. Only `add` is given by seed 003: the value `codegenAluOp` must return for `DmaCompute.reduceOp`, the DMA reduce cmd at InstDMACopy+0x178, and InstGenericIndirectSave::op at +0x140. Other values are not given. Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum AluOpType {
-            /// `bir::AluOpType::add` = 0x4
-            add = 4u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for AluOpType {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for DgeComputeOp {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "DgeComputeOp({:#x})", self.0),
+                }
             }
         }
+        /// BIR ALU operation. Only `add` is given by seed 003: the value `codegenAluOp` must return for `DmaCompute.reduceOp`, the DMA reduce cmd at InstDMACopy+0x178, and InstGenericIndirectSave::op at +0x140. Other values are not given. Confidence: BYTE-ANCHORED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct AluOpType(pub u32);
+        #[allow(non_upper_case_globals)]
         impl AluOpType {
+            /// `bir::AluOpType::add` = 0x4.
+            pub const add: Self = Self(4u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
                 name: "add", value: 4, c_name: "bir::AluOpType::add",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    4u32 => Self::add,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::add => 4u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
                 match self {
                     Self::add => Some("add"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(self, Self::add)
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24454,66 +23511,59 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// InstDMACopy+0x128. Only Transpose = 1 is given (written by codegenDmaTranspose); the value of a plain copy is not. Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum CopyMode {
-            /// `bir::CopyMode::Transpose` = 0x1
-            Transpose = 1u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for CopyMode {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for AluOpType {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "AluOpType({:#x})", self.0),
+                }
             }
         }
+        /// InstDMACopy+0x128. Only Transpose = 1 is given (written by codegenDmaTranspose); the value of a plain copy is not. Confidence: BYTE-ANCHORED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct CopyMode(pub u32);
+        #[allow(non_upper_case_globals)]
         impl CopyMode {
+            /// `bir::CopyMode::Transpose` = 0x1.
+            pub const Transpose: Self = Self(1u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
                 name: "Transpose", value: 1, c_name: "bir::CopyMode::Transpose",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    1u32 => Self::Transpose,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::Transpose => 1u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
                 match self {
                     Self::Transpose => Some("Transpose"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(self, Self::Transpose)
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24521,66 +23571,58 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// InstDMACopy+0x158. Only XZYW = 11 is given; its axis permutation is the table `XZYW_perm`. Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum TransposeOps {
-            /// `bir::TransposeOps::XZYW` = 0xb: source \[W,Z,Y,X\] → destination \[X,Z,Y,W\]: swap the outermost and innermost axes
-            XZYW = 11u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for TransposeOps {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for CopyMode {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "CopyMode({:#x})", self.0),
+                }
             }
         }
+        /// InstDMACopy+0x158. Only XZYW = 11 is given; its axis permutation is the table `XZYW_perm`. Confidence: BYTE-ANCHORED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct TransposeOps(pub u32);
         impl TransposeOps {
+            /// `bir::TransposeOps::XZYW` = 0xb: source \[W,Z,Y,X\] → destination \[X,Z,Y,W\]: swap the outermost and innermost axes.
+            pub const XZYW: Self = Self(11u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
                 name: "XZYW", value: 11, c_name: "bir::TransposeOps::XZYW",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    11u32 => Self::XZYW,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::XZYW => 11u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
                 match self {
                     Self::XZYW => Some("XZYW"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(self, Self::XZYW)
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24588,46 +23630,48 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// The engine-id a BIR instruction carries at +0x90. Seed 003 gives Pool = 1 (DmaTranspose) and ALL = 7 (TensorLoad/TensorStore); the other ordinals are from the instruction-bundle page. 0 is what an SW/None DMA leaves for H33's assign_*_engine pass (seed 003 §3.4); the page gives it no name. Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum EngineType {
-            /// `bir::EngineType::Pool` = 0x1: seed 003 §5
-            Pool = 1u32,
-            /// `bir::EngineType::Act` = 0x2: instruction-bundle page only
-            Act = 2u32,
-            /// `bir::EngineType::PE` = 0x3: instruction-bundle page only
-            PE = 3u32,
-            /// `bir::EngineType::DMA` = 0x4: instruction-bundle page only
-            DMA = 4u32,
-            /// `bir::EngineType::DVE` = 0x5: instruction-bundle page only
-            DVE = 5u32,
-            /// `bir::EngineType::SP` = 0x6: instruction-bundle page only
-            SP = 6u32,
-            /// `bir::EngineType::ALL` = 0x7: seed 003 §8: a pre-lowering placeholder not yet engine-pinned
-            ALL = 7u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for EngineType {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for TransposeOps {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "TransposeOps({:#x})", self.0),
+                }
             }
         }
+        /// The engine-id a BIR instruction carries at +0x90. Seed 003 gives Pool = 1 (DmaTranspose) and ALL = 7 (TensorLoad/TensorStore); the other ordinals are from the instruction-bundle page. 0 is what an SW/None DMA leaves for H33's assign_*_engine pass (seed 003 §3.4); the page gives it no name. Confidence: BYTE-ANCHORED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct EngineType(pub u32);
+        #[allow(non_upper_case_globals)]
         impl EngineType {
+            /// `bir::EngineType::Pool` = 0x1: seed 003 §5.
+            pub const Pool: Self = Self(1u32);
+            /// `bir::EngineType::Act` = 0x2: instruction-bundle page only.
+            pub const Act: Self = Self(2u32);
+            /// `bir::EngineType::PE` = 0x3: instruction-bundle page only.
+            pub const PE: Self = Self(3u32);
+            /// `bir::EngineType::DMA` = 0x4: instruction-bundle page only.
+            pub const DMA: Self = Self(4u32);
+            /// `bir::EngineType::DVE` = 0x5: instruction-bundle page only.
+            pub const DVE: Self = Self(5u32);
+            /// `bir::EngineType::SP` = 0x6: instruction-bundle page only.
+            pub const SP: Self = Self(6u32);
+            /// `bir::EngineType::ALL` = 0x7: seed 003 §8: a pre-lowering placeholder not yet engine-pinned.
+            pub const ALL: Self = Self(7u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
                     name: "Pool", value: 1, c_name: "bir::EngineType::Pool",
@@ -24658,34 +23702,13 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    1u32 => Self::Pool,
-                    2u32 => Self::Act,
-                    3u32 => Self::PE,
-                    4u32 => Self::DMA,
-                    5u32 => Self::DVE,
-                    6u32 => Self::SP,
-                    7u32 => Self::ALL,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::Pool => 1u32,
-                    Self::Act => 2u32,
-                    Self::PE => 3u32,
-                    Self::DMA => 4u32,
-                    Self::DVE => 5u32,
-                    Self::SP => 6u32,
-                    Self::ALL => 7u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
@@ -24697,13 +23720,16 @@ pub mod klr {
                     Self::DVE => Some("DVE"),
                     Self::SP => Some("SP"),
                     Self::ALL => Some("ALL"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(
+                    self, Self::Pool | Self::Act | Self::PE | Self::DMA | Self::DVE |
+                    Self::SP | Self::ALL
+                )
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24711,66 +23737,59 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.). Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum KlrEngine {
-            /// `klr::Engine::pe` = 0x5
-            pe = 5u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for KlrEngine {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for EngineType {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "EngineType({:#x})", self.0),
+                }
             }
         }
+        /// The klr-side engine of a `klr::Transpose` (+0x28), compared raw before any translation. Only pe = 5 is given. (Other leaves pass their klr `engine` through `codegenEngine`, whose mapping seed 003 does not give.). Confidence: BYTE-ANCHORED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct KlrEngine(pub u32);
+        #[allow(non_upper_case_globals)]
         impl KlrEngine {
+            /// `klr::Engine::pe` = 0x5.
+            pub const pe: Self = Self(5u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
                 name: "pe", value: 5, c_name: "klr::Engine::pe",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    5u32 => Self::pe,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::pe => 5u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
                 match self {
                     Self::pe => Some("pe"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(self, Self::pe)
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24778,66 +23797,59 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// BIR element type. Seed 003 names only fp32 = 16 (the Transpose fork); 19 is the dtype stamped on the identity generator's affine-select (+400) and is not named. `DTYPE_STRIDE_LUT` gives the element width of ids 0..19. Confidence: BYTE-ANCHORED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum BirDtype {
-            /// `bir::Dtype::fp32` = 0x10
-            fp32 = 16u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for BirDtype {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for KlrEngine {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "KlrEngine({:#x})", self.0),
+                }
             }
         }
+        /// BIR element type. Seed 003 names only fp32 = 16 (the Transpose fork); 19 is the dtype stamped on the identity generator's affine-select (+400) and is not named. `DTYPE_STRIDE_LUT` gives the element width of ids 0..19. Confidence: BYTE-ANCHORED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct BirDtype(pub u32);
+        #[allow(non_upper_case_globals)]
         impl BirDtype {
+            /// `bir::Dtype::fp32` = 0x10.
+            pub const fp32: Self = Self(16u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[meta::EnumeratorMeta {
                 name: "fp32", value: 16, c_name: "bir::Dtype::fp32",
                 ..meta::EnumeratorMeta::DEFAULT
             }];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    16u32 => Self::fp32,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::fp32 => 16u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
                 match self {
                     Self::fp32 => Some("fp32"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(self, Self::fp32)
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -24845,248 +23857,254 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// The BIR node kinds (IT): the ones the leaves build, cross-checked by seed 003 to its InstructionType table, and the ones it mentions downstream, in seed 003's spelling; the other ordinals of the 110 (0..109) with the Master Opcode Reference's names. `InstMatmult` (the PE transpose) has no IT in seed 003. Confidence: READ-DIRECTLY (confirmed).
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum InstructionType {
-            /// `bir::InstructionType::Generic` = 0x0: Master Opcode Reference §1: no L2 opcode; lowered base; sameInst accepts IT\<=3. CERTAIN
-            #[default]
-            Generic = 0u32,
-            /// `bir::InstructionType::GenericCopy` = 0x1: never a codegen\<NcCopy> output (§2)
-            GenericCopy = 1u32,
-            /// `bir::InstructionType::GenericRelu` = 0x2: Master Opcode Reference §1: no L2 opcode; lowered, to Activation. MEDIUM
-            GenericRelu = 2u32,
-            /// `bir::InstructionType::AbstractCopy` = 0x3: Master Opcode Reference §1: no L2 opcode; lowered (LowerAC pass). CERTAIN
-            AbstractCopy = 3u32,
-            /// `bir::InstructionType::Activation` = 0x4: Master Opcode Reference §1: L2 0x21/0x25; ACT; V4 stamps 0x25, V2/V3 0x21. CERTAIN
-            Activation = 4u32,
-            /// `bir::InstructionType::ReadActivationAccumulator` = 0x5: Master Opcode Reference §1: L2 0x24; ACT; shares 0x24 with IT 101. CERTAIN
-            ReadActivationAccumulator = 5u32,
-            /// `bir::InstructionType::LoadActFuncSet` = 0x6: Master Opcode Reference §1: L2 0x23; ACT. CERTAIN
-            LoadActFuncSet = 6u32,
-            /// `bir::InstructionType::MatmultBase` = 0x7: Master Opcode Reference §1: no L2 opcode; PE; abstract base of {7,8,9,95}.
-            MatmultBase = 7u32,
-            /// `bir::InstructionType::Matmult` = 0x8: Master Opcode Reference §1: L2 0x01+0x02; PE; LdWeights + MatMul. CERTAIN
-            Matmult = 8u32,
-            /// `bir::InstructionType::MatmultSparse` = 0x9: Master Opcode Reference §1: L2 0x06+0x07(+0x01); PE; new on V3. CERTAIN
-            MatmultSparse = 9u32,
-            /// `bir::InstructionType::Memset` = 0xa: Master Opcode Reference §1: L2 0x49/0x4D; DVE; 0x49 Const / 0x4D Random (== Rng IT 100). CERTAIN
-            Memset = 10u32,
-            /// `bir::InstructionType::GetGlobalRankId` = 0xb: Master Opcode Reference §1: L2 0xDC; CC. CERTAIN
-            GetGlobalRankId = 11u32,
-            /// `bir::InstructionType::NoOp` = 0xc: Master Opcode Reference §1: L2 0xA4; SP; L2 Nop. CERTAIN
-            NoOp = 12u32,
-            /// `bir::InstructionType::EventSemaphore` = 0xd: Master Opcode Reference §1: L2 0xA0; SP. CERTAIN
-            EventSemaphore = 13u32,
-            /// `bir::InstructionType::GroupResetSemaphores` = 0xe: Master Opcode Reference §1: L2 0xB0; SP; L2 EventSemaphoreRangeClear. CERTAIN
-            GroupResetSemaphores = 14u32,
-            /// `bir::InstructionType::AllEngineBarrier` = 0xf: Master Opcode Reference §1: L2 0xD5; SP; L2 PseudoSyncBarrier. CERTAIN
-            AllEngineBarrier = 15u32,
-            /// `bir::InstructionType::Drain` = 0x10: Master Opcode Reference §1: L2 0xA2; SP. CERTAIN
-            Drain = 16u32,
-            /// `bir::InstructionType::Halt` = 0x11: Master Opcode Reference §1: L2 0xA1; SP. CERTAIN
-            Halt = 17u32,
-            /// `bir::InstructionType::DMA` = 0x12: Master Opcode Reference §1: no L2 opcode; DMA; abstract base of {18,19,22,32,41-46,67}.
-            DMA = 18u32,
-            /// `bir::InstructionType::Load` = 0x13: the static-AP plain load (§8), not built here
-            Load = 19u32,
-            /// `bir::InstructionType::Pool` = 0x14: Master Opcode Reference §1: L2 0x45; POOL. CERTAIN
-            Pool = 20u32,
-            /// `bir::InstructionType::Reciprocal` = 0x15: Master Opcode Reference §1: L2 0x48; DVE. CERTAIN
-            Reciprocal = 21u32,
-            /// `bir::InstructionType::Save` = 0x16: the static-AP plain save (§8), not built here
-            Save = 22u32,
-            /// `bir::InstructionType::InstTensorCopy` = 0x17
-            InstTensorCopy = 23u32,
-            /// `bir::InstructionType::InstTensorCopyDynamicSrc` = 0x18
-            InstTensorCopyDynamicSrc = 24u32,
-            /// `bir::InstructionType::InstTensorCopyDynamicDst` = 0x19
-            InstTensorCopyDynamicDst = 25u32,
-            /// `bir::InstructionType::InstIndirectCopy` = 0x1a
-            InstIndirectCopy = 26u32,
-            /// `bir::InstructionType::TensorReduce` = 0x1b: Master Opcode Reference §1: L2 0x7C/0x7D/0x42/0x52/0x83/0x84; Pool/DVE; split by (apply_transpose, isBitVec). CERTAIN
-            TensorReduce = 27u32,
-            /// `bir::InstructionType::TensorScalar` = 0x1c: Master Opcode Reference §1: L2 0x43/0x93/0x53/0x9A; DVE; no encoder of its own; shares IT 29's dispatcher. CERTAIN
-            TensorScalar = 28u32,
-            /// `bir::InstructionType::TensorScalarPtr` = 0x1d: Master Opcode Reference §1: L2 0x43/0x93/0x53/0x9A/0x9C/0x9E/0xE5/0x74; DVE; dispatcher. CERTAIN
-            TensorScalarPtr = 29u32,
-            /// `bir::InstructionType::TensorScalarCache` = 0x1e: Master Opcode Reference §1: L2 0x9A/0xE6; DVE; 0x9A Reduce / 0xE6 Cumulative+Scan by TSCMode. CERTAIN
-            TensorScalarCache = 30u32,
-            /// `bir::InstructionType::TensorTensor` = 0x1f: Master Opcode Reference §1: L2 0x41/0x51; DVE; split by isBitVecInstruction; GPSIMD int32 re-stamp 0x8A. CERTAIN
-            TensorTensor = 31u32,
-            /// `bir::InstructionType::InstDMACopy` = 0x20
-            InstDMACopy = 32u32,
-            /// `bir::InstructionType::GPSIMDSB2SB` = 0x21: Master Opcode Reference §1: L2 0xBF; GPSIMD; new on V3, L2 Sb2sbCollective. CERTAIN
-            GPSIMDSB2SB = 33u32,
-            /// `bir::InstructionType::InstBNStats` = 0x22
-            InstBNStats = 34u32,
-            /// `bir::InstructionType::InstBNStatsAggregate` = 0x23
-            InstBNStatsAggregate = 35u32,
-            /// `bir::InstructionType::BNGradients` = 0x24: Master Opcode Reference §1: L2 0x63/0x94; POOL; AP / register coefficients. CERTAIN
-            BNGradients = 36u32,
-            /// `bir::InstructionType::BNBackprop` = 0x25: Master Opcode Reference §1: L2 0x64(+0x65); POOL; BACK_PROP + PARAM_LOAD. CERTAIN
-            BNBackprop = 37u32,
-            /// `bir::InstructionType::BNBackprop2` = 0x26: Master Opcode Reference §1: L2 0x64(+0x8E); POOL. CERTAIN
-            BNBackprop2 = 38u32,
-            /// `bir::InstructionType::InstStreamShuffle` = 0x27
-            InstStreamShuffle = 39u32,
-            /// `bir::InstructionType::InstStreamTranspose` = 0x28
-            InstStreamTranspose = 40u32,
-            /// `bir::InstructionType::ReadVarAddr` = 0x29: H06 expansion of IT 44 (§7), not built here
-            ReadVarAddr = 41u32,
-            /// `bir::InstructionType::InstGenericIndirectLoad` = 0x2a: not built here; the indirect-descriptors page: InstGenericIndirectLoad/Save (42/44) (HIGH)
-            InstGenericIndirectLoad = 42u32,
-            /// `bir::InstructionType::InstIndirectLoad` = 0x2b: not built here; the indirect-descriptors page: InstIndirectLoad/Save (43/45) (HIGH)
-            InstIndirectLoad = 43u32,
-            /// `bir::InstructionType::InstGenericIndirectSave` = 0x2c
-            InstGenericIndirectSave = 44u32,
-            /// `bir::InstructionType::InstIndirectSave` = 0x2d: H06 expansion of IT 44 (§7), not built here
-            InstIndirectSave = 45u32,
-            /// `bir::InstructionType::IndirectSaveAccumulate` = 0x2e: H06 expansion of IT 44 when op != default (§7), not built here
-            IndirectSaveAccumulate = 46u32,
-            /// `bir::InstructionType::Collective` = 0x2f: Master Opcode Reference §1: no L2 opcode; POOL; abstract base of {47,48,49,50}.
-            Collective = 47u32,
-            /// `bir::InstructionType::CollectiveCompute` = 0x30: Master Opcode Reference §1: L2 0xD9/0xDA; POOL; fine 0xD9 / coarse 0xDA. CERTAIN
-            CollectiveCompute = 48u32,
-            /// `bir::InstructionType::CollectiveSend` = 0x31: Master Opcode Reference §1: L2 0xCB; POOL; shares 0xCB with Recv. CERTAIN
-            CollectiveSend = 49u32,
-            /// `bir::InstructionType::CollectiveRecv` = 0x32: Master Opcode Reference §1: L2 0xCB; POOL; shares 0xCB with Send. CERTAIN
-            CollectiveRecv = 50u32,
-            /// `bir::InstructionType::Select` = 0x33: has no machine emitter (§9.4), not built here
-            Select = 51u32,
-            /// `bir::InstructionType::InstCopyPredicated` = 0x34
-            InstCopyPredicated = 52u32,
-            /// `bir::InstructionType::CustomOp` = 0x35: Master Opcode Reference §1: L2 0x85+0x86; any; header 0x85 + 0x86 x (1+num_args). CERTAIN
-            CustomOp = 53u32,
-            /// `bir::InstructionType::BIRKernel` = 0x36: Master Opcode Reference §1: no L2 opcode; kernel container, no bundle. MEDIUM
-            BIRKernel = 54u32,
-            /// `bir::InstructionType::NKIKernel` = 0x37: Master Opcode Reference §1: no L2 opcode; no encoding. CERTAIN
-            NKIKernel = 55u32,
-            /// `bir::InstructionType::NKIKLIRKernel` = 0x38: Master Opcode Reference §1: no L2 opcode; no encoding. CERTAIN
-            NKIKLIRKernel = 56u32,
-            /// `bir::InstructionType::DevicePrint` = 0x39: Master Opcode Reference §1: no L2 opcode; debug metadata, no setupHeader. CERTAIN
-            DevicePrint = 57u32,
-            /// `bir::InstructionType::GetRandState` = 0x3a: Master Opcode Reference §1: L2 0x77; DVE/Pool; shares 0x77 with IT 99. CERTAIN
-            GetRandState = 58u32,
-            /// `bir::InstructionType::SetRandState` = 0x3b: Master Opcode Reference §1: L2 0xD0(/0x78); DVE/Pool; V2 DVE 0xD0; V3 Pool arm 0x78 / DVE arm 0xD0. CERTAIN
-            SetRandState = 59u32,
-            /// `bir::InstructionType::Rand` = 0x3c: Master Opcode Reference §1: no L2 opcode; DVE; no CoreV* encoder; Rand2 (IT 97) is the gen form. MEDIUM
-            Rand = 60u32,
-            /// `bir::InstructionType::Iota` = 0x3d: Master Opcode Reference §1: L2 0x7E; DVE. CERTAIN
-            Iota = 61u32,
-            /// `bir::InstructionType::TensorScalarAffineSelect` = 0x3e: Master Opcode Reference §1: L2 0x92; DVE. CERTAIN
-            TensorScalarAffineSelect = 62u32,
-            /// `bir::InstructionType::InstRangeSelect` = 0x3f
-            InstRangeSelect = 63u32,
-            /// `bir::InstructionType::GetSequenceBounds` = 0x40: Master Opcode Reference §1: L2 0xBE; GPSIMD; new on V3. CERTAIN
-            GetSequenceBounds = 64u32,
-            /// `bir::InstructionType::Dropout` = 0x41: Master Opcode Reference §1: L2 0x7F; DVE; the DROPOUT word. CERTAIN
-            Dropout = 65u32,
-            /// `bir::InstructionType::GetCurProcessingRankID` = 0x42: Master Opcode Reference §1: L2 0xDB; CC. CERTAIN
-            GetCurProcessingRankID = 66u32,
-            /// `bir::InstructionType::DMATrigger` = 0x43: Master Opcode Reference §1: L2 0xC1; DMA; L2 PseudoDMATrigger. CERTAIN
-            DMATrigger = 67u32,
-            /// `bir::InstructionType::DMADescriptor` = 0x44: Master Opcode Reference §1: no L2 opcode; DMA; base of {68..72}, emitted via the DMA path. MEDIUM
-            DMADescriptor = 68u32,
-            /// `bir::InstructionType::DMADescriptorCopy` = 0x45: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
-            DMADescriptorCopy = 69u32,
-            /// `bir::InstructionType::DMADescriptorCCE` = 0x46: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
-            DMADescriptorCCE = 70u32,
-            /// `bir::InstructionType::DMADescriptorTranspose` = 0x47: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
-            DMADescriptorTranspose = 71u32,
-            /// `bir::InstructionType::DMADescriptorReplicate` = 0x48: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM
-            DMADescriptorReplicate = 72u32,
-            /// `bir::InstructionType::InstRegisterAlu` = 0x49: not built here: lower_ap (convertSymAP @0x11b7f80, lowerAffineExpr → InstRegisterAlu) emits it downstream for a dynamic AP's register address, before lower_dynamic_dma (seed 000 §The sibling)
-            InstRegisterAlu = 73u32,
-            /// `bir::InstructionType::RegisterMove` = 0x4a: Master Opcode Reference §1: L2 0xA7; SP; L2 Move. CERTAIN
-            RegisterMove = 74u32,
-            /// `bir::InstructionType::InstTensorLoad` = 0x4b
-            InstTensorLoad = 75u32,
-            /// `bir::InstructionType::InstTensorSave` = 0x4c
-            InstTensorSave = 76u32,
-            /// `bir::InstructionType::Terminator` = 0x4d: Master Opcode Reference §1: no L2 opcode; SP; abstract base of {77,78,79,81,82}.
-            Terminator = 77u32,
-            /// `bir::InstructionType::CompareAndBranch` = 0x4e: Master Opcode Reference §1: L2 0xA9; SP; shares 0xA9 with IT 79. CERTAIN
-            CompareAndBranch = 78u32,
-            /// `bir::InstructionType::UnconditionalBranch` = 0x4f: Master Opcode Reference §1: L2 0xA9; SP; shares 0xA9 with IT 78. CERTAIN
-            UnconditionalBranch = 79u32,
-            /// `bir::InstructionType::BranchHint` = 0x50: Master Opcode Reference §1: L2 0xDD; SP; L2 PseudoBranchPrefetchHint. CERTAIN
-            BranchHint = 80u32,
-            /// `bir::InstructionType::Return` = 0x51: Master Opcode Reference §1: L2 0xD2; SP; one bundle per active engine. CERTAIN
-            Return = 81u32,
-            /// `bir::InstructionType::Exit` = 0x52: Master Opcode Reference §1: L2 0xDF; SP; L2 PseudoInst. CERTAIN
-            Exit = 82u32,
-            /// `bir::InstructionType::Break` = 0x53: Master Opcode Reference §1: no L2 opcode; SP; no standard ISA bundle. MEDIUM
-            Break = 83u32,
-            /// `bir::InstructionType::Call` = 0x54: Master Opcode Reference §1: L2 0xD3; SP; one bundle per engine. CERTAIN
-            Call = 84u32,
-            /// `bir::InstructionType::SwitchQueueInstance` = 0x55: Master Opcode Reference §1: L2 0xCF; DMA; L2 PseudoDMASwapQueueSet. CERTAIN
-            SwitchQueueInstance = 85u32,
-            /// `bir::InstructionType::ResetQueueInstance` = 0x56: Master Opcode Reference §1: L2 0xC2; DMA; L2 PseudoDMARearm. CERTAIN
-            ResetQueueInstance = 86u32,
-            /// `bir::InstructionType::CoreBarrier` = 0x57: Master Opcode Reference §1: L2 0xD8; SP; new on V3, L2 PseudoCoreBarrier. CERTAIN
-            CoreBarrier = 87u32,
-            /// `bir::InstructionType::Max` = 0x58: Master Opcode Reference §1: L2 0x6C; DVE; L2 Max8. CERTAIN
-            Max = 88u32,
-            /// `bir::InstructionType::MaxIndex` = 0x59: Master Opcode Reference §1: L2 0x6D+0x6E; DVE; shares 0x6D+0x6E with IT 91. CERTAIN
-            MaxIndex = 89u32,
-            /// `bir::InstructionType::MatchReplace` = 0x5a: Master Opcode Reference §1: L2 0x6F; DVE; L2 MatchReplace8. CERTAIN
-            MatchReplace = 90u32,
-            /// `bir::InstructionType::MaxIndexAndMatchReplace` = 0x5b: Master Opcode Reference §1: L2 0x6D+0x6E; DVE; new on V3. HIGH
-            MaxIndexAndMatchReplace = 91u32,
-            /// `bir::InstructionType::InstGather` = 0x5c
-            InstGather = 92u32,
-            /// `bir::InstructionType::InlineASMBytes` = 0x5d: Master Opcode Reference §1: L2 (user); any; the opcode is the user's first byte. CERTAIN
-            InlineASMBytes = 93u32,
-            /// `bir::InstructionType::TensorCompletion` = 0x5e: Master Opcode Reference §1: L2 0xDE; CC; L2 PseudoTensorCompletion. CERTAIN
-            TensorCompletion = 94u32,
-            /// `bir::InstructionType::MatmultMx` = 0x5f: Master Opcode Reference §1: L2 0x09+0x0A; PE; new on V4, always 2 bundles. CERTAIN
-            MatmultMx = 95u32,
-            /// `bir::InstructionType::QuantizeMx` = 0x60: Master Opcode Reference §1: L2 0xE3; PE/DVE; new on V4; ORs bit 0 of byte\[1\] on SATURATE. CERTAIN
-            QuantizeMx = 96u32,
-            /// `bir::InstructionType::Rand2` = 0x61: Master Opcode Reference §1: L2 0xE2; DVE; new on V4. CERTAIN
-            Rand2 = 97u32,
-            /// `bir::InstructionType::RandSetState` = 0x62: Master Opcode Reference §1: L2 0x78; Pool/DVE; new on V3. CERTAIN
-            RandSetState = 98u32,
-            /// `bir::InstructionType::RandGetState` = 0x63: Master Opcode Reference §1: L2 0x77; Pool/DVE; new on V3; shares 0x77 with IT 58. CERTAIN
-            RandGetState = 99u32,
-            /// `bir::InstructionType::Rng` = 0x64: Master Opcode Reference §1: L2 0x4D; DVE; the same wire opcode as Memset Random (IT 10). CERTAIN
-            Rng = 100u32,
-            /// `bir::InstructionType::ActivationReadAccumulator` = 0x65: Master Opcode Reference §1: L2 0x24; ACT; shares 0x24 with IT 5. CERTAIN
-            ActivationReadAccumulator = 101u32,
-            /// `bir::InstructionType::DveReadAccumulator` = 0x66: Master Opcode Reference §1: L2 0x9B; DVE. CERTAIN
-            DveReadAccumulator = 102u32,
-            /// `bir::InstructionType::Exponential` = 0x67: Master Opcode Reference §1: L2 0x30; ACT; new on V4. CERTAIN
-            Exponential = 103u32,
-            /// `bir::InstructionType::NonzeroWithCount` = 0x68: Master Opcode Reference §1: L2 0xF2; DVE; new on V3. CERTAIN
-            NonzeroWithCount = 104u32,
-            /// `bir::InstructionType::Loop` = 0x69: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. HIGH
-            Loop = 105u32,
-            /// `bir::InstructionType::DynamicForLoop` = 0x6a: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. HIGH
-            DynamicForLoop = 106u32,
-            /// `bir::InstructionType::DMABlock` = 0x6b: Master Opcode Reference §1: no L2 opcode; DMA; DMA-block region carrier, no opcode. MEDIUM
-            DMABlock = 107u32,
-            /// `bir::InstructionType::DoWhile` = 0x6c: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. MEDIUM
-            DoWhile = 108u32,
-            /// `bir::InstructionType::TongaReduceMacroSymbolic` = 0x6d: Master Opcode Reference §1: no L2 opcode; macro / symbolic reduce carrier, no opcode. MEDIUM
-            TongaReduceMacroSymbolic = 109u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 110u32,
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for BirDtype {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "BirDtype({:#x})", self.0),
+                }
+            }
         }
+        /// The BIR node kinds (IT): the ones the leaves build, cross-checked by seed 003 to its InstructionType table, and the ones it mentions downstream, in seed 003's spelling; the other ordinals of the 110 (0..109) with the Master Opcode Reference's names. `InstMatmult` (the PE transpose) has no IT in seed 003. Confidence: READ-DIRECTLY (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct InstructionType(pub u32);
+        #[allow(non_upper_case_globals)]
         impl InstructionType {
+            /// `bir::InstructionType::Generic` = 0x0: Master Opcode Reference §1: no L2 opcode; lowered base; sameInst accepts IT\<=3. CERTAIN.
+            pub const Generic: Self = Self(0u32);
+            /// `bir::InstructionType::GenericCopy` = 0x1: never a codegen\<NcCopy> output (§2).
+            pub const GenericCopy: Self = Self(1u32);
+            /// `bir::InstructionType::GenericRelu` = 0x2: Master Opcode Reference §1: no L2 opcode; lowered, to Activation. MEDIUM.
+            pub const GenericRelu: Self = Self(2u32);
+            /// `bir::InstructionType::AbstractCopy` = 0x3: Master Opcode Reference §1: no L2 opcode; lowered (LowerAC pass). CERTAIN.
+            pub const AbstractCopy: Self = Self(3u32);
+            /// `bir::InstructionType::Activation` = 0x4: Master Opcode Reference §1: L2 0x21/0x25; ACT; V4 stamps 0x25, V2/V3 0x21. CERTAIN.
+            pub const Activation: Self = Self(4u32);
+            /// `bir::InstructionType::ReadActivationAccumulator` = 0x5: Master Opcode Reference §1: L2 0x24; ACT; shares 0x24 with IT 101. CERTAIN.
+            pub const ReadActivationAccumulator: Self = Self(5u32);
+            /// `bir::InstructionType::LoadActFuncSet` = 0x6: Master Opcode Reference §1: L2 0x23; ACT. CERTAIN.
+            pub const LoadActFuncSet: Self = Self(6u32);
+            /// `bir::InstructionType::MatmultBase` = 0x7: Master Opcode Reference §1: no L2 opcode; PE; abstract base of {7,8,9,95}.
+            pub const MatmultBase: Self = Self(7u32);
+            /// `bir::InstructionType::Matmult` = 0x8: Master Opcode Reference §1: L2 0x01+0x02; PE; LdWeights + MatMul. CERTAIN.
+            pub const Matmult: Self = Self(8u32);
+            /// `bir::InstructionType::MatmultSparse` = 0x9: Master Opcode Reference §1: L2 0x06+0x07(+0x01); PE; new on V3. CERTAIN.
+            pub const MatmultSparse: Self = Self(9u32);
+            /// `bir::InstructionType::Memset` = 0xa: Master Opcode Reference §1: L2 0x49/0x4D; DVE; 0x49 Const / 0x4D Random (== Rng IT 100). CERTAIN.
+            pub const Memset: Self = Self(10u32);
+            /// `bir::InstructionType::GetGlobalRankId` = 0xb: Master Opcode Reference §1: L2 0xDC; CC. CERTAIN.
+            pub const GetGlobalRankId: Self = Self(11u32);
+            /// `bir::InstructionType::NoOp` = 0xc: Master Opcode Reference §1: L2 0xA4; SP; L2 Nop. CERTAIN.
+            pub const NoOp: Self = Self(12u32);
+            /// `bir::InstructionType::EventSemaphore` = 0xd: Master Opcode Reference §1: L2 0xA0; SP. CERTAIN.
+            pub const EventSemaphore: Self = Self(13u32);
+            /// `bir::InstructionType::GroupResetSemaphores` = 0xe: Master Opcode Reference §1: L2 0xB0; SP; L2 EventSemaphoreRangeClear. CERTAIN.
+            pub const GroupResetSemaphores: Self = Self(14u32);
+            /// `bir::InstructionType::AllEngineBarrier` = 0xf: Master Opcode Reference §1: L2 0xD5; SP; L2 PseudoSyncBarrier. CERTAIN.
+            pub const AllEngineBarrier: Self = Self(15u32);
+            /// `bir::InstructionType::Drain` = 0x10: Master Opcode Reference §1: L2 0xA2; SP. CERTAIN.
+            pub const Drain: Self = Self(16u32);
+            /// `bir::InstructionType::Halt` = 0x11: Master Opcode Reference §1: L2 0xA1; SP. CERTAIN.
+            pub const Halt: Self = Self(17u32);
+            /// `bir::InstructionType::DMA` = 0x12: Master Opcode Reference §1: no L2 opcode; DMA; abstract base of {18,19,22,32,41-46,67}.
+            pub const DMA: Self = Self(18u32);
+            /// `bir::InstructionType::Load` = 0x13: the static-AP plain load (§8), not built here.
+            pub const Load: Self = Self(19u32);
+            /// `bir::InstructionType::Pool` = 0x14: Master Opcode Reference §1: L2 0x45; POOL. CERTAIN.
+            pub const Pool: Self = Self(20u32);
+            /// `bir::InstructionType::Reciprocal` = 0x15: Master Opcode Reference §1: L2 0x48; DVE. CERTAIN.
+            pub const Reciprocal: Self = Self(21u32);
+            /// `bir::InstructionType::Save` = 0x16: the static-AP plain save (§8), not built here.
+            pub const Save: Self = Self(22u32);
+            /// `bir::InstructionType::InstTensorCopy` = 0x17.
+            pub const InstTensorCopy: Self = Self(23u32);
+            /// `bir::InstructionType::InstTensorCopyDynamicSrc` = 0x18.
+            pub const InstTensorCopyDynamicSrc: Self = Self(24u32);
+            /// `bir::InstructionType::InstTensorCopyDynamicDst` = 0x19.
+            pub const InstTensorCopyDynamicDst: Self = Self(25u32);
+            /// `bir::InstructionType::InstIndirectCopy` = 0x1a.
+            pub const InstIndirectCopy: Self = Self(26u32);
+            /// `bir::InstructionType::TensorReduce` = 0x1b: Master Opcode Reference §1: L2 0x7C/0x7D/0x42/0x52/0x83/0x84; Pool/DVE; split by (apply_transpose, isBitVec). CERTAIN.
+            pub const TensorReduce: Self = Self(27u32);
+            /// `bir::InstructionType::TensorScalar` = 0x1c: Master Opcode Reference §1: L2 0x43/0x93/0x53/0x9A; DVE; no encoder of its own; shares IT 29's dispatcher. CERTAIN.
+            pub const TensorScalar: Self = Self(28u32);
+            /// `bir::InstructionType::TensorScalarPtr` = 0x1d: Master Opcode Reference §1: L2 0x43/0x93/0x53/0x9A/0x9C/0x9E/0xE5/0x74; DVE; dispatcher. CERTAIN.
+            pub const TensorScalarPtr: Self = Self(29u32);
+            /// `bir::InstructionType::TensorScalarCache` = 0x1e: Master Opcode Reference §1: L2 0x9A/0xE6; DVE; 0x9A Reduce / 0xE6 Cumulative+Scan by TSCMode. CERTAIN.
+            pub const TensorScalarCache: Self = Self(30u32);
+            /// `bir::InstructionType::TensorTensor` = 0x1f: Master Opcode Reference §1: L2 0x41/0x51; DVE; split by isBitVecInstruction; GPSIMD int32 re-stamp 0x8A. CERTAIN.
+            pub const TensorTensor: Self = Self(31u32);
+            /// `bir::InstructionType::InstDMACopy` = 0x20.
+            pub const InstDMACopy: Self = Self(32u32);
+            /// `bir::InstructionType::GPSIMDSB2SB` = 0x21: Master Opcode Reference §1: L2 0xBF; GPSIMD; new on V3, L2 Sb2sbCollective. CERTAIN.
+            pub const GPSIMDSB2SB: Self = Self(33u32);
+            /// `bir::InstructionType::InstBNStats` = 0x22.
+            pub const InstBNStats: Self = Self(34u32);
+            /// `bir::InstructionType::InstBNStatsAggregate` = 0x23.
+            pub const InstBNStatsAggregate: Self = Self(35u32);
+            /// `bir::InstructionType::BNGradients` = 0x24: Master Opcode Reference §1: L2 0x63/0x94; POOL; AP / register coefficients. CERTAIN.
+            pub const BNGradients: Self = Self(36u32);
+            /// `bir::InstructionType::BNBackprop` = 0x25: Master Opcode Reference §1: L2 0x64(+0x65); POOL; BACK_PROP + PARAM_LOAD. CERTAIN.
+            pub const BNBackprop: Self = Self(37u32);
+            /// `bir::InstructionType::BNBackprop2` = 0x26: Master Opcode Reference §1: L2 0x64(+0x8E); POOL. CERTAIN.
+            pub const BNBackprop2: Self = Self(38u32);
+            /// `bir::InstructionType::InstStreamShuffle` = 0x27.
+            pub const InstStreamShuffle: Self = Self(39u32);
+            /// `bir::InstructionType::InstStreamTranspose` = 0x28.
+            pub const InstStreamTranspose: Self = Self(40u32);
+            /// `bir::InstructionType::ReadVarAddr` = 0x29: H06 expansion of IT 44 (§7), not built here.
+            pub const ReadVarAddr: Self = Self(41u32);
+            /// `bir::InstructionType::InstGenericIndirectLoad` = 0x2a: not built here; the indirect-descriptors page: InstGenericIndirectLoad/Save (42/44) (HIGH).
+            pub const InstGenericIndirectLoad: Self = Self(42u32);
+            /// `bir::InstructionType::InstIndirectLoad` = 0x2b: not built here; the indirect-descriptors page: InstIndirectLoad/Save (43/45) (HIGH).
+            pub const InstIndirectLoad: Self = Self(43u32);
+            /// `bir::InstructionType::InstGenericIndirectSave` = 0x2c.
+            pub const InstGenericIndirectSave: Self = Self(44u32);
+            /// `bir::InstructionType::InstIndirectSave` = 0x2d: H06 expansion of IT 44 (§7), not built here.
+            pub const InstIndirectSave: Self = Self(45u32);
+            /// `bir::InstructionType::IndirectSaveAccumulate` = 0x2e: H06 expansion of IT 44 when op != default (§7), not built here.
+            pub const IndirectSaveAccumulate: Self = Self(46u32);
+            /// `bir::InstructionType::Collective` = 0x2f: Master Opcode Reference §1: no L2 opcode; POOL; abstract base of {47,48,49,50}.
+            pub const Collective: Self = Self(47u32);
+            /// `bir::InstructionType::CollectiveCompute` = 0x30: Master Opcode Reference §1: L2 0xD9/0xDA; POOL; fine 0xD9 / coarse 0xDA. CERTAIN.
+            pub const CollectiveCompute: Self = Self(48u32);
+            /// `bir::InstructionType::CollectiveSend` = 0x31: Master Opcode Reference §1: L2 0xCB; POOL; shares 0xCB with Recv. CERTAIN.
+            pub const CollectiveSend: Self = Self(49u32);
+            /// `bir::InstructionType::CollectiveRecv` = 0x32: Master Opcode Reference §1: L2 0xCB; POOL; shares 0xCB with Send. CERTAIN.
+            pub const CollectiveRecv: Self = Self(50u32);
+            /// `bir::InstructionType::Select` = 0x33: has no machine emitter (§9.4), not built here.
+            pub const Select: Self = Self(51u32);
+            /// `bir::InstructionType::InstCopyPredicated` = 0x34.
+            pub const InstCopyPredicated: Self = Self(52u32);
+            /// `bir::InstructionType::CustomOp` = 0x35: Master Opcode Reference §1: L2 0x85+0x86; any; header 0x85 + 0x86 x (1+num_args). CERTAIN.
+            pub const CustomOp: Self = Self(53u32);
+            /// `bir::InstructionType::BIRKernel` = 0x36: Master Opcode Reference §1: no L2 opcode; kernel container, no bundle. MEDIUM.
+            pub const BIRKernel: Self = Self(54u32);
+            /// `bir::InstructionType::NKIKernel` = 0x37: Master Opcode Reference §1: no L2 opcode; no encoding. CERTAIN.
+            pub const NKIKernel: Self = Self(55u32);
+            /// `bir::InstructionType::NKIKLIRKernel` = 0x38: Master Opcode Reference §1: no L2 opcode; no encoding. CERTAIN.
+            pub const NKIKLIRKernel: Self = Self(56u32);
+            /// `bir::InstructionType::DevicePrint` = 0x39: Master Opcode Reference §1: no L2 opcode; debug metadata, no setupHeader. CERTAIN.
+            pub const DevicePrint: Self = Self(57u32);
+            /// `bir::InstructionType::GetRandState` = 0x3a: Master Opcode Reference §1: L2 0x77; DVE/Pool; shares 0x77 with IT 99. CERTAIN.
+            pub const GetRandState: Self = Self(58u32);
+            /// `bir::InstructionType::SetRandState` = 0x3b: Master Opcode Reference §1: L2 0xD0(/0x78); DVE/Pool; V2 DVE 0xD0; V3 Pool arm 0x78 / DVE arm 0xD0. CERTAIN.
+            pub const SetRandState: Self = Self(59u32);
+            /// `bir::InstructionType::Rand` = 0x3c: Master Opcode Reference §1: no L2 opcode; DVE; no CoreV* encoder; Rand2 (IT 97) is the gen form. MEDIUM.
+            pub const Rand: Self = Self(60u32);
+            /// `bir::InstructionType::Iota` = 0x3d: Master Opcode Reference §1: L2 0x7E; DVE. CERTAIN.
+            pub const Iota: Self = Self(61u32);
+            /// `bir::InstructionType::TensorScalarAffineSelect` = 0x3e: Master Opcode Reference §1: L2 0x92; DVE. CERTAIN.
+            pub const TensorScalarAffineSelect: Self = Self(62u32);
+            /// `bir::InstructionType::InstRangeSelect` = 0x3f.
+            pub const InstRangeSelect: Self = Self(63u32);
+            /// `bir::InstructionType::GetSequenceBounds` = 0x40: Master Opcode Reference §1: L2 0xBE; GPSIMD; new on V3. CERTAIN.
+            pub const GetSequenceBounds: Self = Self(64u32);
+            /// `bir::InstructionType::Dropout` = 0x41: Master Opcode Reference §1: L2 0x7F; DVE; the DROPOUT word. CERTAIN.
+            pub const Dropout: Self = Self(65u32);
+            /// `bir::InstructionType::GetCurProcessingRankID` = 0x42: Master Opcode Reference §1: L2 0xDB; CC. CERTAIN.
+            pub const GetCurProcessingRankID: Self = Self(66u32);
+            /// `bir::InstructionType::DMATrigger` = 0x43: Master Opcode Reference §1: L2 0xC1; DMA; L2 PseudoDMATrigger. CERTAIN.
+            pub const DMATrigger: Self = Self(67u32);
+            /// `bir::InstructionType::DMADescriptor` = 0x44: Master Opcode Reference §1: no L2 opcode; DMA; base of {68..72}, emitted via the DMA path. MEDIUM.
+            pub const DMADescriptor: Self = Self(68u32);
+            /// `bir::InstructionType::DMADescriptorCopy` = 0x45: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM.
+            pub const DMADescriptorCopy: Self = Self(69u32);
+            /// `bir::InstructionType::DMADescriptorCCE` = 0x46: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM.
+            pub const DMADescriptorCCE: Self = Self(70u32);
+            /// `bir::InstructionType::DMADescriptorTranspose` = 0x47: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM.
+            pub const DMADescriptorTranspose: Self = Self(71u32);
+            /// `bir::InstructionType::DMADescriptorReplicate` = 0x48: Master Opcode Reference §1: no L2 opcode; DMA; lowered. MEDIUM.
+            pub const DMADescriptorReplicate: Self = Self(72u32);
+            /// `bir::InstructionType::InstRegisterAlu` = 0x49: not built here: lower_ap (convertSymAP @0x11b7f80, lowerAffineExpr → InstRegisterAlu) emits it downstream for a dynamic AP's register address, before lower_dynamic_dma (seed 000 §The sibling).
+            pub const InstRegisterAlu: Self = Self(73u32);
+            /// `bir::InstructionType::RegisterMove` = 0x4a: Master Opcode Reference §1: L2 0xA7; SP; L2 Move. CERTAIN.
+            pub const RegisterMove: Self = Self(74u32);
+            /// `bir::InstructionType::InstTensorLoad` = 0x4b.
+            pub const InstTensorLoad: Self = Self(75u32);
+            /// `bir::InstructionType::InstTensorSave` = 0x4c.
+            pub const InstTensorSave: Self = Self(76u32);
+            /// `bir::InstructionType::Terminator` = 0x4d: Master Opcode Reference §1: no L2 opcode; SP; abstract base of {77,78,79,81,82}.
+            pub const Terminator: Self = Self(77u32);
+            /// `bir::InstructionType::CompareAndBranch` = 0x4e: Master Opcode Reference §1: L2 0xA9; SP; shares 0xA9 with IT 79. CERTAIN.
+            pub const CompareAndBranch: Self = Self(78u32);
+            /// `bir::InstructionType::UnconditionalBranch` = 0x4f: Master Opcode Reference §1: L2 0xA9; SP; shares 0xA9 with IT 78. CERTAIN.
+            pub const UnconditionalBranch: Self = Self(79u32);
+            /// `bir::InstructionType::BranchHint` = 0x50: Master Opcode Reference §1: L2 0xDD; SP; L2 PseudoBranchPrefetchHint. CERTAIN.
+            pub const BranchHint: Self = Self(80u32);
+            /// `bir::InstructionType::Return` = 0x51: Master Opcode Reference §1: L2 0xD2; SP; one bundle per active engine. CERTAIN.
+            pub const Return: Self = Self(81u32);
+            /// `bir::InstructionType::Exit` = 0x52: Master Opcode Reference §1: L2 0xDF; SP; L2 PseudoInst. CERTAIN.
+            pub const Exit: Self = Self(82u32);
+            /// `bir::InstructionType::Break` = 0x53: Master Opcode Reference §1: no L2 opcode; SP; no standard ISA bundle. MEDIUM.
+            pub const Break: Self = Self(83u32);
+            /// `bir::InstructionType::Call` = 0x54: Master Opcode Reference §1: L2 0xD3; SP; one bundle per engine. CERTAIN.
+            pub const Call: Self = Self(84u32);
+            /// `bir::InstructionType::SwitchQueueInstance` = 0x55: Master Opcode Reference §1: L2 0xCF; DMA; L2 PseudoDMASwapQueueSet. CERTAIN.
+            pub const SwitchQueueInstance: Self = Self(85u32);
+            /// `bir::InstructionType::ResetQueueInstance` = 0x56: Master Opcode Reference §1: L2 0xC2; DMA; L2 PseudoDMARearm. CERTAIN.
+            pub const ResetQueueInstance: Self = Self(86u32);
+            /// `bir::InstructionType::CoreBarrier` = 0x57: Master Opcode Reference §1: L2 0xD8; SP; new on V3, L2 PseudoCoreBarrier. CERTAIN.
+            pub const CoreBarrier: Self = Self(87u32);
+            /// `bir::InstructionType::Max` = 0x58: Master Opcode Reference §1: L2 0x6C; DVE; L2 Max8. CERTAIN.
+            pub const Max: Self = Self(88u32);
+            /// `bir::InstructionType::MaxIndex` = 0x59: Master Opcode Reference §1: L2 0x6D+0x6E; DVE; shares 0x6D+0x6E with IT 91. CERTAIN.
+            pub const MaxIndex: Self = Self(89u32);
+            /// `bir::InstructionType::MatchReplace` = 0x5a: Master Opcode Reference §1: L2 0x6F; DVE; L2 MatchReplace8. CERTAIN.
+            pub const MatchReplace: Self = Self(90u32);
+            /// `bir::InstructionType::MaxIndexAndMatchReplace` = 0x5b: Master Opcode Reference §1: L2 0x6D+0x6E; DVE; new on V3. HIGH.
+            pub const MaxIndexAndMatchReplace: Self = Self(91u32);
+            /// `bir::InstructionType::InstGather` = 0x5c.
+            pub const InstGather: Self = Self(92u32);
+            /// `bir::InstructionType::InlineASMBytes` = 0x5d: Master Opcode Reference §1: L2 (user); any; the opcode is the user's first byte. CERTAIN.
+            pub const InlineASMBytes: Self = Self(93u32);
+            /// `bir::InstructionType::TensorCompletion` = 0x5e: Master Opcode Reference §1: L2 0xDE; CC; L2 PseudoTensorCompletion. CERTAIN.
+            pub const TensorCompletion: Self = Self(94u32);
+            /// `bir::InstructionType::MatmultMx` = 0x5f: Master Opcode Reference §1: L2 0x09+0x0A; PE; new on V4, always 2 bundles. CERTAIN.
+            pub const MatmultMx: Self = Self(95u32);
+            /// `bir::InstructionType::QuantizeMx` = 0x60: Master Opcode Reference §1: L2 0xE3; PE/DVE; new on V4; ORs bit 0 of byte\[1\] on SATURATE. CERTAIN.
+            pub const QuantizeMx: Self = Self(96u32);
+            /// `bir::InstructionType::Rand2` = 0x61: Master Opcode Reference §1: L2 0xE2; DVE; new on V4. CERTAIN.
+            pub const Rand2: Self = Self(97u32);
+            /// `bir::InstructionType::RandSetState` = 0x62: Master Opcode Reference §1: L2 0x78; Pool/DVE; new on V3. CERTAIN.
+            pub const RandSetState: Self = Self(98u32);
+            /// `bir::InstructionType::RandGetState` = 0x63: Master Opcode Reference §1: L2 0x77; Pool/DVE; new on V3; shares 0x77 with IT 58. CERTAIN.
+            pub const RandGetState: Self = Self(99u32);
+            /// `bir::InstructionType::Rng` = 0x64: Master Opcode Reference §1: L2 0x4D; DVE; the same wire opcode as Memset Random (IT 10). CERTAIN.
+            pub const Rng: Self = Self(100u32);
+            /// `bir::InstructionType::ActivationReadAccumulator` = 0x65: Master Opcode Reference §1: L2 0x24; ACT; shares 0x24 with IT 5. CERTAIN.
+            pub const ActivationReadAccumulator: Self = Self(101u32);
+            /// `bir::InstructionType::DveReadAccumulator` = 0x66: Master Opcode Reference §1: L2 0x9B; DVE. CERTAIN.
+            pub const DveReadAccumulator: Self = Self(102u32);
+            /// `bir::InstructionType::Exponential` = 0x67: Master Opcode Reference §1: L2 0x30; ACT; new on V4. CERTAIN.
+            pub const Exponential: Self = Self(103u32);
+            /// `bir::InstructionType::NonzeroWithCount` = 0x68: Master Opcode Reference §1: L2 0xF2; DVE; new on V3. CERTAIN.
+            pub const NonzeroWithCount: Self = Self(104u32);
+            /// `bir::InstructionType::Loop` = 0x69: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. HIGH.
+            pub const Loop: Self = Self(105u32);
+            /// `bir::InstructionType::DynamicForLoop` = 0x6a: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. HIGH.
+            pub const DynamicForLoop: Self = Self(106u32);
+            /// `bir::InstructionType::DMABlock` = 0x6b: Master Opcode Reference §1: no L2 opcode; DMA; DMA-block region carrier, no opcode. MEDIUM.
+            pub const DMABlock: Self = Self(107u32);
+            /// `bir::InstructionType::DoWhile` = 0x6c: Master Opcode Reference §1: no L2 opcode; lowered to branch IR. MEDIUM.
+            pub const DoWhile: Self = Self(108u32);
+            /// `bir::InstructionType::TongaReduceMacroSymbolic` = 0x6d: Master Opcode Reference §1: no L2 opcode; macro / symbolic reduce carrier, no opcode. MEDIUM.
+            pub const TongaReduceMacroSymbolic: Self = Self(109u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta {
                     name: "Generic", value: 0, c_name: "bir::InstructionType::Generic",
@@ -25570,240 +24588,13 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    0u32 => Self::Generic,
-                    1u32 => Self::GenericCopy,
-                    2u32 => Self::GenericRelu,
-                    3u32 => Self::AbstractCopy,
-                    4u32 => Self::Activation,
-                    5u32 => Self::ReadActivationAccumulator,
-                    6u32 => Self::LoadActFuncSet,
-                    7u32 => Self::MatmultBase,
-                    8u32 => Self::Matmult,
-                    9u32 => Self::MatmultSparse,
-                    10u32 => Self::Memset,
-                    11u32 => Self::GetGlobalRankId,
-                    12u32 => Self::NoOp,
-                    13u32 => Self::EventSemaphore,
-                    14u32 => Self::GroupResetSemaphores,
-                    15u32 => Self::AllEngineBarrier,
-                    16u32 => Self::Drain,
-                    17u32 => Self::Halt,
-                    18u32 => Self::DMA,
-                    19u32 => Self::Load,
-                    20u32 => Self::Pool,
-                    21u32 => Self::Reciprocal,
-                    22u32 => Self::Save,
-                    23u32 => Self::InstTensorCopy,
-                    24u32 => Self::InstTensorCopyDynamicSrc,
-                    25u32 => Self::InstTensorCopyDynamicDst,
-                    26u32 => Self::InstIndirectCopy,
-                    27u32 => Self::TensorReduce,
-                    28u32 => Self::TensorScalar,
-                    29u32 => Self::TensorScalarPtr,
-                    30u32 => Self::TensorScalarCache,
-                    31u32 => Self::TensorTensor,
-                    32u32 => Self::InstDMACopy,
-                    33u32 => Self::GPSIMDSB2SB,
-                    34u32 => Self::InstBNStats,
-                    35u32 => Self::InstBNStatsAggregate,
-                    36u32 => Self::BNGradients,
-                    37u32 => Self::BNBackprop,
-                    38u32 => Self::BNBackprop2,
-                    39u32 => Self::InstStreamShuffle,
-                    40u32 => Self::InstStreamTranspose,
-                    41u32 => Self::ReadVarAddr,
-                    42u32 => Self::InstGenericIndirectLoad,
-                    43u32 => Self::InstIndirectLoad,
-                    44u32 => Self::InstGenericIndirectSave,
-                    45u32 => Self::InstIndirectSave,
-                    46u32 => Self::IndirectSaveAccumulate,
-                    47u32 => Self::Collective,
-                    48u32 => Self::CollectiveCompute,
-                    49u32 => Self::CollectiveSend,
-                    50u32 => Self::CollectiveRecv,
-                    51u32 => Self::Select,
-                    52u32 => Self::InstCopyPredicated,
-                    53u32 => Self::CustomOp,
-                    54u32 => Self::BIRKernel,
-                    55u32 => Self::NKIKernel,
-                    56u32 => Self::NKIKLIRKernel,
-                    57u32 => Self::DevicePrint,
-                    58u32 => Self::GetRandState,
-                    59u32 => Self::SetRandState,
-                    60u32 => Self::Rand,
-                    61u32 => Self::Iota,
-                    62u32 => Self::TensorScalarAffineSelect,
-                    63u32 => Self::InstRangeSelect,
-                    64u32 => Self::GetSequenceBounds,
-                    65u32 => Self::Dropout,
-                    66u32 => Self::GetCurProcessingRankID,
-                    67u32 => Self::DMATrigger,
-                    68u32 => Self::DMADescriptor,
-                    69u32 => Self::DMADescriptorCopy,
-                    70u32 => Self::DMADescriptorCCE,
-                    71u32 => Self::DMADescriptorTranspose,
-                    72u32 => Self::DMADescriptorReplicate,
-                    73u32 => Self::InstRegisterAlu,
-                    74u32 => Self::RegisterMove,
-                    75u32 => Self::InstTensorLoad,
-                    76u32 => Self::InstTensorSave,
-                    77u32 => Self::Terminator,
-                    78u32 => Self::CompareAndBranch,
-                    79u32 => Self::UnconditionalBranch,
-                    80u32 => Self::BranchHint,
-                    81u32 => Self::Return,
-                    82u32 => Self::Exit,
-                    83u32 => Self::Break,
-                    84u32 => Self::Call,
-                    85u32 => Self::SwitchQueueInstance,
-                    86u32 => Self::ResetQueueInstance,
-                    87u32 => Self::CoreBarrier,
-                    88u32 => Self::Max,
-                    89u32 => Self::MaxIndex,
-                    90u32 => Self::MatchReplace,
-                    91u32 => Self::MaxIndexAndMatchReplace,
-                    92u32 => Self::InstGather,
-                    93u32 => Self::InlineASMBytes,
-                    94u32 => Self::TensorCompletion,
-                    95u32 => Self::MatmultMx,
-                    96u32 => Self::QuantizeMx,
-                    97u32 => Self::Rand2,
-                    98u32 => Self::RandSetState,
-                    99u32 => Self::RandGetState,
-                    100u32 => Self::Rng,
-                    101u32 => Self::ActivationReadAccumulator,
-                    102u32 => Self::DveReadAccumulator,
-                    103u32 => Self::Exponential,
-                    104u32 => Self::NonzeroWithCount,
-                    105u32 => Self::Loop,
-                    106u32 => Self::DynamicForLoop,
-                    107u32 => Self::DMABlock,
-                    108u32 => Self::DoWhile,
-                    109u32 => Self::TongaReduceMacroSymbolic,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::Generic => 0u32,
-                    Self::GenericCopy => 1u32,
-                    Self::GenericRelu => 2u32,
-                    Self::AbstractCopy => 3u32,
-                    Self::Activation => 4u32,
-                    Self::ReadActivationAccumulator => 5u32,
-                    Self::LoadActFuncSet => 6u32,
-                    Self::MatmultBase => 7u32,
-                    Self::Matmult => 8u32,
-                    Self::MatmultSparse => 9u32,
-                    Self::Memset => 10u32,
-                    Self::GetGlobalRankId => 11u32,
-                    Self::NoOp => 12u32,
-                    Self::EventSemaphore => 13u32,
-                    Self::GroupResetSemaphores => 14u32,
-                    Self::AllEngineBarrier => 15u32,
-                    Self::Drain => 16u32,
-                    Self::Halt => 17u32,
-                    Self::DMA => 18u32,
-                    Self::Load => 19u32,
-                    Self::Pool => 20u32,
-                    Self::Reciprocal => 21u32,
-                    Self::Save => 22u32,
-                    Self::InstTensorCopy => 23u32,
-                    Self::InstTensorCopyDynamicSrc => 24u32,
-                    Self::InstTensorCopyDynamicDst => 25u32,
-                    Self::InstIndirectCopy => 26u32,
-                    Self::TensorReduce => 27u32,
-                    Self::TensorScalar => 28u32,
-                    Self::TensorScalarPtr => 29u32,
-                    Self::TensorScalarCache => 30u32,
-                    Self::TensorTensor => 31u32,
-                    Self::InstDMACopy => 32u32,
-                    Self::GPSIMDSB2SB => 33u32,
-                    Self::InstBNStats => 34u32,
-                    Self::InstBNStatsAggregate => 35u32,
-                    Self::BNGradients => 36u32,
-                    Self::BNBackprop => 37u32,
-                    Self::BNBackprop2 => 38u32,
-                    Self::InstStreamShuffle => 39u32,
-                    Self::InstStreamTranspose => 40u32,
-                    Self::ReadVarAddr => 41u32,
-                    Self::InstGenericIndirectLoad => 42u32,
-                    Self::InstIndirectLoad => 43u32,
-                    Self::InstGenericIndirectSave => 44u32,
-                    Self::InstIndirectSave => 45u32,
-                    Self::IndirectSaveAccumulate => 46u32,
-                    Self::Collective => 47u32,
-                    Self::CollectiveCompute => 48u32,
-                    Self::CollectiveSend => 49u32,
-                    Self::CollectiveRecv => 50u32,
-                    Self::Select => 51u32,
-                    Self::InstCopyPredicated => 52u32,
-                    Self::CustomOp => 53u32,
-                    Self::BIRKernel => 54u32,
-                    Self::NKIKernel => 55u32,
-                    Self::NKIKLIRKernel => 56u32,
-                    Self::DevicePrint => 57u32,
-                    Self::GetRandState => 58u32,
-                    Self::SetRandState => 59u32,
-                    Self::Rand => 60u32,
-                    Self::Iota => 61u32,
-                    Self::TensorScalarAffineSelect => 62u32,
-                    Self::InstRangeSelect => 63u32,
-                    Self::GetSequenceBounds => 64u32,
-                    Self::Dropout => 65u32,
-                    Self::GetCurProcessingRankID => 66u32,
-                    Self::DMATrigger => 67u32,
-                    Self::DMADescriptor => 68u32,
-                    Self::DMADescriptorCopy => 69u32,
-                    Self::DMADescriptorCCE => 70u32,
-                    Self::DMADescriptorTranspose => 71u32,
-                    Self::DMADescriptorReplicate => 72u32,
-                    Self::InstRegisterAlu => 73u32,
-                    Self::RegisterMove => 74u32,
-                    Self::InstTensorLoad => 75u32,
-                    Self::InstTensorSave => 76u32,
-                    Self::Terminator => 77u32,
-                    Self::CompareAndBranch => 78u32,
-                    Self::UnconditionalBranch => 79u32,
-                    Self::BranchHint => 80u32,
-                    Self::Return => 81u32,
-                    Self::Exit => 82u32,
-                    Self::Break => 83u32,
-                    Self::Call => 84u32,
-                    Self::SwitchQueueInstance => 85u32,
-                    Self::ResetQueueInstance => 86u32,
-                    Self::CoreBarrier => 87u32,
-                    Self::Max => 88u32,
-                    Self::MaxIndex => 89u32,
-                    Self::MatchReplace => 90u32,
-                    Self::MaxIndexAndMatchReplace => 91u32,
-                    Self::InstGather => 92u32,
-                    Self::InlineASMBytes => 93u32,
-                    Self::TensorCompletion => 94u32,
-                    Self::MatmultMx => 95u32,
-                    Self::QuantizeMx => 96u32,
-                    Self::Rand2 => 97u32,
-                    Self::RandSetState => 98u32,
-                    Self::RandGetState => 99u32,
-                    Self::Rng => 100u32,
-                    Self::ActivationReadAccumulator => 101u32,
-                    Self::DveReadAccumulator => 102u32,
-                    Self::Exponential => 103u32,
-                    Self::NonzeroWithCount => 104u32,
-                    Self::Loop => 105u32,
-                    Self::DynamicForLoop => 106u32,
-                    Self::DMABlock => 107u32,
-                    Self::DoWhile => 108u32,
-                    Self::TongaReduceMacroSymbolic => 109u32,
-                    Self::Other(_) => 110u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
@@ -25918,13 +24709,54 @@ pub mod klr {
                     Self::DMABlock => Some("DMABlock"),
                     Self::DoWhile => Some("DoWhile"),
                     Self::TongaReduceMacroSymbolic => Some("TongaReduceMacroSymbolic"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(
+                    self, Self::Generic | Self::GenericCopy | Self::GenericRelu |
+                    Self::AbstractCopy | Self::Activation |
+                    Self::ReadActivationAccumulator | Self::LoadActFuncSet |
+                    Self::MatmultBase | Self::Matmult | Self::MatmultSparse |
+                    Self::Memset | Self::GetGlobalRankId | Self::NoOp |
+                    Self::EventSemaphore | Self::GroupResetSemaphores |
+                    Self::AllEngineBarrier | Self::Drain | Self::Halt | Self::DMA |
+                    Self::Load | Self::Pool | Self::Reciprocal | Self::Save |
+                    Self::InstTensorCopy | Self::InstTensorCopyDynamicSrc |
+                    Self::InstTensorCopyDynamicDst | Self::InstIndirectCopy |
+                    Self::TensorReduce | Self::TensorScalar | Self::TensorScalarPtr |
+                    Self::TensorScalarCache | Self::TensorTensor | Self::InstDMACopy |
+                    Self::GPSIMDSB2SB | Self::InstBNStats | Self::InstBNStatsAggregate |
+                    Self::BNGradients | Self::BNBackprop | Self::BNBackprop2 |
+                    Self::InstStreamShuffle | Self::InstStreamTranspose |
+                    Self::ReadVarAddr | Self::InstGenericIndirectLoad |
+                    Self::InstIndirectLoad | Self::InstGenericIndirectSave |
+                    Self::InstIndirectSave | Self::IndirectSaveAccumulate |
+                    Self::Collective | Self::CollectiveCompute | Self::CollectiveSend |
+                    Self::CollectiveRecv | Self::Select | Self::InstCopyPredicated |
+                    Self::CustomOp | Self::BIRKernel | Self::NKIKernel |
+                    Self::NKIKLIRKernel | Self::DevicePrint | Self::GetRandState |
+                    Self::SetRandState | Self::Rand | Self::Iota |
+                    Self::TensorScalarAffineSelect | Self::InstRangeSelect |
+                    Self::GetSequenceBounds | Self::Dropout |
+                    Self::GetCurProcessingRankID | Self::DMATrigger | Self::DMADescriptor
+                    | Self::DMADescriptorCopy | Self::DMADescriptorCCE |
+                    Self::DMADescriptorTranspose | Self::DMADescriptorReplicate |
+                    Self::InstRegisterAlu | Self::RegisterMove | Self::InstTensorLoad |
+                    Self::InstTensorSave | Self::Terminator | Self::CompareAndBranch |
+                    Self::UnconditionalBranch | Self::BranchHint | Self::Return |
+                    Self::Exit | Self::Break | Self::Call | Self::SwitchQueueInstance |
+                    Self::ResetQueueInstance | Self::CoreBarrier | Self::Max |
+                    Self::MaxIndex | Self::MatchReplace | Self::MaxIndexAndMatchReplace |
+                    Self::InstGather | Self::InlineASMBytes | Self::TensorCompletion |
+                    Self::MatmultMx | Self::QuantizeMx | Self::Rand2 | Self::RandSetState
+                    | Self::RandGetState | Self::Rng | Self::ActivationReadAccumulator |
+                    Self::DveReadAccumulator | Self::Exponential | Self::NonzeroWithCount
+                    | Self::Loop | Self::DynamicForLoop | Self::DMABlock | Self::DoWhile
+                    | Self::TongaReduceMacroSymbolic
+                )
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -25932,40 +24764,41 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
                 }
             }
         }
-        /// The four BIR DMA descriptor sub-opcodes H37 lower_dma splits an InstDMACopy into (seed 003 §12: InstDMADescriptor{Copy,Transpose,Replicate}). Seed 000 gives their numbers and notes that they are not separately encoded: they fold into the one DIRECT2D/0xDA record via the +0x0F byte and the compute-op byte. Confidence: CONFIRMED (confirmed).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u32)]
-        pub enum DescriptorSubOpcode {
-            /// `bir::COPY` = 0x45
-            COPY = 69u32,
-            /// `bir::CCE` = 0x46: CCE / reduce
-            CCE = 70u32,
-            /// `bir::TRANSPOSE` = 0x47: seed 000: TRANSPOSE is IT 32 with I+336 == 1
-            TRANSPOSE = 71u32,
-            /// `bir::REPLICATE` = 0x48
-            REPLICATE = 72u32,
-            /// A value no source names; kept so that it encodes back unchanged.
-            Other(u32) = 0u32,
-        }
-        impl Default for DescriptorSubOpcode {
-            fn default() -> Self {
-                Self::Other(0)
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for InstructionType {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "InstructionType({:#x})", self.0),
+                }
             }
         }
+        /// The four BIR DMA descriptor sub-opcodes H37 lower_dma splits an InstDMACopy into (seed 003 §12: InstDMADescriptor{Copy,Transpose,Replicate}). Seed 000 gives their numbers and notes that they are not separately encoded: they fold into the one DIRECT2D/0xDA record via the +0x0F byte and the compute-op byte. Confidence: CONFIRMED (confirmed).
+        #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub struct DescriptorSubOpcode(pub u32);
         impl DescriptorSubOpcode {
+            /// `bir::COPY` = 0x45.
+            pub const COPY: Self = Self(69u32);
+            /// `bir::CCE` = 0x46: CCE / reduce.
+            pub const CCE: Self = Self(70u32);
+            /// `bir::TRANSPOSE` = 0x47: seed 000: TRANSPOSE is IT 32 with I+336 == 1.
+            pub const TRANSPOSE: Self = Self(71u32);
+            /// `bir::REPLICATE` = 0x48.
+            pub const REPLICATE: Self = Self(72u32);
             pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[
                 meta::EnumeratorMeta { name: "COPY", value: 69, c_name: "bir::COPY", ..meta::EnumeratorMeta::DEFAULT },
                 meta::EnumeratorMeta { name: "CCE", value: 70, c_name: "bir::CCE", ..meta::EnumeratorMeta::DEFAULT },
@@ -25978,28 +24811,13 @@ pub mod klr {
                     ..meta::EnumeratorMeta::DEFAULT
                 },
             ];
-            #[inline]
+            #[inline(always)]
             pub const fn from_raw(raw: u32) -> Self {
-                match raw {
-                    69u32 => Self::COPY,
-                    70u32 => Self::CCE,
-                    71u32 => Self::TRANSPOSE,
-                    72u32 => Self::REPLICATE,
-                    other => Self::Other(other),
-                }
+                Self(raw)
             }
-            #[inline]
+            #[inline(always)]
             pub const fn raw(self) -> u32 {
-                if let Self::Other(v) = self {
-                    return v;
-                }
-                match self {
-                    Self::COPY => 69u32,
-                    Self::CCE => 70u32,
-                    Self::TRANSPOSE => 71u32,
-                    Self::REPLICATE => 72u32,
-                    Self::Other(_) => 0u32,
-                }
+                self.0
             }
             /// The enumerator's name, or `None` for a value the sources do not name.
             pub const fn name(self) -> Option<&'static str> {
@@ -26008,13 +24826,15 @@ pub mod klr {
                     Self::CCE => Some("CCE"),
                     Self::TRANSPOSE => Some("TRANSPOSE"),
                     Self::REPLICATE => Some("REPLICATE"),
-                    Self::Other(_) => None,
+                    _ => None,
                 }
             }
             /// Whether `arch` has this enumerator (values that are not enumerators: no).
             pub const fn in_arch(self, arch: Arch) -> bool {
                 let _ = arch;
-                !matches!(self, Self::Other(_))
+                matches!(
+                    self, Self::COPY | Self::CCE | Self::TRANSPOSE | Self::REPLICATE
+                )
             }
             /// The name as `arch` spells it, or `None` if it is not an enumerator there.
             pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
@@ -26022,16 +24842,25 @@ pub mod klr {
             }
             #[inline(always)]
             pub const fn read(b: &[u8; 4]) -> Self {
-                Self::from_raw(u32::from_le_bytes(*b))
+                Self(u32::from_le_bytes(*b))
             }
             #[inline(always)]
             pub fn write(&self, b: &mut [u8; 4]) {
-                *b = self.raw().to_le_bytes();
+                *b = self.0.to_le_bytes();
             }
             pub fn value(self, arch: Arch) -> visit::Value<'static> {
                 visit::Value::Enum {
-                    raw: self.raw() as u64,
+                    raw: self.0 as u64,
                     name: self.name_in(arch),
+                }
+            }
+        }
+        /// The enumerator's name, or the raw value for one the sources do not name.
+        impl core::fmt::Debug for DescriptorSubOpcode {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "DescriptorSubOpcode({:#x})", self.0),
                 }
             }
         }

@@ -134,9 +134,9 @@ fn added(class: Class) -> (Impact, Impact, &'static str) {
             "Rust: a new pub field of a struct whose fields are all pub breaks struct literals; C: a new member",
         ),
         Class::Enumerator => (
-            Impact::Major,
             Impact::Minor,
-            "Rust: a new variant of an exhaustive pub enum breaks exhaustive matches (and a value that read as `Other` reads as it); C: a new enumerator",
+            Impact::Minor,
+            "Rust: a new associated constant (a value that had no name now has one); C: a new enumerator",
         ),
         Class::FlagBit => (
             Impact::Minor,

@@ -1,8 +1,9 @@
 //! What changed between two specs, model against model (never the TOML text), and what
 //! each change does to the generated Rust API and C headers as a semver bump.
 //!
-//! The impacts follow what the emitters generate: value enums and the `Word` / `Record`
-//! enums are exhaustive `pub enum`s (a new variant breaks a downstream `match`), structs
+//! The impacts follow what the emitters generate: value enums are newtypes over their raw
+//! value with one associated constant per enumerator (a new one is additive), the `Word` /
+//! `Record` enums are exhaustive `pub enum`s (a new variant breaks a downstream `match`), structs
 //! and bitfields have only `pub` fields (a new field breaks a struct literal), a nested
 //! struct's aliases are `pub type`s but a word's are lookup names only, C enumerator and
 //! struct aliases are real C names, and each C rule is a function `S_<rule id>`.

@@ -103,6 +103,9 @@ impl Render<'_> {
         }
     }
 
+    /// An enum is its raw value behind a newtype, each enumerator an associated constant:
+    /// as small as the wire value, decoded by a copy, and every value (named or not)
+    /// encodes back unchanged.
     pub(super) fn enum_def(&self, t: &TypeDef, repr: Int, values: &[Enumerator]) -> TokenStream {
         let name = ident(&t.name);
         let ty = int_ty(repr);
@@ -121,7 +124,7 @@ impl Render<'_> {
                 if !v.arch.is_empty() {
                     d.push_str(&format!(" (only on {})", v.arch.join(", ")));
                 }
-                d
+                super::util::sentence(&d)
             })
             .collect();
         let metas = values.iter().map(|v| {
@@ -141,7 +144,7 @@ impl Render<'_> {
                 "meta::EnumeratorMeta::DEFAULT",
             ))
         });
-        let arch_arms: Vec<_> = values
+        let limited: Vec<_> = values
             .iter()
             .filter(|v| !v.arch.is_empty())
             .map(|v| {
@@ -150,111 +153,65 @@ impl Render<'_> {
                 quote!(Self::#id => #archs,)
             })
             .collect();
-        let in_arch = match arch_arms.is_empty() {
-            true => quote!(let _ = arch; !matches!(self, Self::Other(_))),
-            // Every enumerator may have an arm of its own.
-            false => quote! {
-                #[allow(unreachable_patterns)]
-                match self { #(#arch_arms)* Self::Other(_) => false, _ => true }
+        let everywhere: Vec<_> = values
+            .iter()
+            .filter(|v| v.arch.is_empty())
+            .map(|v| ident(&v.name))
+            .collect();
+        let in_arch = match (limited.is_empty(), everywhere.is_empty()) {
+            (true, true) => quote!(let _ = (self, arch); false),
+            (true, false) => quote!(let _ = arch; matches!(self, #(Self::#everywhere)|*)),
+            (false, true) => quote!(match self { #(#limited)* _ => false }),
+            (false, false) => quote! {
+                match self { #(#limited)* #(Self::#everywhere)|* => true, _ => false }
             },
         };
-        // The enumerator of value 0 is the default (derived); with none, `Other(0)`.
-        let first = values.iter().find(|v| v.value == 0).map(|v| ident(&v.name));
-        let default_attr = |id: &syn::Ident| match &first {
-            Some(f) if f == id => quote!(#[default]),
-            _ => TokenStream::new(),
+        let name_fn = match ids.is_empty() {
+            true => quote!(let _ = self; None),
+            false => quote!(match self { #(Self::#ids => Some(#strs),)* _ => None }),
         };
-        let default_attrs: Vec<TokenStream> = ids.iter().map(default_attr).collect();
-        let (derive_default, default_impl) = match first {
-            Some(_) => (quote!(Default,), TokenStream::new()),
-            None => (
-                TokenStream::new(),
-                quote!(impl Default for #name { fn default() -> Self { Self::Other(0) } }),
-            ),
-        };
-        // Each enumerator's discriminant is its raw value and `Other` takes the smallest
-        // value no enumerator has (in a wider tag if the repr has none left), so `raw()`
-        // compiles to one select instead of a jump table.
-        let other = (0..=values.len() as u64)
-            .find(|x| values.iter().all(|v| v.value != *x))
-            .unwrap_or_default();
-        let tag = if repr.bits() < 64 && other >> repr.bits() != 0 {
-            uint_for(repr.bits() + 1)
-        } else {
-            repr
-        };
-        let tag_ty = int_ty(tag);
-        let discs = values.iter().map(|v| lit(v.value, tag));
-        let other_disc = lit(other, tag);
-        // `raw()` takes `Other` first, so the `match` left maps each discriminant to
-        // itself and compiles to nothing (no jump table, even where a caller masks or
-        // shifts the result, as a bitfield's `raw()` does).
-        let other_raw = lit(other, repr);
-        // `from_raw` is a `match`, which the optimiser sees through (`from_raw(x).raw()` is
-        // `x`); `read`, what decoders call, goes through a 256-entry table for a u8: one
-        // load and no branch on the value.
-        let (table, read) = if repr == Int::U8 {
-            let table = quote! {
-                /// `from_raw` of every byte.
-                const FROM_RAW: [Self; 256] = {
-                    let mut t = [Self::Other(0); 256];
-                    let mut i = 0;
-                    while i < 256 {
-                        t[i] = Self::from_raw(i as u8);
-                        i += 1;
-                    }
-                    t
-                };
-            };
-            (table, quote!(Self::FROM_RAW[b[0] as usize]))
-        } else {
-            (
-                TokenStream::new(),
-                quote!(Self::from_raw(#ty::from_le_bytes(*b))),
-            )
-        };
+        // Spec names such as `Unassigned` (klr's) are kept as the sources spell them.
+        let case_allow = values
+            .iter()
+            .any(|v| v.name.chars().any(|c| c.is_ascii_lowercase()))
+            .then(|| quote!(#[allow(non_upper_case_globals)]));
+        let unnamed = format!("{}({{:#x}})", t.name);
         quote! {
             #doc
-            #[derive(Clone, Copy, Debug, #derive_default PartialEq, Eq, Hash)]
-            #[repr(#tag_ty)]
-            pub enum #name {
-                #( #[doc = #docs] #default_attrs #ids = #discs, )*
-                /// A value no source names; kept so that it encodes back unchanged.
-                Other(#ty) = #other_disc,
-            }
-            #default_impl
+            #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct #name(pub #ty);
+            #case_allow
             impl #name {
+                #( #[doc = #docs] pub const #ids: Self = Self(#vals); )*
                 pub const ENUMERATORS: &'static [meta::EnumeratorMeta] = &[#(#metas),*];
-                #table
-                #[inline]
-                pub const fn from_raw(raw: #ty) -> Self {
-                    match raw { #(#vals => Self::#ids,)* other => Self::Other(other) }
-                }
-                #[inline]
-                pub const fn raw(self) -> #ty {
-                    if let Self::Other(v) = self {
-                        return v;
-                    }
-                    match self { #(Self::#ids => #vals,)* Self::Other(_) => #other_raw }
-                }
+                #[inline(always)]
+                pub const fn from_raw(raw: #ty) -> Self { Self(raw) }
+                #[inline(always)]
+                pub const fn raw(self) -> #ty { self.0 }
                 /// The enumerator's name, or `None` for a value the sources do not name.
-                pub const fn name(self) -> Option<&'static str> {
-                    match self { #(Self::#ids => Some(#strs),)* Self::Other(_) => None }
-                }
+                pub const fn name(self) -> Option<&'static str> { #name_fn }
                 /// Whether `arch` has this enumerator (values that are not enumerators: no).
-                pub const fn in_arch(self, arch: Arch) -> bool {
-                    #in_arch
-                }
+                pub const fn in_arch(self, arch: Arch) -> bool { #in_arch }
                 /// The name as `arch` spells it, or `None` if it is not an enumerator there.
                 pub const fn name_in(self, arch: Arch) -> Option<&'static str> {
                     if self.in_arch(arch) { self.name() } else { None }
                 }
                 #[inline(always)]
-                pub const fn read(b: &[u8; #repr_size]) -> Self { #read }
+                pub const fn read(b: &[u8; #repr_size]) -> Self { Self(#ty::from_le_bytes(*b)) }
                 #[inline(always)]
-                pub fn write(&self, b: &mut [u8; #repr_size]) { *b = self.raw().to_le_bytes(); }
+                pub fn write(&self, b: &mut [u8; #repr_size]) { *b = self.0.to_le_bytes(); }
                 pub fn value(self, arch: Arch) -> visit::Value<'static> {
-                    visit::Value::Enum { raw: self.raw() as u64, name: self.name_in(arch) }
+                    visit::Value::Enum { raw: self.0 as u64, name: self.name_in(arch) }
+                }
+            }
+            /// The enumerator's name, or the raw value for one the sources do not name.
+            impl core::fmt::Debug for #name {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    match self.name() {
+                        Some(name) => f.write_str(name),
+                        None => write!(f, #unnamed, self.0),
+                    }
                 }
             }
         }
