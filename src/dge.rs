@@ -18,7 +18,7 @@ use crate::words;
 use crate::words::klr::tables::DTYPE_STRIDE_LUT;
 use crate::words::{
     ADDR8_MARKER, DGE_OPCODE, DMA_CONFIGS, DTYPE, EVENTS, PSEUDO_ADDR8, PSEUDO_ADDR8_addr_tbl_offs,
-    PSEUDO_ADDR8_addr_var, PSEUDO_DMA_DIRECT2D, dtype_size,
+    PSEUDO_ADDR8_addr_var, PSEUDO_ADDR8_arm, PSEUDO_DMA_DIRECT2D, dtype_size,
 };
 
 /// Bytes per element of a BIR dtype index: the compiler's dtype-size LUT, which the spec
@@ -355,7 +355,7 @@ pub fn assign_64bit_addr(
             if var_id > 0xFF_FFFF {
                 return Err(DgeError::VarIdTooLarge(var_id));
             }
-            PSEUDO_ADDR8::addr_var(PSEUDO_ADDR8_addr_var {
+            PSEUDO_ADDR8::from(PSEUDO_ADDR8_addr_var {
                 immediate,
                 var_id_lo: var_id as u16,
                 var_id_hi: (var_id >> 16) as u8,
@@ -365,7 +365,7 @@ pub fn assign_64bit_addr(
         Addressing::DgeImmediate {
             immediate,
             table_entry_id,
-        } => PSEUDO_ADDR8::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs {
+        } => PSEUDO_ADDR8::from(PSEUDO_ADDR8_addr_tbl_offs {
             offset: immediate,
             dge_table_entry_id: table_id(table_entry_id)?,
             unknown_6: [0],
@@ -381,7 +381,7 @@ pub fn assign_64bit_addr(
             } else {
                 0
             };
-            PSEUDO_ADDR8::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs {
+            PSEUDO_ADDR8::from(PSEUDO_ADDR8_addr_tbl_offs {
                 offset: reg_id,
                 dge_table_entry_id: table_id(table_entry_id)?,
                 unknown_6: [0],
@@ -396,15 +396,15 @@ pub fn assign_64bit_addr(
 /// The addressing a `PSEUDO_ADDR8` holds, and its move/transpose (bit 6) flag; `None` for
 /// the register and immediate arms, which `assign64bitAddr` never writes.
 pub fn addressing_of(addr: &PSEUDO_ADDR8) -> Option<(Addressing, bool)> {
-    match addr {
-        PSEUDO_ADDR8::addr_var(a) => Some((
+    match addr.arm() {
+        PSEUDO_ADDR8_arm::addr_var(a) => Some((
             Addressing::Physical {
                 immediate: a.immediate,
                 var_id: u32::from(a.var_id_lo) | u32::from(a.var_id_hi) << 16,
             },
             a.marker.raw() & ADDR8_MARKER::SHAPE_REG.raw() != 0,
         )),
-        PSEUDO_ADDR8::addr_tbl_offs(a) => {
+        PSEUDO_ADDR8_arm::addr_tbl_offs(a) => {
             let m = a.marker.raw();
             let addressing = if m & ADDR8_MARKER::OFFSET_REG.raw() != 0 {
                 Addressing::DgeRegister {
@@ -420,7 +420,7 @@ pub fn addressing_of(addr: &PSEUDO_ADDR8) -> Option<(Addressing, bool)> {
             };
             Some((addressing, m & ADDR8_MARKER::SHAPE_REG.raw() != 0))
         }
-        PSEUDO_ADDR8::addr_reg(_) | PSEUDO_ADDR8::addr_immediate(_) => None,
+        PSEUDO_ADDR8_arm::addr_reg(_) | PSEUDO_ADDR8_arm::addr_immediate(_) => None,
     }
 }
 
@@ -540,10 +540,10 @@ fn read_side(
 }
 
 fn marker_of(addr: &PSEUDO_ADDR8) -> u8 {
-    match addr {
-        PSEUDO_ADDR8::addr_var(a) => a.marker.raw(),
-        PSEUDO_ADDR8::addr_reg(a) => a.marker.raw(),
-        PSEUDO_ADDR8::addr_tbl_offs(a) => a.marker.raw(),
-        PSEUDO_ADDR8::addr_immediate(a) => a.marker.raw(),
+    match addr.arm() {
+        PSEUDO_ADDR8_arm::addr_var(a) => a.marker.raw(),
+        PSEUDO_ADDR8_arm::addr_reg(a) => a.marker.raw(),
+        PSEUDO_ADDR8_arm::addr_tbl_offs(a) => a.marker.raw(),
+        PSEUDO_ADDR8_arm::addr_immediate(a) => a.marker.raw(),
     }
 }

@@ -37,11 +37,11 @@ fn indirect1d_immediate_addresses_decode_at_inferred() {
     // seed-004 §3 rows "16 8 src_start_addr ADDR8" (bytes 00 00 00 10 00 00 00 | 00) and
     // "32 8 dst_start_addr ADDR8" (00 00 02 00 00 00 00 | 00): marker 0x00, immediate arm.
     let w = DMA_INDIRECT1D::decode(&vector("dma_indirect1d.hex")).unwrap();
-    let ADDR8::addr_immediate(src) = w.src_start_addr else {
+    let ADDR8_arm::addr_immediate(src) = w.src_start_addr.arm() else {
         panic!("src: {:?}", w.src_start_addr)
     };
     assert_eq!(src.address_lo, 0x1000_0000);
-    let ADDR8::addr_immediate(dst) = w.dst_start_addr else {
+    let ADDR8_arm::addr_immediate(dst) = w.dst_start_addr.arm() else {
         panic!("dst: {:?}", w.dst_start_addr)
     };
     assert_eq!(dst.address_lo, 0x0002_0000);
@@ -67,14 +67,14 @@ fn indirect1d_immediate_addresses_decode_at_inferred() {
 fn gather_xpose_immediate_addresses_decode() {
     // dma_gather_xpose_imm.hex +16: 00 10 00 40 20 00 00 | 00; +40: 40 00 00 00 00 00 00 | 00.
     let w = DMA_GATHER_XPOSE::decode(&vector("dma_gather_xpose_imm.hex")).unwrap();
-    let ADDR8::addr_immediate(src) = w.src_start_addr else {
+    let ADDR8_arm::addr_immediate(src) = w.src_start_addr.arm() else {
         panic!("src: {:?}", w.src_start_addr)
     };
     assert_eq!(
         (src.address_lo, src.address_mid, src.address_hi),
         (0x4000_1000, 0x0020, 0)
     );
-    let ADDR8::addr_immediate(dst) = w.dst_start_addr else {
+    let ADDR8_arm::addr_immediate(dst) = w.dst_start_addr.arm() else {
         panic!("dst: {:?}", w.dst_start_addr)
     };
     assert_eq!(dst.address_lo, 0x40);
@@ -87,7 +87,7 @@ fn the_table_arm_decodes_its_offset_and_entry_id() {
     // dma_gather_xpose.hex +16: 05 00 00 00 00 00 00 | 20 (ADDR_TBL): the seed-000
     // assign64bitAddr table layout, offset @+0 and DGE table-entry id @+4.
     let w = DMA_GATHER_XPOSE::decode(&vector("dma_gather_xpose.hex")).unwrap();
-    let ADDR8::addr_tbl_offs(t) = w.src_start_addr else {
+    let ADDR8_arm::addr_tbl_offs(t) = w.src_start_addr.arm() else {
         panic!("src: {:?}", w.src_start_addr)
     };
     assert_eq!((t.offset, t.dge_table_entry_id), (5, 0));

@@ -61,11 +61,11 @@ fn alternatives(leaves: &'static [LeafMeta], path: &str) -> Vec<&'static str> {
 }
 
 fn marker_of(a: &PSEUDO_ADDR8) -> ADDR8_MARKER {
-    match a {
-        PSEUDO_ADDR8::addr_var(x) => x.marker,
-        PSEUDO_ADDR8::addr_reg(x) => x.marker,
-        PSEUDO_ADDR8::addr_tbl_offs(x) => x.marker,
-        PSEUDO_ADDR8::addr_immediate(x) => x.marker,
+    match a.arm() {
+        PSEUDO_ADDR8_arm::addr_var(x) => x.marker,
+        PSEUDO_ADDR8_arm::addr_reg(x) => x.marker,
+        PSEUDO_ADDR8_arm::addr_tbl_offs(x) => x.marker,
+        PSEUDO_ADDR8_arm::addr_immediate(x) => x.marker,
     }
 }
 
@@ -79,7 +79,7 @@ fn flag_names(m: ADDR8_MARKER) -> Vec<&'static str> {
 
 /// The physical-var-id arm (marker 0x10): immediate, var-id low 16, var-id high byte.
 fn assert_physical(a: &PSEUDO_ADDR8, immediate: u32, var_id: u32, marker: u8) {
-    let PSEUDO_ADDR8::addr_var(v) = a else {
+    let PSEUDO_ADDR8_arm::addr_var(v) = a.arm() else {
         panic!("expected the addr_var (physical var-id) arm, got {a:?}")
     };
     assert_eq!(v.marker.raw(), marker);
@@ -92,7 +92,7 @@ fn assert_physical(a: &PSEUDO_ADDR8, immediate: u32, var_id: u32, marker: u8) {
 
 /// The DGE-table arm (marker 0x20 / 0x28 ...): immediate or RegId, table-entry id.
 fn assert_dge(a: &PSEUDO_ADDR8, offset: u32, table_entry_id: u16, marker: u8) {
-    let PSEUDO_ADDR8::addr_tbl_offs(t) = a else {
+    let PSEUDO_ADDR8_arm::addr_tbl_offs(t) = a.arm() else {
         panic!("expected the addr_tbl_offs (DGE table) arm, got {a:?}")
     };
     assert_eq!(t.marker.raw(), marker);

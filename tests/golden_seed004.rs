@@ -62,8 +62,8 @@ fn dma_indirect1d_gather() {
     assert_eq!(w.flags.gather_dim, INDIRECT_DIM::X);
     assert_eq!(w.flags.scatter_dim, INDIRECT_DIM::X);
     // seed-004 §3 row "16 8 src_start_addr ADDR8": marker 0x00 selects the immediate arm.
-    match w.src_start_addr {
-        ADDR8::addr_immediate(a) => {
+    match w.src_start_addr.arm() {
+        ADDR8_arm::addr_immediate(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::from_raw(0x00));
             // The arm's layout is dmaspec's inference (INFERRED, see ADDR8).
             assert_eq!(
@@ -78,8 +78,8 @@ fn dma_indirect1d_gather() {
     assert_eq!(w.src_num_elem, 4096);
     assert_eq!(w.src_elem_size, 2);
     // seed-004 §3 row "32 8 dst_start_addr ADDR8".
-    match w.dst_start_addr {
-        ADDR8::addr_immediate(a) => {
+    match w.dst_start_addr.arm() {
+        ADDR8_arm::addr_immediate(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::from_raw(0x00));
             assert_eq!(
                 (a.address_lo, a.address_mid, a.address_hi),
@@ -138,8 +138,8 @@ fn dma_direct2d_xpose_bf16_tile() {
     assert_eq!(w.in_dtype, DTYPE::BFLOAT16);
     assert_eq!(w.out_dtype, DTYPE::BFLOAT16);
     // supp-field-tables §2.3 row "16 8 src_start_addr ADDR8": marker 0x80 is ADDR_REG.
-    match w.src_start_addr {
-        ADDR8::addr_reg(a) => {
+    match w.src_start_addr.arm() {
+        ADDR8_arm::addr_reg(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::ADDR_REG);
             assert_eq!(a.body, [0x03, 0, 0, 0, 0, 0, 0]);
         }
@@ -151,8 +151,8 @@ fn dma_direct2d_xpose_bf16_tile() {
     // supp-field-tables §2.3 row "36 4 tile_src_row_step"; seed-004 §4 "tile_src_row_step@36".
     assert_eq!(w.tile_src_row_step, 128);
     // supp-field-tables §2.3 row "40 8 dst_start_addr ADDR8".
-    match w.dst_start_addr {
-        ADDR8::addr_immediate(a) => {
+    match w.dst_start_addr.arm() {
+        ADDR8_arm::addr_immediate(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::from_raw(0));
             // The arm's layout is dmaspec's inference (INFERRED, see ADDR8).
             assert_eq!(
@@ -194,8 +194,8 @@ fn dma_gather_xpose_moe() {
     assert_eq!(w.idx_num_active_channels, 128);
     assert_eq!(w.src_idx_bound_reg, bound(9, 0, 1));
     // seed-004 §4 row "16 8 src_start_addr ADDR8": marker 0x20 is ADDR_TBL.
-    match w.src_start_addr {
-        ADDR8::addr_tbl_offs(a) => {
+    match w.src_start_addr.arm() {
+        ADDR8_arm::addr_tbl_offs(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::ADDR_TBL);
             // The arm's layout is dmaspec's inference (INFERRED, see ADDR8).
             assert_eq!((a.offset, a.dge_table_entry_id, a.unknown_6), (5, 0, [0]));
@@ -217,8 +217,8 @@ fn dma_gather_xpose_moe() {
         }
     );
     // seed-004 §4 row "40 8 dst_start_addr ADDR8".
-    match w.dst_start_addr {
-        ADDR8::addr_immediate(a) => {
+    match w.dst_start_addr.arm() {
+        ADDR8_arm::addr_immediate(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::from_raw(0));
             assert_eq!((a.address_lo, a.address_mid, a.address_hi), (0x40, 0, 0));
         }
@@ -261,8 +261,8 @@ fn pseudo_dma_direct2d_indirect_request() {
     // seed-004 §5.1 "@15 = dge_op (DGE_OPCODE)": 0x1 DMA_INDIRECT1D.
     assert_eq!(w.dge_op, DGE_OPCODE::DMA_INDIRECT1D);
     // seed-004 §5.1 "src_start_addr@16 PSEUDO_ADDR8": marker 0x10 VAR_ID selects addr_var.
-    match w.src_start_addr {
-        PSEUDO_ADDR8::addr_var(a) => {
+    match w.src_start_addr.arm() {
+        PSEUDO_ADDR8_arm::addr_var(a) => {
             assert_eq!(a.marker, ADDR8_MARKER::VAR_ID);
             // seed-000 §assign64bitAddr physical arm: immediate @+0, var-id low16 @+4, high @+6.
             assert_eq!((a.immediate, a.var_id_lo, a.var_id_hi), (2, 0, 0));
@@ -278,8 +278,8 @@ fn pseudo_dma_direct2d_indirect_request() {
     assert_eq!(w.dst_bound_reg, bound(0, 0, 0));
     // seed-004 §5.1 "dst_start_addr@40 PSEUDO_ADDR8": marker 0x6C has ADDR_TBL and no
     // VAR_ID / ADDR_REG, so it is the table arm.
-    match w.dst_start_addr {
-        PSEUDO_ADDR8::addr_tbl_offs(a) => {
+    match w.dst_start_addr.arm() {
+        PSEUDO_ADDR8_arm::addr_tbl_offs(a) => {
             assert_eq!(a.marker.raw(), 0x6C);
             // seed-000 §assign64bitAddr DGE arm: RegId @+0 (marker 0x28), table-entry id @+4.
             assert_eq!((a.offset, a.dge_table_entry_id, a.unknown_6), (3, 7, [0]));
@@ -430,7 +430,7 @@ fn marker_0x6c_is_exactly_wide_reg_tbl_shape() {
     let bytes = vector("pseudo_dma_direct2d.hex");
     assert_eq!(bytes[47], 0x6C);
     let w = PSEUDO_DMA_DIRECT2D::decode(&bytes).unwrap();
-    let PSEUDO_ADDR8::addr_tbl_offs(a) = w.dst_start_addr else {
+    let PSEUDO_ADDR8_arm::addr_tbl_offs(a) = w.dst_start_addr.arm() else {
         panic!("dst_start_addr: expected addr_tbl_offs");
     };
     assert_eq!(a.marker, m);

@@ -476,7 +476,7 @@ fn gather_xpose_imm() -> DMA_GATHER_XPOSE {
 
 /// An immediate ADDR8 whose low word is `lo` (the arm layout is INFERRED, see ADDR8).
 fn imm_addr(lo: u32) -> ADDR8 {
-    ADDR8::addr_immediate(ADDR8_addr_immediate {
+    ADDR8::from(ADDR8_addr_immediate {
         address_lo: lo,
         ..Default::default()
     })

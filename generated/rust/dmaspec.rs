@@ -3724,19 +3724,18 @@ impl ADDR8_addr_immediate {
     }
 }
 /// 8-byte DMA address (full SoC reach). A union keyed by the marker in its high byte; the sources name the arms (immediate NeuronAddr / addr_reg / addr_table8 / addr_tbl_offs) but give no byte layout for them (reference README: "Not found"). The immediate and table arms are read here by dmaspec's inference, tagged INFERRED, from this chain: (1) the compiler writes PSEUDO_ADDR8 with known per-mode layouts (seed 000 §assign64bitAddr: a 4-byte address immediate at +0, a 16-bit DGE table-entry id or the variable id at +4, the mode byte at +7); (2) PSEUDO_ADDR8 is ADDR8 plus one addr_var arm under the same marker (seed 004 §8), so the arms both unions have are the same members; (3) the runtime uses only the variable ids to populate the absolute address (seed 004 §5.1 header doc; supp-consolidated §2.1 / §7 "runtime relocation resolves the var-ids -> absolute ADDR8"). The addr_reg arm stays raw: the compiler never writes it, so no writer gives its layout, and seed 004 names its members (reg_lo, reg_hi, …) without offsets. Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct ADDR8(pub [u8; 8]);
+/// The arms of [`ADDR8`], as [`ADDR8::arm`] reads them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ADDR8 {
+pub enum ADDR8_arm {
     /// Address from a register (ADDR_REG, 0x80 / 0xC0). Confidence: HIGH/OBSERVED (confirmed).
     addr_reg(ADDR8_addr_reg),
     /// Address from the DGE address table (ADDR_TBL, 0x20 / 0x28 / 0x60 / 0x68). Confidence: HIGH/OBSERVED (confirmed).
     addr_tbl_offs(ADDR8_addr_tbl_offs),
     /// Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address). Confidence: HIGH/OBSERVED (confirmed).
     addr_immediate(ADDR8_addr_immediate),
-}
-impl Default for ADDR8 {
-    fn default() -> Self {
-        Self::read(&[0u8; 8])
-    }
 }
 impl ADDR8 {
     pub const SIZE: usize = 8;
@@ -3752,36 +3751,32 @@ impl ADDR8 {
     ];
     #[inline(always)]
     pub const fn read(b: &[u8; 8]) -> Self {
-        let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
-        let raw = d.raw() as u64;
-        let v = if raw & 128u64 == 128u64 {
-            0
-        } else if raw & 160u64 == 32u64 {
-            1
-        } else {
-            2
-        };
-        let arms = [
-            Self::addr_reg(ADDR8_addr_reg::read(b)),
-            Self::addr_tbl_offs(ADDR8_addr_tbl_offs::read(b)),
-            Self::addr_immediate(ADDR8_addr_immediate::read(b)),
-        ];
-        arms[v]
+        Self(*b)
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
-        match self {
-            Self::addr_reg(a) => a.write(b),
-            Self::addr_tbl_offs(a) => a.write(b),
-            Self::addr_immediate(a) => a.write(b),
+        *b = self.0;
+    }
+    /// The arm the discriminator selects, with its fields.
+    #[inline]
+    pub const fn arm(&self) -> ADDR8_arm {
+        let b = &self.0;
+        let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
+        let raw = d.raw() as u64;
+        if raw & 128u64 == 128u64 {
+            ADDR8_arm::addr_reg(ADDR8_addr_reg::read(b))
+        } else if raw & 160u64 == 32u64 {
+            ADDR8_arm::addr_tbl_offs(ADDR8_addr_tbl_offs::read(b))
+        } else {
+            ADDR8_arm::addr_immediate(ADDR8_addr_immediate::read(b))
         }
     }
     /// The arm's name.
     pub const fn variant(&self) -> &'static str {
-        match self {
-            Self::addr_reg(_) => Self::VARIANTS[0].name,
-            Self::addr_tbl_offs(_) => Self::VARIANTS[1].name,
-            Self::addr_immediate(_) => Self::VARIANTS[2].name,
+        match self.arm() {
+            ADDR8_arm::addr_reg(_) => Self::VARIANTS[0].name,
+            ADDR8_arm::addr_tbl_offs(_) => Self::VARIANTS[1].name,
+            ADDR8_arm::addr_immediate(_) => Self::VARIANTS[2].name,
         }
     }
     pub fn visit(
@@ -3792,20 +3787,20 @@ impl ADDR8 {
         arch: Arch,
     ) {
         v.enter(meta, base, visit::Group::Union);
-        match self {
-            Self::addr_reg(a) => {
+        match self.arm() {
+            ADDR8_arm::addr_reg(a) => {
                 v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
                 v.enter(&Self::VARIANTS[0], base, visit::Group::Struct);
                 a.visit_fields(v, base, arch);
                 v.leave(visit::Group::Struct);
             }
-            Self::addr_tbl_offs(a) => {
+            ADDR8_arm::addr_tbl_offs(a) => {
                 v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
                 v.enter(&Self::VARIANTS[1], base, visit::Group::Struct);
                 a.visit_fields(v, base, arch);
                 v.leave(visit::Group::Struct);
             }
-            Self::addr_immediate(a) => {
+            ADDR8_arm::addr_immediate(a) => {
                 v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
                 v.enter(&Self::VARIANTS[2], base, visit::Group::Struct);
                 a.visit_fields(v, base, arch);
@@ -3813,6 +3808,38 @@ impl ADDR8 {
             }
         }
         v.leave(visit::Group::Union);
+    }
+}
+impl From<ADDR8_arm> for ADDR8 {
+    fn from(arm: ADDR8_arm) -> Self {
+        let mut b = [0; 8];
+        match arm {
+            ADDR8_arm::addr_reg(a) => a.write(&mut b),
+            ADDR8_arm::addr_tbl_offs(a) => a.write(&mut b),
+            ADDR8_arm::addr_immediate(a) => a.write(&mut b),
+        }
+        Self(b)
+    }
+}
+impl From<ADDR8_addr_reg> for ADDR8 {
+    fn from(a: ADDR8_addr_reg) -> Self {
+        Self::from(ADDR8_arm::addr_reg(a))
+    }
+}
+impl From<ADDR8_addr_tbl_offs> for ADDR8 {
+    fn from(a: ADDR8_addr_tbl_offs) -> Self {
+        Self::from(ADDR8_arm::addr_tbl_offs(a))
+    }
+}
+impl From<ADDR8_addr_immediate> for ADDR8 {
+    fn from(a: ADDR8_addr_immediate) -> Self {
+        Self::from(ADDR8_arm::addr_immediate(a))
+    }
+}
+/// The arm, as [`Self::arm`] reads it.
+impl core::fmt::Debug for ADDR8 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(&self.arm(), f)
     }
 }
 /// Source and destination dtype packed into one byte (GATHER_XPOSE only). GATHER_XPOSE requires dtype_lo == dtype_hi and a 2-byte type (BF16 / FP16): no cast. Confidence: HIGH/OBSERVED (confirmed).
@@ -8875,8 +8902,12 @@ impl PSEUDO_ADDR8_addr_immediate {
     }
 }
 /// 8-byte pseudo address: an ADDR8 whose marker may also set VAR_ID (0x10), selecting the addr_var arm (a neff variable id + immediate offset, resolved by the runtime at model load). The sources also name an addr_unknown member but give no marker that selects it. Seed 004 gives no byte layout for any arm; seed 000's writer (assign64bitAddr) gives the bytes it writes under its three address modes (CONFIRMED): physical var-id (mode 0x10: immediate at +0, var-id low 16 bits at +4, var-id high byte at +6) and DGE (mode 0x20 / 0x28: immediate or offset-register RegId at +0, DGE table-entry id at +4). Reading mode 0x10 as seed 004's addr_var arm and 0x20 / 0x28 as its addr_tbl_offs arm is dmaspec's inference (INFERRED): seed 000 names modes, not arms, and no source gives an arm layout. Its chain: each mode byte sets exactly the marker bit that selects the arm (0x10 = VAR_ID_BIT, 0x20 = ADDR_TBL_BIT, common.h:586); seed 000's 0x10 holds a variable id plus an immediate, which is what seed 004 says addr_var holds; its 0x20 / 0x28 hold a DGE table-entry id, the table arm's. The addr_reg and addr_immediate arms, which the compiler never writes, stay raw. Arms are tried in order: addr_var, addr_reg, addr_tbl_offs, then addr_immediate. Confidence: HIGH/OBSERVED (confirmed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct PSEUDO_ADDR8(pub [u8; 8]);
+/// The arms of [`PSEUDO_ADDR8`], as [`PSEUDO_ADDR8::arm`] reads them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PSEUDO_ADDR8 {
+pub enum PSEUDO_ADDR8_arm {
     /// Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime. Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields). Confidence: HIGH/OBSERVED (confirmed).
     addr_var(PSEUDO_ADDR8_addr_var),
     /// Address from a register (ADDR_REG, 0x80 / 0xC0). Confidence: HIGH/OBSERVED (confirmed).
@@ -8885,11 +8916,6 @@ pub enum PSEUDO_ADDR8 {
     addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs),
     /// Immediate NeuronAddr (MARKER_IMM 0x00, or SHAPE_REG 0x40 with an immediate address). Confidence: HIGH/OBSERVED (confirmed).
     addr_immediate(PSEUDO_ADDR8_addr_immediate),
-}
-impl Default for PSEUDO_ADDR8 {
-    fn default() -> Self {
-        Self::read(&[0u8; 8])
-    }
 }
 impl PSEUDO_ADDR8 {
     pub const SIZE: usize = 8;
@@ -8924,41 +8950,35 @@ impl PSEUDO_ADDR8 {
     ];
     #[inline(always)]
     pub const fn read(b: &[u8; 8]) -> Self {
-        let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
-        let raw = d.raw() as u64;
-        let v = if raw & 16u64 == 16u64 {
-            0
-        } else if raw & 128u64 == 128u64 {
-            1
-        } else if raw & 160u64 == 32u64 {
-            2
-        } else {
-            3
-        };
-        let arms = [
-            Self::addr_var(PSEUDO_ADDR8_addr_var::read(b)),
-            Self::addr_reg(PSEUDO_ADDR8_addr_reg::read(b)),
-            Self::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::read(b)),
-            Self::addr_immediate(PSEUDO_ADDR8_addr_immediate::read(b)),
-        ];
-        arms[v]
+        Self(*b)
     }
     #[inline(always)]
     pub fn write(&self, b: &mut [u8; 8]) {
-        match self {
-            Self::addr_var(a) => a.write(b),
-            Self::addr_reg(a) => a.write(b),
-            Self::addr_tbl_offs(a) => a.write(b),
-            Self::addr_immediate(a) => a.write(b),
+        *b = self.0;
+    }
+    /// The arm the discriminator selects, with its fields.
+    #[inline]
+    pub const fn arm(&self) -> PSEUDO_ADDR8_arm {
+        let b = &self.0;
+        let d = ADDR8_MARKER::read(at::<7, 1, 8>(b));
+        let raw = d.raw() as u64;
+        if raw & 16u64 == 16u64 {
+            PSEUDO_ADDR8_arm::addr_var(PSEUDO_ADDR8_addr_var::read(b))
+        } else if raw & 128u64 == 128u64 {
+            PSEUDO_ADDR8_arm::addr_reg(PSEUDO_ADDR8_addr_reg::read(b))
+        } else if raw & 160u64 == 32u64 {
+            PSEUDO_ADDR8_arm::addr_tbl_offs(PSEUDO_ADDR8_addr_tbl_offs::read(b))
+        } else {
+            PSEUDO_ADDR8_arm::addr_immediate(PSEUDO_ADDR8_addr_immediate::read(b))
         }
     }
     /// The arm's name.
     pub const fn variant(&self) -> &'static str {
-        match self {
-            Self::addr_var(_) => Self::VARIANTS[0].name,
-            Self::addr_reg(_) => Self::VARIANTS[1].name,
-            Self::addr_tbl_offs(_) => Self::VARIANTS[2].name,
-            Self::addr_immediate(_) => Self::VARIANTS[3].name,
+        match self.arm() {
+            PSEUDO_ADDR8_arm::addr_var(_) => Self::VARIANTS[0].name,
+            PSEUDO_ADDR8_arm::addr_reg(_) => Self::VARIANTS[1].name,
+            PSEUDO_ADDR8_arm::addr_tbl_offs(_) => Self::VARIANTS[2].name,
+            PSEUDO_ADDR8_arm::addr_immediate(_) => Self::VARIANTS[3].name,
         }
     }
     pub fn visit(
@@ -8969,26 +8989,26 @@ impl PSEUDO_ADDR8 {
         arch: Arch,
     ) {
         v.enter(meta, base, visit::Group::Union);
-        match self {
-            Self::addr_var(a) => {
+        match self.arm() {
+            PSEUDO_ADDR8_arm::addr_var(a) => {
                 v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
                 v.enter(&Self::VARIANTS[0], base, visit::Group::Struct);
                 a.visit_fields(v, base, arch);
                 v.leave(visit::Group::Struct);
             }
-            Self::addr_reg(a) => {
+            PSEUDO_ADDR8_arm::addr_reg(a) => {
                 v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
                 v.enter(&Self::VARIANTS[1], base, visit::Group::Struct);
                 a.visit_fields(v, base, arch);
                 v.leave(visit::Group::Struct);
             }
-            Self::addr_tbl_offs(a) => {
+            PSEUDO_ADDR8_arm::addr_tbl_offs(a) => {
                 v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
                 v.enter(&Self::VARIANTS[2], base, visit::Group::Struct);
                 a.visit_fields(v, base, arch);
                 v.leave(visit::Group::Struct);
             }
-            Self::addr_immediate(a) => {
+            PSEUDO_ADDR8_arm::addr_immediate(a) => {
                 v.value(&Self::DISCRIMINATOR, base + 7, a.marker.value(arch));
                 v.enter(&Self::VARIANTS[3], base, visit::Group::Struct);
                 a.visit_fields(v, base, arch);
@@ -8996,6 +9016,44 @@ impl PSEUDO_ADDR8 {
             }
         }
         v.leave(visit::Group::Union);
+    }
+}
+impl From<PSEUDO_ADDR8_arm> for PSEUDO_ADDR8 {
+    fn from(arm: PSEUDO_ADDR8_arm) -> Self {
+        let mut b = [0; 8];
+        match arm {
+            PSEUDO_ADDR8_arm::addr_var(a) => a.write(&mut b),
+            PSEUDO_ADDR8_arm::addr_reg(a) => a.write(&mut b),
+            PSEUDO_ADDR8_arm::addr_tbl_offs(a) => a.write(&mut b),
+            PSEUDO_ADDR8_arm::addr_immediate(a) => a.write(&mut b),
+        }
+        Self(b)
+    }
+}
+impl From<PSEUDO_ADDR8_addr_var> for PSEUDO_ADDR8 {
+    fn from(a: PSEUDO_ADDR8_addr_var) -> Self {
+        Self::from(PSEUDO_ADDR8_arm::addr_var(a))
+    }
+}
+impl From<PSEUDO_ADDR8_addr_reg> for PSEUDO_ADDR8 {
+    fn from(a: PSEUDO_ADDR8_addr_reg) -> Self {
+        Self::from(PSEUDO_ADDR8_arm::addr_reg(a))
+    }
+}
+impl From<PSEUDO_ADDR8_addr_tbl_offs> for PSEUDO_ADDR8 {
+    fn from(a: PSEUDO_ADDR8_addr_tbl_offs) -> Self {
+        Self::from(PSEUDO_ADDR8_arm::addr_tbl_offs(a))
+    }
+}
+impl From<PSEUDO_ADDR8_addr_immediate> for PSEUDO_ADDR8 {
+    fn from(a: PSEUDO_ADDR8_addr_immediate) -> Self {
+        Self::from(PSEUDO_ADDR8_arm::addr_immediate(a))
+    }
+}
+/// The arm, as [`Self::arm`] reads it.
+impl core::fmt::Debug for PSEUDO_ADDR8 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(&self.arm(), f)
     }
 }
 /// LncSize setting for sb2sb collective using q7 iDMA: how many physical NeuronCores form the logical core group an SB2SB leg moves within. The 0xBF validator accepts LNC1 and LNC2 only. Confidence: HIGH/OBSERVED (confirmed).
@@ -28733,13 +28791,7 @@ pub mod view {
     impl<'a> ADDR8<'a> {
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::ADDR8 {
-            match self.arm() {
-                ADDR8_arm::addr_reg(a) => super::ADDR8::addr_reg(a.read()),
-                ADDR8_arm::addr_tbl_offs(a) => super::ADDR8::addr_tbl_offs(a.read()),
-                ADDR8_arm::addr_immediate(a) => super::ADDR8::addr_immediate(a.read()),
-            }
-        }
+        pub fn read(&self) -> super::ADDR8 { super::ADDR8(*self.0) }
         /// The discriminator, offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
@@ -28775,17 +28827,7 @@ pub mod view {
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::ADDR8) -> &mut Self {
-            match v {
-                super::ADDR8::addr_reg(a) => {
-                    self.as_addr_reg_mut().write(a);
-                }
-                super::ADDR8::addr_tbl_offs(a) => {
-                    self.as_addr_tbl_offs_mut().write(a);
-                }
-                super::ADDR8::addr_immediate(a) => {
-                    self.as_addr_immediate_mut().write(a);
-                }
-            }
+            *self.0 = v.0;
             self
         }
         /// The discriminator, offset 7.
@@ -30147,14 +30189,7 @@ pub mod view {
     impl<'a> PSEUDO_ADDR8<'a> {
         /// Every field through its accessor: the owned value.
         #[inline]
-        pub fn read(&self) -> super::PSEUDO_ADDR8 {
-            match self.arm() {
-                PSEUDO_ADDR8_arm::addr_var(a) => super::PSEUDO_ADDR8::addr_var(a.read()),
-                PSEUDO_ADDR8_arm::addr_reg(a) => super::PSEUDO_ADDR8::addr_reg(a.read()),
-                PSEUDO_ADDR8_arm::addr_tbl_offs(a) => super::PSEUDO_ADDR8::addr_tbl_offs(a.read()),
-                PSEUDO_ADDR8_arm::addr_immediate(a) => super::PSEUDO_ADDR8::addr_immediate(a.read()),
-            }
-        }
+        pub fn read(&self) -> super::PSEUDO_ADDR8 { super::PSEUDO_ADDR8(*self.0) }
         /// The discriminator, offset 7.
         #[inline]
         pub fn marker(&self) -> super::ADDR8_MARKER {
@@ -30200,20 +30235,7 @@ pub mod view {
         /// Writes every field of `v` through its setter.
         #[inline]
         pub fn write(&mut self, v: &super::PSEUDO_ADDR8) -> &mut Self {
-            match v {
-                super::PSEUDO_ADDR8::addr_var(a) => {
-                    self.as_addr_var_mut().write(a);
-                }
-                super::PSEUDO_ADDR8::addr_reg(a) => {
-                    self.as_addr_reg_mut().write(a);
-                }
-                super::PSEUDO_ADDR8::addr_tbl_offs(a) => {
-                    self.as_addr_tbl_offs_mut().write(a);
-                }
-                super::PSEUDO_ADDR8::addr_immediate(a) => {
-                    self.as_addr_immediate_mut().write(a);
-                }
-            }
+            *self.0 = v.0;
             self
         }
         /// The discriminator, offset 7.

@@ -494,10 +494,11 @@ impl Render<'_> {
             TypeRef::Named { .. } => quote!(d.raw() as u64),
             _ => quote!(d as u64),
         };
+        let arm_enum = ident(&format!("{}_arm", t.name));
         let mut selects = Vec::new();
         let mut default = None;
         let mut variant_metas = Vec::new();
-        for (i, v) in variants.iter().enumerate() {
+        for v in variants {
             let arm_name = v.arm_type_name(&t.name);
             let arm_id = ident(&arm_name);
             let vid = ident(&v.name);
@@ -527,15 +528,10 @@ impl Render<'_> {
             let vdoc = doc_attr(&v.doc, &v.confidence);
             let gated = self.gate_attr(&v.confidence, &v.evidence);
             arms.push(quote!(#vdoc #gated #vid(#arm_id),));
+            let build = quote!(#arm_enum::#vid(#arm_id::read(b)));
             match (v.mask, v.value) {
-                (Some(m), Some(val)) => {
-                    let i = n(i);
-                    selects.push(quote!(if raw & #m == #val { #i } else))
-                }
-                _ => {
-                    let i = n(i);
-                    default = Some(quote!(#i))
-                }
+                (Some(m), Some(val)) => selects.push(quote!(if raw & #m == #val { #build } else)),
+                _ => default = Some(build),
             }
             variant_metas.push(self.meta_tokens(MetaArgs {
                 name: &v.name,
@@ -555,22 +551,18 @@ impl Render<'_> {
         let default = default.unwrap_or_else(|| quote!(unreachable!()));
         // A union with only its default arm reads no discriminator.
         let pick = if selects.is_empty() {
-            quote!(let v = #default;)
+            default
         } else {
             quote! {
                 let d = #disc_read;
                 let raw = #disc_raw;
-                let v = #(#selects)* { #default };
+                #(#selects)* { #default }
             }
         };
-        // `read` reads every arm and picks one by an index computed from the discriminator
-        // with selects: nothing branches on the (often unpredictable) arm, whatever the
-        // arms' layouts. A `match` that read only the chosen arm was a mispredicted branch
-        // per union once ADDR8's arms stopped sharing one layout (issue 25's profile).
         let vids: Vec<_> = variants.iter().map(|v| ident(&v.name)).collect();
         let arm_ids: Vec<_> = variants
             .iter()
-            .map(|v| ident(&format!("{}_{}", t.name, v.name)))
+            .map(|v| ident(&v.arm_type_name(&t.name)))
             .collect();
         let idx: Vec<_> = (0..variants.len()).map(n).collect();
         let disc_id = ident(&disc.name);
@@ -581,34 +573,53 @@ impl Render<'_> {
             quote!(&Self::DISCRIMINATOR),
             disc.offset,
         );
+        let arm_doc = format!(
+            " The arms of [`{}`], as [`{}::arm`] reads them.",
+            t.name, t.name
+        );
+        // The union keeps its bytes and reads an arm when asked: decoding it is a copy, and
+        // a word that holds one stays as small as the wire (issue 25's profile: building
+        // every arm and picking one cost more than the rest of DMA_DIRECT2D's decode).
+        // `Default` for arrays stops at 32 elements.
+        let (derive_default, impl_default) = match t.size <= 32 {
+            true => (quote!(Default,), None),
+            false => (
+                quote!(),
+                Some(quote!(impl Default for #id { fn default() -> Self { Self([0; #size]) } })),
+            ),
+        };
         quote! {
             #(#arm_types)*
             #doc
+            #[derive(Clone, Copy, #derive_default PartialEq, Eq, Hash)]
+            #[repr(transparent)]
+            pub struct #id(pub [u8; #size]);
+            #[doc = #arm_doc]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            pub enum #id { #(#arms)* }
-            impl Default for #id { fn default() -> Self { Self::read(&[0u8; #size]) } }
+            pub enum #arm_enum { #(#arms)* }
+            #impl_default
             impl #id {
                 pub const SIZE: usize = #size;
                 pub const DISCRIMINATOR: meta::FieldMeta = #disc_meta;
                 pub const VARIANTS: &'static [meta::FieldMeta] = &[#(#variant_metas),*];
                 #[inline(always)]
-                pub const fn read(b: &[u8; #size]) -> Self {
-                    #pick
-                    let arms = [#(Self::#vids(#arm_ids::read(b)),)*];
-                    arms[v]
-                }
+                pub const fn read(b: &[u8; #size]) -> Self { Self(*b) }
                 #[inline(always)]
-                pub fn write(&self, b: &mut [u8; #size]) {
-                    match self { #(Self::#vids(a) => a.write(b),)* }
+                pub fn write(&self, b: &mut [u8; #size]) { *b = self.0; }
+                /// The arm the discriminator selects, with its fields.
+                #[inline]
+                pub const fn arm(&self) -> #arm_enum {
+                    let b = &self.0;
+                    #pick
                 }
                 /// The arm's name.
                 pub const fn variant(&self) -> &'static str {
-                    match self { #(Self::#vids(_) => Self::VARIANTS[#idx].name,)* }
+                    match self.arm() { #(#arm_enum::#vids(_) => Self::VARIANTS[#idx].name,)* }
                 }
                 pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
                     v.enter(meta, base, visit::Group::Union);
-                    match self {
-                        #(Self::#vids(a) => {
+                    match self.arm() {
+                        #(#arm_enum::#vids(a) => {
                             #disc_visit
                             v.enter(&Self::VARIANTS[#idx], base, visit::Group::Struct);
                             a.visit_fields(v, base, arch);
@@ -616,6 +627,22 @@ impl Render<'_> {
                         })*
                     }
                     v.leave(visit::Group::Union);
+                }
+            }
+            impl From<#arm_enum> for #id {
+                fn from(arm: #arm_enum) -> Self {
+                    let mut b = [0; #size];
+                    match arm { #(#arm_enum::#vids(a) => a.write(&mut b),)* }
+                    Self(b)
+                }
+            }
+            #(impl From<#arm_ids> for #id {
+                fn from(a: #arm_ids) -> Self { Self::from(#arm_enum::#vids(a)) }
+            })*
+            /// The arm, as [`Self::arm`] reads it.
+            impl core::fmt::Debug for #id {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    core::fmt::Debug::fmt(&self.arm(), f)
                 }
             }
         }

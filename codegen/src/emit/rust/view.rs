@@ -569,8 +569,6 @@ impl Render<'_> {
         let mut arms = Vec::new();
         let mut selects = Vec::new();
         let mut default = None;
-        let mut to_owned = Vec::new();
-        let mut from_owned = Vec::new();
         for v in variants {
             let vid = ident(&v.name);
             let arm_name = format!("{}_{}", t.name, v.name);
@@ -587,13 +585,6 @@ impl Render<'_> {
                 (Some(m), Some(val)) => selects.push((hex(m), hex(val), vid.to_string())),
                 _ => default = Some(vid.to_string()),
             }
-            to_owned.push(format!(
-                "{arm_enum}::{vid}(a) => super::{id}::{vid}(a.read())"
-            ));
-            from_owned.push(format!(
-                "super::{id}::{vid}(a) => {{\n    self.as_{}_mut().write(a);\n}}",
-                v.name
-            ));
         }
         let disc_member = self.view_member(None, disc, t.size);
         // A union with only its default arm reads no discriminator. The accessor is called
@@ -662,8 +653,9 @@ impl Render<'_> {
             &t.name,
             t.size,
             &doc,
-            list("match self.arm() {", &to_owned, ",", "}"),
-            &[list("match v {", &from_owned, "", "}")],
+            // The owned union is its bytes too.
+            format!("super::{id}(*self.0)"),
+            &["*self.0 = v.0;".to_string()],
             std::slice::from_ref(&disc_member),
             &extra,
         );
