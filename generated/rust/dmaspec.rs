@@ -1869,7 +1869,7 @@ impl Checked for TENSOR2D {
         let num_elem_0 = u16::from_le_bytes(*at::<8, 2, 12>(b)) as i64;
         let num_elem_1 = u16::from_le_bytes(*at::<10, 2, 12>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = start_addr_active == 1 || (num_elem_0 != 0 && num_elem_1 != 0);
+        let r0 = (start_addr_active == 1) | ((num_elem_0 != 0) & (num_elem_1 != 0));
         t |= r0 as u64;
         t
     }
@@ -1996,8 +1996,8 @@ impl Checked for TENSOR3D {
         let num_elem_1 = u16::from_le_bytes(*at::<12, 2, 16>(b)) as i64;
         let num_elem_2 = u16::from_le_bytes(*at::<14, 2, 16>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = start_addr_active == 1
-            || (num_elem_0 != 0 && num_elem_1 != 0 && num_elem_2 != 0);
+        let r0 = (start_addr_active == 1)
+            | ((num_elem_0 != 0) & (num_elem_1 != 0) & (num_elem_2 != 0));
         t |= r0 as u64;
         t
     }
@@ -2132,9 +2132,9 @@ impl Checked for TENSOR4D {
         let num_elem_2 = u16::from_le_bytes(*at::<16, 2, 20>(b)) as i64;
         let num_elem_3 = u16::from_le_bytes(*at::<18, 2, 20>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = start_addr_active == 1
-            || (num_elem_0 != 0 && num_elem_1 != 0 && num_elem_2 != 0
-                && num_elem_3 != 0);
+        let r0 = (start_addr_active == 1)
+            | ((num_elem_0 != 0) & (num_elem_1 != 0) & (num_elem_2 != 0)
+                & (num_elem_3 != 0));
         t |= r0 as u64;
         t
     }
@@ -2283,14 +2283,16 @@ impl Checked for MXMEM_PATTERN1D {
             >> 31 & 0x1) as i64;
         let scale_part = u8::from_le_bytes(*at::<11, 1, 16>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = nc != 4 || (data_addr_indirect == 1 && data_addr_active == 0)
-            || (data_addr_active == 1 && data_addr_indirect == 0
-                && data_addr_address & 0x10000000 == 0)
-            || (k_extent != 0 && (step_dir == 1 || step_dir == -1));
+        let r0 = nc != 4
+            || ((data_addr_indirect == 1) & (data_addr_active == 0))
+                | ((data_addr_active == 1) & (data_addr_indirect == 0)
+                    & (data_addr_address & 0x10000000 == 0))
+                | ((k_extent != 0) & ((step_dir == 1) | (step_dir == -1)));
         t |= r0 as u64;
-        let r1 = nc != 4 || (data_addr_indirect == 1 && data_addr_active == 0)
-            || (data_addr_register_mode == 1 && data_addr_indirect == 0)
-            || (scale_part & 3 == 0 && scale_part <= 15);
+        let r1 = nc != 4
+            || ((data_addr_indirect == 1) & (data_addr_active == 0))
+                | ((data_addr_register_mode == 1) & (data_addr_indirect == 0))
+                | ((scale_part & 3 == 0) & (scale_part <= 15));
         t |= (r1 as u64) << 1;
         t
     }
@@ -2662,8 +2664,9 @@ impl Checked for MXINDIRECT16B {
         let mut t = ALWAYS;
         let r0 = index_addr_indirect == 1;
         t |= r0 as u64;
-        let r1 = nc != 4 || index_addr_indirect == 0 || index_addr_active == 1
-            || (num_elem != 0 && scale_part & 3 == 0 && scale_part <= 15);
+        let r1 = nc != 4
+            || (index_addr_indirect == 0) | (index_addr_active == 1)
+                | ((num_elem != 0) & (scale_part & 3 == 0) & (scale_part <= 15));
         t |= (r1 as u64) << 1;
         t
     }
@@ -2840,15 +2843,18 @@ impl Checked for ADDR4 {
             as i64;
         let active = ((u32::from_le_bytes(*at::<0, 4, 4>(b)) as u64) >> 30 & 0x1) as i64;
         let mut t = ALWAYS;
-        let r0 = register_mode == 0 || (address & 0xffff00 == 0 && address & 0xff < 64);
+        let r0 = (register_mode == 0)
+            | ((address & 0xffff00 == 0) & (address & 0xff < 64));
         t |= r0 as u64;
-        let r1 = nc != 2 || register_mode == 0
-            || (address & 0x1fffff00 == 0 && indirect == 0 && active == 0
-                && address & 0xff <= 63);
+        let r1 = nc != 2
+            || (register_mode == 0)
+                | ((address & 0x1fffff00 == 0) & (indirect == 0) & (active == 0)
+                    & (address & 0xff <= 63));
         t |= (r1 as u64) << 1;
-        let r2 = !(2..=4).contains(&nc) || register_mode == 1
-            || (address >= 33554432 && address - 33554432 <= 4194303)
-            || address & 0x1e000000 == 0;
+        let r2 = !(2..=4).contains(&nc)
+            || (register_mode == 1)
+                | ((address >= 33554432) & (address - 33554432 <= 4194303))
+                | (address & 0x1e000000 == 0);
         t |= (r2 as u64) << 2;
         t
     }
@@ -3364,7 +3370,7 @@ impl Checked for DMA_CONFIGS {
         let reserved_bitfield = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 3
             & 0x1f) as i64;
         let mut t = ALWAYS;
-        let r0 = priority_class <= 4 && reserved_bitfield == 0;
+        let r0 = (priority_class <= 4) & (reserved_bitfield == 0);
         t |= r0 as u64;
         t
     }
@@ -3492,7 +3498,7 @@ impl Checked for BOUND_CHECK_REG {
         let bc_disable_oob_error_notif = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64)
             >> 6 & 0x1) as i64;
         let mut t = ALWAYS;
-        let r1 = bc_enabled == 0 && bc_reg == 0 && bc_disable_oob_error_notif == 0;
+        let r1 = (bc_enabled == 0) & (bc_reg == 0) & (bc_disable_oob_error_notif == 0);
         t |= (r1 as u64) << 1;
         let r3 = bc_enabled == 1;
         t |= (r3 as u64) << 3;
@@ -6059,7 +6065,7 @@ impl Checked for EXT_COMPLETION_INFO {
         let reserved1 = ((u8::from_le_bytes(*at::<0, 1, 1>(b)) as u64) >> 6 & 0x3)
             as i64;
         let mut t = ALWAYS;
-        let r0 = reserved0 == 0 && reserved1 == 0;
+        let r0 = (reserved0 == 0) & (reserved1 == 0);
         t |= r0 as u64;
         t
     }
@@ -12094,20 +12100,22 @@ impl Checked for DMA_DIRECT2D {
         let mut t = ALWAYS;
         let r4 = header_opcode == 184;
         t |= (r4 as u64) << 4;
-        let r9 = (src_start_addr_marker & 0x40 == 0
-            || (src_num_elem_0 == 0 && src_num_elem_1 == 0 && src_step_elem_1 == 0))
-            && (dst_start_addr_marker & 0x40 == 0
-                || (dst_num_elem_0 == 0 && dst_num_elem_1 == 0 && dst_step_elem_1 == 0));
+        let r9 = ((src_start_addr_marker & 0x40 == 0)
+            | ((src_num_elem_0 == 0) & (src_num_elem_1 == 0) & (src_step_elem_1 == 0)))
+            & ((dst_start_addr_marker & 0x40 == 0)
+                | ((dst_num_elem_0 == 0) & (dst_num_elem_1 == 0)
+                    & (dst_step_elem_1 == 0)));
         t |= (r9 as u64) << 9;
-        let r11 = (src_bound_reg_bc_enabled == 0 && src_bound_reg_bc_reg == 0
-            && src_bound_reg_bc_disable_oob_error_notif == 0)
-            || src_bound_reg_bc_enabled == 1;
+        let r11 = ((src_bound_reg_bc_enabled == 0) & (src_bound_reg_bc_reg == 0)
+            & (src_bound_reg_bc_disable_oob_error_notif == 0))
+            | (src_bound_reg_bc_enabled == 1);
         t |= (r11 as u64) << 11;
-        let r12 = (dst_bound_reg_bc_enabled == 0 && dst_bound_reg_bc_reg == 0
-            && dst_bound_reg_bc_disable_oob_error_notif == 0)
-            || dst_bound_reg_bc_enabled == 1;
+        let r12 = ((dst_bound_reg_bc_enabled == 0) & (dst_bound_reg_bc_reg == 0)
+            & (dst_bound_reg_bc_disable_oob_error_notif == 0))
+            | (dst_bound_reg_bc_enabled == 1);
         t |= (r12 as u64) << 12;
-        let r14 = dma_configs_priority_class <= 4 && dma_configs_reserved_bitfield == 0;
+        let r14 = (dma_configs_priority_class <= 4)
+            & (dma_configs_reserved_bitfield == 0);
         t |= (r14 as u64) << 14;
         let r1 = r4 && r9 && r11 && r12 && r14;
         t |= (r1 as u64) << 1;
@@ -12571,29 +12579,29 @@ impl Checked for DMA_DIRECT2D_XPOSE {
         t |= (r1 as u64) << 1;
         let r2 = tile_src_rows == 16;
         t |= (r2 as u64) << 2;
-        let r3 = ((match out_dtype {
+        let r3 = (((match out_dtype {
             1 | 12 => 8i64,
             2 | 3 | 13..=15 => 1i64,
             4..=7 => 2i64,
             8..=11 => 4i64,
             _ => 0i64,
-        }) == 2i64 && (1..=128).contains(&tile_src_cols))
-            || ((match out_dtype {
+        }) == 2i64) & (1..=128).contains(&tile_src_cols))
+            | (((match out_dtype {
                 1 | 12 => 8i64,
                 2 | 3 | 13..=15 => 1i64,
                 4..=7 => 2i64,
                 8..=11 => 4i64,
                 _ => 0i64,
-            }) == 4i64 && (1..=64).contains(&tile_src_cols));
+            }) == 4i64) & (1..=64).contains(&tile_src_cols));
         t |= (r3 as u64) << 3;
         let r4 = in_dtype == out_dtype;
         t |= (r4 as u64) << 4;
-        let r6 = dst_start_addr_marker & 0x80 == 128
-            || dst_start_addr_marker & 0xa0 == 32
-            || dst_start_addr_addr_immediate_address_lo % 32 == 0;
+        let r6 = (dst_start_addr_marker & 0x80 == 128)
+            | (dst_start_addr_marker & 0xa0 == 32)
+            | (dst_start_addr_addr_immediate_address_lo % 32 == 0);
         t |= (r6 as u64) << 6;
-        let r7 = (dst_step_elem_0 % 32 == 0 || dst_num_elem_0 == 1)
-            && (dst_step_elem_1 % 32 == 0 || dst_num_elem_1 == 1);
+        let r7 = ((dst_step_elem_0 % 32 == 0) | (dst_num_elem_0 == 1))
+            & ((dst_step_elem_1 % 32 == 0) | (dst_num_elem_1 == 1));
         t |= (r7 as u64) << 7;
         let r0 = r1 && r2 && r3 && r4 && r6 && r7;
         t |= r0 as u64;
@@ -13132,33 +13140,33 @@ impl Checked for DMA_GATHER_XPOSE {
         let mut t = ALWAYS;
         let r1 = nc >= 3;
         t |= (r1 as u64) << 1;
-        let r2 = (match dtype_dtype_lo {
+        let r2 = ((match dtype_dtype_lo {
             1 | 12 => 8i64,
             2 | 3 | 13..=15 => 1i64,
             4..=7 => 2i64,
             8..=11 => 4i64,
             _ => 0i64,
-        }) == 2i64
-            && (match dtype_dtype_hi {
+        }) == 2i64)
+            & ((match dtype_dtype_hi {
                 1 | 12 => 8i64,
                 2 | 3 | 13..=15 => 1i64,
                 4..=7 => 2i64,
                 8..=11 => 4i64,
                 _ => 0i64,
-            }) == 2i64 && dtype_dtype_lo == dtype_dtype_hi;
+            }) == 2i64) & (dtype_dtype_lo == dtype_dtype_hi);
         t |= (r2 as u64) << 2;
-        let r3 = (2..=256).contains(&elem_size) && elem_size % 2 == 0;
+        let r3 = (2..=256).contains(&elem_size) & (elem_size % 2 == 0);
         t |= (r3 as u64) << 3;
-        let r5 = src_start_addr_marker & 0x80 == 128
-            || src_start_addr_marker & 0xa0 == 32
-            || src_start_addr_addr_immediate_address_lo % 2 == 0;
+        let r5 = (src_start_addr_marker & 0x80 == 128)
+            | (src_start_addr_marker & 0xa0 == 32)
+            | (src_start_addr_addr_immediate_address_lo % 2 == 0);
         t |= (r5 as u64) << 5;
-        let r6 = dst_start_addr_marker & 0x80 == 128
-            || dst_start_addr_marker & 0xa0 == 32
-            || dst_start_addr_addr_immediate_address_lo % 32 == 0;
+        let r6 = (dst_start_addr_marker & 0x80 == 128)
+            | (dst_start_addr_marker & 0xa0 == 32)
+            | (dst_start_addr_addr_immediate_address_lo % 32 == 0);
         t |= (r6 as u64) << 6;
-        let r7 = src_idx_start_addr_register_mode == 1
-            || src_idx_start_addr_address % 4 == 0;
+        let r7 = (src_idx_start_addr_register_mode == 1)
+            | (src_idx_start_addr_address % 4 == 0);
         t |= (r7 as u64) << 7;
         let r4 = r5 && r6 && r7;
         t |= (r4 as u64) << 4;
@@ -13168,23 +13176,23 @@ impl Checked for DMA_GATHER_XPOSE {
         t |= (r9 as u64) << 9;
         let r10 = src_num_elem_1 == dst_num_elem_0;
         t |= (r10 as u64) << 10;
-        let r11 = dst_step_elem_1 % 32 == 0 || dst_num_elem_1 == 1;
+        let r11 = (dst_step_elem_1 % 32 == 0) | (dst_num_elem_1 == 1);
         t |= (r11 as u64) << 11;
-        let r12 = idx_num_active_channels != 0
-            && idx_num_active_channels <= POOLING_NUM_CHANNELS
-            && idx_num_active_channels == POOLING_NUM_CHANNELS;
+        let r12 = (idx_num_active_channels != 0)
+            & (idx_num_active_channels <= POOLING_NUM_CHANNELS)
+            & (idx_num_active_channels == POOLING_NUM_CHANNELS);
         t |= (r12 as u64) << 12;
-        let r13 = (src_idx_bound_reg_bc_enabled == 0 && src_idx_bound_reg_bc_reg == 0
-            && src_idx_bound_reg_bc_disable_oob_error_notif == 0)
-            || src_idx_bound_reg_bc_enabled == 1;
+        let r13 = ((src_idx_bound_reg_bc_enabled == 0) & (src_idx_bound_reg_bc_reg == 0)
+            & (src_idx_bound_reg_bc_disable_oob_error_notif == 0))
+            | (src_idx_bound_reg_bc_enabled == 1);
         t |= (r13 as u64) << 13;
         let r0 = r1 && r2 && r3 && r4 && r8 && r9 && r10 && r11 && r12 && r13;
         t |= r0 as u64;
-        let r14 = (dst_bound_reg_bc_enabled == 0 && dst_bound_reg_bc_reg == 0
-            && dst_bound_reg_bc_disable_oob_error_notif == 0)
-            || dst_bound_reg_bc_enabled == 1;
+        let r14 = ((dst_bound_reg_bc_enabled == 0) & (dst_bound_reg_bc_reg == 0)
+            & (dst_bound_reg_bc_disable_oob_error_notif == 0))
+            | (dst_bound_reg_bc_enabled == 1);
         t |= (r14 as u64) << 14;
-        let r15 = reserved_0 == 0 && reserved_1 == 0 && reserved_2 == 0;
+        let r15 = (reserved_0 == 0) & (reserved_1 == 0) & (reserved_2 == 0);
         t |= (r15 as u64) << 15;
         t
     }
@@ -14386,49 +14394,49 @@ impl Checked for DMA_INDIRECT1D {
         let dma_configs_reserved_bitfield = ((u8::from_le_bytes(*at::<61, 1, 64>(b))
             as u64) >> 3 & 0x1f) as i64;
         let mut t = ALWAYS;
-        let r5 = (src_start_addr_marker & 0x40 == 0 || src_num_elem == 0)
-            && (dst_start_addr_marker & 0x40 == 0 || dst_num_elem == 0);
+        let r5 = ((src_start_addr_marker & 0x40 == 0) | (src_num_elem == 0))
+            & ((dst_start_addr_marker & 0x40 == 0) | (dst_num_elem == 0));
         t |= (r5 as u64) << 5;
-        let r6 = idx_num_active_channels != 0
-            && idx_num_active_channels <= POOLING_NUM_CHANNELS
-            && idx_num_active_channels == POOLING_NUM_CHANNELS;
+        let r6 = (idx_num_active_channels != 0)
+            & (idx_num_active_channels <= POOLING_NUM_CHANNELS)
+            & (idx_num_active_channels == POOLING_NUM_CHANNELS);
         t |= (r6 as u64) << 6;
         let r10 = compute_op == 0;
         t |= (r10 as u64) << 10;
-        let r13 = (src_idx_bound_reg_bc_enabled == 0 && src_idx_bound_reg_bc_reg == 0
-            && src_idx_bound_reg_bc_disable_oob_error_notif == 0)
-            || src_idx_bound_reg_bc_enabled == 1;
+        let r13 = ((src_idx_bound_reg_bc_enabled == 0) & (src_idx_bound_reg_bc_reg == 0)
+            & (src_idx_bound_reg_bc_disable_oob_error_notif == 0))
+            | (src_idx_bound_reg_bc_enabled == 1);
         t |= (r13 as u64) << 13;
-        let r14 = flags_idx_bound_is_err == 1
-            || src_idx_bound_reg_bc_disable_oob_error_notif == 0;
+        let r14 = (flags_idx_bound_is_err == 1)
+            | (src_idx_bound_reg_bc_disable_oob_error_notif == 0);
         t |= (r14 as u64) << 14;
         let r12 = r13 && r14;
         t |= (r12 as u64) << 12;
-        let r16 = (dst_idx_bound_reg_bc_enabled == 0 && dst_idx_bound_reg_bc_reg == 0
-            && dst_idx_bound_reg_bc_disable_oob_error_notif == 0)
-            || dst_idx_bound_reg_bc_enabled == 1;
+        let r16 = ((dst_idx_bound_reg_bc_enabled == 0) & (dst_idx_bound_reg_bc_reg == 0)
+            & (dst_idx_bound_reg_bc_disable_oob_error_notif == 0))
+            | (dst_idx_bound_reg_bc_enabled == 1);
         t |= (r16 as u64) << 16;
-        let r17 = flags_idx_bound_is_err == 1
-            || dst_idx_bound_reg_bc_disable_oob_error_notif == 0;
+        let r17 = (flags_idx_bound_is_err == 1)
+            | (dst_idx_bound_reg_bc_disable_oob_error_notif == 0);
         t |= (r17 as u64) << 17;
         let r15 = r16 && r17;
         t |= (r15 as u64) << 15;
-        let r18 = (flags_indirect_mode != 0
-            || ((src_start_addr_marker & 0x40 != 0 || flags_gather_dim == 0)
-                && flags_scatter_dim == 0))
-            && (flags_indirect_mode != 1
-                || ((dst_start_addr_marker & 0x40 != 0 || flags_scatter_dim == 0)
-                    && flags_gather_dim == 0))
-            && (flags_indirect_mode != 2
-                || ((src_start_addr_marker & 0x40 != 0 || flags_gather_dim == 0)
-                    && (dst_start_addr_marker & 0x40 != 0 || flags_scatter_dim == 0)));
+        let r18 = ((flags_indirect_mode != 0)
+            | (((src_start_addr_marker & 0x40 != 0) | (flags_gather_dim == 0))
+                & (flags_scatter_dim == 0)))
+            & ((flags_indirect_mode != 1)
+                | (((dst_start_addr_marker & 0x40 != 0) | (flags_scatter_dim == 0))
+                    & (flags_gather_dim == 0)))
+            & ((flags_indirect_mode != 2)
+                | (((src_start_addr_marker & 0x40 != 0) | (flags_gather_dim == 0))
+                    & ((dst_start_addr_marker & 0x40 != 0) | (flags_scatter_dim == 0))));
         t |= (r18 as u64) << 18;
-        let r19 = ((flags_indirect_mode != 0 && flags_indirect_mode != 2)
-            || src_start_addr_marker & 0x40 != 0 || src_num_elem <= 4096)
-            && ((flags_indirect_mode != 1 && flags_indirect_mode != 2)
-                || dst_start_addr_marker & 0x40 != 0 || dst_num_elem <= 4096);
+        let r19 = (((flags_indirect_mode != 0) & (flags_indirect_mode != 2))
+            | (src_start_addr_marker & 0x40 != 0) | (src_num_elem <= 4096))
+            & (((flags_indirect_mode != 1) & (flags_indirect_mode != 2))
+                | (dst_start_addr_marker & 0x40 != 0) | (dst_num_elem <= 4096));
         t |= (r19 as u64) << 19;
-        let r22 = flags_indirect_mode != 0 && flags_indirect_mode != 2;
+        let r22 = (flags_indirect_mode != 0) & (flags_indirect_mode != 2);
         t |= (r22 as u64) << 22;
         let r23 = src_idx_start_addr_register_mode == 1;
         t |= (r23 as u64) << 23;
@@ -14438,7 +14446,7 @@ impl Checked for DMA_INDIRECT1D {
         t |= (r24 as u64) << 24;
         let r21 = r22 || r23 || r24;
         t |= (r21 as u64) << 21;
-        let r28 = flags_indirect_mode != 1 && flags_indirect_mode != 2;
+        let r28 = (flags_indirect_mode != 1) & (flags_indirect_mode != 2);
         t |= (r28 as u64) << 28;
         let r29 = dst_idx_start_addr_register_mode == 1;
         t |= (r29 as u64) << 29;
@@ -14450,9 +14458,10 @@ impl Checked for DMA_INDIRECT1D {
         t |= (r27 as u64) << 27;
         let r20 = r21 && r27;
         t |= (r20 as u64) << 20;
-        let r33 = reserved_0 == 0 && reserved_1 == 0;
+        let r33 = (reserved_0 == 0) & (reserved_1 == 0);
         t |= (r33 as u64) << 33;
-        let r34 = dma_configs_priority_class <= 4 && dma_configs_reserved_bitfield == 0;
+        let r34 = (dma_configs_priority_class <= 4)
+            & (dma_configs_reserved_bitfield == 0);
         t |= (r34 as u64) << 34;
         let r0 = r5 && r6 && r12 && r15 && r18 && r19 && r20 && r33 && r34;
         t |= r0 as u64;
@@ -15221,17 +15230,17 @@ impl Checked for DROPOUT {
         let mut t = ALWAYS;
         let r1 = out_dtype == in_dtype;
         t |= (r1 as u64) << 1;
-        let r6 = threshold_src != 0 || threshold_dtype == 10 || threshold_dtype == 0;
+        let r6 = (threshold_src != 0) | (threshold_dtype == 10) | (threshold_dtype == 0);
         t |= (r6 as u64) << 6;
-        let r7 = threshold_src == 0 || threshold_dtype == 0 || threshold_dtype == 10
-            || (!matches!(in_dtype, 2..= 5 | 8 | 9)
-                && matches!(threshold_dtype, 6 | 7 | 10 | 13..= 15));
+        let r7 = (threshold_src == 0) | (threshold_dtype == 0) | (threshold_dtype == 10)
+            | (!matches!(in_dtype, 2..= 5 | 8 | 9)
+                & matches!(threshold_dtype, 6 | 7 | 10 | 13..= 15));
         t |= (r7 as u64) << 7;
-        let r9 = reserved0_0 == 0 && reserved0_1 == 0 && reserved0_2 == 0
-            && reserved0_3 == 0;
+        let r9 = (reserved0_0 == 0) & (reserved0_1 == 0) & (reserved0_2 == 0)
+            & (reserved0_3 == 0);
         t |= (r9 as u64) << 9;
-        let r10 = reserved1_0 == 0 && reserved1_1 == 0 && reserved1_2 == 0
-            && reserved1_3 == 0 && reserved1_4 == 0 && reserved1_5 == 0;
+        let r10 = (reserved1_0 == 0) & (reserved1_1 == 0) & (reserved1_2 == 0)
+            & (reserved1_3 == 0) & (reserved1_4 == 0) & (reserved1_5 == 0);
         t |= (r10 as u64) << 10;
         let r8 = r9 && r10;
         t |= (r8 as u64) << 8;
@@ -15571,12 +15580,12 @@ impl Checked for POOL_BUFFER_LOAD {
         let mut t = ALWAYS;
         let r3 = header_opcode == 103;
         t |= (r3 as u64) << 3;
-        let r4 = reserved2_0 == 0 && reserved2_1 == 0 && reserved2_2 == 0
-            && reserved2_3 == 0 && reserved2_4 == 0 && reserved2_5 == 0
-            && reserved2_6 == 0 && reserved2_7 == 0 && reserved2_8 == 0
-            && reserved2_9 == 0 && reserved2_10 == 0 && reserved2_11 == 0
-            && reserved2_12 == 0 && reserved2_13 == 0 && reserved2_14 == 0
-            && reserved2_15 == 0;
+        let r4 = (reserved2_0 == 0) & (reserved2_1 == 0) & (reserved2_2 == 0)
+            & (reserved2_3 == 0) & (reserved2_4 == 0) & (reserved2_5 == 0)
+            & (reserved2_6 == 0) & (reserved2_7 == 0) & (reserved2_8 == 0)
+            & (reserved2_9 == 0) & (reserved2_10 == 0) & (reserved2_11 == 0)
+            & (reserved2_12 == 0) & (reserved2_13 == 0) & (reserved2_14 == 0)
+            & (reserved2_15 == 0);
         t |= (r4 as u64) << 4;
         let r0 = r3 && r4;
         t |= r0 as u64;
@@ -16139,15 +16148,15 @@ impl Checked for RANGE_SELECT {
         t |= (r3 as u64) << 3;
         let r4 = header_opcode == 188;
         t |= (r4 as u64) << 4;
-        let r9 = src_mem_pattern_start_addr_active == 1
-            || dst_mem_pattern_start_addr_active == 1
-            || src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
-                == dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1;
+        let r9 = (src_mem_pattern_start_addr_active == 1)
+            | (dst_mem_pattern_start_addr_active == 1)
+            | (src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+                == dst_mem_pattern_num_elem_0 * dst_mem_pattern_num_elem_1);
         t |= (r9 as u64) << 9;
-        let r10 = base <= 16777216
-            && (src_mem_pattern_start_addr_active == 1
-                || base + src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
-                    <= 16777216);
+        let r10 = (base <= 16777216)
+            & ((src_mem_pattern_start_addr_active == 1)
+                | (base + src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
+                    <= 16777216));
         t |= (r10 as u64) << 10;
         let r11 = matches!(in_out_dtype_dtype_lo, 6 | 7 | 10 | 13..= 15);
         t |= (r11 as u64) << 11;
@@ -16455,45 +16464,45 @@ impl Checked for LOAD_MASK_SELECT {
         let mut t = ALWAYS;
         let r1 = param_ram_offset == 0;
         t |= (r1 as u64) << 1;
-        let r2 = (immediate_0 < 64 || immediate_0 == 255)
-            && (immediate_1 < 64 || immediate_1 == 255)
-            && (immediate_2 < 64 || immediate_2 == 255)
-            && (immediate_3 < 64 || immediate_3 == 255)
-            && (immediate_4 < 64 || immediate_4 == 255)
-            && (immediate_5 < 64 || immediate_5 == 255)
-            && (immediate_6 < 64 || immediate_6 == 255)
-            && (immediate_7 < 64 || immediate_7 == 255)
-            && (immediate_8 < 64 || immediate_8 == 255)
-            && (immediate_9 < 64 || immediate_9 == 255)
-            && (immediate_10 < 64 || immediate_10 == 255)
-            && (immediate_11 < 64 || immediate_11 == 255)
-            && (immediate_12 < 64 || immediate_12 == 255)
-            && (immediate_13 < 64 || immediate_13 == 255)
-            && (immediate_14 < 64 || immediate_14 == 255)
-            && (immediate_15 < 64 || immediate_15 == 255)
-            && (immediate_16 < 64 || immediate_16 == 255)
-            && (immediate_17 < 64 || immediate_17 == 255)
-            && (immediate_18 < 64 || immediate_18 == 255)
-            && (immediate_19 < 64 || immediate_19 == 255)
-            && (immediate_20 < 64 || immediate_20 == 255)
-            && (immediate_21 < 64 || immediate_21 == 255)
-            && (immediate_22 < 64 || immediate_22 == 255)
-            && (immediate_23 < 64 || immediate_23 == 255)
-            && (immediate_24 < 64 || immediate_24 == 255)
-            && (immediate_25 < 64 || immediate_25 == 255)
-            && (immediate_26 < 64 || immediate_26 == 255)
-            && (immediate_27 < 64 || immediate_27 == 255)
-            && (immediate_28 < 64 || immediate_28 == 255)
-            && (immediate_29 < 64 || immediate_29 == 255)
-            && (immediate_30 < 64 || immediate_30 == 255)
-            && (immediate_31 < 64 || immediate_31 == 255);
+        let r2 = ((immediate_0 < 64) | (immediate_0 == 255))
+            & ((immediate_1 < 64) | (immediate_1 == 255))
+            & ((immediate_2 < 64) | (immediate_2 == 255))
+            & ((immediate_3 < 64) | (immediate_3 == 255))
+            & ((immediate_4 < 64) | (immediate_4 == 255))
+            & ((immediate_5 < 64) | (immediate_5 == 255))
+            & ((immediate_6 < 64) | (immediate_6 == 255))
+            & ((immediate_7 < 64) | (immediate_7 == 255))
+            & ((immediate_8 < 64) | (immediate_8 == 255))
+            & ((immediate_9 < 64) | (immediate_9 == 255))
+            & ((immediate_10 < 64) | (immediate_10 == 255))
+            & ((immediate_11 < 64) | (immediate_11 == 255))
+            & ((immediate_12 < 64) | (immediate_12 == 255))
+            & ((immediate_13 < 64) | (immediate_13 == 255))
+            & ((immediate_14 < 64) | (immediate_14 == 255))
+            & ((immediate_15 < 64) | (immediate_15 == 255))
+            & ((immediate_16 < 64) | (immediate_16 == 255))
+            & ((immediate_17 < 64) | (immediate_17 == 255))
+            & ((immediate_18 < 64) | (immediate_18 == 255))
+            & ((immediate_19 < 64) | (immediate_19 == 255))
+            & ((immediate_20 < 64) | (immediate_20 == 255))
+            & ((immediate_21 < 64) | (immediate_21 == 255))
+            & ((immediate_22 < 64) | (immediate_22 == 255))
+            & ((immediate_23 < 64) | (immediate_23 == 255))
+            & ((immediate_24 < 64) | (immediate_24 == 255))
+            & ((immediate_25 < 64) | (immediate_25 == 255))
+            & ((immediate_26 < 64) | (immediate_26 == 255))
+            & ((immediate_27 < 64) | (immediate_27 == 255))
+            & ((immediate_28 < 64) | (immediate_28 == 255))
+            & ((immediate_29 < 64) | (immediate_29 == 255))
+            & ((immediate_30 < 64) | (immediate_30 == 255))
+            & ((immediate_31 < 64) | (immediate_31 == 255));
         t |= (r2 as u64) << 2;
-        let r3 = reserved0_0 == 0 && reserved0_1 == 0 && reserved0_2 == 0
-            && reserved0_3 == 0 && reserved0_4 == 0 && reserved0_5 == 0
-            && reserved0_6 == 0 && reserved0_7 == 0 && reserved0_8 == 0
-            && reserved0_9 == 0 && reserved0_10 == 0 && reserved0_11 == 0
-            && reserved0_12 == 0 && reserved0_13 == 0 && reserved0_14 == 0
-            && reserved0_15 == 0 && reserved0_16 == 0;
+        let r3 = (reserved0_0 == 0) & (reserved0_1 == 0) & (reserved0_2 == 0)
+            & (reserved0_3 == 0) & (reserved0_4 == 0) & (reserved0_5 == 0)
+            & (reserved0_6 == 0) & (reserved0_7 == 0) & (reserved0_8 == 0)
+            & (reserved0_9 == 0) & (reserved0_10 == 0) & (reserved0_11 == 0)
+            & (reserved0_12 == 0) & (reserved0_13 == 0) & (reserved0_14 == 0)
+            & (reserved0_15 == 0) & (reserved0_16 == 0);
         t |= (r3 as u64) << 3;
         let r4 = imm_ptr_select == 0;
         t |= (r4 as u64) << 4;
@@ -16779,11 +16788,11 @@ impl Checked for STREAM_SHUFFLE {
         let dst_mem_pattern_num_elem_2 = u16::from_le_bytes(*at::<60, 2, 64>(b)) as i64;
         let dst_mem_pattern_num_elem_3 = u16::from_le_bytes(*at::<62, 2, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = src_mem_pattern_num_elem_0 != 0 && src_mem_pattern_num_elem_1 != 0
-            && src_mem_pattern_num_elem_2 != 0 && src_mem_pattern_num_elem_3 != 0;
+        let r0 = (src_mem_pattern_num_elem_0 != 0) & (src_mem_pattern_num_elem_1 != 0)
+            & (src_mem_pattern_num_elem_2 != 0) & (src_mem_pattern_num_elem_3 != 0);
         t |= r0 as u64;
-        let r1 = dst_mem_pattern_num_elem_0 != 0 && dst_mem_pattern_num_elem_1 != 0
-            && dst_mem_pattern_num_elem_2 != 0 && dst_mem_pattern_num_elem_3 != 0;
+        let r1 = (dst_mem_pattern_num_elem_0 != 0) & (dst_mem_pattern_num_elem_1 != 0)
+            & (dst_mem_pattern_num_elem_2 != 0) & (dst_mem_pattern_num_elem_3 != 0);
         t |= (r1 as u64) << 1;
         t
     }
@@ -17228,14 +17237,14 @@ impl Checked for STREAM_TRANSPOSE {
         let mut t = ALWAYS;
         let r3 = header_opcode == 107;
         t |= (r3 as u64) << 3;
-        let r4 = reserved1_0 == 0 && reserved1_1 == 0 && reserved1_2 == 0
-            && reserved1_3 == 0 && reserved1_4 == 0;
+        let r4 = (reserved1_0 == 0) & (reserved1_1 == 0) & (reserved1_2 == 0)
+            & (reserved1_3 == 0) & (reserved1_4 == 0);
         t |= (r4 as u64) << 4;
-        let r5 = mask_enable == 0 || mask_enable == 1;
+        let r5 = (mask_enable == 0) | (mask_enable == 1);
         t |= (r5 as u64) << 5;
         let r8 = out_dtype == in_dtype;
         t |= (r8 as u64) << 8;
-        let r9 = op_dim == 0 || op_dim == 2;
+        let r9 = (op_dim == 0) | (op_dim == 2);
         t |= (r9 as u64) << 9;
         let r16 = op == 0;
         t |= (r16 as u64) << 16;
@@ -17443,7 +17452,7 @@ impl Checked for EXTENDED {
         let completion_info_reserved1 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 6 & 0x3) as i64;
         let mut t = ALWAYS;
-        let r0 = completion_info_reserved0 == 0 && completion_info_reserved1 == 0;
+        let r0 = (completion_info_reserved0 == 0) & (completion_info_reserved1 == 0);
         t |= r0 as u64;
         t
     }
@@ -17858,7 +17867,7 @@ impl Checked for GATHER {
         let mut t = ALWAYS;
         let r0 = matches!(in_dtype, 3 | 5 | 9);
         t |= r0 as u64;
-        let r1 = index_miss_behavior == 0 || immediate_imm_arith_fp32 == 0;
+        let r1 = (index_miss_behavior == 0) | (immediate_imm_arith_fp32 == 0);
         t |= (r1 as u64) << 1;
         let r3 = src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
             * src_mem_pattern_num_elem_2 / 16777216 * src_mem_pattern_num_elem_3
@@ -17880,19 +17889,19 @@ impl Checked for GATHER {
         t |= (r4 as u64) << 4;
         let r2 = r3 && r4;
         t |= (r2 as u64) << 2;
-        let r5 = src_mem_pattern_start_addr_active == 1
-            || (src_mem_pattern_num_elem_0 != 0 && src_mem_pattern_num_elem_1 != 0
-                && src_mem_pattern_num_elem_2 != 0 && src_mem_pattern_num_elem_3 != 0);
+        let r5 = (src_mem_pattern_start_addr_active == 1)
+            | ((src_mem_pattern_num_elem_0 != 0) & (src_mem_pattern_num_elem_1 != 0)
+                & (src_mem_pattern_num_elem_2 != 0) & (src_mem_pattern_num_elem_3 != 0));
         t |= (r5 as u64) << 5;
-        let r6 = dst_mem_pattern_start_addr_active == 1
-            || (dst_mem_pattern_num_elem_0 != 0 && dst_mem_pattern_num_elem_1 != 0
-                && dst_mem_pattern_num_elem_2 != 0 && dst_mem_pattern_num_elem_3 != 0);
+        let r6 = (dst_mem_pattern_start_addr_active == 1)
+            | ((dst_mem_pattern_num_elem_0 != 0) & (dst_mem_pattern_num_elem_1 != 0)
+                & (dst_mem_pattern_num_elem_2 != 0) & (dst_mem_pattern_num_elem_3 != 0));
         t |= (r6 as u64) << 6;
         let r7 = num_active_channels <= POOLING_NUM_CHANNELS;
         t |= (r7 as u64) << 7;
-        let r8 = free_pool_buffer == 0 || free_pool_buffer == 1;
+        let r8 = (free_pool_buffer == 0) | (free_pool_buffer == 1);
         t |= (r8 as u64) << 8;
-        let r9 = reserved0 == 0 && reserved1_0 == 0 && reserved1_1 == 0;
+        let r9 = (reserved0 == 0) & (reserved1_0 == 0) & (reserved1_1 == 0);
         t |= (r9 as u64) << 9;
         t
     }
@@ -18285,10 +18294,10 @@ impl Checked for INDIRECT_COPY {
             as u64) >> 30 & 0x1) as i64;
         let dst_num_elem_per_idx = u8::from_le_bytes(*at::<36, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = index_addr_indirect == 1 && index_addr_active == 0;
+        let r0 = (index_addr_indirect == 1) & (index_addr_active == 0);
         t |= r0 as u64;
-        let r1 = dst_mem_pattern_start_addr_indirect != 1
-            || dst_mem_pattern_start_addr_active != 0;
+        let r1 = (dst_mem_pattern_start_addr_indirect != 1)
+            | (dst_mem_pattern_start_addr_active != 0);
         t |= (r1 as u64) << 1;
         let r2 = dst_num_elem_per_idx == 0;
         t |= (r2 as u64) << 2;
@@ -19022,12 +19031,13 @@ impl Checked for PSEUDO_DMA_DIRECT2D {
         let mut t = ALWAYS;
         let r0 = dma_configs_priority_class <= 4;
         t |= r0 as u64;
-        let r1 = dge_op == 0 || dge_op == 1 || (dge_op == 2 && (3..=5).contains(&nc))
-            || (dge_op == 3 && (3..=5).contains(&nc));
+        let r1 = (dge_op == 0) | (dge_op == 1) | ((dge_op == 2) & (3..=5).contains(&nc))
+            | ((dge_op == 3) & (3..=5).contains(&nc));
         t |= (r1 as u64) << 1;
         let r2 = in_dtype != 11;
         t |= (r2 as u64) << 2;
-        let r3 = in_dtype != 1 && in_dtype != 12 && out_dtype != 1 && out_dtype != 12;
+        let r3 = (in_dtype != 1) & (in_dtype != 12) & (out_dtype != 1)
+            & (out_dtype != 12);
         t |= (r3 as u64) << 3;
         t
     }
@@ -19416,12 +19426,12 @@ impl Checked for PSEUDO_DMA_EXT {
         let idx_num_active_channels = u8::from_le_bytes(*at::<2, 1, 64>(b)) as i64;
         let compute_op = u8::from_le_bytes(*at::<3, 1, 64>(b)) as i64;
         let mut t = ALWAYS;
-        let r0 = (tile_src_rows == 16 || tile_src_rows == 0)
-            && (tile_src_cols == 128 || tile_src_cols == 0);
+        let r0 = ((tile_src_rows == 16) | (tile_src_rows == 0))
+            & ((tile_src_cols == 128) | (tile_src_cols == 0));
         t |= r0 as u64;
         let r2 = idx_num_active_channels == 0;
         t |= (r2 as u64) << 2;
-        let r4 = compute_op == 0 || compute_op == 1;
+        let r4 = (compute_op == 0) | (compute_op == 1);
         t |= (r4 as u64) << 4;
         let r5 = nc != 5 || compute_op == 0;
         t |= (r5 as u64) << 5;
@@ -21883,7 +21893,7 @@ impl Checked for EXTENDED_RDMA_DESC_GEN {
         let completion_info_reserved1 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 6 & 0x3) as i64;
         let mut t = ALWAYS;
-        let r1 = completion_info_reserved0 == 0 && completion_info_reserved1 == 0;
+        let r1 = (completion_info_reserved0 == 0) & (completion_info_reserved1 == 0);
         t |= (r1 as u64) << 1;
         t
     }
@@ -22091,7 +22101,7 @@ impl Checked for EXTENDED_RDMA_DESC_START {
         let completion_info_reserved1 = ((u8::from_le_bytes(*at::<13, 1, 64>(b)) as u64)
             >> 6 & 0x3) as i64;
         let mut t = ALWAYS;
-        let r0 = completion_info_reserved0 == 0 && completion_info_reserved1 == 0;
+        let r0 = (completion_info_reserved0 == 0) & (completion_info_reserved1 == 0);
         t |= r0 as u64;
         t
     }
@@ -22499,43 +22509,44 @@ impl Checked for S3D3_COLLECTIVE {
         let mut t = ALWAYS;
         let r1 = nc >= 3;
         t |= (r1 as u64) << 1;
-        let r2 = (0..=3).contains(&lnc_size_fmt) && lnc_size_fmt != 2
-            && lnc_size_fmt != 3;
+        let r2 = (0..=3).contains(&lnc_size_fmt) & (lnc_size_fmt != 2)
+            & (lnc_size_fmt != 3);
         t |= (r2 as u64) << 2;
-        let r3 = num_active_channels != 0 && num_active_channels <= POOLING_NUM_CHANNELS;
+        let r3 = (num_active_channels != 0)
+            & (num_active_channels <= POOLING_NUM_CHANNELS);
         t |= (r3 as u64) << 3;
         let r4 = src_mem_pattern_num_elem_0 * src_mem_pattern_num_elem_1
             * src_mem_pattern_num_elem_2 <= 256;
         t |= (r4 as u64) << 4;
         let r5 = in_dtype == out_dtype;
         t |= (r5 as u64) << 5;
-        let r8 = src_mem_pattern_start_addr_active == 1
-            || (src_mem_pattern_num_elem_0 >= 1 && src_mem_pattern_num_elem_1 >= 1
-                && src_mem_pattern_num_elem_2 >= 1);
+        let r8 = (src_mem_pattern_start_addr_active == 1)
+            | ((src_mem_pattern_num_elem_0 >= 1) & (src_mem_pattern_num_elem_1 >= 1)
+                & (src_mem_pattern_num_elem_2 >= 1));
         t |= (r8 as u64) << 8;
-        let r9 = src_mem_pattern_start_addr_register_mode == 1
-            || src_mem_pattern_start_addr_address & 0x2000000 == 0;
+        let r9 = (src_mem_pattern_start_addr_register_mode == 1)
+            | (src_mem_pattern_start_addr_address & 0x2000000 == 0);
         t |= (r9 as u64) << 9;
         let r6 = r8 && r9;
         t |= (r6 as u64) << 6;
-        let r11 = dst_mem_pattern_start_addr_active == 1
-            || (dst_mem_pattern_num_elem_0 >= 1 && dst_mem_pattern_num_elem_1 >= 1
-                && dst_mem_pattern_num_elem_2 >= 1);
+        let r11 = (dst_mem_pattern_start_addr_active == 1)
+            | ((dst_mem_pattern_num_elem_0 >= 1) & (dst_mem_pattern_num_elem_1 >= 1)
+                & (dst_mem_pattern_num_elem_2 >= 1));
         t |= (r11 as u64) << 11;
-        let r12 = dst_mem_pattern_start_addr_register_mode == 1
-            || dst_mem_pattern_start_addr_address & 0x2000000 == 0;
+        let r12 = (dst_mem_pattern_start_addr_register_mode == 1)
+            | (dst_mem_pattern_start_addr_address & 0x2000000 == 0);
         t |= (r12 as u64) << 12;
         let r7 = r11 && r12;
         t |= (r7 as u64) << 7;
-        let r14 = reserved0_0 == 0 && reserved0_1 == 0;
+        let r14 = (reserved0_0 == 0) & (reserved0_1 == 0);
         t |= (r14 as u64) << 14;
-        let r16 = reserved1_0 == 0 && reserved1_1 == 0 && reserved1_2 == 0
-            && reserved1_3 == 0 && reserved1_4 == 0 && reserved1_5 == 0
-            && reserved1_6 == 0;
+        let r16 = (reserved1_0 == 0) & (reserved1_1 == 0) & (reserved1_2 == 0)
+            & (reserved1_3 == 0) & (reserved1_4 == 0) & (reserved1_5 == 0)
+            & (reserved1_6 == 0);
         t |= (r16 as u64) << 16;
-        let r17 = reserved1_7 == 0 && reserved1_8 == 0 && reserved1_9 == 0
-            && reserved1_10 == 0 && reserved1_11 == 0 && reserved1_12 == 0
-            && reserved1_13 == 0;
+        let r17 = (reserved1_7 == 0) & (reserved1_8 == 0) & (reserved1_9 == 0)
+            & (reserved1_10 == 0) & (reserved1_11 == 0) & (reserved1_12 == 0)
+            & (reserved1_13 == 0);
         t |= (r17 as u64) << 17;
         let r15 = r16 && r17;
         t |= (r15 as u64) << 15;

@@ -193,33 +193,88 @@ pub struct Violations {
     pub compiler: u64,
 }
 
+/// Where each rule of one list sits in its tree, as bit masks (bit `i` is `RULES[i]`), so
+/// deciding violations is a few mask operations. Computed at compile time
+/// ([`Checked::TREE`](super::validate::Checked::TREE)).
+#[derive(Clone, Copy, Debug)]
+pub struct RuleTree {
+    all: u64,
+    /// The rules that are no other rule's part.
+    roots: u64,
+    /// The header rules (the rest are compiler rules).
+    header: u64,
+    /// The composites with at least one part.
+    composites: u64,
+    /// `parts[p]`: the parts of rule `p`.
+    parts: [u64; 64],
+}
+
+impl RuleTree {
+    pub const fn of(rules: &[RuleMeta]) -> RuleTree {
+        let mut t = RuleTree {
+            all: 0,
+            roots: 0,
+            header: 0,
+            composites: 0,
+            parts: [0; 64],
+        };
+        let mut i = 0;
+        while i < rules.len() && i < 64 {
+            let bit = 1u64 << i;
+            t.all |= bit;
+            if matches!(rules[i].authority, RuleAuthority::Header) {
+                t.header |= bit;
+            }
+            match rules[i].parent {
+                Some(p) if p < 64 => {
+                    t.parts[p] |= bit;
+                    t.composites |= 1 << p;
+                }
+                _ => t.roots |= bit,
+            }
+            i += 1;
+        }
+        t
+    }
+
+    /// The broken rules whose composites are all broken too: a part that fails inside a
+    /// composite that holds (an `Any` with another alternative) is not reported.
+    fn broken(&self, truth: u64) -> u64 {
+        let open = !truth & self.all;
+        let mut broken = open & self.roots;
+        let mut todo = broken & self.composites;
+        while todo != 0 {
+            let p = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.parts[p] & open & !broken;
+            broken |= new;
+            todo |= new & self.composites;
+        }
+        broken
+    }
+}
+
 impl Violations {
     /// Decides the violations and compiler findings from the truth bits.
     pub fn from_truth(owner: &'static str, rules: &'static [RuleMeta], truth: u64) -> Self {
-        let (mut mask, mut compiler) = (0u64, 0u64);
-        // Only a rule whose bit is clear can be violated: visit those bits alone, so a
-        // valid word costs one compare.
-        let all = match rules.len() {
-            0 => 0,
-            n => u64::MAX >> (64 - n.min(64)),
-        };
-        let mut open = !truth & all;
-        while open != 0 {
-            let i = open.trailing_zeros() as usize;
-            open &= open - 1;
-            if violated(rules, truth, i) {
-                match rules[i].authority {
-                    RuleAuthority::Header => mask |= 1 << i,
-                    RuleAuthority::Compiler => compiler |= 1 << i,
-                }
-            }
-        }
+        Self::decide(owner, rules, &RuleTree::of(rules), truth)
+    }
+
+    /// [`from_truth`](Self::from_truth) with the rules' tree already computed.
+    #[inline]
+    pub fn decide(
+        owner: &'static str,
+        rules: &'static [RuleMeta],
+        tree: &RuleTree,
+        truth: u64,
+    ) -> Self {
+        let broken = tree.broken(truth);
         Violations {
             owner,
             rules,
             truth,
-            mask,
-            compiler,
+            mask: broken & tree.header,
+            compiler: broken & !tree.header,
         }
     }
 
@@ -273,10 +328,6 @@ fn in_mask(rules: &'static [RuleMeta], mask: u64) -> impl Iterator<Item = &'stat
 
 fn leaves(rules: &'static [RuleMeta], mask: u64) -> impl Iterator<Item = &'static RuleMeta> {
     in_mask(rules, mask).filter(|r| matches!(r.kind, RuleKind::Expr | RuleKind::NotEnforced))
-}
-
-fn violated(rules: &[RuleMeta], truth: u64, i: usize) -> bool {
-    truth >> i & 1 == 0 && rules[i].parent.is_none_or(|p| violated(rules, truth, p))
 }
 
 impl fmt::Debug for Violations {

@@ -3,7 +3,7 @@
 //! bytes and validating a value are provided here once.
 
 use super::layout::Packed;
-use super::rules::{RuleMeta, Violations};
+use super::rules::{RuleMeta, RuleTree, Violations};
 
 /// A type the sources give validity rules.
 pub trait Checked: Packed {
@@ -11,6 +11,8 @@ pub trait Checked: Packed {
     type Arch: Copy;
     /// Its rules, in spec order.
     const RULES: &'static [RuleMeta];
+    /// The rules' tree, computed once at compile time.
+    const TREE: RuleTree = RuleTree::of(Self::RULES);
 
     /// Bit `i` set when `RULES[i]` holds on `b` for `arch` (rules limited to other
     /// architectures hold).
@@ -19,7 +21,12 @@ pub trait Checked: Packed {
     /// The violations of these bytes for `arch` (empty when valid).
     #[inline]
     fn check_rules(b: &Self::Bytes, arch: Self::Arch) -> Violations {
-        Violations::from_truth(Self::NAME, Self::RULES, Self::rule_truth(b, arch))
+        Violations::decide(
+            Self::NAME,
+            Self::RULES,
+            &Self::TREE,
+            Self::rule_truth(b, arch),
+        )
     }
 
     /// Checks every rule for `arch`; the error lists every violated rule.

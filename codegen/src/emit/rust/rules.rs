@@ -43,7 +43,7 @@ pub(super) fn constants(cx: &Render<'_>) -> TokenStream {
 }
 
 /// An expression over `b` (the owner's bytes), `nc` and the constants.
-/// Chains of at most this many parts are written out with `&&` / `||`; longer ones (long
+/// Chains of at most this many parts are written out with `&` / `|`; longer ones (long
 /// `in` lists) as an array.
 const SHORT_CHAIN: usize = 16;
 
@@ -98,9 +98,12 @@ impl Reads<'_> {
 /// than its operator needs parentheses, and nothing else gets them.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Prec {
-    Or,
-    And,
+    /// `if` and `match`: parenthesized wherever they are an operand.
+    Loose,
     Compare,
+    /// `|` (a rule's `||`).
+    BitOr,
+    /// `&` (a rule's `&&`, or a mask).
     BitAnd,
     Add,
     Mul,
@@ -110,8 +113,8 @@ enum Prec {
 
 fn prec(bin: BinOp) -> Prec {
     match bin {
-        BinOp::Or => Prec::Or,
-        BinOp::And => Prec::And,
+        BinOp::Or => Prec::BitOr,
+        BinOp::And => Prec::BitAnd,
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Prec::Compare,
         BinOp::BitAnd => Prec::BitAnd,
         BinOp::Add | BinOp::Sub => Prec::Add,
@@ -126,8 +129,8 @@ impl Out {
     /// As an operand that must bind at least as tightly as `min`.
     fn at(self, min: Prec) -> TokenStream {
         let Out(ts, p) = self;
-        // `a || (b && c)`: Rust needs no parentheses there, a reader does.
-        if p < min || (min == Prec::Or && p == Prec::And) {
+        // `a | (b & c)`: Rust needs no parentheses there, a reader (and clippy) does.
+        if p < min || (min == Prec::BitOr && p == Prec::BitAnd) {
             quote!((#ts))
         } else {
             ts
@@ -143,7 +146,7 @@ fn typed(e: &Expr) -> bool {
         Expr::Int { .. } | Expr::Bool { .. } | Expr::Table { .. } | Expr::Chain { .. } => false,
         Expr::Not { arg } | Expr::Neg { arg } => typed(arg),
         Expr::If { then, other, .. } => typed(then) || typed(other),
-        Expr::Bin { bin, lhs, rhs } => prec(*bin) > Prec::Compare && (typed(lhs) || typed(rhs)),
+        Expr::Bin { bin, lhs, rhs } => !bin.is_bool() && (typed(lhs) || typed(rhs)),
     }
 }
 
@@ -225,12 +228,12 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize, suffix: bool) -> Out {
             });
             let d = int(t.default, suffix).0;
             // A `match` is an operand only in parentheses.
-            Out(quote!(match #a { #(#arms)* _ => #d }), Prec::Or)
+            Out(quote!(match #a { #(#arms)* _ => #d }), Prec::Loose)
         }
         Expr::If { cond, then, other } => {
             let c = r(cond, false).0;
             let (a, b) = (r(then, suffix).0, r(other, suffix).0);
-            Out(quote!(if #c { #a } else { #b }), Prec::Or)
+            Out(quote!(if #c { #a } else { #b }), Prec::Loose)
         }
         Expr::Chain { bin, parts } if parts.len() > SHORT_CHAIN => {
             // syn and prettyplease, which print the generated file, recurse once per `||`
@@ -253,16 +256,12 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize, suffix: bool) -> Out {
             // Literals on both sides of a comparison take their type from neither; on both
             // sides of arithmetic, from whatever the result meets.
             let inner = match p {
-                Prec::Or | Prec::And => false,
                 Prec::Compare => !typed(lhs) && !typed(rhs),
                 _ => suffix && !typed(lhs) && !typed(rhs),
             };
             // Comparisons do not chain; the other operators associate to the left.
             let left_min = if p == Prec::Compare { Prec::BitAnd } else { p };
-            let right_min = match p {
-                Prec::Or | Prec::And => p,
-                _ => bump(p),
-            };
+            let right_min = bump(p);
             // A mask reads as the spec writes it, in hex.
             let operand = |x: &Expr, min| match (bin, x) {
                 (BinOp::BitAnd, Expr::Int { value }) if *value > 9 => {
@@ -278,7 +277,7 @@ fn expr(reads: &Reads<'_>, e: &Expr, size: usize, suffix: bool) -> Out {
     }
 }
 
-/// The operands of `&&` (or `||`) as a person writes them: nested ones of the same operator
+/// The operands of `&&` (or `||`), written `&` (`|`), as a person writes them: nested ones of the same operator
 /// in one flat chain, the operator's identity (`&& true`) dropped, and a bound on each side
 /// of one value as a range (`(2..=256).contains(&x)`, `!(..).contains` for `||`).
 fn logic(reads: &Reads<'_>, size: usize, bin: BinOp, parts: Vec<&Expr>) -> Out {
@@ -325,7 +324,10 @@ fn logic(reads: &Reads<'_>, size: usize, bin: BinOp, parts: Vec<&Expr>) -> Out {
         0 => Out(quote!(#and), Prec::Atom),
         1 => out.remove(0),
         _ => {
-            let op = if and { quote!(&&) } else { quote!(||) };
+            // Every operand is total (the loader proves that nothing overflows or divides
+            // by zero), so all are evaluated: no branch on the bytes, which are random
+            // in the worst case a validator meets.
+            let op = if and { quote!(&) } else { quote!(|) };
             let mut parts = out.into_iter().map(|o| o.at(p));
             let first = parts.next();
             Out(quote!(#first #(#op #parts)*), p)
@@ -444,9 +446,9 @@ fn negated(e: &Expr) -> Option<Expr> {
 /// (`a - (b - c)`).
 fn bump(p: Prec) -> Prec {
     match p {
-        Prec::Or => Prec::And,
-        Prec::And => Prec::Compare,
-        Prec::Compare => Prec::BitAnd,
+        Prec::Loose => Prec::Compare,
+        Prec::Compare => Prec::BitOr,
+        Prec::BitOr => Prec::BitAnd,
         Prec::BitAnd => Prec::Add,
         Prec::Add => Prec::Mul,
         Prec::Mul => Prec::Unary,
@@ -547,7 +549,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         let body = match arch_condition(&model.archs, &r.arch) {
             None => body,
             Some(cond) => {
-                let skip = expr(&reads, &not(cond), size, false).at(Prec::Or);
+                let skip = expr(&reads, &not(cond), size, false).at(Prec::Loose);
                 quote!(#skip || #body)
             }
         };
