@@ -30,7 +30,7 @@ pub mod words {
 }
 
 /// The JSON dictionary of the spec the crate was built from: `generated/dmaspec.json`'s
-/// text (format `dmaspec/3`), rendered by build.rs, never a checked-in copy.
+/// text (format `dmaspec/4`), rendered by build.rs, never a checked-in copy.
 #[cfg(feature = "dictionary")]
 pub const DICTIONARY: &str = include_str!(concat!(env!("OUT_DIR"), "/dmaspec.json"));
 

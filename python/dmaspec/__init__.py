@@ -191,7 +191,7 @@ def explain(what: str) -> str:
 
 
 def spec() -> dict[str, Any]:
-    """The spec's JSON dictionary (``generated/dmaspec.json``, format ``dmaspec/3``) as the
+    """The spec's JSON dictionary (``generated/dmaspec.json``, format ``dmaspec/4``) as the
     package was built from it: a new copy at each call."""
     dictionary: dict[str, Any] = _json.loads(_native.dictionary())
     return dictionary

@@ -8,6 +8,7 @@ pub mod layout;
 pub mod lowering;
 pub mod meta;
 pub mod record;
+pub mod regs;
 pub mod rules;
 pub mod text;
 pub mod validate;

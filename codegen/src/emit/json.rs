@@ -4,7 +4,8 @@
 //!
 //! - `format`: `"dmaspec/3"`; bumped when the shape changes (2: a sub-word's
 //!   `opcode.sub_opcode`, `follows` a list of words, the `records` and `gaps` keys;
-//!   3: each word and record leaf's `constant`, which the viewer checks as decode does).
+//!   3: each word and record leaf's `constant`, which the viewer checks as decode does;
+//!   4: the `regfiles` key).
 //! - `levels`, `scales`, `sources`, `archs`, `types`: the model as [`Model`] serializes it
 //!   (every type with its kind, members, evidence and alternatives; type references carry
 //!   `index` into `types`).
@@ -29,13 +30,18 @@
 //! - `gaps`: what the sources name but do not lay out (`spec/gaps.toml`): each with its
 //!   `name`, `opcode` (`value`, `enumerator`) or null, the `word` it is part of or null,
 //!   `reason`, confidence, evidence and declaring `file`.
+//! - `regfiles`: the register files (`spec/registers/`): `name`, `size`, `bus_width`,
+//!   `archs`, `counts`, and `bundles` (`offset`, `size`, `count`, `stride`, `archs`), each
+//!   with `registers` (`offset` from the bundle, `width`, `access`, `reset` or null) and
+//!   their `fields` (`lsb`, `width`, `access`, `reset`, `enum_type`); every item with its
+//!   `archs`, confidence and evidence.
 
 use serde::Serialize;
 
 use crate::model::*;
 
 /// The dictionary's format version, the first key of `dmaspec.json`.
-pub const FORMAT: &str = "dmaspec/3";
+pub const FORMAT: &str = "dmaspec/4";
 
 /// Files under `generated/` for this target, as (relative path, contents): `dmaspec.json`
 /// and the same dictionary as a script for the viewer (`docs/viewer/dmaspec.js`, compact:
@@ -78,6 +84,7 @@ fn doc(model: &Model) -> Doc<'_> {
         klr: &model.klr,
         conflicts: &model.conflicts,
         gaps: &model.gaps,
+        regfiles: &model.regfiles,
     }
 }
 
@@ -105,6 +112,8 @@ struct Doc<'m> {
     conflicts: &'m [Conflict],
     /// What the sources name but do not lay out (`[[gap]]`), each with why and who says so.
     gaps: &'m [crate::model::gaps::Gap],
+    /// Register files: bundles, registers and fields, per generation (`archs`).
+    regfiles: &'m [crate::model::registers::RegFile],
 }
 
 #[derive(Serialize)]

@@ -41,13 +41,14 @@ impl Loader {
                 }
                 for a in &c.about {
                     let known = scope.types.contains_key(a.get_ref())
-                        || model.rules.tables.iter().any(|t| &t.name == a.get_ref());
+                        || model.rules.tables.iter().any(|t| &t.name == a.get_ref())
+                        || model.register_path(a.get_ref()).is_some();
                     if !known {
                         self.err(
                             at,
                             a.span(),
                             format!(
-                                "conflict `{name}` is about `{}`, which is neither a type nor a table",
+                                "conflict `{name}` is about `{}`, which is neither a type, a table nor a register or field (`FILE.BUNDLE.register[.field]`)",
                                 a.get_ref()
                             ),
                         );

@@ -26,6 +26,7 @@ mod names;
 mod nesting;
 mod parse;
 pub(crate) mod provenance;
+mod registers;
 pub mod rule_depth;
 mod rule_expr;
 mod rule_place;
@@ -291,6 +292,7 @@ impl Loader {
             lowerings: Vec::new(),
             conflicts: Vec::new(),
             gaps: Vec::new(),
+            regfiles: Vec::new(),
         };
         self.check_words(&decls, &mut model);
         self.check_sub_opcodes(&decls, &mut model);
@@ -298,6 +300,7 @@ impl Loader {
         model.rules = self.rules(&raws, &scope, &model);
         model.klr = self.klr(&raws, &scope, &model);
         model.lowerings = self.lowerings(&raws, &scope, &model);
+        model.regfiles = self.regfiles(&raws, &scope, &model);
         model.conflicts = self.conflicts(&raws, &scope, &model);
         model.gaps = self.gaps(&raws, &scope, &model);
         model

@@ -11,6 +11,7 @@ pub mod lowering;
 pub mod path;
 pub mod provenance;
 mod query;
+pub mod registers;
 pub mod rules;
 pub mod words;
 
@@ -38,4 +39,6 @@ pub struct Model {
     pub conflicts: Vec<Conflict>,
     /// What the sources name but do not lay out (`[[gap]]`).
     pub gaps: Vec<gaps::Gap>,
+    /// Register files (`[[regfile]]`, see [`registers`]).
+    pub regfiles: Vec<registers::RegFile>,
 }

@@ -10,6 +10,7 @@ pub mod gaps;
 pub mod klr;
 pub mod lowering;
 pub mod provenance;
+pub mod registers;
 pub mod rules;
 pub mod words;
 
@@ -58,6 +59,9 @@ pub struct RawFile {
     /// What the sources name but do not lay out (see [`gaps`]).
     #[serde(default)]
     pub gap: Vec<gaps::RawGap>,
+    /// Register files: bundles, registers and their fields (see [`registers`]).
+    #[serde(default)]
+    pub regfile: Vec<registers::RawRegFile>,
 }
 
 impl RawFile {
@@ -79,6 +83,7 @@ impl RawFile {
             lowering,
             conflict,
             gap,
+            regfile,
         } = self;
         confidence.is_none()
             && klr.is_none()
@@ -95,5 +100,6 @@ impl RawFile {
             && lowering.is_empty()
             && conflict.is_empty()
             && gap.is_empty()
+            && regfile.is_empty()
     }
 }

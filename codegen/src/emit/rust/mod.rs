@@ -37,6 +37,7 @@ mod data;
 mod util;
 
 mod records;
+mod registers;
 mod top_level;
 
 mod types;
@@ -117,6 +118,8 @@ enum Piece {
     Lowerings,
     /// `Word`, `WordMeta`, `WORDS` and the lookups by name.
     Words,
+    /// `regs`: the register files and `REGFILES`.
+    Registers,
     Views,
 }
 
@@ -131,6 +134,7 @@ impl Piece {
                 Piece::Klr,
                 Piece::Lowerings,
                 Piece::Words,
+                Piece::Registers,
                 Piece::Views,
             ])
             .collect()
@@ -250,6 +254,7 @@ impl Render<'_> {
                 quote!(#consts #tables #conflicts #gaps)
             }
             Piece::Klr => klr::items(self, rt),
+            Piece::Registers => registers::items(self, rt),
             Piece::Lowerings => lowering::items(self),
             Piece::Words => {
                 let words = self.word_enum();

@@ -1,0 +1,700 @@
+//! Resolves `[[regfile]]`: every bundle inside its file, every register inside its bundle
+//! and every field inside its register, for each architecture that has them; no two
+//! overlap or share a name on one architecture; resets fit and agree; a field's access is
+//! never wider than its register's. Declarations without `arch` take their container's.
+
+use std::ops::Range;
+
+use serde_spanned::Spanned;
+
+use super::nesting::Room;
+use super::{FileId, Loader, Scope};
+use crate::diagnostics::suggest;
+use crate::model::registers::{Access, Bundle, Count, RegField, RegFile, Register, width_mask};
+use crate::model::{Confidence, Model, TypeKind};
+use crate::schema::RawEvidence;
+use crate::schema::RawFile;
+use crate::schema::registers::{RawBundle, RawRegField, RawRegFile, RawRegister};
+
+/// What the checks shared by bundles, registers and fields need to know about one item:
+/// its name, where it lies (a half-open range per array element) and on which archs.
+struct Placed<'r> {
+    name: &'r Spanned<String>,
+    at: Range<usize>,
+    spans: Vec<(u64, u64)>,
+    archs: Vec<String>,
+}
+
+impl Loader {
+    pub(super) fn regfiles(
+        &mut self,
+        raws: &[(usize, RawFile)],
+        scope: &Scope,
+        model: &Model,
+    ) -> Vec<RegFile> {
+        let mut out: Vec<RegFile> = Vec::new();
+        for (fi, raw) in raws {
+            let at = FileId(*fi);
+            for r in &raw.regfile {
+                let taken = out.iter().any(|o| &o.name == r.name.get_ref());
+                if self.duplicate(at, &r.name, "register file", taken) {
+                    continue;
+                }
+                let file = self.regfile(at, r, scope, model);
+                out.push(file);
+            }
+        }
+        out
+    }
+
+    fn regfile(&mut self, at: FileId, r: &RawRegFile, scope: &Scope, model: &Model) -> RegFile {
+        let name = r.name.get_ref();
+        let upper_snake = name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        if !upper_snake {
+            self.err(
+                at,
+                r.name.span(),
+                format!(
+                    "register file `{name}` is not upper snake case: write it as `{}` (it \
+                     is the C prefix)",
+                    name.to_ascii_uppercase().replace(['-', ' ', '.'], "_")
+                ),
+            );
+        }
+        let size = *r.size.get_ref();
+        if size == 0 {
+            self.err(
+                at,
+                r.size.span(),
+                format!("register file `{name}` has size 0"),
+            );
+        }
+        let bus_width = *r.bus_width.get_ref();
+        if bus_width != 32 {
+            self.err(
+                at,
+                r.bus_width.span(),
+                format!(
+                    "bus width {bus_width}: only 32-bit register files are supported (every \
+                     CSR schema the sources give is 32 bits wide, and so is the generated \
+                     code's `Bus`)"
+                ),
+            );
+        }
+        let archs = self.arch_list(at, &r.arch, scope);
+        let archs = if r.arch.is_some() {
+            archs
+        } else {
+            scope.archs.clone()
+        };
+        let confidence = self.confidence(at, &r.confidence, scope);
+        let what = format!("register file `{name}`");
+        let evidence =
+            self.required_evidence(at, &r.evidence, &confidence, scope, r.name.span(), &what);
+        let counts = (r.counts.iter())
+            .map(|c| {
+                let raw = RawEvidence {
+                    source: c.source.clone(),
+                    name: None,
+                    names: c.names.clone(),
+                    pin: None,
+                    value: None,
+                    confidence: None,
+                    note: c.note.clone(),
+                };
+                let mut e = self.evidence(at, std::slice::from_ref(&raw), &confidence, scope);
+                Count {
+                    what: c.what.get_ref().clone(),
+                    value: *c.value.get_ref(),
+                    evidence: e.remove(0),
+                }
+            })
+            .collect();
+        let parent = Parent {
+            what: &what,
+            size,
+            archs: &archs,
+            confidence: &confidence,
+        };
+        let bundles: Vec<Bundle> = (r.bundle.iter())
+            .map(|b| self.bundle(at, b, &parent, bus_width as u32, scope, model))
+            .collect();
+        let placed: Vec<Placed> = (r.bundle.iter().zip(&bundles))
+            .map(|(raw, b)| Placed {
+                name: &raw.name,
+                at: raw.offset.span(),
+                spans: (0..b.count)
+                    .map(|i| (b.offset + i * b.stride, b.offset + i * b.stride + b.size))
+                    .collect(),
+                archs: b.archs.clone(),
+            })
+            .collect();
+        self.disjoint(at, &placed, &archs, &what, "bundle", "bytes");
+        RegFile {
+            name: name.clone(),
+            doc: r.doc.trim().to_string(),
+            size,
+            bus_width: bus_width as u32,
+            archs,
+            confidence,
+            evidence,
+            counts,
+            bundles,
+            file: self.files[at.0].relative(&self.root),
+        }
+    }
+
+    fn bundle(
+        &mut self,
+        at: FileId,
+        b: &RawBundle,
+        file: &Parent,
+        bus_width: u32,
+        scope: &Scope,
+        model: &Model,
+    ) -> Bundle {
+        let name = b.name.get_ref();
+        let what = format!("bundle `{name}`");
+        self.identifier(at, &b.name, "bundle");
+        let archs = self.sub_archs(at, &b.arch, file, scope, &what);
+        let confidence = self.confidence_or(at, &b.confidence, file.confidence, scope);
+        let evidence = self.evidence(at, &b.evidence, &confidence, scope);
+        let (offset, size) = (*b.offset.get_ref(), *b.size.get_ref());
+        if size == 0 {
+            self.err(at, b.size.span(), format!("{what} has size 0"));
+        }
+        let count = b.count.as_ref().map_or(1, |c| *c.get_ref());
+        if count == 0 {
+            let span = b.count.as_ref().map_or(b.name.span(), Spanned::span);
+            self.err(
+                at,
+                span,
+                format!("{what} has count 0: an array has at least one element"),
+            );
+        }
+        let stride = match &b.stride {
+            Some(s) => {
+                if *s.get_ref() < size {
+                    self.err(
+                        at,
+                        s.span(),
+                        format!(
+                            "{what}'s stride {:#x} is less than its size {size:#x}: its \
+                             elements would overlap",
+                            s.get_ref()
+                        ),
+                    );
+                }
+                *s.get_ref()
+            }
+            None => {
+                if count > 1 {
+                    self.err(
+                        at,
+                        b.name.span(),
+                        format!("{what} is an array of {count} with no `stride`: add the distance between its elements"),
+                    );
+                }
+                size
+            }
+        };
+        let end = (count.max(1) - 1)
+            .checked_mul(stride)
+            .and_then(|s| s.checked_add(offset))
+            .and_then(|s| s.checked_add(size));
+        if end.is_none_or(|e| e > file.size) {
+            self.err(
+                at,
+                b.offset.span(),
+                format!(
+                    "{what} ({count} × {size:#x} bytes at {offset:#x}, stride {stride:#x}) ends \
+                     past the {:#x}-byte {}: fix its offset, size, count or stride, or the \
+                     file's size",
+                    file.size, file.what
+                ),
+            );
+        }
+        let parent = Parent {
+            what: &what,
+            size,
+            archs: &archs,
+            confidence: &confidence,
+        };
+        let registers: Vec<Register> = (b.register.iter())
+            .map(|r| self.register(at, r, &parent, bus_width, scope, model))
+            .collect();
+        let placed: Vec<Placed> = (b.register.iter().zip(&registers))
+            .map(|(raw, r)| Placed {
+                name: &raw.name,
+                at: raw.offset.span(),
+                spans: vec![(r.offset, r.offset + u64::from(r.width / 8))],
+                archs: r.archs.clone(),
+            })
+            .collect();
+        self.disjoint(at, &placed, &archs, &what, "register", "bytes");
+        Bundle {
+            name: name.clone(),
+            doc: b.doc.as_deref().unwrap_or("").trim().to_string(),
+            offset,
+            size,
+            count: count.max(1),
+            stride,
+            archs,
+            confidence,
+            evidence,
+            registers,
+        }
+    }
+
+    fn register(
+        &mut self,
+        at: FileId,
+        r: &RawRegister,
+        bundle: &Parent,
+        bus_width: u32,
+        scope: &Scope,
+        model: &Model,
+    ) -> Register {
+        let name = r.name.get_ref();
+        let what = format!("register `{name}`");
+        self.identifier(at, &r.name, "register");
+        let archs = self.sub_archs(at, &r.arch, bundle, scope, &what);
+        let confidence = self.confidence_or(at, &r.confidence, bundle.confidence, scope);
+        let evidence =
+            self.required_evidence(at, &r.evidence, &confidence, scope, r.name.span(), &what);
+        let width = match &r.width {
+            Some(w) if u64::from(bus_width) != *w.get_ref() => {
+                self.err(
+                    at,
+                    w.span(),
+                    format!(
+                        "{what} is {} bits wide on a {bus_width}-bit bus: a register is as \
+                         wide as its file's bus",
+                        w.get_ref()
+                    ),
+                );
+                bus_width
+            }
+            Some(w) => *w.get_ref() as u32,
+            None => bus_width,
+        };
+        let offset = *r.offset.get_ref();
+        let bytes = u64::from(width / 8);
+        if offset % bytes != 0 {
+            self.err(
+                at,
+                r.offset.span(),
+                format!("{what} at {offset:#x} is not aligned to its {bytes} bytes"),
+            );
+        }
+        if offset.checked_add(bytes).is_none_or(|e| e > bundle.size) {
+            self.err(
+                at,
+                r.offset.span(),
+                format!(
+                    "{what} ({bytes} bytes at {offset:#x}) ends past the {:#x}-byte {}: fix its \
+                     offset, or the bundle's size",
+                    bundle.size, bundle.what
+                ),
+            );
+        }
+        let access = self.access(at, &r.access);
+        let reset = r.reset.as_ref().map(|v| {
+            self.fits(at, v, width, &format!("{what}'s reset"));
+            *v.get_ref()
+        });
+        let parent = FieldParent {
+            what: &what,
+            width,
+            access,
+            reset,
+            archs: &archs,
+            confidence: &confidence,
+        };
+        let fields: Vec<RegField> = (r.field.iter())
+            .map(|f| self.reg_field(at, f, &parent, scope, model))
+            .collect();
+        let placed: Vec<Placed> = (r.field.iter().zip(&fields))
+            .map(|(raw, f)| Placed {
+                name: &raw.name,
+                at: raw.bits.span(),
+                spans: vec![(u64::from(f.lsb), u64::from(f.lsb + f.width))],
+                archs: f.archs.clone(),
+            })
+            .collect();
+        self.disjoint(at, &placed, &archs, &what, "field", "bits");
+        Register {
+            name: name.clone(),
+            doc: r.doc.as_deref().unwrap_or("").trim().to_string(),
+            offset,
+            width,
+            access: access.unwrap_or(Access::RW),
+            reset,
+            archs,
+            confidence,
+            evidence,
+            fields,
+        }
+    }
+
+    fn reg_field(
+        &mut self,
+        at: FileId,
+        f: &RawRegField,
+        reg: &FieldParent,
+        scope: &Scope,
+        model: &Model,
+    ) -> RegField {
+        let name = f.name.get_ref();
+        let what = format!("field `{name}` of {}", reg.what);
+        self.identifier(at, &f.name, "field");
+        let parent = Parent {
+            what: reg.what,
+            size: 0,
+            archs: reg.archs,
+            confidence: reg.confidence,
+        };
+        let archs = self.sub_archs(at, &f.arch, &parent, scope, &what);
+        let confidence = self.confidence_or(at, &f.confidence, reg.confidence, scope);
+        let evidence = self.evidence(at, &f.evidence, &confidence, scope);
+        let (lsb, msb) = match parse_csr_bits(f.bits.get_ref()) {
+            Some(b) => b,
+            None => {
+                self.err(
+                    at,
+                    f.bits.span(),
+                    format!(
+                        "`{}` is not a bit range: write `\"hi:lo\"` (MSB first, as CSR tables \
+                         do) or `\"n\"`{}",
+                        f.bits.get_ref(),
+                        swapped_hint(f.bits.get_ref())
+                    ),
+                );
+                (0, 0)
+            }
+        };
+        if msb >= reg.width {
+            self.err(
+                at,
+                f.bits.span(),
+                format!(
+                    "{what} (bits {msb}:{lsb}) is outside the {}-bit register",
+                    reg.width
+                ),
+            );
+        }
+        let width = msb.min(reg.width.saturating_sub(1)).max(lsb) - lsb + 1;
+        let access = match &f.access {
+            Some(a) => {
+                let access = self.access(at, a);
+                if let (Some(inner), Some(outer)) = (access, reg.access)
+                    && !inner.within(outer)
+                {
+                    self.err(
+                        at,
+                        a.span(),
+                        format!(
+                            "{what} is {} but its register is {}: a field cannot allow what \
+                             its register does not",
+                            inner.as_str(),
+                            outer.as_str()
+                        ),
+                    );
+                }
+                access.or(reg.access).unwrap_or(Access::RW)
+            }
+            None => reg.access.unwrap_or(Access::RW),
+        };
+        let reset = f.reset.as_ref().map(|v| {
+            self.fits(at, v, width, &format!("{what}'s reset"));
+            if let Some(whole) = reg.reset {
+                let stated = (whole >> lsb) & width_mask(width);
+                if stated != *v.get_ref() {
+                    self.err(
+                        at,
+                        v.span(),
+                        format!(
+                            "{what} resets to {:#x} but the register's reset {whole:#x} holds \
+                             {stated:#x} in bits {msb}:{lsb}: one of them is wrong (or record \
+                             the disagreement as a conflict and keep the stronger source's)",
+                            v.get_ref()
+                        ),
+                    );
+                }
+            }
+            *v.get_ref()
+        });
+        let enum_type = f
+            .enum_type
+            .as_ref()
+            .and_then(|e| self.field_enum(at, e, width, scope, model));
+        for alt in &f.alternatives {
+            if let Some(ty) = &alt.ty {
+                self.err(
+                    at,
+                    ty.span(),
+                    format!(
+                        "alternative reading `{}` of a register field has a type; describe \
+                         the reading in its doc",
+                        alt.name.get_ref()
+                    ),
+                );
+            }
+        }
+        let room = Room::of("register field", 0, name);
+        let alternatives = self.alternatives(at, &f.alternatives, scope, &room);
+        RegField {
+            name: name.clone(),
+            doc: f.doc.as_deref().unwrap_or("").trim().to_string(),
+            lsb,
+            width,
+            access,
+            reset,
+            enum_type,
+            archs,
+            confidence,
+            evidence,
+            alternatives,
+        }
+    }
+
+    /// An error unless `name` can name generated code as it is (letters, digits and `_`,
+    /// not starting with a digit).
+    fn identifier(&mut self, at: FileId, name: &Spanned<String>, what: &str) {
+        let n = name.get_ref();
+        let ok = n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ok {
+            self.err(
+                at,
+                name.span(),
+                format!(
+                    "{what} `{n}` is not an identifier: use letters, digits and `_` (not \
+                     first), as the CSR schema spells it; it names the generated Rust and C"
+                ),
+            );
+        }
+    }
+
+    fn access(&mut self, at: FileId, a: &Spanned<String>) -> Option<Access> {
+        let access = Access::parse(a.get_ref());
+        if access.is_none() {
+            let hint = suggest(&a.get_ref().to_ascii_uppercase(), ["RW", "RO", "WO"]);
+            self.err(
+                at,
+                a.span(),
+                format!(
+                    "unknown access `{}`: write `RW`, `RO` or `WO`{hint}",
+                    a.get_ref()
+                ),
+            );
+        }
+        access
+    }
+
+    /// An error unless `value` fits in `width` bits.
+    fn fits(&mut self, at: FileId, value: &Spanned<u64>, width: u32, what: &str) {
+        if *value.get_ref() & !width_mask(width) != 0 {
+            self.err(
+                at,
+                value.span(),
+                format!("{what} {:#x} does not fit in {width} bits", value.get_ref()),
+            );
+        }
+    }
+
+    /// The architectures of a declaration inside `parent`: its own (each one the parent's)
+    /// or the parent's.
+    fn sub_archs(
+        &mut self,
+        at: FileId,
+        raw: &Option<Vec<Spanned<String>>>,
+        parent: &Parent,
+        scope: &Scope,
+        what: &str,
+    ) -> Vec<String> {
+        let own = self.arch_list(at, raw, scope);
+        let Some(list) = raw else {
+            return parent.archs.to_vec();
+        };
+        for a in list {
+            if own.contains(a.get_ref()) && !parent.archs.contains(a.get_ref()) {
+                self.err(
+                    at,
+                    a.span(),
+                    format!(
+                        "{what} is on `{}` but its {} is not (it is on {}): drop the \
+                         architecture or add it to the container",
+                        a.get_ref(),
+                        parent.what,
+                        parent.archs.join(", ")
+                    ),
+                );
+            }
+        }
+        own.into_iter()
+            .filter(|a| parent.archs.contains(a))
+            .collect()
+    }
+
+    /// The enum a field names, if it is one whose enumerators fit the field.
+    fn field_enum(
+        &mut self,
+        at: FileId,
+        e: &Spanned<String>,
+        width: u32,
+        scope: &Scope,
+        model: &Model,
+    ) -> Option<String> {
+        let found = model.types.iter().find(|t| &t.name == e.get_ref());
+        let Some(t) = found else {
+            let enums = (model.types.iter())
+                .filter(|t| matches!(t.kind, TypeKind::Enum { .. }))
+                .map(|t| t.name.as_str());
+            self.err(
+                at,
+                e.span(),
+                format!(
+                    "`{}` is not a declared enum{}",
+                    e.get_ref(),
+                    suggest(e.get_ref(), enums)
+                ),
+            );
+            return None;
+        };
+        let TypeKind::Enum { values, .. } = &t.kind else {
+            let kind = scope.types.get(&t.name).map_or("type", |&i| scope.kinds[i]);
+            self.err(
+                at,
+                e.span(),
+                format!("`{}` is a {kind}, not an enum", e.get_ref()),
+            );
+            return None;
+        };
+        if let Some(v) = values.iter().find(|v| v.value & !width_mask(width) != 0) {
+            self.err(
+                at,
+                e.span(),
+                format!(
+                    "enum `{}` has `{}` = {:#x}, which does not fit the {width}-bit field",
+                    t.name, v.name, v.value
+                ),
+            );
+        }
+        Some(t.name.clone())
+    }
+
+    /// An error for each pair of `items` that share a name or overlap on an architecture
+    /// of `archs`, reported once per pair at the later item.
+    fn disjoint(
+        &mut self,
+        at: FileId,
+        items: &[Placed],
+        archs: &[String],
+        owner: &str,
+        kind: &str,
+        unit: &str,
+    ) {
+        for (j, b) in items.iter().enumerate() {
+            for a in &items[..j] {
+                let shared: Vec<&String> = archs
+                    .iter()
+                    .filter(|x| a.archs.contains(x) && b.archs.contains(x))
+                    .collect();
+                let Some(first) = shared.first() else {
+                    continue;
+                };
+                let on = if shared.len() == archs.len() {
+                    String::new()
+                } else {
+                    format!(" on {first}")
+                };
+                if a.name.get_ref() == b.name.get_ref() {
+                    self.err(
+                        at,
+                        b.name.span(),
+                        format!(
+                            "duplicate {kind} `{}` in {owner}{on}: a second layout of it needs \
+                             an `arch` list disjoint from the first's",
+                            b.name.get_ref()
+                        ),
+                    );
+                    continue;
+                }
+                let clash = (b.spans.iter()).find_map(|&(s, e)| {
+                    a.spans
+                        .iter()
+                        .find(|&&(s2, e2)| s < e2 && s2 < e)
+                        .map(|x| ((s, e), *x))
+                });
+                if let Some(((s, e), (s2, e2))) = clash {
+                    let show = |s: u64, e: u64| {
+                        if unit == "bits" {
+                            format!("{}:{s}", e - 1)
+                        } else {
+                            format!("{s:#x}..{e:#x}")
+                        }
+                    };
+                    self.err(
+                        at,
+                        b.at.clone(),
+                        format!(
+                            "{kind} `{}` ({unit} {}) overlaps `{}` ({unit} {}) in {owner}{on}",
+                            b.name.get_ref(),
+                            show(s, e),
+                            a.name.get_ref(),
+                            show(s2, e2)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// What a bundle or register is checked against: its container.
+struct Parent<'p> {
+    what: &'p str,
+    size: u64,
+    archs: &'p [String],
+    confidence: &'p Confidence,
+}
+
+struct FieldParent<'p> {
+    what: &'p str,
+    width: u32,
+    access: Option<Access>,
+    reset: Option<u64>,
+    archs: &'p [String],
+    confidence: &'p Confidence,
+}
+
+/// `"30:28"` -> (28, 30); `"17"` -> (17, 17).
+fn parse_csr_bits(s: &str) -> Option<(u32, u32)> {
+    let s = s.trim();
+    let (hi, lo) = match s.split_once(':') {
+        Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+        None => {
+            let n = s.parse().ok()?;
+            (n, n)
+        }
+    };
+    (lo <= hi && hi < 64).then_some((lo, hi))
+}
+
+fn swapped_hint(s: &str) -> String {
+    let Some((a, b)) = s.split_once(':').or_else(|| s.split_once("..")) else {
+        return String::new();
+    };
+    let r = format!("{}:{}", b.trim(), a.trim());
+    match (
+        parse_csr_bits(&r),
+        parse_csr_bits(&format!("{}:{}", a.trim(), b.trim())),
+    ) {
+        (Some(_), None) => format!("; did you mean `{r}`?"),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,255 @@
+//! Resolved register files: every offset checked, every architecture list explicit (a
+//! declaration without `arch` has its container's), every confidence on the common
+//! ordering. [`RegFile::view`] gives one generation's layout, which is what the Rust, C
+//! and SVD emitters generate from.
+
+use serde::Serialize;
+
+use super::provenance::{Confidence, Evidence};
+use super::words::Alternative;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Access {
+    RW,
+    RO,
+    WO,
+}
+
+impl Access {
+    pub fn parse(s: &str) -> Option<Access> {
+        Some(match s {
+            "RW" => Access::RW,
+            "RO" => Access::RO,
+            "WO" => Access::WO,
+            _ => return None,
+        })
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::RW => "RW",
+            Access::RO => "RO",
+            Access::WO => "WO",
+        }
+    }
+    pub fn readable(self) -> bool {
+        self != Access::WO
+    }
+    pub fn writable(self) -> bool {
+        self != Access::RO
+    }
+    /// Whether a field with this access fits in a register with `outer`'s.
+    pub fn within(self, outer: Access) -> bool {
+        self == outer || outer == Access::RW
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RegFile {
+    pub name: String,
+    pub doc: String,
+    /// The window in bytes.
+    pub size: u64,
+    pub bus_width: u32,
+    pub archs: Vec<String>,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    pub counts: Vec<Count>,
+    pub bundles: Vec<Bundle>,
+    /// The spec file that declares it, relative to the spec root.
+    pub file: String,
+}
+
+/// A number a source gives without listing the items.
+#[derive(Debug, Clone, Serialize)]
+pub struct Count {
+    pub what: String,
+    pub value: u64,
+    pub evidence: Evidence,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Bundle {
+    pub name: String,
+    pub doc: String,
+    /// From the register file's base.
+    pub offset: u64,
+    pub size: u64,
+    pub count: u64,
+    /// Equal to `size` for a single bundle.
+    pub stride: u64,
+    pub archs: Vec<String>,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    pub registers: Vec<Register>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Register {
+    pub name: String,
+    pub doc: String,
+    /// From the bundle's base.
+    pub offset: u64,
+    pub width: u32,
+    pub access: Access,
+    pub reset: Option<u64>,
+    pub archs: Vec<String>,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    pub fields: Vec<RegField>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RegField {
+    pub name: String,
+    pub doc: String,
+    pub lsb: u32,
+    pub width: u32,
+    pub access: Access,
+    pub reset: Option<u64>,
+    /// The `[[enum]]` naming its values.
+    pub enum_type: Option<String>,
+    pub archs: Vec<String>,
+    pub confidence: Confidence,
+    pub evidence: Vec<Evidence>,
+    pub alternatives: Vec<Alternative>,
+}
+
+impl RegField {
+    pub fn msb(&self) -> u32 {
+        self.lsb + self.width - 1
+    }
+    /// The field's bits in the register.
+    pub fn mask(&self) -> u64 {
+        width_mask(self.width) << self.lsb
+    }
+    /// `"30:28"` or `"17"`, as CSR tables write it.
+    pub fn bits(&self) -> String {
+        if self.width == 1 {
+            self.lsb.to_string()
+        } else {
+            format!("{}:{}", self.msb(), self.lsb)
+        }
+    }
+}
+
+impl Register {
+    /// The bits no field of `fields` covers.
+    pub fn unknown_mask<'f>(&self, fields: impl IntoIterator<Item = &'f RegField>) -> u64 {
+        let covered = fields.into_iter().fold(0, |m, f| m | f.mask());
+        width_mask(self.width) & !covered
+    }
+}
+
+/// The low `width` bits set.
+pub fn width_mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// One generation's layout of a register file: only what that architecture has.
+pub struct RegFileView<'m> {
+    pub file: &'m RegFile,
+    pub arch: &'m str,
+    pub bundles: Vec<BundleView<'m>>,
+}
+
+pub struct BundleView<'m> {
+    pub bundle: &'m Bundle,
+    pub registers: Vec<RegisterView<'m>>,
+}
+
+pub struct RegisterView<'m> {
+    pub register: &'m Register,
+    pub fields: Vec<&'m RegField>,
+}
+
+impl RegisterView<'_> {
+    pub fn unknown_mask(&self) -> u64 {
+        self.register.unknown_mask(self.fields.iter().copied())
+    }
+}
+
+impl RegFile {
+    /// The layout on `arch` (empty when the file does not exist there).
+    pub fn view<'m>(&'m self, arch: &'m str) -> RegFileView<'m> {
+        let has = |archs: &[String]| archs.iter().any(|a| a == arch);
+        let bundles = if has(&self.archs) {
+            (self.bundles.iter().filter(|b| has(&b.archs)))
+                .map(|bundle| BundleView {
+                    bundle,
+                    registers: (bundle.registers.iter().filter(|r| has(&r.archs)))
+                        .map(|register| RegisterView {
+                            register,
+                            fields: register.fields.iter().filter(|f| has(&f.archs)).collect(),
+                        })
+                        .collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        RegFileView {
+            file: self,
+            arch,
+            bundles,
+        }
+    }
+
+    /// Every architecture's layout, in the file's architecture order.
+    pub fn views(&self) -> impl Iterator<Item = RegFileView<'_>> {
+        self.archs.iter().map(|a| self.view(a))
+    }
+
+    /// Whether every architecture has the same layout (no per-generation declarations).
+    pub fn arch_invariant(&self) -> bool {
+        let same = |archs: &[String]| archs == self.archs.as_slice();
+        self.bundles.iter().all(|b| {
+            same(&b.archs)
+                && (b.registers.iter())
+                    .all(|r| same(&r.archs) && r.fields.iter().all(|f| same(&f.archs)))
+        })
+    }
+}
+
+/// What a `FILE.BUNDLE.register[.field]` path names: every per-generation declaration of
+/// it (a register or field declared once per layout appears once per layout).
+pub struct RegPath<'m> {
+    pub file: &'m RegFile,
+    pub bundle: &'m Bundle,
+    pub registers: Vec<&'m Register>,
+    /// Empty for a path that ends at the register.
+    pub fields: Vec<&'m RegField>,
+}
+
+impl super::Model {
+    /// Looks up `FILE.BUNDLE.register[.field]` (a bundle index such as `M2S_Q[3]` is
+    /// allowed and ignored).
+    pub fn register_path(&self, path: &str) -> Option<RegPath<'_>> {
+        let mut parts = path.split('.');
+        let (f, b, r) = (parts.next()?, parts.next()?, parts.next()?);
+        let field = parts.next();
+        if parts.next().is_some() {
+            return None;
+        }
+        let b = b.split_once('[').map_or(b, |(n, _)| n);
+        let file = self.regfiles.iter().find(|x| x.name == f)?;
+        let bundle = file.bundles.iter().find(|x| x.name == b)?;
+        let registers: Vec<&Register> = bundle.registers.iter().filter(|x| x.name == r).collect();
+        let fields: Vec<&RegField> = match field {
+            Some(n) => (registers.iter())
+                .flat_map(|x| x.fields.iter().filter(|y| y.name == n))
+                .collect(),
+            None => Vec::new(),
+        };
+        let found = !registers.is_empty() && (field.is_none() || !fields.is_empty());
+        found.then_some(RegPath {
+            file,
+            bundle,
+            registers,
+            fields,
+        })
+    }
+}
