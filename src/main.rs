@@ -89,6 +89,30 @@ enum Command {
         /// (`DMAMEMCPY`), a type (`DTYPE`), or a field path (`WORD.a.b`, `WORD.a[0]`).
         what: String,
     },
+    /// Decode a dump of a register file's window (or, with --bundle, of one bundle
+    /// element): every register's fields on the architecture, unknown bits kept raw.
+    Regs {
+        /// The register file (`UDMA_M2S`).
+        file: String,
+        /// Architecture: sunda, cayman, mariana, maverick.
+        #[arg(long, default_value = "cayman", value_parser = cli::parse_arch)]
+        arch: Arch,
+        /// The dump is of this bundle element only (`M2S_Q[3]`, or `M2S`).
+        #[arg(long)]
+        bundle: Option<String>,
+        /// Input is hex text of bytes (little-endian registers), as decode reads.
+        #[arg(long, conflicts_with = "words")]
+        hex: bool,
+        /// Input is hex text of 32-bit values, one per register slot in address order
+        /// (`0x40000000`; `#` comments).
+        #[arg(long)]
+        words: bool,
+        /// Print one JSON document instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Input file; `-` or absent for stdin.
+        input: Option<PathBuf>,
+    },
     /// Lower the compiler's pseudo words as the host runtime does (the spec's
     /// `[[lowering]]`): PSEUDO_DMA_DIRECT2D (+ its PSEUDO_DMA_EXT) to the real DGE word its
     /// dge_op picks; every other word unchanged.
@@ -182,6 +206,23 @@ fn main() -> ExitCode {
         } => cli::encode::run(&input, hex, arch, !no_validate),
         Command::Explain { what } => cli::explain::explain(&what).map(|text| print!("{text}")),
         Command::Klr { command } => cli::klr::run(&command),
+        Command::Regs {
+            file,
+            arch,
+            bundle,
+            hex,
+            words,
+            json,
+            input,
+        } => cli::registers::dump(&cli::registers::DumpArgs {
+            file,
+            arch,
+            bundle,
+            hex,
+            words,
+            json,
+            input,
+        }),
         Command::Lower {
             arch,
             abi,

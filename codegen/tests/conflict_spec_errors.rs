@@ -83,7 +83,7 @@ fn a_conflict_names_what_it_is_about() {
         &edited("\"size_of\"]", "\"sizeof\"]"),
         "about = [\"OPCODE\", ",
         "\"sizeof\"",
-        "conflict `c` is about `sizeof`, which is neither a type nor a table",
+        "conflict `c` is about `sizeof`, which is neither a type, a table nor a register or field (`FILE.BUNDLE.register[.field]`)",
     );
 }
 

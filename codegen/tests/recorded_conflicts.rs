@@ -97,6 +97,13 @@ fn json_carries_the_conflict_records() {
     assert_eq!(
         names,
         [
+            "m2s_tdrtp_inc_access",
+            "m2s_q_sw_ctrl_access",
+            "m2s_q_gdma_pref_access",
+            "m2s_q_cfg_cayman_reset",
+            "m2s_nc3_prefetch_on_maverick",
+            "s2m_comp_cfg_en_comp_ring_update_reset",
+            "s2m_rcrbp_high_presence",
             "tensor_num_elem_exemption",
             "qos_narrowing",
             "dtype_width",

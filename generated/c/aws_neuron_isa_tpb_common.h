@@ -5773,6 +5773,125 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
 /* ---- Recorded conflicts ---------------------------------------------------------- */
 
 /**
+ * Conflict `m2s_tdrtp_inc_access` (about UDMA_M2S.M2S_Q.TDRTP_inc): Access of the M2S doorbell
+ * TDRTP_inc (+0x38). The Cayman CSR page (schema), the CSR index, the hw-engine page and the field
+ * tables (Maverick regdef) give RW; the descriptor model's Cayman-header table (udma_m2s.h) gives
+ * the M2S/S2M *DRTP_INC doorbell as WO. Same generation (Cayman), so not a generation difference.
+ * The schema reading leads: it is the shipped schema, re-parsed register by register, and three
+ * further pages agree. A possible reconciliation (not stated by either page): the index notes that
+ * register-level AccessType is often RW where the bitfield is WO, so the header may carry the
+ * field-level access. Either way the register is written, not read, to ring the doorbell.
+ *
+ * Reading `csr_schema`: RW (the spec's value). [HIGH/OBSERVED] Evidence: wiki-csr-udma-m2s §4.1;
+ * wiki-csr-index §3.5; supp-field-tables §6.1.
+ *
+ * Reading `cayman_header_summary`: WO, from the descriptor model's table read from
+ * arch-headers/cayman/udma_m2s.h. [HIGH/OBSERVED] Evidence: supp-descriptor-model §4.1.
+ */
+
+/**
+ * Conflict `m2s_q_sw_ctrl_access` (about UDMA_M2S.M2S_Q.q_sw_ctrl): Access of M2S_Q.q_sw_ctrl
+ * (+0xb0) on Maverick. The hw-engine page's M2S_Q table (Maverick regdef offsets) gives WO, as do
+ * the Cayman schema and the Cayman header summary; the field tables' Maverick table gives RW. The
+ * WO reading leads: it agrees with the Cayman generation and with the register's nature (reset
+ * strobes), and the field tables give RW for every *_sw_ctrl register. The spec declares one
+ * q_sw_ctrl, WO, for all generations.
+ *
+ * Reading `wo`: WO (the spec's value). [HIGH/OBSERVED] Evidence: wiki-udma-hw-engine §2.1;
+ * wiki-csr-udma-m2s §4.3.
+ *
+ * Reading `field_tables_rw`: RW in the field tables' M2S_Q[i] table (al_udma_m2s_regs.json).
+ * [HIGH/OBSERVED] Evidence: supp-field-tables §6.1.
+ */
+
+/**
+ * Conflict `m2s_q_gdma_pref_access` (about UDMA_M2S.M2S_Q.gdma_pref): Maverick M2S_Q.gdma_pref
+ * (+0x54): the hw-engine page gives RO, 'internal descriptor counter reflected to SW'; the field
+ * tables give RW, 'generic-DMA prefetch ctrl'. Both read the same Maverick regdef. The RO reading
+ * leads: its description is specific (read as from the regdef's description text), the field
+ * tables' gloss reads like one made from the name. Re-check against the regdef.
+ *
+ * Reading `hw_engine_ro`: RO (the spec's value). [HIGH/OBSERVED] Evidence: wiki-udma-hw-engine
+ * §2.1.
+ *
+ * Reading `field_tables_rw`: RW, a prefetch control. [HIGH/OBSERVED] Evidence: supp-field-tables
+ * §6.1.
+ */
+
+/**
+ * Conflict `m2s_q_cfg_cayman_reset` (about UDMA_M2S.M2S_Q.cfg,
+ * UDMA_M2S.M2S_Q.cfg.axi_awcache_comp): The Cayman CSR page disputes itself on the reset of
+ * M2S_Q.cfg: its per-gen reset table gives the Cayman word as 'all-zero' (against the Maverick
+ * header's 0xe3640000), while its §4.3 row and §9 give axi_awcache_comp[27:24] reset 3 (the
+ * hw-engine page agrees for Mariana). The field-level reset 3 leads: it is stated twice, field by
+ * field, and matches the Maverick field reset; 'all-zero' reads as a summary that ignores the
+ * awcache nibble. The spec declares axi_awcache_comp reset 0x3 and no whole-register reset for cfg.
+ *
+ * Reading `awcache_reset_3`: axi_awcache_comp resets to 3, so the Cayman word is at least
+ * 0x03000000 (the spec's reading). [HIGH/OBSERVED] Evidence: wiki-csr-udma-m2s §4.3;
+ * wiki-csr-udma-m2s §9. AXI parameters & error log `[HIGH/OBSERVED]`; wiki-udma-hw-engine §2.1.
+ *
+ * Reading `all_zero_word`: The Cayman cfg reset word is all-zero. [HIGH/OBSERVED] Evidence:
+ * wiki-csr-udma-m2s §Per-gen register-map deltas `[HIGH/OBSERVED]`.
+ */
+
+/**
+ * Conflict `m2s_nc3_prefetch_on_maverick` (about UDMA_M2S.AXI_M2S.enhanced_ostand_cfg,
+ * UDMA_M2S.M2S_Q.TDRDTP_inc, UDMA_M2S.M2S_Q.TDRDTP): Whether Maverick has the NC-v3
+ * enhanced-prefetch registers (the AXI_M2S_MLA bundle, AXI_M2S.enhanced_ostand_cfg,
+ * M2S_Q.TDRDTP_inc / TDRDTP). The CSR index's per-gen matrix calls the Maverick udma_m2s a
+ * 'superset' of Cayman's; the Cayman CSR page's CORRECTION reports zero hits for M2S_MLA, TDRDTP,
+ * enhanced_ostand, cfg_prefetch and cfg_outstanding in the Maverick header, and the hw-engine
+ * page's Maverick regdef has 14 bundles without AXI_M2S_MLA and TDRTP_set/TDRHP_set in place of
+ * TDRDTP_inc/TDRDTP. The 'absent' reading leads: two pages, each from a direct read of a Maverick
+ * artifact, against a one-word summary. The spec gives these entries arch cayman/mariana
+ * (AXI_M2S_MLA likewise).
+ *
+ * Reading `absent_on_maverick`: Absent from the Maverick header and regdef (the spec's reading).
+ * [HIGH/OBSERVED] Evidence: wiki-csr-udma-m2s §CORRECTION vs SX-CSR-07; wiki-udma-hw-engine §2.1.
+ *
+ * Reading `index_superset`: The index's per-gen matrix: Maverick udma_m2s is a superset of Cayman's
+ * (header-only). [HIGH/OBSERVED] Evidence: wiki-csr-index §4. Per-gen CSR applicability — which
+ * rows are Cayman-only `[HIGH · OBSERVED / where flagged INFERRED]`.
+ */
+
+/**
+ * Conflict `s2m_comp_cfg_en_comp_ring_update_reset` (about
+ * UDMA_S2M.S2M_Q.comp_cfg.en_comp_ring_update): The reset of S2M_Q.comp_cfg.en_comp_ring_update.
+ * The S2M CSR page (the Cayman schema udma_s2m.json) gives 1, writeback ON by default, opposite
+ * M2S; the CSR index, the hw-engine page and the descriptor model (Cayman header, Q_COMP_CFG reset
+ * 0x0000000f) agree. The field tables give 0 for both engines and call the 1 an earlier draft's
+ * error, reading the RTL JSON (the Maverick al_udma_s2m_regs.json). The schema page leads: a
+ * shipped schema re-parsed field by field outranks one page's reading, and four pages agree with
+ * it. Left open: whether the field tables' 0 is really Maverick's reset (a generation difference);
+ * no page states a Maverick reset for this field, so the spec holds 1 for every arch.
+ *
+ * Reading `csr_schema`: Reset 1 (writeback ON by default); Cayman word 0x0000000f with
+ * dis_comp_coal, first_pkt_promotion and buf2_len_location also 1. The leading reading.
+ * [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §Per-queue config / status / control;
+ * wiki-csr-udma-s2m §Completion controller; supp-descriptor-model §4.2.
+ *
+ * Reading `field_tables`: Reset 0 for both engines, from the RTL JSON the field tables read
+ * (Maverick's); the companion resets (dis_comp_coal, first_pkt_promotion, buf2_len_location 1,
+ * desc_size 4) are what differ from M2S. [HIGH/OBSERVED] Evidence: supp-field-tables §6.2.
+ */
+
+/**
+ * Conflict `s2m_rcrbp_high_presence` (about UDMA_S2M.S2M_Q.RCRBP_high): Whether S2M_Q has
+ * RCRBP_high. The descriptor model's per-queue table (from arch-headers/cayman/udma_s2m.h) lists
+ * *CRBP_HIGH at 0x1048 for M2S and marks the S2M column absent; the S2M CSR page (Cayman schema),
+ * the field tables (Maverick JSON) and the hw-engine page all give RCRBP_high at queue offset 0x48,
+ * RW. The schema page leads (shipped schema, three pages agree; the descriptor model's row labels
+ * it M2S-only in its meaning column, likely a table omission). Held: RCRBP_high for every arch.
+ *
+ * Reading `csr_schema`: RCRBP_high at 0x48, RW, addr[31:0] = completion ring base [63:32].
+ * [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §RX completion ring; supp-field-tables §6.2.
+ *
+ * Reading `descriptor_model`: No S2M completion-ring base high register (the table's S2M offset is
+ * a dash). [HIGH/OBSERVED] Evidence: supp-descriptor-model §4.1.
+ */
+
+/**
  * Conflict `tensor_num_elem_exemption` (about TENSOR2D, TENSOR3D, TENSOR4D): Which TENSOR*D
  * patterns are spared the count check (every num_elem[d] nonzero). The header's tensor3d_valid
  * exempts a shape register; the compiler's decoders (core_v4::tensor2d_valid / tensor3d_valid,

@@ -25,6 +25,9 @@ pub fn explain(query: &str) -> Result<String, CliError> {
         Some((w, f)) => (w, Some(f)),
         None => (query, None),
     };
+    if let Some(file) = super::registers::find(word_part) {
+        return super::registers::explain(file, field_part);
+    }
     if field_part.is_none()
         && let Some(text) = gaps_text(word_part)
     {
@@ -681,7 +684,7 @@ fn reads(field: &str, leaf: &str) -> bool {
     under(leaf, field) || under(field, leaf)
 }
 
-fn evidence_lines(ev: &[Evidence], out: &mut String) {
+pub(super) fn evidence_lines(ev: &[Evidence], out: &mut String) {
     for e in ev {
         let _ = writeln!(out, "    - {} [{}]", e.cite, e.confidence.tag);
         let details = [
@@ -699,11 +702,16 @@ fn evidence_lines(ev: &[Evidence], out: &mut String) {
     }
 }
 
-fn alternative_lines(a: &Alternative, out: &mut String) {
+pub(super) fn alternative_lines(a: &Alternative, out: &mut String) {
+    let ty = if a.type_name.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", a.type_name)
+    };
     let _ = writeln!(
         out,
-        "  CONFLICT   also read as `{}` ({}) [{}]: {}",
-        a.name, a.type_name, a.confidence.tag, a.doc
+        "  CONFLICT   also read as `{}`{ty} [{}]: {}",
+        a.name, a.confidence.tag, a.doc
     );
     evidence_lines(a.evidence, out);
 }

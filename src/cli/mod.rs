@@ -12,6 +12,7 @@ pub mod klr;
 pub mod lower;
 pub mod progress;
 pub mod records;
+pub mod registers;
 pub mod table;
 pub mod validate;
 

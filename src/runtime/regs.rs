@@ -199,3 +199,31 @@ impl RegisterMeta {
         self.fields.iter().filter(move |f| f.archs.contains(&arch))
     }
 }
+
+/// The parts of a generated register value type that are the same for every register:
+/// the raw-bits constructors and the [`Register`] impl with its access markers.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dmaspec_register {
+    ($t:ident, $offset:expr $(, $marker:ident)*) => {
+        impl $t {
+            pub const fn from_bits(bits: u32) -> Self {
+                Self(bits)
+            }
+            pub const fn to_bits(self) -> u32 {
+                self.0
+            }
+        }
+        impl $crate::runtime::regs::Register for $t {
+            const OFFSET: u64 = $offset;
+            fn from_bits(bits: u32) -> Self {
+                Self(bits)
+            }
+            fn to_bits(self) -> u32 {
+                self.0
+            }
+        }
+        $(impl $crate::runtime::regs::$marker for $t {})*
+    };
+}
+pub use __dmaspec_register as register;

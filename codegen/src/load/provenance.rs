@@ -427,7 +427,8 @@ fn undeclared_confidence(tag: &str) -> Confidence {
 /// tried in this order: a heading's key (`§6.5`, `§Static arm`; see [`section_key`]); a
 /// key and then a place inside that section (`§4 Table 4.4a`, `§Static arm
 /// (CORRECTION)`), the longest key winning; the opening words of a heading up to ` — `
-/// or ` (` (`§Form A — Pool bound-check indirect`). Backticks are ignored throughout.
+/// or ` (` (`§Form A — Pool bound-check indirect`), or the whole heading. Backticks are
+/// ignored throughout.
 pub(crate) fn resolve_section(
     id: &str,
     sections: &[String],
@@ -462,7 +463,13 @@ pub(crate) fn resolve_section(
         })
         .map(|(.., h)| *h)
         .collect();
-    let found = [exact, within, opening].into_iter().find(|c| !c.is_empty());
+    let whole: Vec<&String> = (keyed.iter())
+        .filter(|(_, t, _)| t.trim() == wanted)
+        .map(|(.., h)| *h)
+        .collect();
+    let found = [exact, whole, within, opening]
+        .into_iter()
+        .find(|c| !c.is_empty());
     match found.as_deref() {
         Some([one]) => Ok(Some((*one).clone())),
         Some(many) => Err(format!(

@@ -113,15 +113,65 @@ impl Loader {
                 }
             })
             .collect();
+        let mut arch_sizes = Vec::new();
+        for (a, s) in &r.arch_size {
+            if !archs.contains(a.get_ref()) {
+                self.err(
+                    at,
+                    a.span(),
+                    format!(
+                        "`arch_size` names `{}`, which {what} is not on ({})",
+                        a.get_ref(),
+                        archs.join(", ")
+                    ),
+                );
+            } else if *s.get_ref() == 0 {
+                self.err(
+                    at,
+                    s.span(),
+                    format!("{what} has size 0 on {}", a.get_ref()),
+                );
+            } else {
+                arch_sizes.push((a.get_ref().clone(), *s.get_ref()));
+            }
+        }
+        let size_on = |arch: &str| {
+            (arch_sizes.iter())
+                .find(|(a, _)| a == arch)
+                .map_or(size, |(_, s)| *s)
+        };
         let parent = Parent {
             what: &what,
-            size,
+            size: archs.iter().map(|a| size_on(a)).max().unwrap_or(size),
             archs: &archs,
             confidence: &confidence,
         };
         let bundles: Vec<Bundle> = (r.bundle.iter())
             .map(|b| self.bundle(at, b, &parent, bus_width as u32, scope, model))
             .collect();
+        // A bundle must fit the window of every architecture it is on.
+        for (raw, b) in r.bundle.iter().zip(&bundles) {
+            let end = ((b.count - 1).checked_mul(b.stride))
+                .and_then(|x| x.checked_add(b.offset))
+                .and_then(|x| x.checked_add(b.size));
+            let Some(end) = end else { continue };
+            let short: Vec<&String> = (b.archs.iter())
+                .filter(|a| end <= parent.size && end > size_on(a))
+                .collect();
+            if let Some(a) = short.first() {
+                self.err(
+                    at,
+                    raw.offset.span(),
+                    format!(
+                        "bundle `{}` ends at {end:#x}, past {what}'s {:#x}-byte window on \
+                         {a}: give it an `arch` list without {a}, or the window its size there \
+                         (`arch_size`)",
+                        b.name,
+                        size_on(a)
+                    ),
+                );
+            }
+        }
         let placed: Vec<Placed> = (r.bundle.iter().zip(&bundles))
             .map(|(raw, b)| Placed {
                 name: &raw.name,
@@ -137,6 +187,7 @@ impl Loader {
             name: name.clone(),
             doc: r.doc.trim().to_string(),
             size,
+            arch_sizes,
             bus_width: bus_width as u32,
             archs,
             confidence,

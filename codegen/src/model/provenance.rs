@@ -63,8 +63,14 @@ pub fn section_key(heading: &str) -> String {
         .take_while(|c| c.is_ascii_digit() || *c == '.')
         .collect();
     let number = number.trim_end_matches('.');
-    if !number.is_empty() && heading[number.len()..].starts_with(['.', ' ']) {
-        return number.to_string();
+    // A lettered sub-section (`1.3a`) keeps its letter.
+    let lettered = heading[number.len()..]
+        .chars()
+        .next()
+        .filter(|c| c.is_ascii_lowercase() && !number.is_empty())
+        .map_or(number.len(), |_| number.len() + 1);
+    if !number.is_empty() && heading[lettered..].starts_with(['.', ' ']) {
+        return heading[..lettered].to_string();
     }
     let plain = heading.replace('`', "");
     plain.split(" — ").next().unwrap_or("").trim().to_string()

@@ -2,6 +2,7 @@
 //! of a word, the rules of a type. They sit above the sub-models, which hold data only.
 
 use super::Model;
+use super::registers;
 use super::rules::{RuleKind, RuleSet};
 use super::words::*;
 
@@ -162,5 +163,36 @@ impl RuleSet {
             }
         }
         t
+    }
+}
+
+impl Model {
+    /// Looks up `FILE.BUNDLE.register[.field]` (a bundle index such as `M2S_Q[3]` is
+    /// allowed and ignored).
+    pub fn register_path(&self, path: &str) -> Option<registers::RegPath<'_>> {
+        let mut parts = path.split('.');
+        let (f, b, r) = (parts.next()?, parts.next()?, parts.next()?);
+        let field = parts.next();
+        if parts.next().is_some() {
+            return None;
+        }
+        let b = b.split_once('[').map_or(b, |(n, _)| n);
+        let file = self.regfiles.iter().find(|x| x.name == f)?;
+        let bundle = file.bundles.iter().find(|x| x.name == b)?;
+        let regs: Vec<&registers::Register> =
+            bundle.registers.iter().filter(|x| x.name == r).collect();
+        let fields: Vec<&registers::RegField> = match field {
+            Some(n) => (regs.iter())
+                .flat_map(|x| x.fields.iter().filter(|y| y.name == n))
+                .collect(),
+            None => Vec::new(),
+        };
+        let found = !regs.is_empty() && (field.is_none() || !fields.is_empty());
+        found.then_some(registers::RegPath {
+            file,
+            bundle,
+            registers: regs,
+            fields,
+        })
     }
 }

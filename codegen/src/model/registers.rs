@@ -47,8 +47,10 @@ impl Access {
 pub struct RegFile {
     pub name: String,
     pub doc: String,
-    /// The window in bytes.
+    /// The window in bytes (on the architectures `arch_sizes` does not list).
     pub size: u64,
+    /// Architectures whose window is another size.
+    pub arch_sizes: Vec<(String, u64)>,
     pub bus_width: u32,
     pub archs: Vec<String>,
     pub confidence: Confidence,
@@ -173,6 +175,13 @@ impl RegisterView<'_> {
 }
 
 impl RegFile {
+    /// The window on `arch`.
+    pub fn size_on(&self, arch: &str) -> u64 {
+        (self.arch_sizes.iter())
+            .find(|(a, _)| a == arch)
+            .map_or(self.size, |(_, s)| *s)
+    }
+
     /// The layout on `arch` (empty when the file does not exist there).
     pub fn view<'m>(&'m self, arch: &'m str) -> RegFileView<'m> {
         let has = |archs: &[String]| archs.iter().any(|a| a == arch);
@@ -222,34 +231,4 @@ pub struct RegPath<'m> {
     pub registers: Vec<&'m Register>,
     /// Empty for a path that ends at the register.
     pub fields: Vec<&'m RegField>,
-}
-
-impl super::Model {
-    /// Looks up `FILE.BUNDLE.register[.field]` (a bundle index such as `M2S_Q[3]` is
-    /// allowed and ignored).
-    pub fn register_path(&self, path: &str) -> Option<RegPath<'_>> {
-        let mut parts = path.split('.');
-        let (f, b, r) = (parts.next()?, parts.next()?, parts.next()?);
-        let field = parts.next();
-        if parts.next().is_some() {
-            return None;
-        }
-        let b = b.split_once('[').map_or(b, |(n, _)| n);
-        let file = self.regfiles.iter().find(|x| x.name == f)?;
-        let bundle = file.bundles.iter().find(|x| x.name == b)?;
-        let registers: Vec<&Register> = bundle.registers.iter().filter(|x| x.name == r).collect();
-        let fields: Vec<&RegField> = match field {
-            Some(n) => (registers.iter())
-                .flat_map(|x| x.fields.iter().filter(|y| y.name == n))
-                .collect(),
-            None => Vec::new(),
-        };
-        let found = !registers.is_empty() && (field.is_none() || !fields.is_empty());
-        found.then_some(RegPath {
-            file,
-            bundle,
-            registers,
-            fields,
-        })
-    }
 }

@@ -19,6 +19,11 @@ pub struct RawRegFile {
     /// The window in bytes.
     #[schemars(with = "u64")]
     pub size: Spanned<u64>,
+    /// The window on the architectures whose window differs from `size`
+    /// (`arch_size = { maverick = 0x40000 }`).
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, u64>")]
+    pub arch_size: std::collections::BTreeMap<Spanned<String>, Spanned<u64>>,
     /// The data width in bits; a register's default width.
     #[schemars(with = "u64")]
     pub bus_width: Spanned<u64>,

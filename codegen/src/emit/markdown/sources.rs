@@ -57,6 +57,29 @@ impl Collector<'_, '_> {
         });
     }
 
+    /// A register file and everything in it, each cited on the file's page.
+    fn regfile(&mut self, f: &crate::model::registers::RegFile) {
+        let href = format!("registers/{}.md", f.name.to_ascii_lowercase());
+        self.add(&f.evidence, "register file", &f.name, &href);
+        for n in &f.counts {
+            let label = format!("{} ({})", f.name, n.what);
+            self.add(std::slice::from_ref(&n.evidence), "count", &label, &href);
+        }
+        for b in &f.bundles {
+            let site = format!("{}.{}", f.name, b.name);
+            self.add(&b.evidence, "bundle", &site, &href);
+            for r in &b.registers {
+                let site = format!("{site}.{}", r.name);
+                self.add(&r.evidence, "register", &site, &href);
+                for x in &r.fields {
+                    let site = format!("{site}.{}", x.name);
+                    self.add(&x.evidence, "register field", &site, &href);
+                    self.alternatives(&x.alternatives, &site, &href);
+                }
+            }
+        }
+    }
+
     /// Alternative readings of `site`, shown at `href`.
     fn alternatives(&mut self, alts: &[Alternative], site: &str, href: &str) {
         for a in alts {
@@ -318,6 +341,9 @@ fn citations(cx: &Pages<'_>) -> Vec<Citation> {
             &g.name,
             "coverage.md#known-but-not-specified",
         );
+    }
+    for f in &m.regfiles {
+        c.regfile(f);
     }
     c.out
 }

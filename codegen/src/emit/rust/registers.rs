@@ -14,9 +14,6 @@ use crate::model::registers::{BundleView, RegField, RegFile, RegFileView, Regist
 use crate::model::{Int, TypeKind};
 
 pub(super) fn items(cx: &Render, rt: &TokenStream) -> TokenStream {
-    if cx.model.regfiles.is_empty() {
-        return TokenStream::new();
-    }
     let files = cx.model.regfiles.iter().map(|f| regfile(cx, f));
     let meta = cx.lits.embed(Lit::slice(
         cx.model.regfiles.iter().map(|f| regfile_meta(cx, f)),
@@ -43,24 +40,124 @@ pub(super) fn items(cx: &Render, rt: &TokenStream) -> TokenStream {
 fn regfile(cx: &Render, f: &RegFile) -> TokenStream {
     let name = format_ident!("{}", f.name);
     let doc = doc_lines(&f.doc);
-    let size = hex(f.size);
-    let archs = f.views().map(|v| arch_module(cx, &v));
+    let layouts = Layouts::of(f);
+    let types = (layouts.bundles.iter())
+        .filter(|(_, regs)| !regs.is_empty())
+        .map(|(bundle, regs)| {
+            let m = format_ident!("{bundle}");
+            let defs = regs
+                .iter()
+                .flat_map(|(_, variants)| variants.iter().map(|v| register(cx, v)));
+            let d = doc_lines(&format!(
+                "The register value types of bundle `{bundle}`, every generation's (a register \
+             whose layout differs by generation has one type per layout, named after the \
+             first architecture that has it)."
+            ));
+            quote!(#d pub mod #m { #[allow(unused_imports)] use super::*; #(#defs)* })
+        });
+    let archs = f.views().map(|v| arch_module(&v, &layouts));
     quote! {
         #doc
         pub mod #name {
             #[allow(unused_imports)]
             use super::*;
-            /// The window in bytes.
-            pub const SIZE: u64 = #size;
+            #(#types)*
             #(#archs)*
         }
     }
 }
 
-fn arch_module(cx: &Render, v: &RegFileView) -> TokenStream {
+/// One register type: a register declaration with the fields one or more architectures
+/// give it.
+struct Variant<'m> {
+    view: RegisterView<'m>,
+    archs: Vec<&'m str>,
+    /// The type's name: the register's, or with its first architecture's when the
+    /// register has several layouts.
+    ty: String,
+}
+
+/// The distinct register layouts of a file, by bundle name and register name, in spec
+/// order.
+struct Layouts<'m> {
+    bundles: Vec<(&'m str, Vec<(&'m str, Vec<Variant<'m>>)>)>,
+}
+
+impl<'m> Layouts<'m> {
+    fn of(f: &'m RegFile) -> Self {
+        let mut bundles: Vec<(&str, Vec<(&str, Vec<Variant>)>)> = Vec::new();
+        for v in f.views() {
+            for b in v.bundles {
+                let bi = match bundles.iter().position(|(n, _)| *n == b.bundle.name) {
+                    Some(i) => i,
+                    None => {
+                        bundles.push((&b.bundle.name, Vec::new()));
+                        bundles.len() - 1
+                    }
+                };
+                for r in b.registers {
+                    let regs = &mut bundles[bi].1;
+                    let ri = match regs.iter().position(|(n, _)| *n == r.register.name) {
+                        Some(i) => i,
+                        None => {
+                            regs.push((&r.register.name, Vec::new()));
+                            regs.len() - 1
+                        }
+                    };
+                    let variants = &mut regs[ri].1;
+                    let same = |x: &Variant| {
+                        std::ptr::eq(x.view.register, r.register)
+                            && x.view.fields.len() == r.fields.len()
+                            && (x.view.fields.iter().zip(&r.fields))
+                                .all(|(a, b)| std::ptr::eq(*a, *b))
+                    };
+                    match variants.iter_mut().find(|x| same(x)) {
+                        Some(x) => x.archs.push(v.arch),
+                        None => variants.push(Variant {
+                            view: r,
+                            archs: vec![v.arch],
+                            ty: String::new(),
+                        }),
+                    }
+                }
+            }
+        }
+        for (_, regs) in &mut bundles {
+            for (name, variants) in regs {
+                let several = variants.len() > 1;
+                for x in variants.iter_mut() {
+                    x.ty = if several {
+                        format!("{name}_{}", x.archs[0])
+                    } else {
+                        name.to_string()
+                    };
+                }
+            }
+        }
+        Layouts { bundles }
+    }
+
+    /// The type of register `reg` of bundle `bundle` on `arch`.
+    fn ty(&self, bundle: &str, reg: &str, arch: &str) -> String {
+        let regs = self
+            .bundles
+            .iter()
+            .find(|(n, _)| *n == bundle)
+            .map(|(_, r)| r);
+        let variants = regs
+            .and_then(|r| r.iter().find(|(n, _)| *n == reg))
+            .map(|(_, v)| v);
+        (variants.into_iter().flatten())
+            .find(|x| x.archs.contains(&arch))
+            .map_or(reg.to_string(), |x| x.ty.clone())
+    }
+}
+
+fn arch_module(v: &RegFileView, layouts: &Layouts) -> TokenStream {
     let arch = ident(v.arch);
     let file = v.file;
-    let bundles = v.bundles.iter().map(|b| bundle(cx, b));
+    let size = hex(file.size_on(v.arch));
+    let bundles = v.bundles.iter().map(|b| bundle(b, v.arch, layouts));
     let accessors = v.bundles.iter().map(|b| {
         let m = format_ident!("{}", b.bundle.name);
         let d = doc_lines(&format!(
@@ -86,16 +183,17 @@ fn arch_module(cx: &Render, v: &RegFileView) -> TokenStream {
         }
     });
     let doc = doc_lines(&format!(
-        "`{}` as {} lays it out ({} bundles).",
-        file.name,
-        v.arch,
-        v.bundles.len()
+        "`{}` as {} lays it out: its bundles, their register types and `Block`, the file \
+         bound to a bus.",
+        file.name, v.arch,
     ));
     quote! {
         #doc
         pub mod #arch {
             #[allow(unused_imports)]
             use super::*;
+            /// The window in bytes.
+            pub const SIZE: u64 = #size;
             #(#bundles)*
             /// The register file on a bus, its window starting at `base`.
             pub struct Block<B: Bus> {
@@ -112,12 +210,21 @@ fn arch_module(cx: &Render, v: &RegFileView) -> TokenStream {
     }
 }
 
-fn bundle(cx: &Render, b: &BundleView) -> TokenStream {
+fn bundle(b: &BundleView, arch: &str, layouts: &Layouts) -> TokenStream {
     let bd = b.bundle;
     let m = format_ident!("{}", bd.name);
     let (offset, count, stride) = (hex(bd.offset), bd.count, hex(bd.stride));
     let doc = doc_lines(&bd.doc);
-    let regs = b.registers.iter().map(|r| register(cx, r));
+    let uses = b.registers.iter().map(|r| {
+        let name = ident(&r.register.name);
+        let ty = layouts.ty(&bd.name, &r.register.name, arch);
+        if ty == r.register.name {
+            quote!(#name)
+        } else {
+            let ty = format_ident!("{ty}");
+            quote!(#ty as #name)
+        }
+    });
     let accessors = b.registers.iter().map(|r| {
         let t = ident(&r.register.name);
         let d = doc_lines(&format!(
@@ -133,18 +240,19 @@ fn bundle(cx: &Render, b: &BundleView) -> TokenStream {
             }
         }
     });
+    let uses = (!b.registers.is_empty()).then(|| quote!(pub use super::super::#m::{#(#uses),*};));
     quote! {
         #doc
         pub mod #m {
             #[allow(unused_imports)]
             use super::*;
+            #uses
             /// From the register file's base.
             pub const OFFSET: u64 = #offset;
             /// Elements in the array (1: a single bundle).
             pub const COUNT: u64 = #count;
             /// Distance between elements.
             pub const STRIDE: u64 = #stride;
-            #(#regs)*
             /// One element of the bundle on a bus.
             pub struct Block<'b, B: Bus> {
                 bus: &'b mut B,
@@ -159,30 +267,36 @@ fn bundle(cx: &Render, b: &BundleView) -> TokenStream {
                 pub fn base(&self) -> u64 {
                     self.base
                 }
+                /// The bus, for an access the layout does not name.
+                pub fn bus(&mut self) -> &mut B {
+                    self.bus
+                }
                 #(#accessors)*
             }
         }
     }
 }
 
-fn register(cx: &Render, r: &RegisterView) -> TokenStream {
+fn register(cx: &Render, v: &Variant) -> TokenStream {
+    let r = &v.view;
     let reg = r.register;
-    let t = ident(&reg.name);
+    let t = format_ident!("{}", v.ty);
     let offset = hex(reg.offset);
-    let mut doc = reg.doc.clone();
+    let mut doc = format!(
+        "`{}` at +{:#x}, {} ({}). {}",
+        reg.name,
+        reg.offset,
+        reg.access.as_str(),
+        v.archs.join(", "),
+        reg.doc
+    );
     let unknown = r.unknown_mask();
     if unknown != 0 {
         doc.push_str(&format!(
             "\n\nBits no source names: mask {unknown:#010x} (kept in the raw value)."
         ));
     }
-    let doc = doc_lines(&format!(
-        "{} {:#x}, {}. {}",
-        reg.name,
-        reg.offset,
-        reg.access.as_str(),
-        doc
-    ));
+    let doc = doc_lines(&doc);
     let reset = reg.reset.map(|v| {
         let v = hex(v);
         quote! {
@@ -196,58 +310,41 @@ fn register(cx: &Render, r: &RegisterView) -> TokenStream {
     let setters = (r.fields.iter())
         .filter(|f| f.access.writable() && reg.access.writable())
         .map(|f| setter(cx, f));
-    let consts = r.fields.iter().map(|f| {
-        let mask = format_ident!("{}_MASK", f.name.to_ascii_uppercase());
-        let m = hex(f.mask());
-        let d = doc_lines(&format!("Bits {} of `{}`.", f.bits(), f.name));
-        quote!(#d pub const #mask: u32 = #m;)
+    let markers = [
+        reg.access.readable().then(|| quote!(Readable)),
+        reg.access.writable().then(|| quote!(Writable)),
+    ]
+    .into_iter()
+    .flatten();
+    let fields = (reset.is_some() || !r.fields.is_empty()).then(|| {
+        quote! {
+            #[allow(non_snake_case)]
+            impl #t {
+                #reset
+                #(#getters)*
+                #(#setters)*
+            }
+        }
     });
-    let readable = reg
-        .access
-        .readable()
-        .then(|| quote!(impl Readable for #t {}));
-    let writable = reg
-        .access
-        .writable()
-        .then(|| quote!(impl Writable for #t {}));
     quote! {
         #doc
         #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
         pub struct #t(u32);
-        #[allow(non_snake_case)]
-        impl #t {
-            #reset
-            #(#consts)*
-            pub const fn from_bits(bits: u32) -> Self {
-                Self(bits)
-            }
-            pub const fn to_bits(self) -> u32 {
-                self.0
-            }
-            #(#getters)*
-            #(#setters)*
-        }
-        impl Register for #t {
-            const OFFSET: u64 = #offset;
-            fn from_bits(bits: u32) -> Self {
-                Self(bits)
-            }
-            fn to_bits(self) -> u32 {
-                self.0
-            }
-        }
-        #readable
-        #writable
+        #fields
+        rt::register!(#t, #offset #(, #markers)*);
     }
 }
 
 /// The field's Rust type and how it is made from / turned into the masked bits.
 fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStream) {
-    let (lsb, m) = (
-        proc_macro2::Literal::u32_unsuffixed(f.lsb),
-        hex(u64::from(mask(f))),
-    );
-    let raw = quote!(((self.0 >> #lsb) & #m));
+    let m = hex(u64::from(mask(f)));
+    let raw = match f.lsb {
+        0 => quote!((self.0 & #m)),
+        lsb => {
+            let lsb = proc_macro2::Literal::u32_unsuffixed(lsb);
+            quote!(((self.0 >> #lsb) & #m))
+        }
+    };
     if let Some(e) = &f.enum_type
         && let Some(t) = cx.model.types.iter().find(|t| &t.name == e)
         && let TypeKind::Enum { repr, .. } = &t.kind
@@ -255,8 +352,8 @@ fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStre
         let et = format_ident!("{}", e);
         let r = int(*repr);
         return (
-            quote!(super::super::super::super::#et),
-            quote!(super::super::super::super::#et::from_raw(#raw as #r)),
+            quote!(super::super::super::#et),
+            quote!(super::super::super::#et::from_raw(#raw as #r)),
             quote!(value.raw() as u32),
         );
     }
@@ -304,8 +401,14 @@ fn getter(cx: &Render, f: &RegField) -> TokenStream {
 fn setter(cx: &Render, f: &RegField) -> TokenStream {
     let name = format_ident!("with_{}", f.name);
     let (ty, _, into) = field_type(cx, f);
-    let lsb = proc_macro2::Literal::u32_unsuffixed(f.lsb);
     let m = hex(u64::from(mask(f)));
+    let (keep, put) = match f.lsb {
+        0 => (quote!(!#m), quote!((#into & #m))),
+        lsb => {
+            let lsb = proc_macro2::Literal::u32_unsuffixed(lsb);
+            (quote!(!(#m << #lsb)), quote!(((#into & #m) << #lsb)))
+        }
+    };
     let doc = doc_lines(&format!(
         "This value with `{}` (bits {}) set to `value`; bits of `value` above the field's {} are dropped.",
         f.name,
@@ -315,7 +418,7 @@ fn setter(cx: &Render, f: &RegField) -> TokenStream {
     quote! {
         #doc
         pub const fn #name(self, value: #ty) -> Self {
-            Self((self.0 & !(#m << #lsb)) | ((#into & #m) << #lsb))
+            Self((self.0 & #keep) | #put)
         }
     }
 }
