@@ -334,7 +334,7 @@ impl Loader {
         };
         let offset = *r.offset.get_ref();
         let bytes = u64::from(width / 8);
-        if offset % bytes != 0 {
+        if !offset.is_multiple_of(bytes) {
             self.err(
                 at,
                 r.offset.span(),
@@ -460,8 +460,8 @@ impl Loader {
             None => reg.access.unwrap_or(Access::RW),
         };
         let reset = f.reset.as_ref().map(|v| {
-            self.fits(at, v, width, &format!("{what}'s reset"));
-            if let Some(whole) = reg.reset {
+            let fits = self.fits(at, v, width, &format!("{what}'s reset"));
+            if let (true, Some(whole)) = (fits, reg.reset) {
                 let stated = (whole >> lsb) & width_mask(width);
                 if stated != *v.get_ref() {
                     self.err(
@@ -546,15 +546,17 @@ impl Loader {
         access
     }
 
-    /// An error unless `value` fits in `width` bits.
-    fn fits(&mut self, at: FileId, value: &Spanned<u64>, width: u32, what: &str) {
-        if *value.get_ref() & !width_mask(width) != 0 {
+    /// Whether `value` fits in `width` bits; an error if not.
+    fn fits(&mut self, at: FileId, value: &Spanned<u64>, width: u32, what: &str) -> bool {
+        let fits = *value.get_ref() & !width_mask(width) == 0;
+        if !fits {
             self.err(
                 at,
                 value.span(),
                 format!("{what} {:#x} does not fit in {width} bits", value.get_ref()),
             );
         }
+        fits
     }
 
     /// The architectures of a declaration inside `parent`: its own (each one the parent's)
