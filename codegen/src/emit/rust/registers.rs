@@ -241,34 +241,62 @@ fn register(cx: &Render, r: &RegisterView) -> TokenStream {
     }
 }
 
-/// The field's Rust type and how it is made from / turned into the masked bits.
+/// The field's Rust type and how it is made from / turned into the masked bits. The
+/// expressions leave out shifts by 0, masks of all ones and same-type casts, so the
+/// generated code is clippy-clean.
 fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStream) {
     let (lsb, m) = (
         proc_macro2::Literal::u32_unsuffixed(f.lsb),
         hex(u64::from(mask(f))),
     );
-    let raw = quote!(((self.0 >> #lsb) & #m));
+    // `bare` as a whole expression, `raw` as an operand.
+    let bare = match (f.lsb == 0, f.lsb + f.width >= 32) {
+        (true, true) => quote!(self.0),
+        (true, false) => quote!(self.0 & #m),
+        (false, true) => quote!(self.0 >> #lsb),
+        (false, false) => quote!((self.0 >> #lsb) & #m),
+    };
+    let raw = if f.lsb == 0 && f.width >= 32 {
+        bare.clone()
+    } else {
+        quote!((#bare))
+    };
     if let Some(e) = &f.enum_type
         && let Some(t) = cx.model.types.iter().find(|t| &t.name == e)
         && let TypeKind::Enum { repr, .. } = &t.kind
     {
         let et = format_ident!("{}", e);
+        let wide = matches!(repr, Int::U32);
         let r = int(*repr);
+        let from = if wide {
+            quote!(#bare)
+        } else {
+            quote!(#raw as #r)
+        };
+        let into = if wide {
+            quote!(value.raw())
+        } else {
+            quote!((value.raw() as u32))
+        };
         return (
             quote!(super::super::super::super::#et),
-            quote!(super::super::super::super::#et::from_raw(#raw as #r)),
-            quote!(value.raw() as u32),
+            quote!(super::super::super::super::#et::from_raw(#from)),
+            into,
         );
     }
     if f.width == 1 {
-        return (quote!(bool), quote!(#raw != 0), quote!(value as u32));
+        return (quote!(bool), quote!(#raw != 0), quote!((value as u32)));
     }
     let r = int(match f.width {
         0..=8 => Int::U8,
         9..=16 => Int::U16,
         _ => Int::U32,
     });
-    (r.clone(), quote!(#raw as #r), quote!(value as u32))
+    if f.width > 16 {
+        (r, bare, quote!(value))
+    } else {
+        (r.clone(), quote!(#raw as #r), quote!((value as u32)))
+    }
 }
 
 /// `0x1000`: offsets, masks and resets as CSR tables write them.
@@ -305,17 +333,25 @@ fn setter(cx: &Render, f: &RegField) -> TokenStream {
     let name = format_ident!("with_{}", f.name);
     let (ty, _, into) = field_type(cx, f);
     let lsb = proc_macro2::Literal::u32_unsuffixed(f.lsb);
-    let m = hex(u64::from(mask(f)));
     let doc = doc_lines(&format!(
         "This value with `{}` (bits {}) set to `value`; bits of `value` above the field's {} are dropped.",
         f.name,
         f.bits(),
         f.width
     ));
+    // The field's mask in place; a field of all 32 bits replaces the value.
+    let placed = hex(f.mask());
+    let body = if f.lsb == 0 && f.width >= 32 {
+        quote!(#into)
+    } else if f.lsb == 0 {
+        quote!((self.0 & !#placed) | (#into & #placed))
+    } else {
+        quote!((self.0 & !#placed) | ((#into << #lsb) & #placed))
+    };
     quote! {
         #doc
         pub const fn #name(self, value: #ty) -> Self {
-            Self((self.0 & !(#m << #lsb)) | ((#into & #m) << #lsb))
+            Self(#body)
         }
     }
 }
