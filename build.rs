@@ -25,5 +25,11 @@ fn main() {
     } else {
         builder
     };
-    builder.compile().unwrap_or_else(|e| report(e));
+    let model = builder.compile().unwrap_or_else(|e| report(e));
+    // `words::regs` exists only when the spec has register files; tests that compare it
+    // with other targets (tests/c_registers.rs) compile that part under this cfg.
+    println!("cargo::rustc-check-cfg=cfg(dmaspec_regfiles)");
+    if !model.regfiles.is_empty() {
+        println!("cargo::rustc-cfg=dmaspec_regfiles");
+    }
 }

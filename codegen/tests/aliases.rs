@@ -83,7 +83,9 @@ fn c_headers_typedef_the_old_struct_name_and_define_the_old_enumerator() {
     ));
     let common = fs::read_dir(root().join("generated/c"))
         .unwrap()
-        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| fs::read_to_string(p).unwrap())
         .find(|t| t.contains("NEURON_ISA_TPB_OPCODE_TensorTensor = 0x41"))
         .expect("a header with the OPCODE enum");
     assert!(common.contains("NEURON_ISA_TPB_OPCODE_INDIRECT_SAVE_ACCUMULATE = 0xca"));
