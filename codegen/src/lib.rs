@@ -156,6 +156,7 @@ pub fn generate(model: &Model) -> Vec<Artifact> {
             files.extend(emit::json::render(model));
             files.push(emit::schema::render());
             files.extend(emit::viewer::render(model));
+            files.extend(emit::svd::render(model));
             files
         });
         let rust = emit::rust::render(model, "crate::runtime");
@@ -163,7 +164,7 @@ pub fn generate(model: &Model) -> Vec<Artifact> {
             rust,
             others
                 .join()
-                .expect("the C/Markdown/JSON emitter thread panicked"),
+                .expect("the C/Markdown/JSON/SVD emitter thread panicked"),
         )
     });
     let mut files = vec![("rust/dmaspec.rs".to_string(), rust)];

@@ -6,6 +6,7 @@ pub mod json;
 pub mod markdown;
 pub mod rust;
 pub mod schema;
+pub mod svd;
 pub mod viewer;
 
 pub use crate::naming::plural;

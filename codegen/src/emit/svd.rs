@@ -1,0 +1,371 @@
+//! The CMSIS-SVD target: `svd/<file>_<arch>.svd`, one SVD 1.3 device per register file per
+//! architecture it exists on (an SVD device is one chip, and the layouts differ by
+//! generation).
+//!
+//! Each device holds one peripheral, the register file, at base address 0 (every instance
+//! of the file sits elsewhere, so a consumer adds its own base); its address block is the
+//! file's window. A bundle is a `<cluster>` (an array of them, `NAME[%s]` with `<dim>` and
+//! `<dimIncrement>`, when the bundle repeats), its registers have offsets from the
+//! cluster's base and their fields `<bitRange>`s; a field naming a spec enum carries its
+//! `<enumeratedValues>` (the enumerators that architecture has). A register whose reset
+//! the sources do not give has the resets of its fields that they give, and `resetMask`
+//! covers only those bits (0 when none; the description says so).
+//!
+//! SVD has no place for provenance, so every `<description>` ends with the item's
+//! confidence and citations, `[HIGH/OBSERVED; wiki-csr-udma-m2s §4.3]`, and a field's
+//! alternative readings follow its text. The XML is written by hand, deterministically:
+//! element order as the CMSIS-SVD schema wants it, every text and attribute escaped.
+
+use std::fmt::Write;
+
+use crate::model::provenance::{Confidence, Evidence};
+use crate::model::registers::{
+    Access, BundleView, RegField, RegFile, RegFileView, RegisterView, width_mask,
+};
+use crate::model::{Model, TypeKind};
+use crate::output::STAMP;
+
+/// Every SVD file: (path under `generated/`, contents), by register file then architecture.
+pub fn render(model: &Model) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for file in &model.regfiles {
+        for view in file.views() {
+            out.push((path(file, view.arch), device(model, &view)));
+        }
+    }
+    out
+}
+
+/// `svd/<file, lower case>_<arch>.svd`.
+pub fn path(file: &RegFile, arch: &str) -> String {
+    format!("svd/{}_{arch}.svd", file.name.to_ascii_lowercase())
+}
+
+/// The SVD `<access>` value.
+pub fn access(a: Access) -> &'static str {
+    match a {
+        Access::RW => "read-write",
+        Access::RO => "read-only",
+        Access::WO => "write-only",
+    }
+}
+
+/// A register's `(resetValue, resetMask)`: the register's reset over all its bits when the
+/// sources give it, else the resets of the fields they give, over those fields' bits.
+pub fn reset(r: &RegisterView) -> (u64, u64) {
+    let all = width_mask(r.register.width);
+    match r.register.reset {
+        Some(v) => (v & all, all),
+        None => r.fields.iter().fold((0, 0), |(v, m), f| match f.reset {
+            Some(x) => (v | ((x & width_mask(f.width)) << f.lsb), m | f.mask()),
+            None => (v, m),
+        }),
+    }
+}
+
+/// The SVD name of a bundle's cluster: `NAME[%s]` for an array.
+pub fn cluster_name(b: &BundleView) -> String {
+    if b.bundle.count > 1 {
+        format!("{}[%s]", b.bundle.name)
+    } else {
+        b.bundle.name.clone()
+    }
+}
+
+/// `[TAG; cite; cite]`: the confidence and the distinct citations, in order.
+pub fn provenance(confidence: &Confidence, evidence: &[Evidence]) -> String {
+    let mut parts = vec![confidence.tag.as_str()];
+    for e in evidence {
+        if !parts[1..].contains(&e.cite.as_str()) {
+            parts.push(&e.cite);
+        }
+    }
+    format!("[{}]", parts.join("; "))
+}
+
+/// `text` escaped for XML character data and attribute values; characters XML 1.0 cannot
+/// hold at all become U+FFFD.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || matches!(c, '\u{FFFE}' | '\u{FFFF}') => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn hex(v: u64) -> String {
+    format!("{v:#x}")
+}
+
+fn hex32(v: u64) -> String {
+    format!("0x{v:08X}")
+}
+
+/// One line of an element holding text.
+fn leaf(out: &mut String, depth: usize, tag: &str, text: &str) {
+    let _ = writeln!(
+        out,
+        "{:indent$}<{tag}>{}</{tag}>",
+        "",
+        escape(text),
+        indent = depth * 2
+    );
+}
+
+fn open(out: &mut String, depth: usize, tag: &str) {
+    let _ = writeln!(out, "{:indent$}<{tag}>", "", indent = depth * 2);
+}
+
+fn close(out: &mut String, depth: usize, tag: &str) {
+    let _ = writeln!(out, "{:indent$}</{tag}>", "", indent = depth * 2);
+}
+
+/// Prose and provenance as one description: `doc` (trimmed, sentences kept), the notes,
+/// then the provenance.
+fn describe(doc: &str, notes: &[String], prov: String) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let doc = doc.trim();
+    if !doc.is_empty() {
+        parts.push(doc.to_string());
+    }
+    parts.extend(notes.iter().cloned());
+    parts.push(prov);
+    parts.join(" ")
+}
+
+fn device(model: &Model, v: &RegFileView) -> String {
+    let f = v.file;
+    let mut out = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?><!-- {STAMP} from spec/{}: do not edit -->\n",
+        f.file.replace("--", "- -")
+    );
+    out.push_str(
+        "<device schemaVersion=\"1.3\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\" \
+         xs:noNamespaceSchemaLocation=\"CMSIS-SVD.xsd\">\n",
+    );
+    let arch = model.archs.iter().find(|a| a.name == v.arch);
+    let generation = arch.map_or(String::new(), |a| format!(" (NeuronCore v{})", a.nc));
+    leaf(&mut out, 1, "name", &format!("{}_{}", f.name, v.arch));
+    leaf(&mut out, 1, "version", env!("CARGO_PKG_VERSION"));
+    let notes = [format!(
+        "The register file {} as {}{} lays it out, from spec/{}; one SVD device per \
+         register file per architecture. Base address 0: each instance of the file is \
+         placed elsewhere, so add its base.",
+        f.name, v.arch, generation, f.file
+    )];
+    leaf(
+        &mut out,
+        1,
+        "description",
+        &describe(&f.doc, &notes, provenance(&f.confidence, &f.evidence)),
+    );
+    leaf(&mut out, 1, "addressUnitBits", "8");
+    leaf(&mut out, 1, "width", &f.bus_width.to_string());
+    leaf(&mut out, 1, "size", "32");
+    leaf(&mut out, 1, "access", "read-write");
+    leaf(&mut out, 1, "resetValue", &hex32(0));
+    leaf(&mut out, 1, "resetMask", &hex32(0xFFFF_FFFF));
+    open(&mut out, 1, "peripherals");
+    open(&mut out, 2, "peripheral");
+    leaf(&mut out, 3, "name", &f.name);
+    let mut notes: Vec<String> = Vec::new();
+    for c in &f.counts {
+        notes.push(format!(
+            "Count: {} = {} [{}; {}].",
+            c.what, c.value, c.evidence.confidence.tag, c.evidence.cite
+        ));
+    }
+    // SVD has no empty cluster: a bundle with no register on this generation is named here.
+    let (full, empty): (Vec<&BundleView>, Vec<&BundleView>) =
+        v.bundles.iter().partition(|b| !b.registers.is_empty());
+    for b in empty {
+        notes.push(format!(
+            "Bundle {} ({:#x} bytes at {:#x}{}) declares no register on {}. {}",
+            b.bundle.name,
+            b.bundle.size,
+            b.bundle.offset,
+            if b.bundle.count > 1 {
+                format!(", {} x {:#x}", b.bundle.count, b.bundle.stride)
+            } else {
+                String::new()
+            },
+            v.arch,
+            provenance(&b.bundle.confidence, &b.bundle.evidence)
+        ));
+    }
+    leaf(
+        &mut out,
+        3,
+        "description",
+        &describe(&f.doc, &notes, provenance(&f.confidence, &f.evidence)),
+    );
+    leaf(&mut out, 3, "baseAddress", &hex32(0));
+    open(&mut out, 3, "addressBlock");
+    leaf(&mut out, 4, "offset", "0x0");
+    leaf(&mut out, 4, "size", &hex(f.size));
+    leaf(&mut out, 4, "usage", "registers");
+    close(&mut out, 3, "addressBlock");
+    if !full.is_empty() {
+        open(&mut out, 3, "registers");
+        for b in full {
+            cluster(model, v.arch, b, &mut out);
+        }
+        close(&mut out, 3, "registers");
+    }
+    close(&mut out, 2, "peripheral");
+    close(&mut out, 1, "peripherals");
+    out.push_str("</device>\n");
+    out
+}
+
+fn cluster(model: &Model, arch: &str, b: &BundleView, out: &mut String) {
+    let bd = b.bundle;
+    open(out, 4, "cluster");
+    if bd.count > 1 {
+        leaf(out, 5, "dim", &bd.count.to_string());
+        leaf(out, 5, "dimIncrement", &hex(bd.stride));
+    }
+    leaf(out, 5, "name", &cluster_name(b));
+    let shape = if bd.count > 1 {
+        format!(
+            "{} bundles of {:#x} bytes, {:#x} apart, from {:#x}.",
+            bd.count, bd.size, bd.stride, bd.offset
+        )
+    } else {
+        format!("{:#x} bytes at {:#x}.", bd.size, bd.offset)
+    };
+    leaf(
+        out,
+        5,
+        "description",
+        &describe(&bd.doc, &[shape], provenance(&bd.confidence, &bd.evidence)),
+    );
+    leaf(out, 5, "addressOffset", &hex(bd.offset));
+    for r in &b.registers {
+        register(model, arch, r, out);
+    }
+    close(out, 4, "cluster");
+}
+
+fn register(model: &Model, arch: &str, r: &RegisterView, out: &mut String) {
+    let reg = r.register;
+    let (value, mask) = reset(r);
+    let mut notes = Vec::new();
+    if reg.reset.is_none() {
+        notes.push(if mask == 0 {
+            "Reset value: not given by the sources (resetMask 0).".to_string()
+        } else {
+            format!(
+                "Reset value: not given for the whole register; resetMask {} covers the \
+                 fields whose reset the sources give.",
+                hex32(mask)
+            )
+        });
+    }
+    let unknown = r.unknown_mask();
+    if unknown != 0 && !r.fields.is_empty() {
+        notes.push(format!("Bits {} are in no field.", hex32(unknown)));
+    }
+    open(out, 5, "register");
+    leaf(out, 6, "name", &reg.name);
+    leaf(
+        out,
+        6,
+        "description",
+        &describe(&reg.doc, &notes, provenance(&reg.confidence, &reg.evidence)),
+    );
+    leaf(out, 6, "addressOffset", &hex(reg.offset));
+    leaf(out, 6, "size", &reg.width.to_string());
+    leaf(out, 6, "access", access(reg.access));
+    leaf(out, 6, "resetValue", &hex32(value));
+    leaf(out, 6, "resetMask", &hex32(mask));
+    if !r.fields.is_empty() {
+        open(out, 6, "fields");
+        for f in &r.fields {
+            field(model, arch, f, out);
+        }
+        close(out, 6, "fields");
+    }
+    close(out, 5, "register");
+}
+
+fn field(model: &Model, arch: &str, f: &RegField, out: &mut String) {
+    let mut notes = Vec::new();
+    if let Some(v) = f.reset {
+        notes.push(format!("Reset: {v:#x}."));
+    }
+    let enum_def =
+        (f.enum_type.as_ref()).and_then(|name| model.types.iter().find(|t| &t.name == name));
+    if let Some(t) = enum_def {
+        notes.push(format!(
+            "Values: enum {} {}.",
+            t.name,
+            provenance(&t.confidence, &t.evidence)
+        ));
+    }
+    for a in &f.alternatives {
+        notes.push(format!(
+            "Alternative reading `{}`: {} {}",
+            a.name,
+            a.doc.trim(),
+            provenance(&a.confidence, &a.evidence)
+        ));
+    }
+    open(out, 7, "field");
+    leaf(out, 8, "name", &f.name);
+    leaf(
+        out,
+        8,
+        "description",
+        &describe(&f.doc, &notes, provenance(&f.confidence, &f.evidence)),
+    );
+    leaf(out, 8, "bitRange", &format!("[{}:{}]", f.msb(), f.lsb));
+    leaf(out, 8, "access", access(f.access));
+    if let Some(t) = enum_def
+        && let TypeKind::Enum { values, .. } = &t.kind
+    {
+        let name = &t.name;
+        let values: Vec<_> = (values.iter())
+            .filter(|e| e.arch.is_empty() || e.arch.iter().any(|a| a == arch))
+            .collect();
+        if !values.is_empty() {
+            open(out, 8, "enumeratedValues");
+            leaf(out, 9, "name", name);
+            for e in values {
+                open(out, 9, "enumeratedValue");
+                leaf(out, 10, "name", &e.name);
+                let doc = e.doc.as_deref().unwrap_or("").trim();
+                if !doc.is_empty() {
+                    leaf(out, 10, "description", doc);
+                }
+                leaf(out, 10, "value", &hex(e.value));
+                close(out, 9, "enumeratedValue");
+            }
+            close(out, 8, "enumeratedValues");
+        }
+    }
+    close(out, 7, "field");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn text_is_escaped_and_impossible_characters_replaced() {
+        assert_eq!(
+            escape("a<b> & \"c\" 'd' \u{1}\u{7}\t"),
+            "a&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; \u{FFFD}\u{FFFD}\t"
+        );
+        assert_eq!(escape("§4.3 — ok"), "§4.3 — ok");
+    }
+}
