@@ -283,7 +283,7 @@ impl Loader {
         };
         let offset = *r.offset.get_ref();
         let bytes = u64::from(width / 8);
-        if offset % bytes != 0 {
+        if !offset.is_multiple_of(bytes) {
             self.err(
                 at,
                 r.offset.span(),
