@@ -18,11 +18,15 @@ const BUILD_DIR: &str = "../../target/book";
 type Holds = fn(&str, &Model) -> bool;
 
 /// The book's parts: a heading, and which pages it holds.
-const PARTS: [(&str, Holds); 4] = [
+const PARTS: [(&str, Holds); 5] = [
     ("Words", |p, m| word_page(p, m, false)),
     ("Records", |p, m| word_page(p, m, true)),
+    ("Register files", |p, _| p.starts_with("registers/")),
     ("Reference", |p, _| {
-        !p.starts_with("klr/") && !p.starts_with("words/") && p != "README.md"
+        !p.starts_with("klr/")
+            && !p.starts_with("words/")
+            && !p.starts_with("registers/")
+            && p != "README.md"
     }),
     ("KLR→BIR leaves", |p, _| p.starts_with("klr/")),
 ];

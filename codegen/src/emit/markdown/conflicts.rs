@@ -91,7 +91,9 @@ impl<'m> Pages<'m> {
         let sites = sites(m);
         let walks: Vec<(&TypeDef, Walk)> = m.words().map(|w| (w, m.walk(w))).collect();
         if sites.is_empty() {
-            out.push_str("No field has an alternative reading.\n");
+            out.push_str("No field of a type has an alternative reading.\n");
+            self.register_readings(&mut out);
+            self.recorded_conflicts(&mut out);
             return out;
         }
         self.table_head(&["Where", "Primary", "Alternatives", "In words"], &mut out);
@@ -170,8 +172,57 @@ impl<'m> Pages<'m> {
         out.push_str(&sections);
         self.whole_word_readings(&mut out);
         self.layout_readings(&mut out);
+        self.register_readings(&mut out);
         self.recorded_conflicts(&mut out);
         out
+    }
+
+    /// Register fields that sources read differently, each linked to its register.
+    fn register_readings(&self, out: &mut String) {
+        let fields: Vec<_> = (self.model.regfiles.iter())
+            .flat_map(|f| f.bundles.iter().map(move |b| (f, b)))
+            .flat_map(|(f, b)| b.registers.iter().map(move |r| (f, b, r)))
+            .flat_map(|(f, b, r)| r.fields.iter().map(move |x| (f, b, r, x)))
+            .filter(|(.., x)| !x.alternatives.is_empty())
+            .collect();
+        if fields.is_empty() {
+            return;
+        }
+        out.push_str("\n## Register fields\n\n");
+        out.push_str(
+            "Fields of the register files whose bits sources read differently; each register's \
+             section on its file's page has the readings beside its bit map.\n\n",
+        );
+        self.table_head(
+            &["Field", "Reading", "Meaning", "Confidence", "Evidence"],
+            out,
+        );
+        for (f, b, r, x) in fields {
+            let place = format!(
+                "[{}]({}) `{}`",
+                text(&format!("{}.{}.{}.{}", f.name, b.name, r.name, x.name)),
+                super::registers::register_link(f, &b.name, &r.name, ""),
+                x.bits()
+            );
+            let primary = format!("**primary**<br>{}", code(&x.name, true));
+            self.reading_row(
+                [place.clone(), primary],
+                &x.doc,
+                &x.confidence,
+                &x.evidence,
+                out,
+            );
+            for a in &x.alternatives {
+                let label = format!("alternative<br>{}", code(&a.name, true));
+                self.reading_row(
+                    [place.clone(), label],
+                    &a.doc,
+                    &a.confidence,
+                    &a.evidence,
+                    out,
+                );
+            }
+        }
     }
 
     /// Fields of the compiler's klr / BIR node layouts that sources read differently.
@@ -252,7 +303,19 @@ impl<'m> Pages<'m> {
             let about: Vec<String> = (c.about.iter())
                 .map(|a| match m.types.iter().find(|t| &t.name == a) {
                     Some(t) => self.type_link(t, Loc::Top),
-                    None => code(a, true),
+                    None => match m.register_path(a) {
+                        Some(p) => format!(
+                            "[{}]({})",
+                            text(a),
+                            super::registers::register_link(
+                                p.file,
+                                &p.bundle.name,
+                                &p.registers[0].name,
+                                ""
+                            )
+                        ),
+                        None => code(a, true),
+                    },
                 })
                 .collect();
             let _ = writeln!(

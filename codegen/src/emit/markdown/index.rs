@@ -78,9 +78,17 @@ impl<'m> Pages<'m> {
              dictionary (open `viewer/index.html` from a clone: its word links then go to the \
              `.md` pages).\n\
              - `generated/dmaspec.json`, beside these pages in the repository: the whole model \
-             for tools in other languages.\n\n",
+             for tools in other languages.\n",
         );
+        if !m.regfiles.is_empty() {
+            out.push_str(
+                "- [Register files](#register-files): the CSR windows, one page each with its \
+                 register map, every register's fields and their bit maps.\n",
+            );
+        }
+        out.push('\n');
         out.push_str(&super::klr::index_section(m));
+        out.push_str(&self.register_index());
 
         out.push_str("## Opcode index\n\n");
         out.push_str(

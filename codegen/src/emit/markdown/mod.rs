@@ -9,6 +9,9 @@
 //! - `docs/coverage.md`: bytes per common confidence level, per word, and every bit map.
 //! - `docs/svg/<NAME>.svg`: a struct's bit map (word, record or nested), a box per leaf
 //!   coloured by level.
+//! - `docs/registers/<file>.md`: one page per register file: counts, register map, a
+//!   section per register with its fields; `docs/svg/registers/<file>/` its bit maps, one
+//!   per layout.
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
 //! - `docs/SUMMARY.md`, `docs/book.toml`: the pages as an mdBook (`mdbook build
 //!   generated/docs`).
@@ -25,6 +28,7 @@ mod index;
 mod klr;
 mod lowering;
 mod pages;
+mod registers;
 mod rules;
 mod sources;
 mod sub_opcode;
@@ -46,6 +50,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     out.push(("docs/conflicts.md".to_string(), cx.conflicts_page()));
     out.push(("docs/coverage.md".to_string(), cx.coverage_page()));
     out.extend(cx.bit_maps());
+    out.extend(cx.register_files());
     out.push((rules::PAGE.to_string(), rules::page(&cx)));
     out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));

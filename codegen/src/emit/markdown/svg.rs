@@ -14,19 +14,19 @@ use crate::model::*;
 /// Where the pictures go, relative to `generated/`.
 pub(super) const DIR: &str = "docs/svg";
 
-const ROW_BITS: usize = 32;
+pub(super) const ROW_BITS: usize = 32;
 /// Pixels per bit.
-const BIT_PX: usize = 24;
+pub(super) const BIT_PX: usize = 24;
 /// Left margin, for the byte offset of each row.
-const LEFT: usize = 56;
+pub(super) const LEFT: usize = 56;
 /// Title and bit ruler above the first row.
-const TOP: usize = 48;
+pub(super) const TOP: usize = 48;
 /// Height of one lane; a row holding union arms gets one lane per overlapping arm, and
 /// only the first lane's background counts bits no leaf covers as unknown.
-const LANE_PX: usize = 40;
-const ROW_GAP: usize = 6;
+pub(super) const LANE_PX: usize = 40;
+pub(super) const ROW_GAP: usize = 6;
 /// Approximate advance of one character of the 11px monospace labels.
-const CHAR_PX: usize = 7;
+pub(super) const CHAR_PX: usize = 7;
 const LEGEND_PX: usize = 64;
 
 /// Paul Tol's "light" scheme (colour-blind safe, dark text readable on every fill): one
@@ -63,7 +63,7 @@ pub(crate) fn classes(m: &Model) -> Vec<(String, &'static str)> {
         .collect()
 }
 
-fn data_fill(rank: usize) -> &'static str {
+pub(super) fn data_fill(rank: usize) -> &'static str {
     DATA_FILLS[rank.min(DATA_FILLS.len() - 1)]
 }
 
@@ -76,7 +76,7 @@ fn class<'a>(leaf: &'a Leaf) -> (&'a str, &'static str) {
     }
 }
 
-fn xml(s: &str) -> String {
+pub(super) fn xml(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -84,7 +84,7 @@ fn xml(s: &str) -> String {
 }
 
 /// `s`, cut with an ellipsis to at most `room` characters; empty when not even two fit.
-fn fit(s: &str, room: usize) -> String {
+pub(super) fn fit(s: &str, room: usize) -> String {
     match s.chars().count() {
         n if n <= room => s.to_string(),
         _ if room < 2 => String::new(),
@@ -150,7 +150,7 @@ fn pieces<'l, 'm>(leaves: &'l [Leaf<'m>], size: usize) -> Vec<Vec<Piece<'l, 'm>>
 }
 
 /// x of the left edge of `bit`'s cell in its row (bit 31 leftmost).
-fn x_of(bit: usize) -> usize {
+pub(super) fn x_of(bit: usize) -> usize {
     LEFT + (ROW_BITS - 1 - bit % ROW_BITS) * BIT_PX
 }
 
