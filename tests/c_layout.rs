@@ -503,7 +503,7 @@ fn value_key(
 }
 
 /// The C expression that reads `leaf` from `w`, and the signedness of its type.
-fn c_access(model: &Model, leaf: &Leaf<'_>) -> String {
+fn c_access(model: &Model, word: &TypeDef, leaf: &Leaf<'_>) -> String {
     let mut segments: Vec<String> = leaf
         .path
         .split('.')
@@ -519,8 +519,89 @@ fn c_access(model: &Model, leaf: &Leaf<'_>) -> String {
             panic!("{owner} is not a union")
         };
         segments.insert(segments.len() - 1, c::member(&variants[0].name));
+    } else if let Some(at) = through_discriminator(model, word, &leaf.path) {
+        // A sub-field of a bitfield discriminator (NOTIFICATION_BODY's header byte): read
+        // through the first arm too.
+        let (union, _) = at;
+        let TypeKind::Union { variants, .. } = &union.kind else {
+            unreachable!()
+        };
+        segments.insert(at.1, c::member(&variants[0].name));
     }
     format!("w.{}", segments.join("."))
+}
+
+/// The union and the path index of its discriminator when `path` runs through a union's
+/// discriminator to a member of its type (`body.header.notific_type`).
+fn through_discriminator<'m>(
+    model: &'m Model,
+    word: &'m TypeDef,
+    path: &str,
+) -> Option<(&'m TypeDef, usize)> {
+    let segs: Vec<&str> = path
+        .split('.')
+        .map(|s| s.split('[').next().unwrap_or(s))
+        .collect();
+    let named = |ty: &dmaspec_codegen::model::TypeRef| -> Option<&'m TypeDef> {
+        let mut ty = ty;
+        while let dmaspec_codegen::model::TypeRef::Array { elem, .. } = ty {
+            ty = elem;
+        }
+        match ty {
+            dmaspec_codegen::model::TypeRef::Named { index, .. } => Some(model.ty(*index)),
+            _ => None,
+        }
+    };
+    let TypeKind::Struct { fields, .. } = &word.kind else {
+        return None;
+    };
+    let mut fields: &[Field] = fields;
+    for (i, seg) in segs.iter().enumerate().take(segs.len().saturating_sub(1)) {
+        let f = fields.iter().find(|f| f.name == *seg)?;
+        let t = named(&f.ty)?;
+        match &t.kind {
+            TypeKind::Struct { fields: inner, .. } => fields = inner,
+            TypeKind::Union {
+                discriminator,
+                variants,
+            } => {
+                let next = segs.get(i + 1)?;
+                if *next == discriminator.name {
+                    return (i + 2 < segs.len()).then_some((t, i + 1));
+                }
+                fields = &variants.iter().find(|v| v.name == *next)?.fields;
+                // The arm's own segment: skip it.
+                return through_arm(model, &segs[i + 2..], fields).map(|(u, k)| (u, k + i + 2));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// [`through_discriminator`] from inside an arm's members.
+fn through_arm<'m>(
+    model: &'m Model,
+    segs: &[&str],
+    fields: &'m [Field],
+) -> Option<(&'m TypeDef, usize)> {
+    let mut fields = fields;
+    for (i, seg) in segs.iter().enumerate().take(segs.len().saturating_sub(1)) {
+        let f = fields.iter().find(|f| f.name == *seg)?;
+        let dmaspec_codegen::model::TypeRef::Named { index, .. } = &f.ty else {
+            return None;
+        };
+        let t = model.ty(*index);
+        match &t.kind {
+            TypeKind::Struct { fields: inner, .. } => fields = inner,
+            TypeKind::Union { discriminator, .. } => {
+                let next = segs.get(i + 1)?;
+                return (*next == discriminator.name && i + 2 < segs.len()).then_some((t, i + 1));
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// A printf line per value of every leaf of `word`, keyed like [`value_key`].
@@ -533,7 +614,7 @@ fn c_value_prints(model: &Model, word: &TypeDef) -> String {
         let arm = leaf.variant.as_deref().unwrap_or("-");
         let name = leaf.path.rsplit('.').next().unwrap_or(&leaf.path);
         let name = name.split('[').next().unwrap_or(name);
-        let access = c_access(model, &leaf);
+        let access = c_access(model, word, &leaf);
         // Int arrays are one leaf; their elements are read one by one.
         let (elem, count) = match leaf.type_name.split_once('[') {
             Some((elem, n)) => (elem, n.trim_end_matches(']').parse().expect("a length")),
@@ -575,7 +656,9 @@ struct Values {
 impl Visitor for Values {
     fn enter(&mut self, field: &'static FieldMeta, _offset: usize, group: Group) {
         self.names.push(field.name);
-        let arm = if self.groups.last() == Some(&Group::Union) {
+        // An arm is a struct group directly in a union; a bitfield discriminator's group
+        // (NOTIFICATION_BODY's header byte) is not one.
+        let arm = if self.groups.last() == Some(&Group::Union) && group == Group::Struct {
             self.names.join(".")
         } else {
             self.arms.last().cloned().unwrap_or_else(|| "-".into())

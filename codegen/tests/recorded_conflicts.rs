@@ -127,6 +127,7 @@ fn json_carries_the_conflict_records() {
             "rdma_dma_engine_mask_meaning",
             "extended_inst_architectures",
             "gs_control_ex_a",
+            "notification_type_count",
             "s3d3_collective_reserved1_span",
             "udma_desc_bit_order",
             "sdma_desc_word0_listing",

@@ -3484,6 +3484,1383 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_IMM_VAL_INST_FIELD) == 4, "NEURON_IS
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_IMM_VAL_INST_FIELD, imm_arith_fp32) == 0, "NEURON_ISA_TPB_IMM_VAL_INST_FIELD.imm_arith_fp32 is at offset 0");
 
 /**
+ * NOTIFICATION_TYPE (1 byte): The notification kind in the header's 5-bit notific_type (word0
+ * [28:24]); it chooses the body (NOTIFICATION_BODY's arm). The table of §5 lists 25 codes,
+ * 0x02..0x17, 0x1b, 0x1e and 0x1f; codes 0x00, 0x01, 0x18-0x1a and 0x1c-0x1d are unassigned
+ * (reserved), which leaves the same 25 of 32. The text above the table says "24 values in the 5-bit
+ * field": the table and the list of unassigned codes agree with each other, so the spec holds the
+ * 25 the table gives (conflict notification_type_count). The engine quad {INST_START, INST_END,
+ * EXPLICIT, EVT_SEM} repeats with a 4-code stride: PE 0x04, ACT 0x08, POOL 0x0c, DVE 0x10, SP 0x14.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §5; wiki-csr-notific §4.1. Spec: types/notification.toml:57.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_NOTIFICATION_TYPE : uint8_t {
+#else
+enum NEURON_ISA_NOTIFICATION_TYPE {
+#endif
+    /** A DMA / DGE-path notification; dma_notific_type (word1 [3:0]) gives its sub-type. */
+    NEURON_ISA_NOTIFICATION_TYPE_DMA = 0x02,
+    /** An error-logic notification: an interrupt (n_type = 0) or a warning (n_type = 1). */
+    NEURON_ISA_NOTIFICATION_TYPE_ERROR = 0x03,
+    /** The PE array: instruction start (TPB IMPLICIT INST_START body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_PE_INST_START = 0x04,
+    /** The PE array: instruction end (TPB IMPLICIT INST_END body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_PE_INST_END = 0x05,
+    /** The PE array: explicit notification (TPB EXPLICIT body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_PE_EXPLICIT = 0x06,
+    /** The PE array: event / semaphore update (TPB EVT_SEM body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_PE_EVT_SEM = 0x07,
+    /** The ACT engine: instruction start (TPB IMPLICIT INST_START body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_ACT_INST_START = 0x08,
+    /** The ACT engine: instruction end (TPB IMPLICIT INST_END body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_ACT_INST_END = 0x09,
+    /** The ACT engine: explicit notification (TPB EXPLICIT body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_ACT_EXPLICIT = 0x0a,
+    /** The ACT engine: event / semaphore update (TPB EVT_SEM body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_ACT_EVT_SEM = 0x0b,
+    /** The POOL engine: instruction start (TPB IMPLICIT INST_START body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_POOL_INST_START = 0x0c,
+    /** The POOL engine: instruction end (TPB IMPLICIT INST_END body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_POOL_INST_END = 0x0d,
+    /** The POOL engine: explicit notification (TPB EXPLICIT body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_POOL_EXPLICIT = 0x0e,
+    /** The POOL engine: event / semaphore update (TPB EVT_SEM body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_POOL_EVT_SEM = 0x0f,
+    /** The DVE: instruction start (TPB IMPLICIT INST_START body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_DVE_INST_START = 0x10,
+    /** The DVE: instruction end (TPB IMPLICIT INST_END body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_DVE_INST_END = 0x11,
+    /** The DVE: explicit notification (TPB EXPLICIT body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_DVE_EXPLICIT = 0x12,
+    /** The DVE: event / semaphore update (TPB EVT_SEM body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_DVE_EVT_SEM = 0x13,
+    /** The SP core: instruction start (TPB IMPLICIT INST_START body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_SP_INST_START = 0x14,
+    /** The SP core: instruction end (TPB IMPLICIT INST_END body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_SP_INST_END = 0x15,
+    /** The SP core: explicit notification (TPB EXPLICIT body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_SP_EXPLICIT = 0x16,
+    /** The SP core: event / semaphore update (TPB EVT_SEM body). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_SP_EVT_SEM = 0x17,
+    /** An event / semaphore update from the AXI event/semaphore path. */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_AXI_EVT_SEM = 0x1b,
+    /** A HAM throttle-monitor notification (periodic / activity / gpio / sw monitors). */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_HAM = 0x1e,
+    /** A TPB error: error_id (NEURON_ISA_TPB_ERROR_TYPE) and its metadata. */
+    NEURON_ISA_NOTIFICATION_TYPE_TPB_ERROR = 0x1f,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_NOTIFICATION_TYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_TYPE) == 1, "NEURON_ISA_NOTIFICATION_TYPE is 1 byte");
+
+/**
+ * DMA_NOTIFICATION_TYPE (1 byte): The sub-type of a DMA notification, dma_notific_type:4 (word1
+ * [3:0]): start / end / completion of an M2S or S2M packet, an AXI request or response, or an APB
+ * request. 0, 7, 0xe and 0xf are not listed.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:105.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_DMA_NOTIFICATION_TYPE : uint8_t {
+#else
+enum NEURON_ISA_DMA_NOTIFICATION_TYPE {
+#endif
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_M2S_SOP = 0x01,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_M2S_EOP = 0x02,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_M2S_COMPLETION = 0x03,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_S2M_SOP = 0x04,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_S2M_EOP = 0x05,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_S2M_COMPLETION = 0x06,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_AXI_REQ_0 = 0x08,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_AXI_REQ_1 = 0x09,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_AXI_RSP_0 = 0x0a,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_AXI_RSP_1 = 0x0b,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_APB_REQ_0 = 0x0c,
+    NEURON_ISA_DMA_NOTIFICATION_TYPE_APB_REQ_1 = 0x0d,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_DMA_NOTIFICATION_TYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_NOTIFICATION_TYPE) == 1, "NEURON_ISA_DMA_NOTIFICATION_TYPE is 1 byte");
+
+/**
+ * TPB_ERROR_TYPE (1 byte): The error_id of a TPB_ERROR (0x1f) notification.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §5; wiki-csr-notific §4.4. Spec: types/notification.toml:129.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_ERROR_TYPE : uint8_t {
+#else
+enum NEURON_ISA_TPB_ERROR_TYPE {
+#endif
+    NEURON_ISA_TPB_ERROR_TYPE_FP_UNDERFLOW = 0x00,
+    NEURON_ISA_TPB_ERROR_TYPE_FP_NAN = 0x01,
+    NEURON_ISA_TPB_ERROR_TYPE_FP_INF = 0x02,
+    NEURON_ISA_TPB_ERROR_TYPE_FP_OVERFLOW = 0x03,
+    NEURON_ISA_TPB_ERROR_TYPE_MEMORY_ERROR = 0x04,
+    NEURON_ISA_TPB_ERROR_TYPE_FAKE_ERROR = 0x05,
+    NEURON_ISA_TPB_ERROR_TYPE_SEMAPHORE_ERROR = 0x06,
+    NEURON_ISA_TPB_ERROR_TYPE_EVENT_ERROR = 0x07,
+    NEURON_ISA_TPB_ERROR_TYPE_PSUM_COLLISION = 0x08,
+    NEURON_ISA_TPB_ERROR_TYPE_SEQUENCER_NONFATAL = 0x09,
+    NEURON_ISA_TPB_ERROR_TYPE_SEQUENCER_FATAL = 0x0a,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_ERROR_TYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ERROR_TYPE) == 1, "NEURON_ISA_TPB_ERROR_TYPE is 1 byte");
+
+/**
+ * NOTIFICATION_HEADER (1 byte): The common header byte, byte 3 = word0 [31:24] of every record: the
+ * notification kind in its five low bits, the two overflow flags and the phase (poll) bit. "Similar
+ * to Tonga except the type field is widened to 5 bits and the block_id field is removed."
+ *
+ * A uint8_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §4.1. Spec: types/notification.toml:153.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_HEADER {
+    /**
+     * Bits 0..4. Holds a `NEURON_ISA_NOTIFICATION_TYPE`. The notification kind; chooses the body.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int notific_type : 5;
+    /**
+     * Bit 5. The RAM NQ was full: one or more previous notifications were dropped (set on the lossy
+     * overwrite path). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int software_queue_overflow : 1;
+    /**
+     * Bit 6. A HW NIQ buffer was full: one or more subsequent notifications were dropped.
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int hardware_queue_overflow : 1;
+    /**
+     * Bit 7. Poll bit: flips on every ring wrap (epoch); an entry is valid when it matches the
+     * epoch the consumer expects. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int phase : 1;
+} NEURON_ISA_NOTIFICATION_HEADER;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_HEADER) == 1, "NEURON_ISA_NOTIFICATION_HEADER is 1 byte");
+
+/**
+ * TPB_INST_WORD0 (3 bytes): Word0 [23:0] of a TPB INST_START, INST_END or EXPLICIT notification:
+ * the instruction's program counter and its debug hint (program_counter:20, debug_hint:4, then the
+ * header byte, as the DGE completion record's struct spells them).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §4.4; wiki-csr-notific §4.5. Spec: types/notification.toml:247.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_INST_WORD0 {
+    /**
+     * Bits 0..19. The instruction's NX IRAM offset, in 64-byte units (64-B IRAM resolution).
+     * Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int program_counter : 20;
+    /**
+     * Bits 20..23. The debug hint (NEURON_ISA_TPB_INSTRUCTION_METADATA_TYPE); on an EXPLICIT
+     * notification DGE (0x1) marks a DGE completion record (§4.5), whose word1 is the arm's
+     * alternatives dma_map / dge_metadata. Confidence: HIGH/OBSERVED (confirmed).
+     */
+    unsigned int debug_hint : 4;
+} NEURON_ISA_TPB_INST_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INST_WORD0) == 3, "NEURON_ISA_TPB_INST_WORD0 is 3 bytes");
+
+/**
+ * TPB_EVT_SEM_WORD0 (3 bytes): Word0 [23:0] of a TPB EVT_SEM notification: which event or semaphore
+ * changed and how (18 bits; bits 18..23 the page does not name).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:262.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_EVT_SEM_WORD0 {
+    /** Bits 0..7. The event or semaphore index. Confidence: HIGH/INFERRED (strong). */
+    unsigned int event_semaphore_id : 8 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bit 8. 1: a semaphore, 0: an event. Confidence: HIGH/INFERRED (strong). */
+    unsigned int is_semaphore : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bit 9. A double set or clear (the page gives the name only). Confidence: HIGH/INFERRED
+     * (strong).
+     */
+    unsigned int double_set_or_clear : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 10..17. The update mode (the page gives the name and width only). Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int event_semaphore_update_mode : 8 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 18..23. Unknown: no source gives a meaning; kept raw. Past the 18 bits the EVT_SEM row
+     * lists; the page gives no meaning.
+     */
+    unsigned int unknown_18_23 : 6;
+} NEURON_ISA_TPB_EVT_SEM_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EVT_SEM_WORD0) == 3, "NEURON_ISA_TPB_EVT_SEM_WORD0 is 3 bytes");
+
+/**
+ * ERROR_INTERRUPT_WORD0 (3 bytes): Word0 [23:0] of an ERROR notification read as an interrupt
+ * (n_type = 0): group, n_type, block_id (14 bits; bits 14..23 the row does not name).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:279.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_ERROR_INTERRUPT_WORD0 {
+    /** Bits 0..2. The interrupt group. Confidence: HIGH/INFERRED (strong). */
+    unsigned int group : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bit 3. 0: interrupt (this reading), 1: warning (the alternative warning_word0). Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int n_type : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..13. The reporting block. Confidence: HIGH/INFERRED (strong). */
+    unsigned int block_id : 10 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 14..23. Unknown: no source gives a meaning; kept raw. Past the 14 bits the Interrupt row
+     * lists; the page gives no meaning.
+     */
+    unsigned int unknown_14_23 : 10;
+} NEURON_ISA_ERROR_INTERRUPT_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_ERROR_INTERRUPT_WORD0) == 3, "NEURON_ISA_ERROR_INTERRUPT_WORD0 is 3 bytes");
+
+/**
+ * ERROR_WARNING_WORD0 (3 bytes): Word0 [23:0] of an ERROR notification read as a warning (n_type =
+ * 1): group, n_type, metadata_0, block_id, metadata_1 (24 bits). PMU groups 0-2 carry FIS PMU cause
+ * bits; groups 3-4 pack up to 84 b of extended metadata; groups 5-7 are SW-defined.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:295.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_ERROR_WARNING_WORD0 {
+    /**
+     * Bits 0..2. The warning group (0-2 FIS PMU, 3-4 extended metadata, 5-7 SW-defined).
+     * Confidence: HIGH/INFERRED (strong).
+     */
+    unsigned int group : 3 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bit 3. 1: warning. Confidence: HIGH/INFERRED (strong). */
+    unsigned int n_type : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..7. Metadata, 4 bits. Confidence: HIGH/INFERRED (strong). */
+    unsigned int metadata_0 : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 8..17. The reporting block. Confidence: HIGH/INFERRED (strong). */
+    unsigned int block_id : 10 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 18..23. Metadata, 6 bits. Confidence: HIGH/INFERRED (strong). */
+    unsigned int metadata_1 : 6 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_ERROR_WARNING_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_ERROR_WARNING_WORD0) == 3, "NEURON_ISA_ERROR_WARNING_WORD0 is 3 bytes");
+
+/**
+ * DMA_NOTIFICATION_WORD1 (4 bytes): Word1 of a DMA notification as every sub-type shares it:
+ * dma_notific_type in bits 0..3 (each row of the table lists it first in word1); the other 28 bits
+ * depend on the sub-type, as the arm's alternatives give them.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:312.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_NOTIFICATION_WORD1 {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_DMA_NOTIFICATION_TYPE`. The DMA sub-type. Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int dma_notific_type : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 4..31. The sub-type's fields (queue, metadata, crc, arid, rid, address_hi): see the
+     * alternatives of word1. Confidence: HIGH/INFERRED (strong).
+     */
+    unsigned int sub_type_bits : 28 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_DMA_NOTIFICATION_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_NOTIFICATION_WORD1) == 4, "NEURON_ISA_DMA_NOTIFICATION_WORD1 is 4 bytes");
+
+/**
+ * DMA_SOP_WORD1 (4 bytes): Word1 of a DMA M2S_SOP / S2M_SOP notification (start of packet).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:328.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_SOP_WORD1 {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_DMA_NOTIFICATION_TYPE`. The DMA sub-type. Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int dma_notific_type : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..7. The DMA queue. Confidence: HIGH/INFERRED (strong). */
+    unsigned int queue : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 8..14. Descriptor metadata, BD Word_0[22:16]. Confidence: HIGH/INFERRED (strong). */
+    unsigned int metadata : 7 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 15..31. Unknown: no source gives a meaning; kept raw. Past the fields the SOP row lists;
+     * the page gives no meaning.
+     */
+    unsigned int unknown_15_31 : 17;
+} NEURON_ISA_DMA_SOP_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_SOP_WORD1) == 4, "NEURON_ISA_DMA_SOP_WORD1 is 4 bytes");
+
+/**
+ * DMA_EOP_WORD1 (4 bytes): Word1 of a DMA M2S_EOP / S2M_EOP notification (end of packet); word0
+ * [23:0] holds nbytes.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:344.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_EOP_WORD1 {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_DMA_NOTIFICATION_TYPE`. The DMA sub-type. Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int dma_notific_type : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..7. The DMA queue. Confidence: HIGH/INFERRED (strong). */
+    unsigned int queue : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 8..23. The packet's CRC16. Confidence: HIGH/INFERRED (strong). */
+    unsigned int crc : 16 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 24..31. Unknown: no source gives a meaning; kept raw. Past the fields the EOP row lists;
+     * the page gives no meaning.
+     */
+    unsigned int unknown_24_31 : 8;
+} NEURON_ISA_DMA_EOP_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_EOP_WORD1) == 4, "NEURON_ISA_DMA_EOP_WORD1 is 4 bytes");
+
+/**
+ * DMA_COMPLETION_WORD1 (4 bytes): Word1 of a DMA M2S_COMPLETION / S2M_COMPLETION notification.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:360.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_COMPLETION_WORD1 {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_DMA_NOTIFICATION_TYPE`. The DMA sub-type. Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int dma_notific_type : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..7. The DMA queue. Confidence: HIGH/INFERRED (strong). */
+    unsigned int queue : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 8..31. Reserved. Reserved ("rest reserved"). Confidence: HIGH/INFERRED (strong). */
+    unsigned int reserved_8_31 : 24 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_DMA_COMPLETION_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_COMPLETION_WORD1) == 4, "NEURON_ISA_DMA_COMPLETION_WORD1 is 4 bytes");
+
+/**
+ * DMA_AXI_REQ_WORD1 (4 bytes): Word1 of a DMA AXI_REQ_0/1 notification: the AXI read id and the
+ * high 23 bits of the 47-bit araddr (address_lo in word0 [23:0]).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:375.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_AXI_REQ_WORD1 {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_DMA_NOTIFICATION_TYPE`. The DMA sub-type. Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int dma_notific_type : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..8. The AXI read id. Confidence: HIGH/INFERRED (strong). */
+    unsigned int arid : 5 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 9..31. araddr bits 24..46. Confidence: HIGH/INFERRED (strong). */
+    unsigned int address_hi : 23 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_DMA_AXI_REQ_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_AXI_REQ_WORD1) == 4, "NEURON_ISA_DMA_AXI_REQ_WORD1 is 4 bytes");
+
+/**
+ * DMA_AXI_RSP_WORD1 (4 bytes): Word1 of a DMA AXI_RSP_0/1 notification.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:390.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_AXI_RSP_WORD1 {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_DMA_NOTIFICATION_TYPE`. The DMA sub-type. Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int dma_notific_type : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..8. The AXI read id of the response. Confidence: HIGH/INFERRED (strong). */
+    unsigned int rid : 5 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 9..31. Unknown: no source gives a meaning; kept raw. Past the fields the AXI_RSP row
+     * lists; the page gives no meaning.
+     */
+    unsigned int unknown_9_31 : 23;
+} NEURON_ISA_DMA_AXI_RSP_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_AXI_RSP_WORD1) == 4, "NEURON_ISA_DMA_AXI_RSP_WORD1 is 4 bytes");
+
+/**
+ * DMA_APB_WORD1 (4 bytes): Word1 of a DMA APB_REQ_0/1 notification: the high 8 bits of the 32-bit
+ * paddr (address_lo in word0 [23:0]).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:405.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_APB_WORD1 {
+    /**
+     * Bits 0..3. Holds a `NEURON_ISA_DMA_NOTIFICATION_TYPE`. The DMA sub-type. Confidence:
+     * HIGH/INFERRED (strong).
+     */
+    unsigned int dma_notific_type : 4 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Bits 4..11. paddr bits 24..31. Confidence: HIGH/INFERRED (strong). */
+    unsigned int address_hi : 8 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Bits 12..31. Unknown: no source gives a meaning; kept raw. Past the fields the APB row lists;
+     * the page gives no meaning.
+     */
+    unsigned int unknown_12_31 : 20;
+} NEURON_ISA_DMA_APB_WORD1;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_APB_WORD1) == 4, "NEURON_ISA_DMA_APB_WORD1 is 4 bytes");
+
+/**
+ * DMA_NBYTES_WORD0 (3 bytes): Word0 [23:0] of a DMA M2S_EOP / S2M_EOP notification: the packet's
+ * byte count.
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:420.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_NBYTES_WORD0 {
+    /** Bits 0..23. The packet's length in bytes. Confidence: HIGH/INFERRED (strong). */
+    unsigned int nbytes : 24 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_DMA_NBYTES_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_NBYTES_WORD0) == 3, "NEURON_ISA_DMA_NBYTES_WORD0 is 3 bytes");
+
+/**
+ * DMA_ADDRESS_LO_WORD0 (3 bytes): Word0 [23:0] of a DMA AXI_REQ or APB notification: the low 24
+ * bits of the address (araddr or paddr).
+ *
+ * A uint32_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/INFERRED (strong).
+ *
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:433.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_DMA_ADDRESS_LO_WORD0 {
+    /** Bits 0..23. Address bits 0..23. Confidence: HIGH/INFERRED (strong). */
+    unsigned int address_lo : 24 DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_DMA_ADDRESS_LO_WORD0;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_ADDRESS_LO_WORD0) == 3, "NEURON_ISA_DMA_ADDRESS_LO_WORD0 is 3 bytes");
+
+/**
+ * TPB_DGE_METADATA_WORD (2 bytes): Bytes 6..7 of a DGE completion record (an EXPLICIT notification
+ * with debug_hint = DGE 0x1, NEURON_ISA_TPB_DGE_METADATA_NOTIFICATION): the packet count and two
+ * flags.
+ *
+ * A uint16_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §4.5. Spec: types/notification.toml:447.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_TPB_DGE_METADATA_WORD {
+    /**
+     * Bits 0..11. DMA packets per engine; 0 means 4096 (0x1000). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int num_packets : 12;
+    /** Bits 12..13. Reserved. Reserved. Confidence: HIGH/OBSERVED (confirmed). */
+    unsigned int reserved : 2;
+    /**
+     * Bit 14. 1: take the PC from the most recent start notification. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int infer_program_counter : 1;
+    /**
+     * Bit 15. 0: the dma_map bits are engine ids 0-15, 1: 16-31. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    unsigned int dma_group_id : 1;
+} NEURON_ISA_TPB_DGE_METADATA_WORD;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DGE_METADATA_WORD) == 2, "NEURON_ISA_TPB_DGE_METADATA_WORD is 2 bytes");
+
+/**
+ * The `dma` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) == 0x2`. DMA
+ * (0x02): a DMA / DGE-path notification. Word1 [3:0] is dma_notific_type; the rest of the body
+ * depends on it, and each sub-type's reading is an alternative of word0 and word1 (SOP, EOP,
+ * COMPLETION, AXI_REQ, AXI_RSP, APB). Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_dma {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: nbytes on an EOP, address_lo on an AXI_REQ or APB request
+     * (the alternatives); the SOP, COMPLETION and AXI_RSP rows list nothing here. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `nbytes` (NEURON_ISA_DMA_NBYTES_WORD0): M2S_EOP / S2M_EOP: the packet's
+     * byte count. [HIGH/INFERRED]
+     *
+     * Alternative reading `address_lo` (NEURON_ISA_DMA_ADDRESS_LO_WORD0): AXI_REQ_0/1 and
+     * APB_REQ_0/1: the address's low 24 bits. [HIGH/INFERRED]
+     */
+    uint8_t word0[3];
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 4 bytes. Word1: dma_notific_type and the sub-type's fields (the alternatives).
+     * Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `sop` (NEURON_ISA_DMA_SOP_WORD1): M2S_SOP / S2M_SOP (0x1 / 0x4).
+     * [HIGH/INFERRED]
+     *
+     * Alternative reading `eop` (NEURON_ISA_DMA_EOP_WORD1): M2S_EOP / S2M_EOP (0x2 / 0x5).
+     * [HIGH/INFERRED]
+     *
+     * Alternative reading `completion` (NEURON_ISA_DMA_COMPLETION_WORD1): M2S_COMPLETION /
+     * S2M_COMPLETION (0x3 / 0x6). [HIGH/INFERRED]
+     *
+     * Alternative reading `axi_req` (NEURON_ISA_DMA_AXI_REQ_WORD1): AXI_REQ_0/1 (0x8 / 0x9).
+     * [HIGH/INFERRED]
+     *
+     * Alternative reading `axi_rsp` (NEURON_ISA_DMA_AXI_RSP_WORD1): AXI_RSP_0/1 (0xa / 0xb).
+     * [HIGH/INFERRED]
+     *
+     * Alternative reading `apb` (NEURON_ISA_DMA_APB_WORD1): APB_REQ_0/1 (0xc / 0xd).
+     * [HIGH/INFERRED]
+     */
+    NEURON_ISA_DMA_NOTIFICATION_WORD1 word1;
+} NEURON_ISA_NOTIFICATION_BODY_dma;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_dma) == 8, "NEURON_ISA_NOTIFICATION_BODY_dma is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_dma, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_dma.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_dma, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_dma.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_dma, word1) == 4, "NEURON_ISA_NOTIFICATION_BODY_dma.word1 is at offset 4");
+
+/**
+ * The `error` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) == 0x3`. ERROR
+ * (0x03): an interrupt (n_type = 0, the primary reading) or a warning (n_type = 1, the alternatives
+ * warning_word0 and metadata_2); n_type is bit 3 of word0 in both. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_error {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0] as an interrupt: group, n_type, block_id. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `warning_word0` (NEURON_ISA_ERROR_WARNING_WORD0): Word0 [23:0] as a
+     * warning (n_type = 1): group, n_type, metadata_0, block_id, metadata_1. [HIGH/INFERRED]
+     */
+    NEURON_ISA_ERROR_INTERRUPT_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 4 bytes. Word1 of an interrupt: the cause bits. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     *
+     * Alternative reading `metadata_2` (uint32_t): Word1 of a warning: metadata. [HIGH/INFERRED]
+     */
+    uint32_t cause_bits;
+} NEURON_ISA_NOTIFICATION_BODY_error;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_error) == 8, "NEURON_ISA_NOTIFICATION_BODY_error is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_error, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_error.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_error, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_error.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_error, cause_bits) == 4, "NEURON_ISA_NOTIFICATION_BODY_error.cause_bits is at offset 4");
+
+/**
+ * The `tpb_pe_inst_start` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x4`. TPB_PE_INST_START (0x04): the PE array: instruction start (TPB IMPLICIT INST_START body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 2 bytes. The soft-reset counter. Confidence: HIGH/INFERRED (strong). */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. Cycles the instruction waited on events. Confidence: HIGH/INFERRED
+     * (strong).
+     */
+    uint16_t evt_wait_num_cycles DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start, evt_wait_num_cycles) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start.evt_wait_num_cycles is at offset 6");
+
+/**
+ * The `tpb_pe_inst_end` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x5`. TPB_PE_INST_END (0x05): the PE array: instruction end (TPB IMPLICIT INST_END body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. CRC of the instruction's input data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t input_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. CRC of the instruction's output data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t output_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end, input_data_crc) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end.input_data_crc is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end, output_data_crc) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end.output_data_crc is at offset 6");
+
+/**
+ * The `tpb_pe_explicit` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x6`. TPB_PE_EXPLICIT (0x06): the PE array: explicit notification (TPB EXPLICIT body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. The soft-reset counter; in a DGE completion record (debug_hint = DGE)
+     * these bytes are dma_map (the alternative). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dma_map` (uint16_t): DGE completion record (debug_hint ==
+     * NEURON_ISA_TPB_INSTRUCTION_METADATA_TYPE_DGE, 0x1): the bitmap of the 16 DMA engine ids used
+     * (0-15 or 16-31 by dma_group_id). [HIGH/OBSERVED]
+     */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. The extended debug hint; in a DGE completion record these bytes are
+     * num_packets and two flags (the alternative dge_metadata). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dge_metadata` (NEURON_ISA_TPB_DGE_METADATA_WORD): DGE completion record:
+     * num_packets:12, reserved:2, infer_program_counter:1, dma_group_id:1. [HIGH/OBSERVED]
+     */
+    uint16_t debug_hint_extended DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit, debug_hint_extended) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit.debug_hint_extended is at offset 6");
+
+/**
+ * The `tpb_pe_evt_sem` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) == 0x7`.
+ * TPB_PE_EVT_SEM (0x07): the PE array: event / semaphore update (TPB EVT_SEM body). Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: which event / semaphore and how it was updated. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_EVT_SEM_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. The event / semaphore value. Confidence: HIGH/INFERRED (strong). */
+    uint32_t event_semaphore_value DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem, event_semaphore_value) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem.event_semaphore_value is at offset 4");
+
+/**
+ * The `tpb_act_inst_start` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x8`. TPB_ACT_INST_START (0x08): the ACT engine: instruction start (TPB IMPLICIT INST_START
+ * body). Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 2 bytes. The soft-reset counter. Confidence: HIGH/INFERRED (strong). */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. Cycles the instruction waited on events. Confidence: HIGH/INFERRED
+     * (strong).
+     */
+    uint16_t evt_wait_num_cycles DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start, evt_wait_num_cycles) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start.evt_wait_num_cycles is at offset 6");
+
+/**
+ * The `tpb_act_inst_end` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x9`. TPB_ACT_INST_END (0x09): the ACT engine: instruction end (TPB IMPLICIT INST_END body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. CRC of the instruction's input data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t input_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. CRC of the instruction's output data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t output_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end, input_data_crc) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end.input_data_crc is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end, output_data_crc) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end.output_data_crc is at offset 6");
+
+/**
+ * The `tpb_act_explicit` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0xa`. TPB_ACT_EXPLICIT (0x0a): the ACT engine: explicit notification (TPB EXPLICIT body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. The soft-reset counter; in a DGE completion record (debug_hint = DGE)
+     * these bytes are dma_map (the alternative). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dma_map` (uint16_t): DGE completion record (debug_hint ==
+     * NEURON_ISA_TPB_INSTRUCTION_METADATA_TYPE_DGE, 0x1): the bitmap of the 16 DMA engine ids used
+     * (0-15 or 16-31 by dma_group_id). [HIGH/OBSERVED]
+     */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. The extended debug hint; in a DGE completion record these bytes are
+     * num_packets and two flags (the alternative dge_metadata). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dge_metadata` (NEURON_ISA_TPB_DGE_METADATA_WORD): DGE completion record:
+     * num_packets:12, reserved:2, infer_program_counter:1, dma_group_id:1. [HIGH/OBSERVED]
+     */
+    uint16_t debug_hint_extended DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit, debug_hint_extended) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit.debug_hint_extended is at offset 6");
+
+/**
+ * The `tpb_act_evt_sem` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0xb`. TPB_ACT_EVT_SEM (0x0b): the ACT engine: event / semaphore update (TPB EVT_SEM body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: which event / semaphore and how it was updated. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_EVT_SEM_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. The event / semaphore value. Confidence: HIGH/INFERRED (strong). */
+    uint32_t event_semaphore_value DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem, event_semaphore_value) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem.event_semaphore_value is at offset 4");
+
+/**
+ * The `tpb_pool_inst_start` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0xc`. TPB_POOL_INST_START (0x0c): the POOL engine: instruction start (TPB IMPLICIT INST_START
+ * body). Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 2 bytes. The soft-reset counter. Confidence: HIGH/INFERRED (strong). */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. Cycles the instruction waited on events. Confidence: HIGH/INFERRED
+     * (strong).
+     */
+    uint16_t evt_wait_num_cycles DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start, evt_wait_num_cycles) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start.evt_wait_num_cycles is at offset 6");
+
+/**
+ * The `tpb_pool_inst_end` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0xd`. TPB_POOL_INST_END (0x0d): the POOL engine: instruction end (TPB IMPLICIT INST_END body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. CRC of the instruction's input data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t input_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. CRC of the instruction's output data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t output_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end, input_data_crc) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end.input_data_crc is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end, output_data_crc) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end.output_data_crc is at offset 6");
+
+/**
+ * The `tpb_pool_explicit` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0xe`. TPB_POOL_EXPLICIT (0x0e): the POOL engine: explicit notification (TPB EXPLICIT body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. The soft-reset counter; in a DGE completion record (debug_hint = DGE)
+     * these bytes are dma_map (the alternative). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dma_map` (uint16_t): DGE completion record (debug_hint ==
+     * NEURON_ISA_TPB_INSTRUCTION_METADATA_TYPE_DGE, 0x1): the bitmap of the 16 DMA engine ids used
+     * (0-15 or 16-31 by dma_group_id). [HIGH/OBSERVED]
+     */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. The extended debug hint; in a DGE completion record these bytes are
+     * num_packets and two flags (the alternative dge_metadata). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dge_metadata` (NEURON_ISA_TPB_DGE_METADATA_WORD): DGE completion record:
+     * num_packets:12, reserved:2, infer_program_counter:1, dma_group_id:1. [HIGH/OBSERVED]
+     */
+    uint16_t debug_hint_extended DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit, debug_hint_extended) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit.debug_hint_extended is at offset 6");
+
+/**
+ * The `tpb_pool_evt_sem` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0xf`. TPB_POOL_EVT_SEM (0x0f): the POOL engine: event / semaphore update (TPB EVT_SEM body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: which event / semaphore and how it was updated. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_EVT_SEM_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. The event / semaphore value. Confidence: HIGH/INFERRED (strong). */
+    uint32_t event_semaphore_value DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem, event_semaphore_value) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem.event_semaphore_value is at offset 4");
+
+/**
+ * The `tpb_dve_inst_start` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x10`. TPB_DVE_INST_START (0x10): the DVE: instruction start (TPB IMPLICIT INST_START body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 2 bytes. The soft-reset counter. Confidence: HIGH/INFERRED (strong). */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. Cycles the instruction waited on events. Confidence: HIGH/INFERRED
+     * (strong).
+     */
+    uint16_t evt_wait_num_cycles DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start, evt_wait_num_cycles) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start.evt_wait_num_cycles is at offset 6");
+
+/**
+ * The `tpb_dve_inst_end` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x11`. TPB_DVE_INST_END (0x11): the DVE: instruction end (TPB IMPLICIT INST_END body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. CRC of the instruction's input data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t input_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. CRC of the instruction's output data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t output_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end, input_data_crc) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end.input_data_crc is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end, output_data_crc) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end.output_data_crc is at offset 6");
+
+/**
+ * The `tpb_dve_explicit` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x12`. TPB_DVE_EXPLICIT (0x12): the DVE: explicit notification (TPB EXPLICIT body). Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. The soft-reset counter; in a DGE completion record (debug_hint = DGE)
+     * these bytes are dma_map (the alternative). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dma_map` (uint16_t): DGE completion record (debug_hint ==
+     * NEURON_ISA_TPB_INSTRUCTION_METADATA_TYPE_DGE, 0x1): the bitmap of the 16 DMA engine ids used
+     * (0-15 or 16-31 by dma_group_id). [HIGH/OBSERVED]
+     */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. The extended debug hint; in a DGE completion record these bytes are
+     * num_packets and two flags (the alternative dge_metadata). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dge_metadata` (NEURON_ISA_TPB_DGE_METADATA_WORD): DGE completion record:
+     * num_packets:12, reserved:2, infer_program_counter:1, dma_group_id:1. [HIGH/OBSERVED]
+     */
+    uint16_t debug_hint_extended DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit, debug_hint_extended) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit.debug_hint_extended is at offset 6");
+
+/**
+ * The `tpb_dve_evt_sem` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x13`. TPB_DVE_EVT_SEM (0x13): the DVE: event / semaphore update (TPB EVT_SEM body). Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: which event / semaphore and how it was updated. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_EVT_SEM_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. The event / semaphore value. Confidence: HIGH/INFERRED (strong). */
+    uint32_t event_semaphore_value DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem, event_semaphore_value) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem.event_semaphore_value is at offset 4");
+
+/**
+ * The `tpb_sp_inst_start` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x14`. TPB_SP_INST_START (0x14): the SP core: instruction start (TPB IMPLICIT INST_START body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 2 bytes. The soft-reset counter. Confidence: HIGH/INFERRED (strong). */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. Cycles the instruction waited on events. Confidence: HIGH/INFERRED
+     * (strong).
+     */
+    uint16_t evt_wait_num_cycles DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start, evt_wait_num_cycles) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start.evt_wait_num_cycles is at offset 6");
+
+/**
+ * The `tpb_sp_inst_end` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x15`. TPB_SP_INST_END (0x15): the SP core: instruction end (TPB IMPLICIT INST_END body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. CRC of the instruction's input data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t input_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. CRC of the instruction's output data. Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t output_data_crc DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end, input_data_crc) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end.input_data_crc is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end, output_data_crc) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end.output_data_crc is at offset 6");
+
+/**
+ * The `tpb_sp_explicit` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x16`. TPB_SP_EXPLICIT (0x16): the SP core: explicit notification (TPB EXPLICIT body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: program_counter and debug_hint. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    NEURON_ISA_TPB_INST_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 2 bytes. The soft-reset counter; in a DGE completion record (debug_hint = DGE)
+     * these bytes are dma_map (the alternative). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dma_map` (uint16_t): DGE completion record (debug_hint ==
+     * NEURON_ISA_TPB_INSTRUCTION_METADATA_TYPE_DGE, 0x1): the bitmap of the 16 DMA engine ids used
+     * (0-15 or 16-31 by dma_group_id). [HIGH/OBSERVED]
+     */
+    uint16_t soft_reset_counter DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 6, 2 bytes. The extended debug hint; in a DGE completion record these bytes are
+     * num_packets and two flags (the alternative dge_metadata). Confidence: HIGH/INFERRED (strong).
+     *
+     * Alternative reading `dge_metadata` (NEURON_ISA_TPB_DGE_METADATA_WORD): DGE completion record:
+     * num_packets:12, reserved:2, infer_program_counter:1, dma_group_id:1. [HIGH/OBSERVED]
+     */
+    uint16_t debug_hint_extended DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit, soft_reset_counter) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit.soft_reset_counter is at offset 4");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit, debug_hint_extended) == 6, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit.debug_hint_extended is at offset 6");
+
+/**
+ * The `tpb_sp_evt_sem` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x17`. TPB_SP_EVT_SEM (0x17): the SP core: event / semaphore update (TPB EVT_SEM body).
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: which event / semaphore and how it was updated. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_EVT_SEM_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. The event / semaphore value. Confidence: HIGH/INFERRED (strong). */
+    uint32_t event_semaphore_value DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem, event_semaphore_value) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem.event_semaphore_value is at offset 4");
+
+/**
+ * The `tpb_axi_evt_sem` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) ==
+ * 0x1b`. TPB_AXI_EVT_SEM (0x1b): an event / semaphore update from the AXI event/semaphore path,
+ * read with the TPB EVT_SEM body (the page's body table has one EVT_SEM row for every EVT_SEM
+ * kind). Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem {
+    /**
+     * Offset 0, 3 bytes. Word0 [23:0]: which event / semaphore and how it was updated. Confidence:
+     * HIGH/OBSERVED (confirmed).
+     */
+    NEURON_ISA_TPB_EVT_SEM_WORD0 word0;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. The event / semaphore value. Confidence: HIGH/INFERRED (strong). */
+    uint32_t event_semaphore_value DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem, word0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem.word0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem, event_semaphore_value) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem.event_semaphore_value is at offset 4");
+
+/**
+ * The `tpb_ham` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) == 0x1e`.
+ * TPB_HAM (0x1e): a HAM throttle-monitor notification (periodic / activity / gpio / sw monitors),
+ * with the generic frame's three metadata fields. Confidence: HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_ham {
+    /**
+     * Offset 0, 2 bytes. Record bits [15:0]. HAM monitor metadata. Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    uint16_t metadata_0;
+    /** Offset 2, 1 byte. Record bits [23:16]. Confidence: HIGH/OBSERVED (confirmed). */
+    uint8_t metadata_1;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. Record bits [63:32]. Confidence: HIGH/OBSERVED (confirmed). */
+    uint32_t metadata_2;
+} NEURON_ISA_NOTIFICATION_BODY_tpb_ham;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_ham) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_ham is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_ham, metadata_0) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_ham.metadata_0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_ham, metadata_1) == 2, "NEURON_ISA_NOTIFICATION_BODY_tpb_ham.metadata_1 is at offset 2");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_ham, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_ham.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_ham, metadata_2) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_ham.metadata_2 is at offset 4");
+
+/**
+ * The `tpb_error` arm of NEURON_ISA_NOTIFICATION_BODY, selected when `(header & 0x1f) == 0x1f`.
+ * TPB_ERROR (0x1f): a TPB error; metadata_lo / metadata_hi are unions by error type (FP / MEM /
+ * FAKE / SEM / EVT / PSUM / SEQUENCER) the page does not lay out, kept as integers. Confidence:
+ * HIGH/OBSERVED (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_tpb_error {
+    /** Offset 0, 1 byte. The error type. Confidence: HIGH/INFERRED (strong). */
+    NEURON_ISA_TPB_ERROR_TYPE error_id DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /**
+     * Offset 1, 2 bytes. 16 bits of per-error metadata (a union by error type in the header; its
+     * arms are not given). Confidence: HIGH/INFERRED (strong).
+     */
+    uint16_t metadata_lo DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /**
+     * Offset 4, 4 bytes. 32 bits of per-error metadata (a union by error type; arms not given).
+     * Confidence: HIGH/INFERRED (strong).
+     */
+    uint32_t metadata_hi DMASPEC_GATED_STRONG("STRONG: tagged HIGH/INFERRED (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-csr-notific §4.4");
+} NEURON_ISA_NOTIFICATION_BODY_tpb_error;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_tpb_error) == 8, "NEURON_ISA_NOTIFICATION_BODY_tpb_error is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_error, error_id) == 0, "NEURON_ISA_NOTIFICATION_BODY_tpb_error.error_id is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_error, metadata_lo) == 1, "NEURON_ISA_NOTIFICATION_BODY_tpb_error.metadata_lo is at offset 1");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_error, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_tpb_error.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_tpb_error, metadata_hi) == 4, "NEURON_ISA_NOTIFICATION_BODY_tpb_error.metadata_hi is at offset 4");
+
+/**
+ * The `generic` arm of NEURON_ISA_NOTIFICATION_BODY, selected when no other arm matches. The
+ * generic record (NEURON_ISA_GENERIC_NOTIFICATION): the reading of every code without a body of its
+ * own here, the unassigned 0x00, 0x01, 0x18-0x1a and 0x1c-0x1d. Confidence: HIGH/OBSERVED
+ * (confirmed).
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY_generic {
+    /** Offset 0, 2 bytes. Record bits [15:0]. Confidence: HIGH/OBSERVED (confirmed). */
+    uint16_t metadata_0;
+    /** Offset 2, 1 byte. Record bits [23:16]. Confidence: HIGH/OBSERVED (confirmed). */
+    uint8_t metadata_1;
+    /** Offset 3, 1 byte. The header byte, word0 [31:24]. Confidence: HIGH/OBSERVED (confirmed). */
+    NEURON_ISA_NOTIFICATION_HEADER header;
+    /** Offset 4, 4 bytes. Record bits [63:32]. Confidence: HIGH/OBSERVED (confirmed). */
+    uint32_t metadata_2;
+} NEURON_ISA_NOTIFICATION_BODY_generic;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY_generic) == 8, "NEURON_ISA_NOTIFICATION_BODY_generic is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_generic, metadata_0) == 0, "NEURON_ISA_NOTIFICATION_BODY_generic.metadata_0 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_generic, metadata_1) == 2, "NEURON_ISA_NOTIFICATION_BODY_generic.metadata_1 is at offset 2");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_generic, header) == 3, "NEURON_ISA_NOTIFICATION_BODY_generic.header is at offset 3");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_generic, metadata_2) == 4, "NEURON_ISA_NOTIFICATION_BODY_generic.metadata_2 is at offset 4");
+
+/**
+ * NOTIFICATION_BODY (8 bytes): Record bits [63:0]: the header byte (byte 3, the discriminator) and
+ * the body its notific_type chooses, in word0 [23:0] (bytes 0..2) and word1 (bytes 4..7). One arm
+ * per notific_type code of §5; the unassigned codes (0x00, 0x01, 0x18-0x1a, 0x1c-0x1d) decode as
+ * the generic arm. The arm is chosen by the header byte masked to notific_type (0x1f), so the
+ * overflow and phase bits do not change it. The DMA sub-type (dma_notific_type) and the ERROR
+ * n_type sit inside the body, not in a member of their own, so the sub-forms they choose are the
+ * alternatives of the dma and error arms' members. The union name is dmaspec's: in the shipped
+ * header NEURON_ISA_NOTIFICATION is the union of the whole 16-byte per-type structs.
+ *
+ * Every arm holds the discriminator `header` (NEURON_ISA_NOTIFICATION_HEADER) at offset 3; read it
+ * through any arm. Arms, tried in this order (the first match wins): `dma` when `(header & 0x1f) ==
+ * 0x2`; `error` when `(header & 0x1f) == 0x3`; `tpb_pe_inst_start` when `(header & 0x1f) == 0x4`;
+ * `tpb_pe_inst_end` when `(header & 0x1f) == 0x5`; `tpb_pe_explicit` when `(header & 0x1f) == 0x6`;
+ * `tpb_pe_evt_sem` when `(header & 0x1f) == 0x7`; `tpb_act_inst_start` when `(header & 0x1f) ==
+ * 0x8`; `tpb_act_inst_end` when `(header & 0x1f) == 0x9`; `tpb_act_explicit` when `(header & 0x1f)
+ * == 0xa`; `tpb_act_evt_sem` when `(header & 0x1f) == 0xb`; `tpb_pool_inst_start` when `(header &
+ * 0x1f) == 0xc`; `tpb_pool_inst_end` when `(header & 0x1f) == 0xd`; `tpb_pool_explicit` when
+ * `(header & 0x1f) == 0xe`; `tpb_pool_evt_sem` when `(header & 0x1f) == 0xf`; `tpb_dve_inst_start`
+ * when `(header & 0x1f) == 0x10`; `tpb_dve_inst_end` when `(header & 0x1f) == 0x11`;
+ * `tpb_dve_explicit` when `(header & 0x1f) == 0x12`; `tpb_dve_evt_sem` when `(header & 0x1f) ==
+ * 0x13`; `tpb_sp_inst_start` when `(header & 0x1f) == 0x14`; `tpb_sp_inst_end` when `(header &
+ * 0x1f) == 0x15`; `tpb_sp_explicit` when `(header & 0x1f) == 0x16`; `tpb_sp_evt_sem` when `(header
+ * & 0x1f) == 0x17`; `tpb_axi_evt_sem` when `(header & 0x1f) == 0x1b`; `tpb_ham` when `(header &
+ * 0x1f) == 0x1e`; `tpb_error` when `(header & 0x1f) == 0x1f`; `generic` when no other arm matches.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §4.4; wiki-csr-notific §9.3. Spec: types/notification.toml:463.
+ */
+typedef union __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY {
+    NEURON_ISA_NOTIFICATION_BODY_dma dma;
+    NEURON_ISA_NOTIFICATION_BODY_error error;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_start tpb_pe_inst_start;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pe_inst_end tpb_pe_inst_end;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pe_explicit tpb_pe_explicit;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pe_evt_sem tpb_pe_evt_sem;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_start tpb_act_inst_start;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_act_inst_end tpb_act_inst_end;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_act_explicit tpb_act_explicit;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_act_evt_sem tpb_act_evt_sem;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_start tpb_pool_inst_start;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pool_inst_end tpb_pool_inst_end;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pool_explicit tpb_pool_explicit;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_pool_evt_sem tpb_pool_evt_sem;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_start tpb_dve_inst_start;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_dve_inst_end tpb_dve_inst_end;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_dve_explicit tpb_dve_explicit;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_dve_evt_sem tpb_dve_evt_sem;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_start tpb_sp_inst_start;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_sp_inst_end tpb_sp_inst_end;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_sp_explicit tpb_sp_explicit;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_sp_evt_sem tpb_sp_evt_sem;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_axi_evt_sem tpb_axi_evt_sem;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_ham tpb_ham;
+    NEURON_ISA_NOTIFICATION_BODY_tpb_error tpb_error;
+    NEURON_ISA_NOTIFICATION_BODY_generic generic;
+} NEURON_ISA_NOTIFICATION_BODY;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_BODY) == 8, "NEURON_ISA_NOTIFICATION_BODY is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, dma) == 0, "NEURON_ISA_NOTIFICATION_BODY.dma is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, error) == 0, "NEURON_ISA_NOTIFICATION_BODY.error is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pe_inst_start) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pe_inst_start is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pe_inst_end) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pe_inst_end is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pe_explicit) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pe_explicit is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pe_evt_sem) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pe_evt_sem is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_act_inst_start) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_act_inst_start is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_act_inst_end) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_act_inst_end is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_act_explicit) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_act_explicit is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_act_evt_sem) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_act_evt_sem is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pool_inst_start) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pool_inst_start is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pool_inst_end) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pool_inst_end is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pool_explicit) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pool_explicit is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_pool_evt_sem) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_pool_evt_sem is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_dve_inst_start) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_dve_inst_start is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_dve_inst_end) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_dve_inst_end is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_dve_explicit) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_dve_explicit is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_dve_evt_sem) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_dve_evt_sem is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_sp_inst_start) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_sp_inst_start is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_sp_inst_end) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_sp_inst_end is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_sp_explicit) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_sp_explicit is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_sp_evt_sem) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_sp_evt_sem is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_axi_evt_sem) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_axi_evt_sem is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_ham) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_ham is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, tpb_error) == 0, "NEURON_ISA_NOTIFICATION_BODY.tpb_error is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, generic) == 0, "NEURON_ISA_NOTIFICATION_BODY.generic is at offset 0");
+
+/**
+ * NOTIFICATION_TIMESTAMP (8 bytes): The 64-bit NOTIFIC timestamp snapshotted into record bits
+ * [127:64] (bytes 8..15), as the header's struct { uint32_t low; uint32_t high; }. The unit is 1 ps
+ * (not clocks; the older Tonga part differs).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §4.2; wiki-csr-notific §2.1. Spec: types/notification.toml:183.
+ */
+typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_TIMESTAMP {
+    /**
+     * Offset 0, 4 bytes. Timestamp bits 0..31 (the timestamp_lo register at the time of the
+     * notification). Confidence: HIGH/OBSERVED (confirmed).
+     */
+    uint32_t low;
+    /**
+     * Offset 4, 4 bytes. Timestamp bits 32..63 (timestamp_hi). Confidence: HIGH/OBSERVED
+     * (confirmed).
+     */
+    uint32_t high;
+} NEURON_ISA_NOTIFICATION_TIMESTAMP;
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_TIMESTAMP) == 8, "NEURON_ISA_NOTIFICATION_TIMESTAMP is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_TIMESTAMP, low) == 0, "NEURON_ISA_NOTIFICATION_TIMESTAMP.low is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_TIMESTAMP, high) == 4, "NEURON_ISA_NOTIFICATION_TIMESTAMP.high is at offset 4");
+
+/**
  * The `addr_var` arm of NEURON_ISA_TPB_PSEUDO_ADDR8, selected when `(marker & 0x10) == 0x10`.
  * Compiler variable (VAR_ID, 0x10): a neff variable id + immediate offset, resolved by the runtime.
  * Its byte layout is seed 000's mode 0x10, by dmaspec's inference (see the fields). Confidence:
@@ -6296,6 +7673,18 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_
  * Reading `ex_a_value`: §8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would
  * be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.
  * [HIGH/INFERRED] Evidence: supp-gather-scatter §8.1.
+ */
+
+/**
+ * Conflict `notification_type_count` (about NOTIFICATION_TYPE): How many notific_type codes the
+ * header defines: the sentence introducing §5's table says 24; the table lists 25 codes
+ * (0x02..0x17, 0x1b, 0x1e, 0x1f), and the 7 codes it calls unassigned leave 25 of the 32 a 5-bit
+ * field holds. NOTIFICATION_TYPE holds the table's 25.
+ *
+ * Reading `twenty_four`: The count the text gives. [HIGH/OBSERVED] Evidence: wiki-csr-notific §5.
+ *
+ * Reading `twenty_five`: The codes the table lists, consistent with the unassigned list (32 - 7 =
+ * 25). [HIGH/OBSERVED] Evidence: wiki-csr-notific §5.
  */
 
 /**

@@ -150,7 +150,10 @@ fn drop_shared(text: &str) -> String {
     blocks(text)
         .into_iter()
         .filter(|b| {
-            !b.trim_start().starts_with("[[") || !block_name(b).is_some_and(|n| SHARED.contains(&n))
+            let t = b.trim_start();
+            // A document (`[[source]]`, declared next to the types citing it) is declared once.
+            !t.starts_with("[[source]]")
+                && (!t.starts_with("[[") || !block_name(b).is_some_and(|n| SHARED.contains(&n)))
         })
         .collect()
 }

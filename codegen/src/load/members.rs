@@ -13,6 +13,14 @@ use crate::model::*;
 use crate::schema::*;
 
 impl Loader {
+    /// A bitfield's container: an integer type, or `u24` (three bytes).
+    pub(super) fn bitfield_repr(&mut self, at: FileId, repr: &Spanned<String>) -> Int {
+        match repr.get_ref().as_str() {
+            "u24" => Int::U24,
+            _ => self.int_repr(at, repr),
+        }
+    }
+
     pub(super) fn int_repr(&mut self, at: FileId, repr: &Spanned<String>) -> Int {
         Int::parse(repr.get_ref()).unwrap_or_else(|| {
             self.err(

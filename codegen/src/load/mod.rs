@@ -237,7 +237,7 @@ impl Loader {
                 Decl::Enum(r) => (Int::parse(r.repr.get_ref()).map_or(0, Int::size), "enum"),
                 Decl::Flags(r) => (Int::parse(r.repr.get_ref()).map_or(0, Int::size), "flags"),
                 Decl::Bitfield(r) => (
-                    Int::parse(r.repr.get_ref()).map_or(0, Int::size),
+                    Int::parse_bitfield_repr(r.repr.get_ref()).map_or(0, Int::size),
                     "bitfield",
                 ),
                 Decl::Union(r) => (*r.size.get_ref() as usize, "union"),
@@ -246,7 +246,7 @@ impl Loader {
             let repr = match d {
                 Decl::Enum(r) => Int::parse(r.repr.get_ref()),
                 Decl::Flags(r) => Int::parse(r.repr.get_ref()),
-                Decl::Bitfield(r) => Int::parse(r.repr.get_ref()),
+                Decl::Bitfield(r) => Int::parse_bitfield_repr(r.repr.get_ref()),
                 Decl::Union(_) | Decl::Struct(_) => None,
             };
             scope.sizes.push(size);

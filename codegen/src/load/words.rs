@@ -169,7 +169,7 @@ impl Loader {
     }
 
     pub(super) fn bitfield_def(&mut self, at: FileId, r: &RawBitfield, scope: &Scope) -> TypeDef {
-        let repr = self.int_repr(at, &r.repr);
+        let repr = self.bitfield_repr(at, &r.repr);
         let confidence = self.confidence(at, &r.confidence, scope);
         let evidence = self.evidence(at, &r.evidence, &confidence, scope);
         let width = repr.bits();

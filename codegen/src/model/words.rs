@@ -11,6 +11,10 @@ use super::provenance::{Confidence, Evidence};
 pub enum Int {
     U8,
     U16,
+    /// Three bytes, little-endian: only a bitfield's container (`repr = "u24"`), for a
+    /// 24-bit packed group that shares its word with a byte of another member (the
+    /// notification record's word0 [23:0] under its header byte). Held in a `u32`.
+    U24,
     U32,
     U64,
     I8,
@@ -33,10 +37,18 @@ impl Int {
             _ => return None,
         })
     }
+    /// A bitfield's container: an integer type or `u24`.
+    pub fn parse_bitfield_repr(s: &str) -> Option<Int> {
+        match s {
+            "u24" => Some(Int::U24),
+            _ => Int::parse(s),
+        }
+    }
     pub fn size(self) -> usize {
         match self {
             Int::U8 | Int::I8 => 1,
             Int::U16 | Int::I16 => 2,
+            Int::U24 => 3,
             Int::U32 | Int::I32 => 4,
             Int::U64 | Int::I64 => 8,
         }
@@ -51,7 +63,7 @@ impl Int {
         match self {
             Int::U8 => "u8",
             Int::U16 => "u16",
-            Int::U32 => "u32",
+            Int::U24 | Int::U32 => "u32",
             Int::U64 => "u64",
             Int::I8 => "i8",
             Int::I16 => "i16",
@@ -63,7 +75,7 @@ impl Int {
         match self {
             Int::U8 => "uint8_t",
             Int::U16 => "uint16_t",
-            Int::U32 => "uint32_t",
+            Int::U24 | Int::U32 => "uint32_t",
             Int::U64 => "uint64_t",
             Int::I8 => "int8_t",
             Int::I16 => "int16_t",

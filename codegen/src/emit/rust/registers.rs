@@ -381,7 +381,7 @@ fn int(i: Int) -> TokenStream {
     match i {
         Int::U8 | Int::I8 => quote!(u8),
         Int::U16 | Int::I16 => quote!(u16),
-        Int::U32 | Int::I32 => quote!(u32),
+        Int::U24 | Int::U32 | Int::I32 => quote!(u32),
         Int::U64 | Int::I64 => quote!(u64),
     }
 }

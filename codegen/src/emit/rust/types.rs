@@ -60,7 +60,8 @@ pub(super) fn join_fns(j: &Join, gated: &TokenStream) -> TokenStream {
 /// `x as to`, or `x` alone (outside the parentheses that only held it for the cast) when it
 /// already has that type.
 fn cast(x: TokenStream, from: Int, to: Int) -> TokenStream {
-    if from != to {
+    // `u24` is held in a `u32`: no cast between the two.
+    if from.rust() != to.rust() {
         let to = int_ty(to);
         return quote!(#x as #to);
     }
@@ -318,8 +319,22 @@ impl Render<'_> {
                 }
             }
         }
+        // A `u24` container is three bytes held in a `u32`.
+        let (from_bytes, to_bytes) = match repr {
+            Int::U24 => (
+                quote!(u32::from_le_bytes([b[0], b[1], b[2], 0])),
+                quote!(let w = self.raw().to_le_bytes(); *b = [w[0], w[1], w[2]];),
+            ),
+            _ => (
+                quote!(#ty::from_le_bytes(*b)),
+                quote!(*b = self.raw().to_le_bytes();),
+            ),
+        };
         let packed = if writes.is_empty() {
             quote!(0)
+        } else if let [one] = writes.as_slice() {
+            // One sub-field: no parentheses around the block's value.
+            cast(one.clone(), Int::U8, Int::U8)
         } else {
             quote!(#(#writes)|*)
         };
@@ -335,8 +350,8 @@ impl Render<'_> {
                 /// The packed value; sub-field values wider than their bits are truncated.
                 #[inline(always)]
                 pub const fn raw(&self) -> #ty { #packed }
-                #[inline(always)] pub const fn read(b: &[u8; #size]) -> Self { Self::from_raw(#ty::from_le_bytes(*b)) }
-                #[inline(always)] pub fn write(&self, b: &mut [u8; #size]) { *b = self.raw().to_le_bytes(); }
+                #[inline(always)] pub const fn read(b: &[u8; #size]) -> Self { Self::from_raw(#from_bytes) }
+                #[inline(always)] pub fn write(&self, b: &mut [u8; #size]) { #to_bytes }
                 pub fn visit(&self, meta: &'static meta::FieldMeta, v: &mut impl visit::Visitor, base: usize, arch: Arch) {
                     let _ = arch;
                     v.enter(meta, base, visit::Group::Bitfield);

@@ -92,7 +92,7 @@ pub(super) fn lit(v: u64, i: Int) -> Literal {
     match i {
         Int::U8 => Literal::u8_suffixed(v as u8),
         Int::U16 => Literal::u16_suffixed(v as u16),
-        Int::U32 => Literal::u32_suffixed(v as u32),
+        Int::U24 | Int::U32 => Literal::u32_suffixed(v as u32),
         _ => Literal::u64_suffixed(v),
     }
 }

@@ -540,14 +540,28 @@ impl Render<'_> {
                 out,
                 "The packed container value.",
                 &format!("pub fn bits(&self) -> {ty}"),
-                &[format!("{ty}::from_le_bytes(*self.0)")],
+                &match repr {
+                    Int::U24 => vec![
+                        "let b = *self.0;".into(),
+                        "u32::from_le_bytes([b[0], b[1], b[2], 0])".into(),
+                    ],
+                    _ => vec![format!("{ty}::from_le_bytes(*self.0)")],
+                },
             );
             if mutable {
+                let body: Vec<String> = match repr {
+                    Int::U24 => vec![
+                        "let w = v.to_le_bytes();".into(),
+                        "*self.0 = [w[0], w[1], w[2]];".into(),
+                        "self".into(),
+                    ],
+                    _ => vec!["*self.0 = v.to_le_bytes();".into(), "self".into()],
+                };
                 method(
                     out,
                     "Sets the packed container value.",
                     &format!("pub fn set_bits(&mut self, v: {ty}) -> &mut Self"),
-                    &["*self.0 = v.to_le_bytes();".into(), "self".into()],
+                    &body,
                 );
             }
         };
@@ -595,6 +609,12 @@ impl Render<'_> {
             let get = format!("{id}::{}({view})", disc_member.get);
             match &disc.ty {
                 _ if selects.is_empty() => None,
+                // A bitfield's view reads its container with `bits()`.
+                TypeRef::Named { index, .. }
+                    if matches!(self.model.ty(*index).kind, TypeKind::Bitfield { .. }) =>
+                {
+                    Some(format!("let raw = {get}.bits() as u64;"))
+                }
                 TypeRef::Named { .. } => Some(format!("let raw = {get}.raw() as u64;")),
                 _ => Some(format!("let raw = {get} as u64;")),
             }
