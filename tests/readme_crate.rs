@@ -1,5 +1,6 @@
-//! The README's "Using the crate" example, built and run as a downstream crate would: its
-//! own package, depending on dmaspec by path with `default-features = false`.
+//! The README's crate examples ("Using the crate", the register doorbell), built and run as
+//! a downstream crate would: each its own package, depending on dmaspec by path with
+//! `default-features = false`.
 
 mod common;
 
@@ -25,25 +26,23 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-#[test]
-fn using_the_crate_example_runs_without_default_features() {
+/// Builds and runs the first ```rust block after `heading` as the `src/main.rs` of its own
+/// package `name`, and returns what it prints.
+fn run_downstream(name: &str, heading: &str) -> String {
     // Built in the test build's own target directory (cargo holds no lock while tests
     // run), so the dependencies compiled for the tests are reused.
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let dir = tmp.join("readme-crate");
+    let dir = tmp.join(name);
     write(
         &dir.join("Cargo.toml"),
         &format!(
-            "[package]\nname = \"readme-example\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
              publish = false\n\n[workspace]\n\n[dependencies]\n\
              dmaspec = {{ path = {:?}, default-features = false }}\n",
             root().display().to_string()
         ),
     );
-    write(
-        &dir.join("src/main.rs"),
-        &readme_block("## Using the crate"),
-    );
+    write(&dir.join("src/main.rs"), &readme_block(heading));
     // The workspace's lock file pins the same dependency versions, so nothing is fetched.
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let out = Command::new(env!("CARGO"))
@@ -57,9 +56,28 @@ fn using_the_crate_example_runs_without_default_features() {
         .expect("cargo runs");
     assert!(
         out.status.success(),
-        "the README example does not build or run:\n{}",
+        "the README example under `{heading}` does not build or run:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn using_the_crate_example_runs_without_default_features() {
+    let text = run_downstream("readme-example", "## Using the crate");
     assert!(text.lines().any(|l| l.contains("in_dtype")), "{text}");
+}
+
+#[test]
+fn doorbell_example_is_examples_doorbell_and_rings_queue_3() {
+    let block = readme_block("### Ringing a doorbell");
+    let example = std::fs::read_to_string(root().join("examples/doorbell.rs")).unwrap();
+    assert!(
+        block == example,
+        "the README's doorbell block is not examples/doorbell.rs: copy the file into it"
+    );
+    // "CSR — UDMA M2S (Memory-to-Stream Descriptor Engine)" §4.1: M2S_Q[3].TDRTP_inc at
+    // 0x1000 + 3*0x1000 + 0x38.
+    let text = run_downstream("readme-doorbell", "### Ringing a doorbell");
+    assert_eq!(text, "doorbell at 0x4038 rang with 4 descriptors\n");
 }

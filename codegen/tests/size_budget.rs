@@ -14,8 +14,10 @@ use syn::spanned::Spanned;
 /// Lines a word or record may own (its struct, impls and views). Heaviest today:
 /// DMA_INDIRECT1D.
 const OWN_BUDGET: usize = 1_250;
-/// Lines of the whole module per word and record.
-const MODULE_BUDGET: usize = 1_350;
+/// Lines of the whole module per word and record. Was 1,350 before the NOTIFICATION record
+/// (issue 26): its body is a union of 12 per-type arms, each a nested struct with its own
+/// view, which count as shared lines, so one record brought ~2,000 shared lines; 1,514 then.
+const MODULE_BUDGET: usize = 1_525;
 
 /// Lines of the `regs` module (the register files' typed values, per-architecture
 /// modules and `REGFILES`) per register declaration; a ratchet on today's 73.

@@ -135,14 +135,15 @@ fn every_struct_has_a_well_formed_bit_map_and_nothing_else_does() {
         .collect();
     let have: BTreeSet<String> = docs
         .keys()
-        .filter(|k| k.starts_with("docs/svg/"))
+        // docs/svg/registers/ holds the register maps (tests/register_docs.rs).
+        .filter(|k| k.starts_with("docs/svg/") && !k.starts_with("docs/svg/registers/"))
         .cloned()
         .collect();
     assert_eq!(have, expected);
     assert_eq!(
         have.len(),
-        45,
-        "27 words, 3 records and 15 nested structs (IMM_VAL_INST_FIELD among them)"
+        47,
+        "27 words, 4 records and 16 nested structs (IMM_VAL_INST_FIELD among them)"
     );
     assert!(have.contains("docs/svg/TENSOR4D.svg"));
     for path in &have {

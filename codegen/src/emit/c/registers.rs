@@ -16,8 +16,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::util::{confidence, doc, guard};
-use super::{DIR, GENERATED};
+use super::util::{DIR, GENERATED, confidence, doc, guard};
 use crate::model::registers::{BundleView, RegField, RegFile, RegFileView, RegisterView};
 use crate::model::{Alternative, Model, TypeKind};
 
