@@ -323,7 +323,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_axi_id_id_set(uint32_t r
  * ERROR_PSUM_COLLISION 1<<0x1d, per-engine SEQUENCER_{NONFATAL,FATAL} 1<<0x1e..0x27): clearing a
  * bit masks that record class away; "currently only evsem and error wr_buffer controls are
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
- * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is the natural reading (not declared as
+ * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
+ * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
  * fields: the schema field is the one en[31:0]).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
@@ -1730,7 +1731,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_axi_id_id_set(uint32_t 
  * ERROR_PSUM_COLLISION 1<<0x1d, per-engine SEQUENCER_{NONFATAL,FATAL} 1<<0x1e..0x27): clearing a
  * bit masks that record class away; "currently only evsem and error wr_buffer controls are
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
- * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is the natural reading (not declared as
+ * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
+ * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
  * fields: the schema field is the one en[31:0]).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
@@ -3137,7 +3139,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_axi_id_id_set(uint32_t
  * ERROR_PSUM_COLLISION 1<<0x1d, per-engine SEQUENCER_{NONFATAL,FATAL} 1<<0x1e..0x27): clearing a
  * bit masks that record class away; "currently only evsem and error wr_buffer controls are
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
- * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is the natural reading (not declared as
+ * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
+ * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
  * fields: the schema field is the one en[31:0]).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
