@@ -3494,7 +3494,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_IMM_VAL_INST_FIELD, imm_arith_fp32
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §5; wiki-csr-notific §4.1. Spec: types/notification.toml:57.
+ * Evidence: wiki-csr-notific §5; wiki-csr-notific §4.1. Spec: types/notification.toml:14.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_NOTIFICATION_TYPE : uint8_t {
@@ -3564,7 +3564,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_TYPE) == 1, "NEURON_ISA_NOT
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:105.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:62.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_DMA_NOTIFICATION_TYPE : uint8_t {
@@ -3594,7 +3594,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_NOTIFICATION_TYPE) == 1, "NEURON_ISA
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §5; wiki-csr-notific §4.4. Spec: types/notification.toml:129.
+ * Evidence: wiki-csr-notific §5; wiki-csr-notific §4.4. Spec: types/notification.toml:86.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_ERROR_TYPE : uint8_t {
@@ -3627,7 +3627,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ERROR_TYPE) == 1, "NEURON_ISA_TPB_ER
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §4.1. Spec: types/notification.toml:153.
+ * Evidence: wiki-csr-notific §4.1. Spec: types/notification.toml:110.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_HEADER {
     /**
@@ -3662,7 +3662,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_HEADER) == 1, "NEURON_ISA_N
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §4.4; wiki-csr-notific §4.5. Spec: types/notification.toml:247.
+ * Evidence: wiki-csr-notific §4.4; wiki-csr-notific §4.5. Spec: types/notification.toml:204.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_INST_WORD0 {
     /**
@@ -3687,7 +3687,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INST_WORD0) == 3, "NEURON_ISA_TPB_IN
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:262.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:219.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_EVT_SEM_WORD0 {
     /** Bits 0..7. The event or semaphore index. Confidence: HIGH/INFERRED (strong). */
@@ -3720,7 +3720,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EVT_SEM_WORD0) == 3, "NEURON_ISA_TPB
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:279.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:236.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_ERROR_INTERRUPT_WORD0 {
     /** Bits 0..2. The interrupt group. Confidence: HIGH/INFERRED (strong). */
@@ -3749,7 +3749,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_ERROR_INTERRUPT_WORD0) == 3, "NEURON_ISA
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:295.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:252.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_ERROR_WARNING_WORD0 {
     /**
@@ -3777,7 +3777,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_ERROR_WARNING_WORD0) == 3, "NEURON_ISA_E
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:312.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:269.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_NOTIFICATION_WORD1 {
     /**
@@ -3800,7 +3800,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_NOTIFICATION_WORD1) == 4, "NEURON_IS
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:328.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:285.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_SOP_WORD1 {
     /**
@@ -3828,7 +3828,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_SOP_WORD1) == 4, "NEURON_ISA_DMA_SOP
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:344.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:301.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_EOP_WORD1 {
     /**
@@ -3855,7 +3855,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_EOP_WORD1) == 4, "NEURON_ISA_DMA_EOP
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:360.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:317.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_COMPLETION_WORD1 {
     /**
@@ -3878,7 +3878,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_COMPLETION_WORD1) == 4, "NEURON_ISA_
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:375.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:332.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_AXI_REQ_WORD1 {
     /**
@@ -3900,7 +3900,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_AXI_REQ_WORD1) == 4, "NEURON_ISA_DMA
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:390.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:347.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_AXI_RSP_WORD1 {
     /**
@@ -3926,7 +3926,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_AXI_RSP_WORD1) == 4, "NEURON_ISA_DMA
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:405.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:362.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_APB_WORD1 {
     /**
@@ -3952,7 +3952,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_APB_WORD1) == 4, "NEURON_ISA_DMA_APB
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:420.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:377.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_NBYTES_WORD0 {
     /** Bits 0..23. The packet's length in bytes. Confidence: HIGH/INFERRED (strong). */
@@ -3968,7 +3968,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_NBYTES_WORD0) == 3, "NEURON_ISA_DMA_
  *
  * Confidence: HIGH/INFERRED (strong).
  *
- * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:433.
+ * Evidence: wiki-csr-notific §4.4. Spec: types/notification.toml:390.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_DMA_ADDRESS_LO_WORD0 {
     /** Bits 0..23. Address bits 0..23. Confidence: HIGH/INFERRED (strong). */
@@ -3985,7 +3985,7 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_ADDRESS_LO_WORD0) == 3, "NEURON_ISA_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §4.5. Spec: types/notification.toml:447.
+ * Evidence: wiki-csr-notific §4.5. Spec: types/notification.toml:404.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_DGE_METADATA_WORD {
     /**
@@ -4777,7 +4777,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY_generic, metadata_2)
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §4.4; wiki-csr-notific §9.3. Spec: types/notification.toml:463.
+ * Evidence: wiki-csr-notific §4.4; wiki-csr-notific §9.3. Spec: types/notification.toml:420.
  */
 typedef union __attribute__((packed)) NEURON_ISA_NOTIFICATION_BODY {
     NEURON_ISA_NOTIFICATION_BODY_dma dma;
@@ -4842,7 +4842,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_NOTIFICATION_BODY, generic) == 0, "NEU
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-notific §4.2; wiki-csr-notific §2.1. Spec: types/notification.toml:183.
+ * Evidence: wiki-csr-notific §4.2; wiki-csr-notific §2.1. Spec: types/notification.toml:140.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION_TIMESTAMP {
     /**

@@ -26,7 +26,7 @@ DMASPEC_OWN_USES_BEGIN
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-csr-notific §4; wiki-csr-notific §4.2; wiki-csr-notific §9.3. Spec:
- * types/notification.toml:214.
+ * types/notification.toml:171.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_NOTIFICATION {
     /**

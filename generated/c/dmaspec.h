@@ -2,7 +2,7 @@
 // and run `dmaspec gen`.
 /**
  * Every DMA-family instruction word of the AWS Neuron TPB ISA in the dmaspec spec (27 words and 4
- * records), with the types they share, and the 6 register files (`regs/`).
+ * records), with the types they share, and the 8 register files (`regs/`).
  */
 #ifndef DMASPEC_DMASPEC_H
 #define DMASPEC_DMASPEC_H
@@ -40,6 +40,8 @@
 #include "aws_neuron_isa_tpb_sdma_cce_desc.h"
 #include "aws_neuron_isa_tpb_kbin_dma_desc_cce_info_t.h"
 #include "regs/tpb_events_semaphores_axi.h"
+#include "regs/notific_10_queue.h"
+#include "regs/notific_1_queue.h"
 #include "regs/udma_gen.h"
 #include "regs/udma_gen_ex.h"
 #include "regs/tdma_model.h"
