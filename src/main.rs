@@ -82,11 +82,13 @@ enum Command {
         #[arg(long = "struct", value_name = "NAME")]
         record: Option<String>,
     },
-    /// Everything the spec knows about a word, type or field: `0xd4`, `DMA_INDIRECT1D`,
-    /// `DTYPE`, `DMA_INDIRECT1D.flags.gather_dim`.
+    /// Everything the spec knows about a word, type, field or register: `0xd4`,
+    /// `DMA_INDIRECT1D`, `DTYPE`, `DMA_INDIRECT1D.flags.gather_dim`,
+    /// `UDMA_M2S.M2S_Q.cfg.en_scheduling`.
     Explain {
         /// An opcode (`0xd4`), a word (`DMA_INDIRECT1D`) or its opcode enumerator
-        /// (`DMAMEMCPY`), a type (`DTYPE`), or a field path (`WORD.a.b`, `WORD.a[0]`).
+        /// (`DMAMEMCPY`), a type (`DTYPE`), a field path (`WORD.a.b`, `WORD.a[0]`), or a
+        /// register file, bundle, register or register field (`FILE.BUNDLE.reg.field`).
         what: String,
     },
     /// Decode a dump of a register file's window (or, with --bundle, of one bundle

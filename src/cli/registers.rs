@@ -405,9 +405,13 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
         .find(|b| b.name == name && b.archs.contains(&arch))
         .ok_or_else(|| {
             CliError::Usage(format!(
-                "`{}` has no bundle `{name}` on {arch} (bundles: {})",
+                "`{}` has no bundle `{name}` on {arch} (bundles there: {})",
                 file.name,
-                names(file.bundles, |b| b.name)
+                (file.bundles.iter())
+                    .filter(|b| b.archs.contains(&arch))
+                    .map(|b| b.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?;
     if index >= b.count {
