@@ -43,11 +43,12 @@ pub struct Reg<'b, B: Bus, R> {
 }
 
 impl<'b, B: Bus, R: Register> Reg<'b, B, R> {
-    /// The register `R` of the bundle whose base is `base`.
+    /// The register `R` of the bundle whose base is `base`. Addresses wrap, as a bus's do:
+    /// a window placed at the top of the address space never panics here.
     pub fn at(bus: &'b mut B, base: u64) -> Self {
         Reg {
             bus,
-            address: base + R::OFFSET,
+            address: base.wrapping_add(R::OFFSET),
             value: PhantomData,
         }
     }

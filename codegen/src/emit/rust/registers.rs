@@ -77,15 +77,18 @@ struct Variant<'m> {
     ty: String,
 }
 
+/// A register's name and its distinct layouts.
+type RegisterLayouts<'m> = (&'m str, Vec<Variant<'m>>);
+
 /// The distinct register layouts of a file, by bundle name and register name, in spec
 /// order.
 struct Layouts<'m> {
-    bundles: Vec<(&'m str, Vec<(&'m str, Vec<Variant<'m>>)>)>,
+    bundles: Vec<(&'m str, Vec<RegisterLayouts<'m>>)>,
 }
 
 impl<'m> Layouts<'m> {
     fn of(f: &'m RegFile) -> Self {
-        let mut bundles: Vec<(&str, Vec<(&str, Vec<Variant>)>)> = Vec::new();
+        let mut bundles: Vec<(&str, Vec<RegisterLayouts>)> = Vec::new();
         for v in f.views() {
             for b in v.bundles {
                 let bi = match bundles.iter().position(|(n, _)| *n == b.bundle.name) {
@@ -259,9 +262,11 @@ fn bundle(b: &BundleView, arch: &str, layouts: &Layouts) -> TokenStream {
                 base: u64,
             }
             impl<'b, B: Bus> Block<'b, B> {
-                /// Element `index` of the bundle of the file whose window starts at `file_base`.
+                /// Element `index` of the bundle of the file whose window starts at
+                /// `file_base` (addresses wrap, as a bus's do).
                 pub fn at(bus: &'b mut B, file_base: u64, index: usize) -> Self {
-                    Block { bus, base: file_base + OFFSET + index as u64 * STRIDE }
+                    let element = (index as u64).wrapping_mul(STRIDE);
+                    Block { bus, base: file_base.wrapping_add(OFFSET).wrapping_add(element) }
                 }
                 /// The element's base address on the bus.
                 pub fn base(&self) -> u64 {
@@ -338,11 +343,25 @@ fn register(cx: &Render, v: &Variant) -> TokenStream {
 /// The field's Rust type and how it is made from / turned into the masked bits.
 fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStream) {
     let m = hex(u64::from(mask(f)));
-    let raw = match f.lsb {
-        0 => quote!((self.0 & #m)),
-        lsb => {
+    // A field that reaches bit 31 needs no mask once shifted down.
+    let raw = match (f.lsb, reaches_top(f)) {
+        (0, true) => quote!(self.0),
+        (0, false) => quote!(self.0 & #m),
+        (lsb, top) => {
             let lsb = proc_macro2::Literal::u32_unsuffixed(lsb);
-            quote!(((self.0 >> #lsb) & #m))
+            if top {
+                quote!(self.0 >> #lsb)
+            } else {
+                quote!((self.0 >> #lsb) & #m)
+            }
+        }
+    };
+    // `raw` is a u32: cast only to a narrower type.
+    let to = |r: Int| match r {
+        Int::U32 | Int::I32 | Int::U24 => raw.clone(),
+        r => {
+            let r = int(r);
+            quote!((#raw) as #r)
         }
     };
     if let Some(e) = &f.enum_type
@@ -350,22 +369,31 @@ fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStre
         && let TypeKind::Enum { repr, .. } = &t.kind
     {
         let et = format_ident!("{}", e);
-        let r = int(*repr);
+        let from = to(*repr);
         return (
             quote!(super::super::super::#et),
-            quote!(super::super::super::#et::from_raw(#raw as #r)),
-            quote!(value.raw() as u32),
+            quote!(super::super::super::#et::from_raw(#from)),
+            quote!((value.raw() as u32)),
         );
     }
     if f.width == 1 {
-        return (quote!(bool), quote!(#raw != 0), quote!(value as u32));
+        return (quote!(bool), quote!((#raw) != 0), quote!((value as u32)));
     }
-    let r = int(match f.width {
+    let r = match f.width {
         0..=8 => Int::U8,
         9..=16 => Int::U16,
         _ => Int::U32,
-    });
-    (r.clone(), quote!(#raw as #r), quote!(value as u32))
+    };
+    let into = match r {
+        Int::U32 => quote!(value),
+        _ => quote!((value as u32)),
+    };
+    (int(r), to(r), into)
+}
+
+/// Whether the field's top bit is the register's bit 31.
+fn reaches_top(f: &RegField) -> bool {
+    f.lsb + f.width == u32::BITS
 }
 
 /// `0x1000`: offsets, masks and resets as CSR tables write them.
@@ -402,11 +430,19 @@ fn setter(cx: &Render, f: &RegField) -> TokenStream {
     let name = format_ident!("with_{}", f.name);
     let (ty, _, into) = field_type(cx, f);
     let m = hex(u64::from(mask(f)));
-    let (keep, put) = match f.lsb {
-        0 => (quote!(!#m), quote!((#into & #m))),
-        lsb => {
+    // A left shift drops what does not fit below bit 32, so a field reaching bit 31 needs
+    // no mask; one that is the whole register replaces it.
+    let value = match (f.lsb, reaches_top(f)) {
+        (0, true) => quote!(#into),
+        (0, false) => quote!((self.0 & !#m) | (#into & #m)),
+        (lsb, top) => {
             let lsb = proc_macro2::Literal::u32_unsuffixed(lsb);
-            (quote!(!(#m << #lsb)), quote!(((#into & #m) << #lsb)))
+            let put = if top {
+                quote!((#into << #lsb))
+            } else {
+                quote!(((#into & #m) << #lsb))
+            };
+            quote!((self.0 & !(#m << #lsb)) | #put)
         }
     };
     let doc = doc_lines(&format!(
@@ -418,7 +454,7 @@ fn setter(cx: &Render, f: &RegField) -> TokenStream {
     quote! {
         #doc
         pub const fn #name(self, value: #ty) -> Self {
-            Self((self.0 & #keep) | #put)
+            Self(#value)
         }
     }
 }
