@@ -103,7 +103,7 @@ enum Command {
         /// Input is hex text of bytes (little-endian registers), as decode reads.
         #[arg(long, conflicts_with = "words")]
         hex: bool,
-        /// Input is hex text of 32-bit values, one per register slot in address order
+        /// Input is hex text of 32-bit values, one per 4-byte slot from the dump's start
         /// (`0x40000000`; `#` comments).
         #[arg(long)]
         words: bool,

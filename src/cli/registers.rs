@@ -110,6 +110,9 @@ fn file_text(f: &RegFileMeta, out: &mut String) {
         f.name, f.size, f.bus_width
     );
     let _ = writeln!(out, "  archs      {}", f.archs.join(", "));
+    for (arch, size) in f.arch_sizes {
+        let _ = writeln!(out, "  on {arch:<7} {size:#x} bytes");
+    }
     let _ = writeln!(
         out,
         "  confidence {} ({})",
@@ -305,7 +308,7 @@ pub struct DumpArgs {
     /// `M2S_Q[3]`: the dump is of this bundle element only.
     pub bundle: Option<String>,
     pub hex: bool,
-    /// Hex text of 32-bit values, one per register slot in address order.
+    /// Hex text of 32-bit values, one per 4-byte slot from the dump's first byte.
     pub words: bool,
     pub json: bool,
     pub input: Option<PathBuf>,
@@ -341,12 +344,13 @@ pub fn dump(args: &DumpArgs) -> Result<(), CliError> {
         )));
     }
     let (start, span) = match &args.bundle {
-        None => (0, file.size),
+        None => (0, file.size_on(arch)),
         Some(b) => bundle_window(file, arch, b)?,
     };
     let values = read_values(args, span)?;
     let window = Window { start, values };
     let rows = rows(file, arch, &window, args.bundle.is_some());
+    let unmapped = unmapped(&window, &rows);
     if args.json {
         let doc = json!({
             "regfile": file.name,
@@ -354,6 +358,10 @@ pub fn dump(args: &DumpArgs) -> Result<(), CliError> {
             "start": start,
             "bytes": window.values.len() * 4,
             "registers": rows.iter().map(Row::json).collect::<Vec<_>>(),
+            "unmapped": unmapped.iter().map(|(offset, value)| json!({
+                "offset": offset,
+                "value": value,
+            })).collect::<Vec<_>>(),
         });
         let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::from)?;
         write_out(&format!("{text}\n"))
@@ -369,6 +377,9 @@ pub fn dump(args: &DumpArgs) -> Result<(), CliError> {
         );
         for r in &rows {
             r.text(&mut out);
+        }
+        for (offset, value) in &unmapped {
+            let _ = writeln!(out, "{offset:#07x}  (no register declared)  {value:#010x}");
         }
         write_out(&out)
     }
@@ -458,6 +469,15 @@ fn read_values(args: &DumpArgs, span: u64) -> Result<Vec<u32>, CliError> {
         )));
     }
     Ok(values)
+}
+
+/// The nonzero slots of the dump where the spec declares no register: kept raw, since a
+/// register the pages do not give is not a register that reads zero.
+fn unmapped(w: &Window, rows: &[Row]) -> Vec<(u64, u32)> {
+    (w.values.iter().enumerate())
+        .map(|(i, &v)| (w.start + 4 * i as u64, v))
+        .filter(|&(offset, v)| v != 0 && rows.binary_search_by_key(&offset, |r| r.offset).is_err())
+        .collect()
 }
 
 struct Row {

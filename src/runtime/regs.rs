@@ -125,12 +125,24 @@ impl Bus for MemoryBus<'_> {
 pub struct RegFileMeta {
     pub name: &'static str,
     pub doc: &'static str,
+    /// The window in bytes, on the architectures `arch_sizes` does not list.
     pub size: u64,
+    /// (architecture, window) where the window differs (Maverick's 0x40000 UDMA_M2S).
+    pub arch_sizes: &'static [(&'static str, u64)],
     pub bus_width: u32,
     pub archs: &'static [&'static str],
     pub confidence: super::meta::Confidence,
     pub evidence: &'static [super::meta::Evidence],
     pub bundles: &'static [BundleMeta],
+}
+
+impl RegFileMeta {
+    /// The window on `arch`.
+    pub fn size_on(&self, arch: &str) -> u64 {
+        (self.arch_sizes.iter())
+            .find(|(a, _)| *a == arch)
+            .map_or(self.size, |(_, s)| *s)
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

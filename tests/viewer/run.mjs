@@ -173,12 +173,59 @@ async function randomRecords(decode) {
   return total;
 }
 
+// `dmaspec regs --json`'s document for a dump, as one JSON text.
+function cliRegs(file, name, arch, bundle) {
+  const b = bundle ? ["--bundle", bundle] : [];
+  const text = execFileSync(bin, ["regs", name, "--hex", "--json", "--arch", arch, ...b, file], {
+    maxBuffer: 1 << 30,
+    encoding: "utf8",
+  });
+  return JSON.stringify(JSON.parse(text));
+}
+
+// Random dumps of every register file's whole window on each of its architectures, and of
+// one element of each array bundle: most slots zero, some random (in holes too, which the
+// decoders must keep raw); `decode` gives the page's (or Node's) document as JSON text.
+async function randomDumps(decode) {
+  let total = 0;
+  for (const f of spec.regfiles) {
+    for (const arch of f.archs) {
+      const own = f.arch_sizes.find(([a]) => a === arch);
+      const dumps = [[null, own ? own[1] : f.size]];
+      for (const b of f.bundles.filter((x) => x.count > 1 && x.archs.includes(arch))) {
+        dumps.push([`${b.name}[${rand() % b.count}]`, b.size]);
+      }
+      for (const [bundle, size] of dumps) {
+        const b = new Uint8Array(size);
+        for (let i = 0; i < size; i += 4) {
+          if (rand() % 16 === 0) for (let k = 0; k < 4; k++) b[i + k] = rand() & 0xff;
+        }
+        const file = path.join(out, `random-${f.name}-${arch}.hex`);
+        const hex = toHex([b]);
+        fs.writeFileSync(file, hex);
+        const expected = cliRegs(file, f.name, arch, bundle);
+        const got = await decode(hex, f.name, arch, bundle);
+        if (got !== expected) {
+          throw new Error(`${f.name} ${arch} ${bundle || "window"}: ` +
+            firstDiff(JSON.parse(got), JSON.parse(expected)));
+        }
+        total += JSON.parse(got).registers.length;
+      }
+    }
+  }
+  console.log(`registers: random dumps of ${spec.regfiles.length} register files (${total} registers) ` +
+    "equal dmaspec regs --json's");
+  return total;
+}
+
 const t0 = Date.now();
 if (args.includes("--node")) {
   const { parseHex, stringify } = require(path.join(viewer, "decode.js"));
   const total = await randomStreams((hex, arch) =>
     dict.decodeStream(parseHex(hex), arch).map(stringify));
   const records = await randomRecords((hex, arch, r) => dict.decodeRecords(parseHex(hex), r, arch).map(stringify));
+  await randomDumps(async (hex, name, arch, bundle) =>
+    JSON.stringify(dict.decodeRegisters(name, arch, bundle, parseHex(hex))));
   console.log(`viewer (node): ${total} random words and ${records} records equal decode --json's (seed ${seed}), ` +
     `${((Date.now() - t0) / 1000).toFixed(1)} s`);
   process.exit(0);
@@ -224,10 +271,37 @@ try {
     await page.selectOption("#as", record);
     return page.evaluate((h) => window.viewer.decodeHex(h).map(window.viewer.stringify), hex);
   });
+
+  // A register dump through the page's controls: M2S queue 3's doorbell. "CSR — UDMA M2S
+  // (Memory-to-Stream Descriptor Engine)" §4.1: TDRTP_inc at +0x38 of the M2S_Q bank,
+  // val[23:0] = the number of descriptors added; a write of 5 reads back here as 5.
+  const bell = new Uint8Array(0x40);
+  bell[0x38] = 5;
+  await page.selectOption("#arch", "cayman");
+  await page.selectOption("#as", "regs:UDMA_M2S");
+  await page.fill("#bundle", "M2S_Q[3]");
+  await page.fill("#hex", toHex([bell]));
+  await page.click("#decode");
+  const dump = await page.evaluate(() => window.viewer.decoded);
+  const tdrtp = dump.registers.find((r) => r.register === "TDRTP_inc");
+  if (!tdrtp || tdrtp.offset !== 0x1000 + 3 * 0x1000 + 0x38 || tdrtp.fields[0].name !== "val" ||
+    tdrtp.fields[0].width !== 24 || tdrtp.fields[0].value !== 5) {
+    throw new Error(`M2S_Q[3].TDRTP_inc decoded as ${JSON.stringify(tdrtp)}`);
+  }
+  const heads = await page.$$eval(".word h2", (h) => h.map((x) => x.textContent));
+  if (!heads.some((h) => h.includes("M2S_Q[3].TDRTP_inc = 0x00000005"))) {
+    throw new Error(`the page does not draw M2S_Q[3].TDRTP_inc: ${heads.slice(0, 3).join(" | ")}`);
+  }
+  const registers = await randomDumps(async (hex, name, arch, bundle) => {
+    await page.selectOption("#arch", arch);
+    await page.selectOption("#as", "regs:" + name);
+    await page.fill("#bundle", bundle || "");
+    return page.evaluate((h) => JSON.stringify(window.viewer.decodeHex(h)), hex);
+  });
   await page.selectOption("#as", "");
   if (errors.length) throw new Error(`errors in the page: ${errors.join("; ")}`);
   console.log(`viewer: ${total} random words, ${records} random records and the sample equal ` +
-    `decode --json's (seed ${seed}), ` +
+    `decode --json's, and ${registers} registers of random dumps equal regs --json's (seed ${seed}), ` +
     `${((Date.now() - t0) / 1000).toFixed(1)} s; screenshot ${path.join(out, "viewer.png")}`);
 } catch (e) {
   failed = e;

@@ -534,6 +534,83 @@
     return new Uint8Array(out);
   }
 
+  // A register file by name, and the window it has on `arch`.
+  function regfileOf(dict, name, arch) {
+    const f = (dict.spec.regfiles || []).find((x) => x.name === name);
+    if (!f) throw new Error(`no register file \`${name}\``);
+    if (!f.archs.includes(arch)) {
+      throw new Error(`\`${name}\` does not exist on ${arch} (it is on ${f.archs.join(", ")})`);
+    }
+    const own = f.arch_sizes.find(([a]) => a === arch);
+    return [f, own ? own[1] : f.size];
+  }
+
+  // Where bundle element `spec` (`M2S_Q[3]`, or `M2S`) starts, and its size.
+  function bundleWindow(f, arch, spec) {
+    const m = /^([^[]*)(?:\[\s*(\d+)\s*\])?$/.exec(spec);
+    if (!m) throw new Error(`\`${spec}\`: write a bundle element as NAME[INDEX], e.g. M2S_Q[3]`);
+    const index = m[2] === undefined ? 0 : Number(m[2]);
+    const b = f.bundles.find((x) => x.name === m[1] && x.archs.includes(arch));
+    if (!b) throw new Error(`\`${f.name}\` has no bundle \`${m[1]}\` on ${arch}`);
+    if (index >= b.count) {
+      throw new Error(`\`${m[1]}\` has ${b.count} element(s): index ${index} is out of range`);
+    }
+    return [b.offset + index * b.stride, b.size];
+  }
+
+  // A dump of register file `name`'s window on `arch` (or, with `bundle`, of one bundle
+  // element) as `dmaspec regs --json` prints it: every declared register the dump covers,
+  // its fields and unknown bits, and the nonzero slots no register claims, kept raw.
+  Dictionary.prototype.decodeRegisters = function (name, arch, bundle, bytes) {
+    const [f, size] = regfileOf(this, name, arch);
+    const [start, span] = bundle ? bundleWindow(f, arch, bundle) : [0, size];
+    if (bytes.length % 4) {
+      const at = bytes.length - (bytes.length % 4);
+      throw new Error(`incomplete register at byte offset ${at} (0x${at.toString(16)}): ` +
+        `${bytes.length % 4} of 4 bytes`);
+    }
+    if (bytes.length > span) {
+      throw new Error(`the dump holds more than the 0x${span.toString(16)} bytes of the window ` +
+        "it dumps: give a dump of the whole file, or a bundle element");
+    }
+    const value = (offset) => {
+      const i = offset - start;
+      return i >= 0 && i + 4 <= bytes.length ? Number(le(bytes, i, 4)) : null;
+    };
+    const registers = [];
+    for (const b of f.bundles.filter((x) => x.archs.includes(arch))) {
+      for (let i = 0; i < b.count; i++) {
+        const base = b.offset + i * b.stride;
+        if (bundle && base !== start) continue;
+        const label = b.count > 1 ? `${b.name}[${i}]` : b.name;
+        for (const r of b.registers.filter((x) => x.archs.includes(arch))) {
+          const v = value(base + r.offset);
+          if (v === null) continue;
+          let known = 0n;
+          const fields = r.fields.filter((x) => x.archs.includes(arch)).map((x) => {
+            known |= ((1n << BigInt(x.width)) - 1n) << BigInt(x.lsb);
+            const raw = bitsOf(BigInt(v), x.lsb, x.width);
+            const t = x.enum_type && this.byName.get(x.enum_type);
+            const e = t && t.values.find((y) => BigInt(y.value) === raw);
+            return { name: x.name, lsb: x.lsb, width: x.width, value: Number(raw),
+              enumerator: e ? e.name : null, reset: x.reset };
+          });
+          registers.push({ offset: base + r.offset, bundle: label, register: r.name,
+            access: r.access, value: v, reset: r.reset, fields,
+            unknown_bits: Number(BigInt(v) & ~known & 0xffffffffn) });
+        }
+      }
+    }
+    registers.sort((a, b) => a.offset - b.offset);
+    const claimed = new Set(registers.map((r) => r.offset));
+    const unmapped = [];
+    for (let i = 0; i + 4 <= bytes.length; i += 4) {
+      const v = Number(le(bytes, i, 4));
+      if (v !== 0 && !claimed.has(start + i)) unmapped.push({ offset: start + i, value: v });
+    }
+    return { regfile: f.name, arch, start, bytes: bytes.length, registers, unmapped };
+  };
+
   const api = { Dictionary, parseHex, stringify, hex, WORD_SIZE };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.DmaspecDecode = api;

@@ -29,6 +29,12 @@
   $("arch").value = params.get("arch") || "cayman";
   // Read the input as 64-byte words, or as records of one top-level struct (--struct).
   for (const r of dict.records) $("as").append(el("option", { value: r.name }, `${r.name} records (${r.size} B)`));
+  // Or as a dump of a register file's window (`dmaspec regs`).
+  const REGS = "regs:";
+  for (const f of window.DMASPEC.regfiles || []) {
+    $("as").append(el("option", { value: REGS + f.name }, `${f.name} register dump`));
+  }
+  const regfile = () => ($("as").value.startsWith(REGS) ? $("as").value.slice(REGS.length) : null);
 
   const legend = [["confirmed", "confirmed"], ["strong", "strong"], ["inferred", "inferred"],
     ["speculative", "speculative"], ["reserved", "reserved"], ["unknown", "unknown"]];
@@ -228,7 +234,69 @@
     return box;
   }
 
+  // The spec's entry for a field of a decoded register, for its confidence and doc.
+  function fieldSpec(file, row, name) {
+    const f = window.DMASPEC.regfiles.find((x) => x.name === file);
+    const b = f.bundles.find((x) => x.name === row.bundle.replace(/\[\d+\]$/, ""));
+    const r = b.registers.find((x) => x.name === row.register && x.archs.includes($("arch").value));
+    return r.fields.find((x) => x.name === name);
+  }
+
+  const hex32 = (v) => "0x" + v.toString(16).padStart(8, "0");
+
+  // A register dump: one table per register the dump covers, every field with its bits,
+  // value and reset, unknown bits and unclaimed nonzero slots kept raw.
+  function renderRegisters(file) {
+    const out = $("words");
+    out.replaceChildren();
+    let doc;
+    try {
+      doc = dict.decodeRegisters(file, $("arch").value, $("bundle").value.trim() || null, bytes);
+    } catch (e) {
+      status(e.message, true);
+      window.viewer.decoded = null;
+      return null;
+    }
+    window.viewer.decoded = doc;
+    for (const r of doc.registers.slice(0, DRAWN)) {
+      const t = el("table", { class: "fields" },
+        el("tr", {}, el("th", {}, ""), el("th", {}, "field"), el("th", {}, "bits"),
+          el("th", {}, "value"), el("th", {}, "reset")));
+      for (const f of r.fields) {
+        const spec = fieldSpec(file, r, f.name);
+        const bits = f.width > 1 ? `${f.lsb + f.width - 1}:${f.lsb}` : String(f.lsb);
+        const differs = f.reset !== null && f.reset !== f.value ? " (not reset)" : "";
+        t.append(el("tr", { title: spec.doc || "" },
+          el("td", { class: "sw class-" + spec.confidence.level }, ""), el("td", {}, f.name),
+          el("td", {}, bits), el("td", {}, "0x" + f.value.toString(16) +
+            (f.enumerator ? " " + f.enumerator : "") + differs),
+          el("td", {}, f.reset === null ? "" : "0x" + f.reset.toString(16))));
+      }
+      if (r.unknown_bits) {
+        t.append(el("tr", {}, el("td", { class: "sw class-unknown" }, ""),
+          el("td", {}, "unknown bits"), el("td", {}, ""), el("td", {}, hex32(r.unknown_bits)),
+          el("td", {}, "")));
+      }
+      const head = `0x${r.offset.toString(16).padStart(5, "0")}  ${r.bundle}.${r.register} = ` +
+        `${hex32(r.value)}  ${r.access}` + (r.access === "WO" ? " (a read is not the written value)" : "");
+      out.append(el("div", { class: "word" }, el("h2", {}, head), t));
+    }
+    if (doc.unmapped.length) {
+      const ul = el("ul", {});
+      for (const u of doc.unmapped) {
+        ul.append(el("li", {}, `0x${u.offset.toString(16).padStart(5, "0")}  ${hex32(u.value)}`));
+      }
+      out.append(el("div", { class: "word bad" },
+        el("h2", {}, "nonzero slots where the spec declares no register"), ul));
+    }
+    const drawn = doc.registers.length > DRAWN ? ` (the first ${DRAWN} drawn)` : "";
+    status(`${doc.registers.length} registers of ${file} from 0x${doc.start.toString(16)}${drawn}`, false);
+    return doc;
+  }
+
   function render() {
+    $("bundle-label").hidden = !regfile();
+    if (regfile()) return renderRegisters(regfile());
     const arch = $("arch").value;
     const size = itemSize();
     const record = size === WORD_SIZE ? null : $("as").value;
@@ -273,6 +341,7 @@
   $("decode").addEventListener("click", () => decodeHex($("hex").value));
   $("arch").addEventListener("change", render);
   $("as").addEventListener("change", render);
+  $("bundle").addEventListener("change", render);
   const readFile = (f) => f.arrayBuffer().then((buf) => {
     const b = new Uint8Array(buf);
     // A text file of hex digits reads as hex; anything else as the raw words.

@@ -528,6 +528,13 @@ fn regfile_meta(cx: &Render, f: &RegFile) -> Lit {
             ("name", Lit::str(&f.name)),
             ("doc", Lit::str(&f.doc)),
             ("size", Lit::code(format!("{:#x}", f.size))),
+            (
+                "arch_sizes",
+                Lit::slice(
+                    (f.arch_sizes.iter())
+                        .map(|(a, s)| Lit::code(format!("({}, {s:#x})", Lit::str(a).text()))),
+                ),
+            ),
             ("bus_width", Lit::num(f.bus_width)),
             ("archs", archs(&f.archs)),
             ("confidence", confidence(&f.confidence)),
