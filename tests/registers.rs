@@ -151,6 +151,12 @@ fn tdrtp_inc_metadata_matches_the_page() {
     let f = regfile("UDMA_M2S");
     // CSR — UDMA M2S §1 RegFile metadata: 0x20000 window, `32` bits DataWidth.
     assert_eq!((f.size, f.bus_width), (0x20000, 32));
+    // The al_udma Hardware DMA Engine §7 delta table: "| M2S window | `0x20000` | `0x40000`
+    // (doubled) |" (Cayman/Mariana vs Maverick).
+    assert_eq!(f.size_on("cayman"), 0x20000);
+    assert_eq!(f.size_on("mariana"), 0x20000);
+    assert_eq!(f.size_on("maverick"), 0x40000);
+    assert_eq!(UDMA_M2S::maverick::SIZE, 0x40000);
     let q = bundle("UDMA_M2S", "M2S_Q");
     // CSR — UDMA M2S §2 Bundle map: "| `0x01000` | `M2S_Q[16]`", stride 0x1000.
     assert_eq!(
