@@ -11,6 +11,7 @@ use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::stream::Leads;
+use dmaspec::words::regs::REGFILES;
 use dmaspec::words::{GAPS, RECORDS, WORDS, enumerators, flag_bits};
 
 use super::CliError;
@@ -63,11 +64,17 @@ pub fn explain(query: &str) -> Result<String, CliError> {
                 Some(_) => format!("`{query}`: `{word_part}`"),
                 None => format!("`{word_part}`"),
             };
+            let files: Vec<&str> = REGFILES.iter().map(|f| f.name).collect();
+            let hint = super::registers::did_you_mean(
+                word_part,
+                names.iter().chain(&records).chain(&files).copied(),
+            );
             return Err(CliError::Usage(format!(
-                "{what} is not an opcode, a word, an opcode enumerator, a record or a type \
-                 (words: {}; records: {})",
+                "{what} is not an opcode, a word, an opcode enumerator, a record or a type{hint} \
+                 (words: {}; records: {}; register files: {})",
                 names.join(", "),
-                records.join(", ")
+                records.join(", "),
+                files.join(", ")
             )));
         }
     };

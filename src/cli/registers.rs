@@ -21,6 +21,13 @@ pub fn find(name: &str) -> Option<&'static RegFileMeta> {
     REGFILES.iter().find(|f| f.name == name)
 }
 
+/// ` (did you mean `X`?)` when `typed` is one of `names` but for letter case.
+pub fn did_you_mean<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    (names.into_iter())
+        .find(|n| n.eq_ignore_ascii_case(typed))
+        .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"))
+}
+
 fn names<T>(items: &[T], name: impl Fn(&T) -> &'static str) -> String {
     let mut list: Vec<&str> = items.iter().map(name).collect();
     list.dedup();
@@ -44,14 +51,23 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
         file_text(file, &mut out);
         return Ok(out);
     };
-    let bundle_name = bundle_part.split_once('[').map_or(bundle_part, |(n, _)| n);
+    let (bundle_name, index) = split_index(bundle_part)?;
     let bundle = (file.bundles.iter().find(|b| b.name == bundle_name)).ok_or_else(|| {
         CliError::Usage(format!(
-            "`{}` has no bundle `{bundle_name}` (bundles: {})",
+            "`{}` has no bundle `{bundle_name}`{} (bundles: {})",
             file.name,
+            did_you_mean(bundle_name, file.bundles.iter().map(|b| b.name)),
             names(file.bundles, |b| b.name)
         ))
     })?;
+    if let Some(i) = index
+        && i >= bundle.count
+    {
+        return Err(CliError::Usage(format!(
+            "`{}.{bundle_name}` has {} element(s): index {i} is out of range",
+            file.name, bundle.count
+        )));
+    }
     parts.remove(0);
     let Some(reg_name) = parts.first().copied() else {
         bundle_text(file, bundle, &mut out);
@@ -64,9 +80,10 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
         .collect();
     if layouts.is_empty() {
         return Err(CliError::Usage(format!(
-            "bundle `{}.{}` has no register `{reg_name}` (registers: {})",
+            "bundle `{}.{}` has no register `{reg_name}`{} (registers: {})",
             file.name,
             bundle.name,
+            did_you_mean(reg_name, bundle.registers.iter().map(|r| r.name)),
             names(bundle.registers, |r| r.name)
         )));
     }
@@ -89,7 +106,8 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
             if found.is_empty() {
                 let all: Vec<&RegFieldMeta> = layouts.iter().flat_map(|r| r.fields).collect();
                 return Err(CliError::Usage(format!(
-                    "register `{path}` has no field `{field}` (fields: {})",
+                    "register `{path}` has no field `{field}`{} (fields: {})",
+                    did_you_mean(field, all.iter().map(|f| f.name)),
                     names(&all, |f| f.name)
                 )));
             }
@@ -385,9 +403,9 @@ pub fn dump(args: &DumpArgs) -> Result<(), CliError> {
     }
 }
 
-/// Where element `spec` (`M2S_Q[3]`, or `M2S` for a single bundle) starts, and its size.
-fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64), CliError> {
-    let (name, index) = match spec.split_once('[') {
+/// `M2S_Q[3]` as (`M2S_Q`, Some(3)), `M2S` as (`M2S`, None).
+fn split_index(spec: &str) -> Result<(&str, Option<u64>), CliError> {
+    match spec.split_once('[') {
         Some((n, i)) => {
             let i = i
                 .strip_suffix(']')
@@ -397,21 +415,32 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
                         "`{spec}`: write a bundle element as NAME[INDEX], e.g. M2S_Q[3]"
                     ))
                 })?;
-            (n, i)
+            Ok((n, Some(i)))
         }
-        None => (spec, 0),
-    };
+        None => Ok((spec, None)),
+    }
+}
+
+/// Where element `spec` (`M2S_Q[3]`, or `M2S` for a single bundle) starts, and its size.
+fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64), CliError> {
+    let (name, index) = split_index(spec)?;
+    let index = index.unwrap_or(0);
     let b = (file.bundles.iter())
         .find(|b| b.name == name && b.archs.contains(&arch))
         .ok_or_else(|| {
+            let here: Vec<&'static BundleMeta> = (file.bundles.iter())
+                .filter(|b| b.archs.contains(&arch))
+                .collect();
+            let elsewhere = (file.bundles.iter())
+                .find(|b| b.name == name)
+                .map_or(String::new(), |b| {
+                    format!(" (it is on {})", b.archs.join(", "))
+                });
             CliError::Usage(format!(
-                "`{}` has no bundle `{name}` on {arch} (bundles there: {})",
+                "`{}` has no bundle `{name}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
                 file.name,
-                (file.bundles.iter())
-                    .filter(|b| b.archs.contains(&arch))
-                    .map(|b| b.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                did_you_mean(name, here.iter().map(|b| b.name)),
+                names(&here, |b| b.name)
             ))
         })?;
     if index >= b.count {
@@ -465,6 +494,11 @@ fn read_values(args: &DumpArgs, span: u64) -> Result<Vec<u32>, CliError> {
                 break;
             }
         }
+    }
+    if values.is_empty() {
+        return Err(CliError::BadFile(format!(
+            "{name} holds no register values: the dump is empty"
+        )));
     }
     if values.len() > limit {
         return Err(CliError::BadFile(format!(

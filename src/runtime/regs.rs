@@ -31,8 +31,46 @@ pub trait Register: Copy {
 }
 
 /// A register software may read (`RO`, `RW`): a `WO` register has no reader.
+///
+/// `M2S_Q.q_sw_ctrl` is WO (CSR — UDMA M2S §4.3), so it can be written:
+///
+/// ```
+/// use dmaspec::words::regs::{MemoryBus, UDMA_M2S::cayman::{Block, M2S_Q, SIZE}};
+/// let mut window = vec![0u8; SIZE as usize];
+/// let mut m2s = Block::new(MemoryBus::new(&mut window), 0);
+/// let mut q = m2s.M2S_Q(3).unwrap();
+/// q.q_sw_ctrl().write(M2S_Q::q_sw_ctrl::default().with_rst_dmb(true));
+/// ```
+///
+/// but not read:
+///
+/// ```compile_fail,E0599
+/// use dmaspec::words::regs::{MemoryBus, UDMA_M2S::cayman::{Block, SIZE}};
+/// let mut window = vec![0u8; SIZE as usize];
+/// let mut m2s = Block::new(MemoryBus::new(&mut window), 0);
+/// let _ = m2s.M2S_Q(3).unwrap().q_sw_ctrl().read();
+/// ```
 pub trait Readable: Register {}
 /// A register software may write (`WO`, `RW`): an `RO` register has no writer.
+///
+/// `M2S_Q.TDRHP` is RO (CSR — UDMA M2S §4.1), so it can be read:
+///
+/// ```
+/// use dmaspec::words::regs::{MemoryBus, UDMA_M2S::cayman::{Block, SIZE}};
+/// let mut window = vec![0u8; SIZE as usize];
+/// let mut m2s = Block::new(MemoryBus::new(&mut window), 0);
+/// let head = m2s.M2S_Q(3).unwrap().TDRHP().read();
+/// assert_eq!(head.ring_id(), 0);
+/// ```
+///
+/// but not written, not even with its reset value:
+///
+/// ```compile_fail,E0599
+/// use dmaspec::words::regs::{MemoryBus, UDMA_M2S::cayman::{Block, M2S_Q, SIZE}};
+/// let mut window = vec![0u8; SIZE as usize];
+/// let mut m2s = Block::new(MemoryBus::new(&mut window), 0);
+/// m2s.M2S_Q(3).unwrap().TDRHP().write(M2S_Q::TDRHP::RESET);
+/// ```
 pub trait Writable: Register {}
 
 /// One register of one block instance on `bus`, at `address`.
