@@ -104,11 +104,17 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
                 })
                 .collect();
             if found.is_empty() {
-                let all: Vec<&RegFieldMeta> = layouts.iter().flat_map(|r| r.fields).collect();
+                // A field of several layouts is named once.
+                let mut all: Vec<&str> = Vec::new();
+                for f in layouts.iter().flat_map(|r| r.fields) {
+                    if !all.contains(&f.name) {
+                        all.push(f.name);
+                    }
+                }
                 return Err(CliError::Usage(format!(
                     "register `{path}` has no field `{field}`{} (fields: {})",
-                    did_you_mean(field, all.iter().map(|f| f.name)),
-                    names(&all, |f| f.name)
+                    did_you_mean(field, all.iter().copied()),
+                    all.join(", ")
                 )));
             }
             for (r, f) in found {
