@@ -11,116 +11,13 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::cc::{C_FLAGS, CXX_FLAGS, require};
+use common::cc::{Build, C_FLAGS, CXX_FLAGS};
 use common::model;
 use dmaspec::runtime::meta::FieldMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::{BitsType, Field, Leaf, MetaSlot, Model, TypeDef, TypeKind};
-
-/// A fresh directory holding the rendered headers under `c/`.
-struct Build {
-    dir: PathBuf,
-}
-
-impl Build {
-    fn new(tag: &str, model: &Model) -> Build {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "dmaspec-c-layout-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        for (path, contents) in c::render(model) {
-            let file = dir.join(&path);
-            std::fs::create_dir_all(file.parent().expect("a parent directory"))
-                .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-            std::fs::write(&file, contents)
-                .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
-        }
-        Build { dir }
-    }
-
-    fn include_dir(&self) -> PathBuf {
-        self.dir.join(c::DIR)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.join(name);
-        std::fs::write(&path, text)
-            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        path
-    }
-
-    /// Compiles `src` with `compiler` and `flags`; `out` = None checks syntax only.
-    fn compile(&self, compiler: &str, flags: &[&str], src: &Path, out: Option<&Path>) {
-        require(compiler);
-        let mut cmd = Command::new(compiler);
-        cmd.args(flags).arg("-I").arg(self.include_dir()).arg(src);
-        match out {
-            Some(o) => cmd.arg("-o").arg(o),
-            None => cmd.arg("-fsyntax-only"),
-        };
-        let res = cmd
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
-        assert!(
-            res.status.success(),
-            "{compiler} {} rejected {} (headers in {}):\n{}",
-            flags.join(" "),
-            src.display(),
-            self.include_dir().display(),
-            String::from_utf8_lossy(&res.stderr)
-        );
-    }
-
-    /// Compiles and runs a probe with `input` on its stdin; returns its `key=value` lines.
-    fn run_probe(
-        &self,
-        compiler: &str,
-        flags: &[&str],
-        src: &Path,
-        exe: &str,
-        input: &[u8],
-    ) -> BTreeMap<String, u64> {
-        let exe = self.dir.join(exe);
-        self.compile(compiler, flags, src, Some(&exe));
-        let input_file = exe.with_extension("in");
-        std::fs::write(&input_file, input).expect("probe input written");
-        let stdin = std::fs::File::open(&input_file).expect("probe input readable");
-        let res = Command::new(&exe)
-            .stdin(stdin)
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
-        assert!(
-            res.status.success(),
-            "{} failed: {:?}",
-            exe.display(),
-            res.status
-        );
-        let text = String::from_utf8(res.stdout).expect("probe output is UTF-8");
-        text.lines()
-            .map(|l| {
-                let (k, v) = l
-                    .rsplit_once('=')
-                    .unwrap_or_else(|| panic!("bad probe line `{l}`"));
-                (
-                    k.to_string(),
-                    v.parse()
-                        .unwrap_or_else(|_| panic!("bad probe value in `{l}`")),
-                )
-            })
-            .collect()
-    }
-
-    fn remove(self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// A probe program: one `printf("key=%llu\n", …)` per check, and the value the model
 /// expects for each key.

@@ -19,10 +19,9 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-use common::cc::{C_FLAGS, CXX_FLAGS, require};
+use common::cc::{Build, C_FLAGS, CXX_FLAGS};
 use common::{model, root};
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::Model;
@@ -262,100 +261,6 @@ fn rust_layout() -> BTreeMap<String, u64> {
     out
 }
 
-// ---- building and probing -------------------------------------------------------------
-
-/// A fresh directory holding the rendered C headers under `c/`.
-struct Build {
-    dir: PathBuf,
-}
-
-impl Build {
-    fn new(tag: &str, model: &Model) -> Build {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "dmaspec-c-registers-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        for (path, contents) in c::render(model) {
-            let file = dir.join(&path);
-            std::fs::create_dir_all(file.parent().expect("a parent directory"))
-                .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-            std::fs::write(&file, contents)
-                .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
-        }
-        Build { dir }
-    }
-
-    fn include_dir(&self) -> PathBuf {
-        self.dir.join(c::DIR)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.join(name);
-        std::fs::write(&path, text)
-            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        path
-    }
-
-    /// Compiles `src`; `out` = None checks syntax only.
-    fn compile(&self, compiler: &str, flags: &[&str], src: &Path, out: Option<&Path>) {
-        require(compiler);
-        let mut cmd = Command::new(compiler);
-        cmd.args(flags).arg("-I").arg(self.include_dir()).arg(src);
-        match out {
-            Some(o) => cmd.arg("-o").arg(o),
-            None => cmd.arg("-fsyntax-only"),
-        };
-        let res = cmd
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
-        assert!(
-            res.status.success(),
-            "{compiler} {} rejected {} (headers in {}):\n{}",
-            flags.join(" "),
-            src.display(),
-            self.include_dir().display(),
-            String::from_utf8_lossy(&res.stderr)
-        );
-    }
-
-    /// Compiles and runs a probe; returns its `key=value` lines.
-    fn run_probe(&self, compiler: &str, flags: &[&str], src: &Path) -> BTreeMap<String, u64> {
-        let exe = self
-            .dir
-            .join(format!("probe_{}", compiler.replace('+', "x")));
-        self.compile(compiler, flags, src, Some(&exe));
-        let res = Command::new(&exe)
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
-        assert!(
-            res.status.success(),
-            "{} failed: {:?}",
-            exe.display(),
-            res.status
-        );
-        let text = String::from_utf8(res.stdout).expect("probe output is UTF-8");
-        let mut got = BTreeMap::new();
-        for l in text.lines() {
-            let (k, v) = l
-                .rsplit_once('=')
-                .unwrap_or_else(|| panic!("bad probe line `{l}`"));
-            let v = v.parse().unwrap_or_else(|_| panic!("bad value in `{l}`"));
-            assert!(
-                got.insert(k.to_string(), v).is_none(),
-                "`{k}` printed twice"
-            );
-        }
-        got
-    }
-
-    fn remove(self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 /// A base above 4 GiB, so an address helper that truncates to 32 bits is caught.
 const BASE: u64 = 0x1_2340_0000;
 
@@ -559,7 +464,8 @@ fn check_compiled(tag: &str, model: &Model) {
     let src = build.write("probe.c", &probe.source());
     let mut diffs = Vec::new();
     for (compiler, flags) in [("gcc", C_FLAGS), ("g++", CXX_FLAGS)] {
-        let got = build.run_probe(compiler, flags, &src);
+        let exe = format!("probe_{}", compiler.replace('+', "x"));
+        let got = build.run_probe(compiler, flags, &src, &exe, &[]);
         diffs.extend(probe.diff(&got, compiler));
         let extra: Vec<&String> = got
             .keys()
