@@ -256,3 +256,71 @@ fn an_enum_field_names_an_enum_that_fits() {
         "enum `MODE` has `ON` = 0x3, which does not fit the 1-bit field",
     );
 }
+
+#[test]
+fn item_names_leave_room_for_the_generated_rust() {
+    SPEC.only(
+        &edited("name = \"Q\"", "name = \"Block\""),
+        "[[regfile.bundle]]\nname = ",
+        "\"Block\"",
+        "bundle `Block` collides with `Block` of the generated Rust (its module and accessor \
+         sit next to it); rename the bundle",
+    );
+    SPEC.only(
+        &edited("name = \"Q\"", "name = \"a2\""),
+        "[[regfile.bundle]]\nname = ",
+        "\"a2\"",
+        "bundle `a2` collides with the architecture `a2` of register file `RF`: both are \
+         modules of its generated Rust; rename the bundle",
+    );
+    SPEC.only(
+        &edited("name = \"kick\"", "name = \"base\""),
+        "[[regfile.bundle.register]]\nname = \"cfg\"",
+        "\"base\"",
+        "register `base` collides with `base` of the generated Rust (its type and accessor \
+         sit next to it); rename the register",
+    );
+    // `cfg` has two layouts (qos), so its types are `cfg_a1` and `cfg_a2`.
+    SPEC.only(
+        &edited("name = \"kick\"", "name = \"cfg_a2\""),
+        "[[regfile.bundle.register]]\nname = \"cfg\"",
+        "\"cfg_a2\"",
+        "register `cfg_a2` collides with the generated type of a layout of register `cfg` \
+         (one per architecture); rename one",
+    );
+    SPEC.only(
+        &edited("name = \"val\"", "name = \"RESET\""),
+        "name = ",
+        "\"RESET\"",
+        "field `RESET` collides with `RESET` of its register's generated Rust type; rename \
+         the field",
+    );
+    SPEC.only(
+        &edited("name = \"mode\"", "name = \"with_qos\""),
+        "name = ",
+        "\"with_qos\"",
+        "field `with_qos` collides with the setter of field `qos` in the generated Rust; \
+         rename one",
+    );
+    SPEC.only(
+        &edited("name = \"val\"", "name = \"self\""),
+        "name = ",
+        "\"self\"",
+        "`self` cannot be a Rust identifier, not even a raw one (`r#self`); rename it",
+    );
+}
+
+#[test]
+fn no_two_items_become_one_c_name() {
+    SPEC.only(
+        &edited(
+            "name = \"val\"\nbits = \"23:0\"",
+            "name = \"val\"\nbits = \"23:0\"\n\n[[regfile.bundle.register.field]]\nname = \"VAL\"\nbits = \"24\"",
+        ),
+        "[[regfile]]\nname = ",
+        "\"RF\"",
+        "field `val` of register `kick` and field `VAL` of register `kick` of register file \
+         `RF` both become the C name `RF_A1_Q_KICK_VAL_bp` (C names are the spec names joined \
+         by `_`, in upper or lower case); rename one",
+    );
+}
