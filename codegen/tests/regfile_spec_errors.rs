@@ -324,3 +324,47 @@ fn no_two_items_become_one_c_name() {
          by `_`, in upper or lower case); rename one",
     );
 }
+
+/// Found by the spec_loader fuzz target's tree mode: the overlap checks listed every
+/// element of an array bundle (a count of 2^64 - 1 is a capacity overflow) and added
+/// offsets unchecked (an overflow near `u64::MAX`). Each is one error now, no panic.
+#[test]
+fn extreme_counts_and_offsets_are_errors_not_panics() {
+    SPEC.only(
+        &edited("count = 2", "count = 0xffffffffffffffff"),
+        "[[regfile.bundle]]\nname = \"Q\"\noffset = ",
+        "0x1000",
+        "bundle `Q` (18446744073709551615 × 0x100 bytes at 0x1000, stride 0x1000) ends past \
+         the 0x3000-byte register file `RF`: fix its offset, size, count or stride, or the \
+         file's size",
+    );
+    SPEC.only(
+        &edited("offset = 0x1000", "offset = 0xfffffffffffffff0"),
+        "[[regfile.bundle]]\nname = \"Q\"\noffset = ",
+        "0xfffffffffffffff0",
+        "bundle `Q` (2 × 0x100 bytes at 0xfffffffffffffff0, stride 0x1000) ends past the \
+         0x3000-byte register file `RF`: fix its offset, size, count or stride, or the \
+         file's size",
+    );
+    SPEC.only(
+        &edited("offset = 0x38", "offset = 0xfffffffffffffffc"),
+        "name = \"kick\"\noffset = ",
+        "0xfffffffffffffffc",
+        "register `kick` (4 bytes at 0xfffffffffffffffc) ends past the 0x100-byte bundle `Q`: \
+         fix its offset, or the bundle's size",
+    );
+    // A huge array that fits a huge window is checked against its neighbours without
+    // listing its elements: the second array interleaves with the first.
+    let huge = VALID
+        .replacen("size = 0x3000", "size = 0x100000000000", 1)
+        .replacen("count = 2", "count = 0x10000000", 1)
+        + "\n[[regfile.bundle]]\nname = \"R\"\noffset = 0x1100\nsize = 0x100\ncount = 0x10000000\nstride = 0x1000\n"
+        + "\n[[regfile.bundle]]\nname = \"S\"\noffset = 0x7ffff0000\nsize = 0x100\n";
+    SPEC.only(
+        &huge,
+        "name = \"S\"\noffset = ",
+        "0x7ffff0000",
+        "bundle `S` (bytes 0x7ffff0000..0x7ffff0100) overlaps `Q` (bytes 0x7ffff0000..0x7ffff0100) \
+         in register file `RF`",
+    );
+}

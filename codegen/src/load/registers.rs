@@ -49,8 +49,82 @@ const FIELD_RESERVED: &[&str] = &["RESET", "from_bits", "to_bits"];
 struct Placed<'r> {
     name: &'r Spanned<String>,
     at: Range<usize>,
-    spans: Vec<(u64, u64)>,
+    spans: Spans,
     archs: Vec<String>,
+}
+
+/// Where an item lies: `count` half-open ranges of `len` units, the first at `start`,
+/// `stride` apart (an array bundle: one per element, never listed one by one, since a
+/// count may be anything). Empty for an item that does not fit (already an error).
+#[derive(Clone, Copy)]
+struct Spans {
+    start: u64,
+    len: u64,
+    count: u64,
+    stride: u64,
+}
+
+impl Spans {
+    const NONE: Spans = Spans {
+        start: 0,
+        len: 0,
+        count: 0,
+        stride: 0,
+    };
+
+    /// `start..start + len` once, if that fits in a u64.
+    fn one(start: u64, len: u64) -> Spans {
+        match start.checked_add(len) {
+            Some(_) => Spans {
+                start,
+                len,
+                count: 1,
+                stride: len,
+            },
+            None => Spans::NONE,
+        }
+    }
+
+    /// `count` elements, if the last one ends inside a u64.
+    fn array(start: u64, len: u64, count: u64, stride: u64) -> Spans {
+        let end = (count.saturating_sub(1).checked_mul(stride))
+            .and_then(|x| x.checked_add(start))
+            .and_then(|x| x.checked_add(len));
+        match end {
+            Some(_) if count > 0 => Spans {
+                start,
+                len,
+                count,
+                stride,
+            },
+            _ => Spans::NONE,
+        }
+    }
+
+    fn element(&self, i: u64) -> (u64, u64) {
+        let s = self.start + i * self.stride;
+        (s, s + self.len)
+    }
+
+    /// The first element of `self` (at most the first 2^20 are tried) that overlaps an
+    /// element of `other`, with that element.
+    fn clash(&self, other: &Spans) -> Option<((u64, u64), (u64, u64))> {
+        (0..self.count.min(1 << 20)).find_map(|i| {
+            let (s, e) = self.element(i);
+            // The first element of `other` that ends after `s`: the only candidate, as
+            // the elements' starts only grow.
+            let first_end = other.start + other.len;
+            let j = if s < first_end || other.stride == 0 {
+                0
+            } else {
+                (s - first_end) / other.stride + 1
+            };
+            (j < other.count)
+                .then(|| other.element(j))
+                .filter(|&(s2, e2)| s < e2 && s2 < e)
+                .map(|x| ((s, e), x))
+        })
+    }
 }
 
 impl Loader {
@@ -204,9 +278,7 @@ impl Loader {
             .map(|(raw, b)| Placed {
                 name: &raw.name,
                 at: raw.offset.span(),
-                spans: (0..b.count)
-                    .map(|i| (b.offset + i * b.stride, b.offset + i * b.stride + b.size))
-                    .collect(),
+                spans: Spans::array(b.offset, b.size, b.count, b.stride),
                 archs: b.archs.clone(),
             })
             .collect();
@@ -485,7 +557,7 @@ impl Loader {
             .map(|(raw, r)| Placed {
                 name: &raw.name,
                 at: raw.offset.span(),
-                spans: vec![(r.offset, r.offset + u64::from(r.width / 8))],
+                spans: Spans::one(r.offset, u64::from(r.width / 8)),
                 archs: r.archs.clone(),
             })
             .collect();
@@ -576,7 +648,7 @@ impl Loader {
             .map(|(raw, f)| Placed {
                 name: &raw.name,
                 at: raw.bits.span(),
-                spans: vec![(u64::from(f.lsb), u64::from(f.lsb + f.width))],
+                spans: Spans::one(u64::from(f.lsb), u64::from(f.width)),
                 archs: f.archs.clone(),
             })
             .collect();
@@ -883,12 +955,7 @@ impl Loader {
                     );
                     continue;
                 }
-                let clash = (b.spans.iter()).find_map(|&(s, e)| {
-                    a.spans
-                        .iter()
-                        .find(|&&(s2, e2)| s < e2 && s2 < e)
-                        .map(|x| ((s, e), *x))
-                });
+                let clash = b.spans.clash(&a.spans);
                 if let Some(((s, e), (s2, e2))) = clash {
                     let show = |s: u64, e: u64| {
                         if unit == "bits" {
