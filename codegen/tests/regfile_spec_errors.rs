@@ -256,3 +256,115 @@ fn an_enum_field_names_an_enum_that_fits() {
         "enum `MODE` has `ON` = 0x3, which does not fit the 1-bit field",
     );
 }
+
+#[test]
+fn item_names_leave_room_for_the_generated_rust() {
+    SPEC.only(
+        &edited("name = \"Q\"", "name = \"Block\""),
+        "[[regfile.bundle]]\nname = ",
+        "\"Block\"",
+        "bundle `Block` collides with `Block` of the generated Rust (its module and accessor \
+         sit next to it); rename the bundle",
+    );
+    SPEC.only(
+        &edited("name = \"Q\"", "name = \"a2\""),
+        "[[regfile.bundle]]\nname = ",
+        "\"a2\"",
+        "bundle `a2` collides with the architecture `a2` of register file `RF`: both are \
+         modules of its generated Rust; rename the bundle",
+    );
+    SPEC.only(
+        &edited("name = \"kick\"", "name = \"base\""),
+        "[[regfile.bundle.register]]\nname = \"cfg\"",
+        "\"base\"",
+        "register `base` collides with `base` of the generated Rust (its type and accessor \
+         sit next to it); rename the register",
+    );
+    // `cfg` has two layouts (qos), so its types are `cfg_a1` and `cfg_a2`.
+    SPEC.only(
+        &edited("name = \"kick\"", "name = \"cfg_a2\""),
+        "[[regfile.bundle.register]]\nname = \"cfg\"",
+        "\"cfg_a2\"",
+        "register `cfg_a2` collides with the generated type of a layout of register `cfg` \
+         (one per architecture); rename one",
+    );
+    SPEC.only(
+        &edited("name = \"val\"", "name = \"RESET\""),
+        "name = ",
+        "\"RESET\"",
+        "field `RESET` collides with `RESET` of its register's generated Rust type; rename \
+         the field",
+    );
+    SPEC.only(
+        &edited("name = \"mode\"", "name = \"with_qos\""),
+        "name = ",
+        "\"with_qos\"",
+        "field `with_qos` collides with the setter of field `qos` in the generated Rust; \
+         rename one",
+    );
+    SPEC.only(
+        &edited("name = \"val\"", "name = \"self\""),
+        "name = ",
+        "\"self\"",
+        "`self` cannot be a Rust identifier, not even a raw one (`r#self`); rename it",
+    );
+}
+
+#[test]
+fn no_two_items_become_one_c_name() {
+    SPEC.only(
+        &edited(
+            "name = \"val\"\nbits = \"23:0\"",
+            "name = \"val\"\nbits = \"23:0\"\n\n[[regfile.bundle.register.field]]\nname = \"VAL\"\nbits = \"24\"",
+        ),
+        "[[regfile]]\nname = ",
+        "\"RF\"",
+        "field `val` of register `kick` and field `VAL` of register `kick` of register file \
+         `RF` both become the C name `RF_A1_Q_KICK_VAL_bp` (C names are the spec names joined \
+         by `_`, in upper or lower case); rename one",
+    );
+}
+
+/// Found by the spec_loader fuzz target's tree mode: the overlap checks listed every
+/// element of an array bundle (a count of 2^64 - 1 is a capacity overflow) and added
+/// offsets unchecked (an overflow near `u64::MAX`). Each is one error now, no panic.
+#[test]
+fn extreme_counts_and_offsets_are_errors_not_panics() {
+    SPEC.only(
+        &edited("count = 2", "count = 0xffffffffffffffff"),
+        "[[regfile.bundle]]\nname = \"Q\"\noffset = ",
+        "0x1000",
+        "bundle `Q` (18446744073709551615 × 0x100 bytes at 0x1000, stride 0x1000) ends past \
+         the 0x3000-byte register file `RF`: fix its offset, size, count or stride, or the \
+         file's size",
+    );
+    SPEC.only(
+        &edited("offset = 0x1000", "offset = 0xfffffffffffffff0"),
+        "[[regfile.bundle]]\nname = \"Q\"\noffset = ",
+        "0xfffffffffffffff0",
+        "bundle `Q` (2 × 0x100 bytes at 0xfffffffffffffff0, stride 0x1000) ends past the \
+         0x3000-byte register file `RF`: fix its offset, size, count or stride, or the \
+         file's size",
+    );
+    SPEC.only(
+        &edited("offset = 0x38", "offset = 0xfffffffffffffffc"),
+        "name = \"kick\"\noffset = ",
+        "0xfffffffffffffffc",
+        "register `kick` (4 bytes at 0xfffffffffffffffc) ends past the 0x100-byte bundle `Q`: \
+         fix its offset, or the bundle's size",
+    );
+    // A huge array that fits a huge window is checked against its neighbours without
+    // listing its elements: the second array interleaves with the first.
+    let huge = VALID
+        .replacen("size = 0x3000", "size = 0x100000000000", 1)
+        .replacen("count = 2", "count = 0x10000000", 1)
+        + "\n[[regfile.bundle]]\nname = \"R\"\noffset = 0x1100\nsize = 0x100\ncount = 0x10000000\nstride = 0x1000\n"
+        + "\n[[regfile.bundle]]\nname = \"S\"\noffset = 0x7ffff0000\nsize = 0x100\n";
+    SPEC.only(
+        &huge,
+        "name = \"S\"\noffset = ",
+        "0x7ffff0000",
+        "bundle `S` (bytes 0x7ffff0000..0x7ffff0100) overlaps `Q` (bytes 0x7ffff0000..0x7ffff0100) \
+         in register file `RF`",
+    );
+}

@@ -255,26 +255,32 @@ impl RegisterMeta {
 /// the raw-bits constructors and the [`Register`] impl with its access markers.
 #[doc(hidden)]
 #[macro_export]
+///
+/// `bits = NAME` names the constructors' parameter: a parameter cannot be named like a
+/// tuple struct in scope, so a bundle with a register named `bits` needs another name.
 macro_rules! __dmaspec_register {
-    ($t:ident, $offset:expr $(, $marker:ident)*) => {
+    ($t:ident, $offset:expr, bits = $bits:ident $(, $marker:ident)*) => {
         impl $t {
-            pub const fn from_bits(bits: u32) -> Self {
-                Self(bits)
+            pub const fn from_bits($bits: ::core::primitive::u32) -> Self {
+                Self($bits)
             }
-            pub const fn to_bits(self) -> u32 {
+            pub const fn to_bits(self) -> ::core::primitive::u32 {
                 self.0
             }
         }
         impl $crate::runtime::regs::Register for $t {
-            const OFFSET: u64 = $offset;
-            fn from_bits(bits: u32) -> Self {
-                Self(bits)
+            const OFFSET: ::core::primitive::u64 = $offset;
+            fn from_bits($bits: ::core::primitive::u32) -> Self {
+                Self($bits)
             }
-            fn to_bits(self) -> u32 {
+            fn to_bits(self) -> ::core::primitive::u32 {
                 self.0
             }
         }
         $(impl $crate::runtime::regs::$marker for $t {})*
+    };
+    ($t:ident, $offset:expr $(, $marker:ident)*) => {
+        $crate::__dmaspec_register!($t, $offset, bits = bits $(, $marker)*);
     };
 }
 pub use __dmaspec_register as register;

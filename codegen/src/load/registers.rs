@@ -16,13 +16,115 @@ use crate::schema::RawEvidence;
 use crate::schema::RawFile;
 use crate::schema::registers::{RawBundle, RawRegField, RawRegFile, RawRegister};
 
+/// Names of the generated Rust next to a bundle's module and accessor (the runtime's
+/// items, primitives, the architecture module's `Block` and its `new`), next to a
+/// register's type and accessor (the bundle module's constants, `Block` and its methods),
+/// and in a register type's `impl`.
+const BUNDLE_RESERVED: &[&str] = &[
+    "rt",
+    "Bus",
+    "MemoryBus",
+    "Readable",
+    "Reg",
+    "Register",
+    "Writable",
+    "Block",
+    "new",
+    "Option",
+    "bool",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "usize",
+];
+const REGISTER_RESERVED: &[&str] = &[
+    "rt", "Bus", "Reg", "Block", "OFFSET", "COUNT", "STRIDE", "at", "base", "bus", "Option",
+    "bool", "u8", "u16", "u32", "u64", "usize",
+];
+const FIELD_RESERVED: &[&str] = &["RESET", "from_bits", "to_bits"];
+
 /// What the checks shared by bundles, registers and fields need to know about one item:
 /// its name, where it lies (a half-open range per array element) and on which archs.
 struct Placed<'r> {
     name: &'r Spanned<String>,
     at: Range<usize>,
-    spans: Vec<(u64, u64)>,
+    spans: Spans,
     archs: Vec<String>,
+}
+
+/// Where an item lies: `count` half-open ranges of `len` units, the first at `start`,
+/// `stride` apart (an array bundle: one per element, never listed one by one, since a
+/// count may be anything). Empty for an item that does not fit (already an error).
+#[derive(Clone, Copy)]
+struct Spans {
+    start: u64,
+    len: u64,
+    count: u64,
+    stride: u64,
+}
+
+impl Spans {
+    const NONE: Spans = Spans {
+        start: 0,
+        len: 0,
+        count: 0,
+        stride: 0,
+    };
+
+    /// `start..start + len` once, if that fits in a u64.
+    fn one(start: u64, len: u64) -> Spans {
+        match start.checked_add(len) {
+            Some(_) => Spans {
+                start,
+                len,
+                count: 1,
+                stride: len,
+            },
+            None => Spans::NONE,
+        }
+    }
+
+    /// `count` elements, if the last one ends inside a u64.
+    fn array(start: u64, len: u64, count: u64, stride: u64) -> Spans {
+        let end = (count.saturating_sub(1).checked_mul(stride))
+            .and_then(|x| x.checked_add(start))
+            .and_then(|x| x.checked_add(len));
+        match end {
+            Some(_) if count > 0 => Spans {
+                start,
+                len,
+                count,
+                stride,
+            },
+            _ => Spans::NONE,
+        }
+    }
+
+    fn element(&self, i: u64) -> (u64, u64) {
+        let s = self.start + i * self.stride;
+        (s, s + self.len)
+    }
+
+    /// The first element of `self` (at most the first 2^20 are tried) that overlaps an
+    /// element of `other`, with that element.
+    fn clash(&self, other: &Spans) -> Option<((u64, u64), (u64, u64))> {
+        (0..self.count.min(1 << 20)).find_map(|i| {
+            let (s, e) = self.element(i);
+            // The first element of `other` that ends after `s`: the only candidate, as
+            // the elements' starts only grow.
+            let first_end = other.start + other.len;
+            let j = if s < first_end || other.stride == 0 {
+                0
+            } else {
+                (s - first_end) / other.stride + 1
+            };
+            (j < other.count)
+                .then(|| other.element(j))
+                .filter(|&(s2, e2)| s < e2 && s2 < e)
+                .map(|x| ((s, e), x))
+        })
+    }
 }
 
 impl Loader {
@@ -176,14 +278,12 @@ impl Loader {
             .map(|(raw, b)| Placed {
                 name: &raw.name,
                 at: raw.offset.span(),
-                spans: (0..b.count)
-                    .map(|i| (b.offset + i * b.stride, b.offset + i * b.stride + b.size))
-                    .collect(),
+                spans: Spans::array(b.offset, b.size, b.count, b.stride),
                 archs: b.archs.clone(),
             })
             .collect();
         self.disjoint(at, &placed, &archs, &what, "bundle", "bytes");
-        RegFile {
+        let file = RegFile {
             name: name.clone(),
             doc: r.doc.trim().to_string(),
             size,
@@ -195,6 +295,182 @@ impl Loader {
             counts,
             bundles,
             file: self.files[at.0].relative(&self.root),
+        };
+        self.regfile_names(at, r, &file);
+        file
+    }
+
+    /// The names the Rust and C emitters make from the file's items: none may be one the
+    /// generated code defines or uses next to it, and no two may become one C name.
+    fn regfile_names(&mut self, at: FileId, r: &RawRegFile, file: &RegFile) {
+        let what = format!("register file `{}`", file.name);
+        for a in &file.archs {
+            if BUNDLE_RESERVED.contains(&a.as_str()) {
+                self.err(
+                    at,
+                    r.name.span(),
+                    format!(
+                        "architecture `{a}` of {what} would name a module of its generated Rust \
+                         that hides the runtime's `{a}`; rename the architecture"
+                    ),
+                );
+            }
+        }
+        for (rb, b) in r.bundle.iter().zip(&file.bundles) {
+            let n = b.name.as_str();
+            if BUNDLE_RESERVED.contains(&n) {
+                self.err(
+                    at,
+                    rb.name.span(),
+                    format!(
+                        "bundle `{n}` collides with `{n}` of the generated Rust (its module \
+                         and accessor sit next to it); rename the bundle"
+                    ),
+                );
+            } else if file.archs.iter().any(|a| a == n) {
+                self.err(
+                    at,
+                    rb.name.span(),
+                    format!(
+                        "bundle `{n}` collides with the architecture `{n}` of {what}: both are \
+                         modules of its generated Rust; rename the bundle"
+                    ),
+                );
+            }
+            // Every register of the bundles of this name (per-arch twins share one module).
+            let group: Vec<&Register> = (file.bundles.iter())
+                .filter(|x| x.name == b.name)
+                .flat_map(|x| &x.registers)
+                .collect();
+            for (rr, reg) in rb.register.iter().zip(&b.registers) {
+                let n = reg.name.as_str();
+                if REGISTER_RESERVED.contains(&n) {
+                    self.err(
+                        at,
+                        rr.name.span(),
+                        format!(
+                            "register `{n}` collides with `{n}` of the generated Rust (its \
+                             type and accessor sit next to it); rename the register"
+                        ),
+                    );
+                }
+                // A register with several layouts has a type per layout, `<name>_<arch>`.
+                let layered = (group.iter()).find(|o| {
+                    let several = group.iter().filter(|x| x.name == o.name).count() > 1
+                        || o.fields.iter().any(|f| f.archs != o.archs);
+                    several && o.archs.iter().any(|a| format!("{}_{a}", o.name) == n)
+                });
+                if let Some(o) = layered {
+                    self.err(
+                        at,
+                        rr.name.span(),
+                        format!(
+                            "register `{n}` collides with the generated type of a layout of \
+                             register `{}` (one per architecture); rename one",
+                            o.name
+                        ),
+                    );
+                }
+                for (rf, f) in rr.field.iter().zip(&reg.fields) {
+                    let n = f.name.as_str();
+                    let setter = (n.strip_prefix("with_"))
+                        .filter(|x| reg.fields.iter().any(|o| o.name == *x));
+                    if FIELD_RESERVED.contains(&n) {
+                        self.err(
+                            at,
+                            rf.name.span(),
+                            format!(
+                                "field `{n}` collides with `{n}` of its register's generated \
+                                 Rust type; rename the field"
+                            ),
+                        );
+                    } else if let Some(x) = setter {
+                        self.err(
+                            at,
+                            rf.name.span(),
+                            format!(
+                                "field `{n}` collides with the setter of field `{x}` in the \
+                                 generated Rust; rename one"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        self.regfile_c_names(at, r, file);
+    }
+
+    /// The C header's macro and function names (`<FILE>_<ARCH>_<BUNDLE>_…`): one item each.
+    fn regfile_c_names(&mut self, at: FileId, r: &RawRegFile, file: &RegFile) {
+        let mut taken: std::collections::HashMap<String, String> = Default::default();
+        let mut clashes: Vec<(String, String, String)> = Vec::new();
+        let mut claim = |name: String, who: String| {
+            if let Some(other) = taken.get(&name) {
+                if *other != who {
+                    clashes.push((name, other.clone(), who));
+                }
+            } else {
+                taken.insert(name, who);
+            }
+        };
+        for v in file.views() {
+            let p = format!("{}_{}", file.name, v.arch).to_ascii_uppercase();
+            let fp = p.to_ascii_lowercase();
+            for b in &v.bundles {
+                let bd = b.bundle;
+                let bp = format!("{p}_{}", bd.name.to_ascii_uppercase());
+                let bfp = format!("{fp}_{}", bd.name.to_ascii_lowercase());
+                let who = format!("bundle `{}`", bd.name);
+                for s in ["_OFFSET", "_SIZE", "_COUNT", "_STRIDE"] {
+                    claim(format!("{bp}{s}"), who.clone());
+                }
+                claim(format!("{bfp}_addr"), who);
+                for rv in &b.registers {
+                    let reg = rv.register;
+                    let rp = format!("{bp}_{}", reg.name.to_ascii_uppercase());
+                    let rfp = format!("{bfp}_{}", reg.name.to_ascii_lowercase());
+                    let who = format!("register `{}` of bundle `{}`", reg.name, bd.name);
+                    claim(format!("{rp}_OFFSET"), who.clone());
+                    if reg.reset.is_some() {
+                        claim(format!("{rp}_RESET"), who.clone());
+                    }
+                    claim(format!("{rfp}_addr"), who);
+                    for f in &rv.fields {
+                        let xp = format!("{rp}_{}", f.name.to_ascii_uppercase());
+                        let xfp = format!("{rfp}_{}", f.name.to_ascii_lowercase());
+                        let who = format!("field `{}` of register `{}`", f.name, reg.name);
+                        for s in ["_bp", "_bm", "_bw"] {
+                            claim(format!("{xp}{s}"), who.clone());
+                        }
+                        if f.reset.is_some() {
+                            claim(format!("{xp}_reset"), who.clone());
+                        }
+                        if f.access.readable() && reg.access.readable() {
+                            claim(format!("{xfp}_get"), who.clone());
+                        }
+                        if f.access.writable() && reg.access.writable() {
+                            claim(format!("{xfp}_set"), who.clone());
+                        }
+                    }
+                }
+            }
+        }
+        let mut reported: Vec<(String, String)> = Vec::new();
+        for (name, a, b) in clashes {
+            if reported.contains(&(a.clone(), b.clone())) {
+                continue;
+            }
+            self.err(
+                at,
+                r.name.span(),
+                format!(
+                    "{a} and {b} of register file `{}` both become the C name `{name}` (C \
+                     names are the spec names joined by `_`, in upper or lower case); rename \
+                     one",
+                    file.name
+                ),
+            );
+            reported.push((a, b));
         }
     }
 
@@ -281,7 +557,7 @@ impl Loader {
             .map(|(raw, r)| Placed {
                 name: &raw.name,
                 at: raw.offset.span(),
-                spans: vec![(r.offset, r.offset + u64::from(r.width / 8))],
+                spans: Spans::one(r.offset, u64::from(r.width / 8)),
                 archs: r.archs.clone(),
             })
             .collect();
@@ -372,7 +648,7 @@ impl Loader {
             .map(|(raw, f)| Placed {
                 name: &raw.name,
                 at: raw.bits.span(),
-                spans: vec![(u64::from(f.lsb), u64::from(f.lsb + f.width))],
+                spans: Spans::one(u64::from(f.lsb), u64::from(f.width)),
                 archs: f.archs.clone(),
             })
             .collect();
@@ -527,6 +803,8 @@ impl Loader {
                      first), as the CSR schema spells it; it names the generated Rust and C"
                 ),
             );
+        } else if let Some(msg) = super::names::rust_error(n) {
+            self.err(at, name.span(), msg);
         }
     }
 
@@ -677,12 +955,7 @@ impl Loader {
                     );
                     continue;
                 }
-                let clash = (b.spans.iter()).find_map(|&(s, e)| {
-                    a.spans
-                        .iter()
-                        .find(|&&(s2, e2)| s < e2 && s2 < e)
-                        .map(|x| ((s, e), *x))
-                });
+                let clash = b.spans.clash(&a.spans);
                 if let Some(((s, e), (s2, e2))) = clash {
                     let show = |s: u64, e: u64| {
                         if unit == "bits" {

@@ -38,16 +38,19 @@ pub(super) fn items(cx: &Render, rt: &TokenStream) -> TokenStream {
 }
 
 fn regfile(cx: &Render, f: &RegFile) -> TokenStream {
-    let name = format_ident!("{}", f.name);
+    let name = ident(&f.name);
     let doc = doc_lines(&f.doc);
     let layouts = Layouts::of(f);
     let types = (layouts.bundles.iter())
         .filter(|(_, regs)| !regs.is_empty())
         .map(|(bundle, regs)| {
-            let m = format_ident!("{bundle}");
-            let defs = regs
-                .iter()
-                .flat_map(|(_, variants)| variants.iter().map(|v| register(cx, v)));
+            let m = ident(bundle);
+            // The module's tuple structs: no parameter may be named like one.
+            let types: Vec<&str> = (regs.iter())
+                .flat_map(|(_, variants)| variants.iter().map(|v| v.ty.as_str()))
+                .collect();
+            let defs = (regs.iter())
+                .flat_map(|(_, variants)| variants.iter().map(|v| register(cx, v, &types)));
             let d = doc_lines(&format!(
                 "The register value types of bundle `{bundle}`, every generation's (a register \
              whose layout differs by generation has one type per layout, named after the \
@@ -162,7 +165,7 @@ fn arch_module(v: &RegFileView, layouts: &Layouts) -> TokenStream {
     let size = hex(file.size_on(v.arch));
     let bundles = v.bundles.iter().map(|b| bundle(b, v.arch, layouts));
     let accessors = v.bundles.iter().map(|b| {
-        let m = format_ident!("{}", b.bundle.name);
+        let m = ident(&b.bundle.name);
         let d = doc_lines(&format!(
             "Bundle `{}` at {:#x}.",
             b.bundle.name, b.bundle.offset
@@ -215,7 +218,7 @@ fn arch_module(v: &RegFileView, layouts: &Layouts) -> TokenStream {
 
 fn bundle(b: &BundleView, arch: &str, layouts: &Layouts) -> TokenStream {
     let bd = b.bundle;
-    let m = format_ident!("{}", bd.name);
+    let m = ident(&bd.name);
     let (offset, count, stride) = (hex(bd.offset), bd.count, hex(bd.stride));
     let doc = doc_lines(&bd.doc);
     let uses = b.registers.iter().map(|r| {
@@ -224,7 +227,7 @@ fn bundle(b: &BundleView, arch: &str, layouts: &Layouts) -> TokenStream {
         if ty == r.register.name {
             quote!(#name)
         } else {
-            let ty = format_ident!("{ty}");
+            let ty = ident(&ty);
             quote!(#ty as #name)
         }
     });
@@ -282,10 +285,21 @@ fn bundle(b: &BundleView, arch: &str, layouts: &Layouts) -> TokenStream {
     }
 }
 
-fn register(cx: &Render, v: &Variant) -> TokenStream {
+/// The first of `name`, `name_`, `name__` … that is none of `taken`.
+fn free(name: &str, taken: &[&str]) -> syn::Ident {
+    let mut n = name.to_string();
+    while taken.contains(&n.as_str()) {
+        n.push('_');
+    }
+    ident(&n)
+}
+
+/// A register value type; `taken`: the tuple structs of its module, which no parameter
+/// may be named like.
+fn register(cx: &Render, v: &Variant, taken: &[&str]) -> TokenStream {
     let r = &v.view;
     let reg = r.register;
-    let t = format_ident!("{}", v.ty);
+    let t = ident(&v.ty);
     let offset = hex(reg.offset);
     let mut doc = format!(
         "`{}` at +{:#x}, {} ({}). {}",
@@ -312,15 +326,22 @@ fn register(cx: &Render, v: &Variant) -> TokenStream {
     let getters = (r.fields.iter())
         .filter(|f| f.access.readable() && reg.access.readable())
         .map(|f| getter(cx, f));
+    let value = free("value", taken);
     let setters = (r.fields.iter())
         .filter(|f| f.access.writable() && reg.access.writable())
-        .map(|f| setter(cx, f));
+        .map(|f| setter(cx, f, &value));
     let markers = [
         reg.access.readable().then(|| quote!(Readable)),
         reg.access.writable().then(|| quote!(Writable)),
     ]
     .into_iter()
     .flatten();
+    let bits = free("bits", taken);
+    let register = if bits == "bits" {
+        quote!(rt::register!(#t, #offset #(, #markers)*);)
+    } else {
+        quote!(rt::register!(#t, #offset, bits = #bits #(, #markers)*);)
+    };
     let fields = (reset.is_some() || !r.fields.is_empty()).then(|| {
         quote! {
             #[allow(non_snake_case)]
@@ -336,12 +357,17 @@ fn register(cx: &Render, v: &Variant) -> TokenStream {
         #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
         pub struct #t(u32);
         #fields
-        rt::register!(#t, #offset #(, #markers)*);
+        #register
     }
 }
 
 /// The field's Rust type and how it is made from / turned into the masked bits.
-fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStream) {
+/// `value`: the setter's parameter.
+fn field_type(
+    cx: &Render,
+    f: &RegField,
+    value: &syn::Ident,
+) -> (TokenStream, TokenStream, TokenStream) {
     let m = hex(u64::from(mask(f)));
     // A field that reaches bit 31 needs no mask once shifted down.
     let raw = match (f.lsb, reaches_top(f)) {
@@ -368,16 +394,16 @@ fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStre
         && let Some(t) = cx.model.types.iter().find(|t| &t.name == e)
         && let TypeKind::Enum { repr, .. } = &t.kind
     {
-        let et = format_ident!("{}", e);
+        let et = ident(e);
         let from = to(*repr);
         return (
             quote!(super::super::super::#et),
             quote!(super::super::super::#et::from_raw(#from)),
-            quote!((value.raw() as u32)),
+            quote!((#value.raw() as u32)),
         );
     }
     if f.width == 1 {
-        return (quote!(bool), quote!((#raw) != 0), quote!((value as u32)));
+        return (quote!(bool), quote!((#raw) != 0), quote!((#value as u32)));
     }
     let r = match f.width {
         0..=8 => Int::U8,
@@ -385,8 +411,8 @@ fn field_type(cx: &Render, f: &RegField) -> (TokenStream, TokenStream, TokenStre
         _ => Int::U32,
     };
     let into = match r {
-        Int::U32 => quote!(value),
-        _ => quote!((value as u32)),
+        Int::U32 => quote!(#value),
+        _ => quote!((#value as u32)),
     };
     (int(r), to(r), into)
 }
@@ -416,7 +442,7 @@ fn int(i: Int) -> TokenStream {
 
 fn getter(cx: &Render, f: &RegField) -> TokenStream {
     let name = ident(&f.name);
-    let (ty, from, _) = field_type(cx, f);
+    let (ty, from, _) = field_type(cx, f, &format_ident!("value"));
     let doc = field_doc(f);
     quote! {
         #doc
@@ -426,13 +452,13 @@ fn getter(cx: &Render, f: &RegField) -> TokenStream {
     }
 }
 
-fn setter(cx: &Render, f: &RegField) -> TokenStream {
+fn setter(cx: &Render, f: &RegField, value: &syn::Ident) -> TokenStream {
     let name = format_ident!("with_{}", f.name);
-    let (ty, _, into) = field_type(cx, f);
+    let (ty, _, into) = field_type(cx, f, value);
     let m = hex(u64::from(mask(f)));
     // A left shift drops what does not fit below bit 32, so a field reaching bit 31 needs
     // no mask; one that is the whole register replaces it.
-    let value = match (f.lsb, reaches_top(f)) {
+    let bits = match (f.lsb, reaches_top(f)) {
         (0, true) => quote!(#into),
         (0, false) => quote!((self.0 & !#m) | (#into & #m)),
         (lsb, top) => {
@@ -453,8 +479,8 @@ fn setter(cx: &Render, f: &RegField) -> TokenStream {
     ));
     quote! {
         #doc
-        pub const fn #name(self, value: #ty) -> Self {
-            Self(#value)
+        pub const fn #name(self, #value: #ty) -> Self {
+            Self(#bits)
         }
     }
 }
