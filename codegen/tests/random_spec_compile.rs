@@ -746,7 +746,12 @@ impl Gen {
         let mut bundles = Scope::default();
         let mut off = 0u64;
         for _ in 0..1 + self.rng.below(4) {
-            let b = self.reg_name(&mut bundles, true, BUNDLE_RESERVED);
+            // A bundle's module sits next to the architectures' modules.
+            let archs = self.archs.clone();
+            let reserved: Vec<&str> = (BUNDLE_RESERVED.iter().copied())
+                .chain(archs.iter().map(String::as_str))
+                .collect();
+            let b = self.reg_name(&mut bundles, true, &reserved);
             let size = 4 * (1 + self.rng.below(8) as u64);
             let (count, stride) = if self.rng.chance(40) {
                 (

@@ -162,7 +162,7 @@ doc = "One per queue."
 evidence = [{ source = "src §2.4" }]
 
 [[regfile.bundle.register]]
-name = "base"
+name = "ring_base"
 offset = 0x0
 access = "RW"
 reset = 0

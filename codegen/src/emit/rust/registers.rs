@@ -80,18 +80,18 @@ struct Variant<'m> {
     ty: String,
 }
 
-/// A register's name and its distinct layouts.
-type RegisterLayouts<'m> = (&'m str, Vec<Variant<'m>>);
-
 /// The distinct register layouts of a file, by bundle name and register name, in spec
 /// order.
 struct Layouts<'m> {
-    bundles: Vec<(&'m str, Vec<RegisterLayouts<'m>>)>,
+    bundles: Vec<(&'m str, RegisterLayouts<'m>)>,
 }
+
+/// A bundle's registers by name, each with its layouts.
+type RegisterLayouts<'m> = Vec<(&'m str, Vec<Variant<'m>>)>;
 
 impl<'m> Layouts<'m> {
     fn of(f: &'m RegFile) -> Self {
-        let mut bundles: Vec<(&str, Vec<RegisterLayouts>)> = Vec::new();
+        let mut bundles: Vec<(&str, RegisterLayouts)> = Vec::new();
         for v in f.views() {
             for b in v.bundles {
                 let bi = match bundles.iter().position(|(n, _)| *n == b.bundle.name) {
