@@ -128,6 +128,35 @@ fn compare(model: &Model, view: &RegFileView, xml: &str) -> Vec<String> {
     d.eq("cluster count", children.len(), bundles.len());
     for (child, b) in children.iter().zip(&bundles) {
         let bd = b.bundle;
+        let name = if bd.count > 1 {
+            format!("{}[%s]", bd.name)
+        } else {
+            bd.name.clone()
+        };
+        let want_dim = (bd.count > 1).then_some((bd.count as u32, bd.stride as u32));
+        // A bundle of one register named like it is that register's array (svd2rust would
+        // name a cluster of one like its register).
+        if dmaspec_codegen::emit::svd::is_register_array(b) {
+            let what = format!("{}.{}", bd.name, b.registers[0].register.name);
+            let (x, dim) = match child {
+                RegisterCluster::Register(MaybeArray::Single(x)) => (x, None),
+                RegisterCluster::Register(MaybeArray::Array(x, dim)) => {
+                    (x, Some((dim.dim, dim.dim_increment)))
+                }
+                RegisterCluster::Cluster(_) => {
+                    d.list
+                        .push(format!("{at}: {what} is a cluster, not a register array"));
+                    continue;
+                }
+            };
+            d.eq(&format!("{what} name"), x.name.as_str(), name.as_str());
+            d.eq(&format!("{} dim/dimIncrement", bd.name), dim, want_dim);
+            for part in provenance_parts(&bd.confidence, &bd.evidence) {
+                d.has(&bd.name, x.description.as_deref(), &part);
+            }
+            register(&mut d, model, view, &what, x, &b.registers[0], bd.offset);
+            continue;
+        }
         let RegisterCluster::Cluster(c) = child else {
             d.list
                 .push(format!("{at}: bundle {} is not a cluster", bd.name));
@@ -137,13 +166,7 @@ fn compare(model: &Model, view: &RegFileView, xml: &str) -> Vec<String> {
             MaybeArray::Single(i) => (i, None),
             MaybeArray::Array(i, dim) => (i, Some((dim.dim, dim.dim_increment))),
         };
-        let name = if bd.count > 1 {
-            format!("{}[%s]", bd.name)
-        } else {
-            bd.name.clone()
-        };
         d.eq("cluster name", &info.name, &name);
-        let want_dim = (bd.count > 1).then_some((bd.count as u32, bd.stride as u32));
         d.eq(&format!("{} dim/dimIncrement", bd.name), dim, want_dim);
         d.eq(
             &format!("{} addressOffset", bd.name),
@@ -160,103 +183,122 @@ fn compare(model: &Model, view: &RegFileView, xml: &str) -> Vec<String> {
             b.registers.len(),
         );
         for (child, r) in regs.iter().zip(&b.registers) {
-            let reg = r.register;
-            let what = format!("{}.{}", bd.name, reg.name);
+            let what = format!("{}.{}", bd.name, r.register.name);
             let RegisterCluster::Register(MaybeArray::Single(x)) = child else {
                 d.list
                     .push(format!("{at}: {what} is not a single register"));
                 continue;
             };
-            d.eq(&format!("{what} name"), x.name.as_str(), reg.name.as_str());
             d.eq(
-                &format!("{what} addressOffset"),
-                u64::from(x.address_offset),
-                reg.offset,
+                &format!("{what} name"),
+                x.name.as_str(),
+                r.register.name.as_str(),
             );
-            d.eq(&format!("{what} size"), x.properties.size, Some(reg.width));
-            d.eq(
-                &format!("{what} access"),
-                x.properties.access,
-                Some(svd_access(reg.access)),
-            );
-            let (value, mask) = expected_reset(r);
-            d.eq(
-                &format!("{what} resetValue"),
-                x.properties.reset_value,
-                Some(value),
-            );
-            d.eq(
-                &format!("{what} resetMask"),
-                x.properties.reset_mask,
-                Some(mask),
-            );
-            if reg.reset.is_none() {
-                d.has(&what, x.description.as_deref(), "not given");
-            }
-            for part in provenance_parts(&reg.confidence, &reg.evidence) {
-                d.has(&what, x.description.as_deref(), &part);
-            }
-            let fields: Vec<_> = x.fields.iter().flatten().collect();
-            d.eq(&format!("{what} field count"), fields.len(), r.fields.len());
-            for (y, f) in fields.iter().zip(&r.fields) {
-                let what = format!("{what}.{}", f.name);
-                let MaybeArray::Single(y) = y else {
-                    d.list.push(format!("{at}: {what} is a field array"));
-                    continue;
-                };
-                d.eq(&format!("{what} name"), y.name.as_str(), f.name.as_str());
-                d.eq(
-                    &format!("{what} bits (lsb, width)"),
-                    (y.bit_range.offset, y.bit_range.width),
-                    (f.lsb, f.width),
-                );
-                d.eq(
-                    &format!("{what} bitRange form"),
-                    y.bit_range.range_type,
-                    svd::BitRangeType::BitRange,
-                );
-                d.eq(
-                    &format!("{what} access"),
-                    y.access,
-                    Some(svd_access(f.access)),
-                );
-                for part in provenance_parts(&f.confidence, &f.evidence) {
-                    d.has(&what, y.description.as_deref(), &part);
-                }
-                if let Some(v) = f.reset {
-                    d.has(&what, y.description.as_deref(), &format!("Reset: {v:#x}"));
-                }
-                for a in &f.alternatives {
-                    d.has(&what, y.description.as_deref(), &a.name);
-                }
-                let want: Vec<(String, u64)> = match f.enum_type.as_ref().map(|e| {
-                    let t = model.types.iter().find(|t| &t.name == e).unwrap();
-                    (t, &t.kind)
-                }) {
-                    Some((t, TypeKind::Enum { values, .. })) => {
-                        d.has(&what, y.description.as_deref(), &t.name);
-                        (values.iter())
-                            .filter(|e| e.arch.is_empty() || e.arch.iter().any(|a| a == view.arch))
-                            .map(|e| (e.name.clone(), e.value))
-                            .collect()
-                    }
-                    _ => Vec::new(),
-                };
-                let found: Vec<(String, u64)> = (y.enumerated_values.iter())
-                    .flat_map(|ev| &ev.values)
-                    .map(|e| (e.name.clone(), e.value.unwrap_or(u64::MAX)))
-                    .collect();
-                d.eq(&format!("{what} enumerated values"), found, want.clone());
-                let names: Vec<_> = y.enumerated_values.iter().map(|e| e.name.clone()).collect();
-                let want_names = match (&f.enum_type, want.is_empty()) {
-                    (Some(e), false) => vec![Some(e.clone())],
-                    _ => Vec::new(),
-                };
-                d.eq(&format!("{what} enumeratedValues name"), names, want_names);
-            }
+            register(&mut d, model, view, &what, x, r, 0);
         }
     }
     d.list
+}
+
+/// One register's checks: its offset (from `base`, the cluster's or the file's), size,
+/// access, reset, provenance, and every field.
+fn register(
+    d: &mut Diffs,
+    model: &Model,
+    view: &RegFileView,
+    what: &str,
+    x: &svd::RegisterInfo,
+    r: &RegisterView,
+    base: u64,
+) {
+    let at = d.at;
+    let reg = r.register;
+    d.eq(
+        &format!("{what} addressOffset"),
+        u64::from(x.address_offset),
+        base + reg.offset,
+    );
+    d.eq(&format!("{what} size"), x.properties.size, Some(reg.width));
+    d.eq(
+        &format!("{what} access"),
+        x.properties.access,
+        Some(svd_access(reg.access)),
+    );
+    let (value, mask) = expected_reset(r);
+    d.eq(
+        &format!("{what} resetValue"),
+        x.properties.reset_value,
+        Some(value),
+    );
+    d.eq(
+        &format!("{what} resetMask"),
+        x.properties.reset_mask,
+        Some(mask),
+    );
+    if reg.reset.is_none() {
+        d.has(&what, x.description.as_deref(), "not given");
+    }
+    for part in provenance_parts(&reg.confidence, &reg.evidence) {
+        d.has(&what, x.description.as_deref(), &part);
+    }
+    let fields: Vec<_> = x.fields.iter().flatten().collect();
+    d.eq(&format!("{what} field count"), fields.len(), r.fields.len());
+    for (y, f) in fields.iter().zip(&r.fields) {
+        let what = format!("{what}.{}", f.name);
+        let MaybeArray::Single(y) = y else {
+            d.list.push(format!("{at}: {what} is a field array"));
+            continue;
+        };
+        d.eq(&format!("{what} name"), y.name.as_str(), f.name.as_str());
+        d.eq(
+            &format!("{what} bits (lsb, width)"),
+            (y.bit_range.offset, y.bit_range.width),
+            (f.lsb, f.width),
+        );
+        d.eq(
+            &format!("{what} bitRange form"),
+            y.bit_range.range_type,
+            svd::BitRangeType::BitRange,
+        );
+        d.eq(
+            &format!("{what} access"),
+            y.access,
+            Some(svd_access(f.access)),
+        );
+        for part in provenance_parts(&f.confidence, &f.evidence) {
+            d.has(&what, y.description.as_deref(), &part);
+        }
+        if let Some(v) = f.reset {
+            d.has(&what, y.description.as_deref(), &format!("Reset: {v:#x}"));
+        }
+        for a in &f.alternatives {
+            d.has(&what, y.description.as_deref(), &a.name);
+        }
+        let want: Vec<(String, u64)> = match f.enum_type.as_ref().map(|e| {
+            let t = model.types.iter().find(|t| &t.name == e).unwrap();
+            (t, &t.kind)
+        }) {
+            Some((t, TypeKind::Enum { values, .. })) => {
+                d.has(&what, y.description.as_deref(), &t.name);
+                (values.iter())
+                    .filter(|e| e.arch.is_empty() || e.arch.iter().any(|a| a == view.arch))
+                    .map(|e| (e.name.clone(), e.value))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let found: Vec<(String, u64)> = (y.enumerated_values.iter())
+            .flat_map(|ev| &ev.values)
+            .map(|e| (e.name.clone(), e.value.unwrap_or(u64::MAX)))
+            .collect();
+        d.eq(&format!("{what} enumerated values"), found, want.clone());
+        let names: Vec<_> = y.enumerated_values.iter().map(|e| e.name.clone()).collect();
+        let want_names = match (&f.enum_type, want.is_empty()) {
+            (Some(e), false) => vec![Some(e.clone())],
+            _ => Vec::new(),
+        };
+        d.eq(&format!("{what} enumeratedValues name"), names, want_names);
+    }
 }
 
 /// Every SVD file the model generates, with the view it is of.

@@ -72,6 +72,14 @@ pub fn cluster_name(b: &BundleView) -> String {
     }
 }
 
+/// A bundle whose one register has the bundle's name and starts it is that register
+/// repeated: an SVD register array (or a single register), not a cluster of one, which
+/// svd2rust would give the same type name as its register.
+pub fn is_register_array(b: &BundleView) -> bool {
+    matches!(b.registers.as_slice(),
+        [r] if r.register.name == b.bundle.name && r.register.offset == 0)
+}
+
 /// `[TAG; cite; cite]`: the confidence and the distinct citations, in order.
 pub fn provenance(confidence: &Confidence, evidence: &[Evidence]) -> String {
     let mut parts = vec![confidence.tag.as_str()];
@@ -217,7 +225,10 @@ fn device(model: &Model, v: &RegFileView) -> String {
     if !full.is_empty() {
         open(&mut out, 3, "registers");
         for b in full {
-            cluster(model, v.arch, b, &mut out);
+            match b.registers.as_slice() {
+                [r] if is_register_array(b) => register(model, v.arch, r, Some(b), &mut out),
+                _ => cluster(model, v.arch, b, &mut out),
+            }
         }
         close(&mut out, 3, "registers");
     }
@@ -251,12 +262,19 @@ fn cluster(model: &Model, arch: &str, b: &BundleView, out: &mut String) {
     );
     leaf(out, 5, "addressOffset", &hex(bd.offset));
     for r in &b.registers {
-        register(model, arch, r, out);
+        register(model, arch, r, None, out);
     }
     close(out, 4, "cluster");
 }
 
-fn register(model: &Model, arch: &str, r: &RegisterView, out: &mut String) {
+/// A register of a cluster, or (`array`) the one register of a bundle that is its array.
+fn register(
+    model: &Model,
+    arch: &str,
+    r: &RegisterView,
+    array: Option<&BundleView>,
+    out: &mut String,
+) {
     let reg = r.register;
     let (value, mask) = reset(r);
     let mut notes = Vec::new();
@@ -275,15 +293,28 @@ fn register(model: &Model, arch: &str, r: &RegisterView, out: &mut String) {
     if unknown != 0 && !r.fields.is_empty() {
         notes.push(format!("Bits {} are in no field.", hex32(unknown)));
     }
+    let prov = provenance(&reg.confidence, &reg.evidence);
     open(out, 5, "register");
-    leaf(out, 6, "name", &reg.name);
-    leaf(
-        out,
-        6,
-        "description",
-        &describe(&reg.doc, &notes, provenance(&reg.confidence, &reg.evidence)),
-    );
-    leaf(out, 6, "addressOffset", &hex(reg.offset));
+    let (name, offset) = match array {
+        Some(b) => {
+            let bd = b.bundle;
+            if bd.count > 1 {
+                leaf(out, 6, "dim", &bd.count.to_string());
+                leaf(out, 6, "dimIncrement", &hex(bd.stride));
+            }
+            notes.push(format!(
+                "Bundle {} (its only register): {} {}",
+                bd.name,
+                bd.doc,
+                provenance(&bd.confidence, &bd.evidence)
+            ));
+            (cluster_name(b), bd.offset + reg.offset)
+        }
+        None => (reg.name.clone(), reg.offset),
+    };
+    leaf(out, 6, "name", &name);
+    leaf(out, 6, "description", &describe(&reg.doc, &notes, prov));
+    leaf(out, 6, "addressOffset", &hex(offset));
     leaf(out, 6, "size", &reg.width.to_string());
     leaf(out, 6, "access", access(reg.access));
     leaf(out, 6, "resetValue", &hex32(value));
