@@ -236,10 +236,10 @@ fn register(
         Some(mask),
     );
     if reg.reset.is_none() {
-        d.has(&what, x.description.as_deref(), "not given");
+        d.has(what, x.description.as_deref(), "not given");
     }
     for part in provenance_parts(&reg.confidence, &reg.evidence) {
-        d.has(&what, x.description.as_deref(), &part);
+        d.has(what, x.description.as_deref(), &part);
     }
     let fields: Vec<_> = x.fields.iter().flatten().collect();
     d.eq(&format!("{what} field count"), fields.len(), r.fields.len());
