@@ -116,7 +116,10 @@ fn verbs() -> Vec<(Vec<String>, Vec<u8>)> {
         (s(&["explain", "DTYPE"]), vec![]),
         (s(&["explain", "UDMA_M2S"]), vec![]),
         (s(&["explain", "UDMA_M2S.M2S_Q.cfg.en_scheduling"]), vec![]),
-        (s(&["regs", "UDMA_M2S", "--bundle", "M2S_Q[3]"]), vec![0; 0x40]),
+        (
+            s(&["regs", "UDMA_M2S", "--bundle", "M2S_Q[3]"]),
+            vec![0; 0x40],
+        ),
         (
             s(&["regs", "UDMA_M2S", "--bundle", "M2S_Q[3]", "--json"]),
             vec![0; 0x40],

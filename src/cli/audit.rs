@@ -58,9 +58,10 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
     match args.format {
         Format::Json => {
             let doc = serde_json::json!({ "pages": reports, "totals": counts.totals });
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            super::output::print(&format!("{text}\n"))?;
         }
-        Format::Text => print!("{}", render(&reports)),
+        Format::Text => super::output::print(&render(&reports))?,
     }
     match &args.check_counts {
         Some(file) => check(file, &counts),
