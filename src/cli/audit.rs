@@ -5,6 +5,7 @@
 //! rewrites it.
 
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use dmaspec_codegen::audit::counts::{CountsFile, counts_line};
@@ -39,11 +40,14 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     let mut reports = Vec::new();
     for page in &args.pages {
-        let bytes = std::fs::read(page).map_err(|e| CliError::read(page, e))?;
+        let mut bytes = Vec::new();
+        super::input::open(Some(page))?
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::read(page, e))?;
         let text = String::from_utf8_lossy(&bytes);
         reports.push(audit::audit_page(
             &model,
-            &page.display().to_string(),
+            &super::input::name(Some(page)),
             &text,
         ));
     }
@@ -129,6 +133,7 @@ fn table(out: &mut String, page: &str, t: &TableReport) {
             "  {page}:{}: {}{caption}: matches no spec item",
             t.line, t.section
         );
+        unreadable(out, page, t);
         return;
     };
     let c = &t.counts;
@@ -161,5 +166,17 @@ fn table(out: &mut String, page: &str, t: &TableReport) {
             }
         };
         let _ = writeln!(out, "    {line}");
+    }
+    unreadable(out, page, t);
+}
+
+/// The rows whose offset cell the audit cannot place, with why.
+fn unreadable(out: &mut String, page: &str, t: &TableReport) {
+    for u in &t.unreadable {
+        let _ = writeln!(
+            out,
+            "    unreadable: {page}:{}: {} {}; {}",
+            u.line, u.offset, u.name, u.why
+        );
     }
 }
