@@ -38,6 +38,7 @@ pub fn message(args: fmt::Arguments<'_>) {
 
 /// `eprintln!` through [`message()`]: a closed or full stderr does not panic.
 #[macro_export]
+#[doc(hidden)]
 macro_rules! message {
     ($($arg:tt)*) => {
         $crate::cli::output::message(format_args!($($arg)*))
