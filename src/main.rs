@@ -206,7 +206,9 @@ fn main() -> ExitCode {
             no_validate,
             record: None,
         } => cli::encode::run(&input, hex, arch, !no_validate),
-        Command::Explain { what } => cli::explain::explain(&what).map(|text| print!("{text}")),
+        Command::Explain { what } => {
+            cli::explain::explain(&what).and_then(|text| cli::output::print(&text))
+        }
         Command::Klr { command } => cli::klr::run(&command),
         Command::Regs {
             file,
@@ -263,7 +265,7 @@ fn main() -> ExitCode {
         // wanted, as ripgrep and the coreutils treat it.
         Err(e) if e.is_closed_stdout() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dmaspec: {e}");
+            dmaspec::message!("dmaspec: {e}");
             ExitCode::from(e.exit_code())
         }
     }

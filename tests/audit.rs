@@ -343,3 +343,69 @@ fn readme_audit_totals_are_the_counts_file() {
         "README \"Auditing against the source pages\" must hold the counts file's table:\n{table}"
     );
 }
+
+/// A page with a bit range past every number (`0..18446744073709551615`) beside a row the
+/// spec holds.
+const OVERFLOW_PAGE: &str = "## `DMA_DIRECT2D_STRUCT`\n\n| bits | field |\n|---|---|\n\
+| [7:0] | `opcode` |\n| 0..18446744073709551615 | `huge` |\n\n\
+## `DMA_DIRECT2D_STRUCT` again\n\n| bits | field |\n|---|---|\n\
+| 0..18446744073709551615 | `huge` |\n| b99999999999999999999999 | `huger` |\n";
+
+/// A bit range that overflows is a finding of its row — not a panic (debug), not a row or
+/// table dropped without a word (release) — and the rest of the table is judged as usual.
+#[test]
+fn a_bit_range_that_overflows_is_reported_on_its_row() {
+    let r = audit_page(&model(), "overflow.md", OVERFLOW_PAGE);
+    assert_eq!(r.tables.len(), 2, "{r:#?}");
+    let (first, second) = (&r.tables[0], &r.tables[1]);
+    assert_eq!(first.item.as_deref(), Some("DMA_DIRECT2D"));
+    assert_eq!(first.rows.len(), 1);
+    let lines = |t: &dmaspec_codegen::audit::TableReport| -> Vec<(usize, String)> {
+        t.unreadable
+            .iter()
+            .map(|u| (u.line, u.offset.clone()))
+            .collect()
+    };
+    assert_eq!(lines(first), [(6, "0..18446744073709551615".to_string())]);
+    assert_eq!(
+        lines(second),
+        [
+            (12, "0..18446744073709551615".to_string()),
+            (13, "b99999999999999999999999".to_string())
+        ]
+    );
+    assert!(first.unreadable[0].why.contains("18446744073709551615"));
+
+    let dir = root().join("target/tmp/audit-overflow");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("overflow.md");
+    std::fs::write(&page, OVERFLOW_PAGE).unwrap();
+    let out = dmaspec(&["audit", page.to_str().unwrap()], b"");
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(
+        text.contains(":6: 0..18446744073709551615 `huge`; "),
+        "the row is named in:\n{text}"
+    );
+    assert!(text.contains("unreadable"), "{text}");
+    let out = dmaspec(&["audit", "--format", "json", page.to_str().unwrap()], b"");
+    assert_success(&out);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(
+        doc["pages"][0]["tables"][1]["unreadable"][1]["offset"],
+        "b99999999999999999999999"
+    );
+}
+
+/// `audit -` reads the page from stdin, named `stdin`, as any verb reads `-`.
+#[test]
+fn audit_dash_reads_stdin() {
+    let page = std::fs::read(root().join(FIXTURE)).unwrap();
+    let from_stdin = dmaspec(&["audit", "-"], &page);
+    assert_success(&from_stdin);
+    let from_file = dmaspec(&["audit", FIXTURE], b"");
+    assert_eq!(
+        stdout(&from_stdin),
+        stdout(&from_file).replace(FIXTURE, "stdin")
+    );
+}

@@ -5,6 +5,7 @@
 //! rewrites it.
 
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use dmaspec_codegen::audit::counts::{CountsFile, counts_line};
@@ -39,11 +40,14 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     let mut reports = Vec::new();
     for page in &args.pages {
-        let bytes = std::fs::read(page).map_err(|e| CliError::read(page, e))?;
+        let mut bytes = Vec::new();
+        super::input::open(Some(page))?
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::read(page, e))?;
         let text = String::from_utf8_lossy(&bytes);
         reports.push(audit::audit_page(
             &model,
-            &page.display().to_string(),
+            &super::input::name(Some(page)),
             &text,
         ));
     }
@@ -58,9 +62,10 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
     match args.format {
         Format::Json => {
             let doc = serde_json::json!({ "pages": reports, "totals": counts.totals });
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            super::output::print(&format!("{text}\n"))?;
         }
-        Format::Text => print!("{}", render(&reports)),
+        Format::Text => super::output::print(&render(&reports))?,
     }
     match &args.check_counts {
         Some(file) => check(file, &counts),
@@ -128,6 +133,7 @@ fn table(out: &mut String, page: &str, t: &TableReport) {
             "  {page}:{}: {}{caption}: matches no spec item",
             t.line, t.section
         );
+        unreadable(out, page, t);
         return;
     };
     let c = &t.counts;
@@ -160,5 +166,17 @@ fn table(out: &mut String, page: &str, t: &TableReport) {
             }
         };
         let _ = writeln!(out, "    {line}");
+    }
+    unreadable(out, page, t);
+}
+
+/// The rows whose offset cell the audit cannot place, with why.
+fn unreadable(out: &mut String, page: &str, t: &TableReport) {
+    for u in &t.unreadable {
+        let _ = writeln!(
+            out,
+            "    unreadable: {page}:{}: {} {}; {}",
+            u.line, u.offset, u.name, u.why
+        );
     }
 }

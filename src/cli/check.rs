@@ -31,7 +31,7 @@ pub struct CheckArgs {
 
 pub fn run(args: &CheckArgs) -> Result<(), CliError> {
     let found = dmaspec_codegen::lint::check_dir(&args.spec);
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     match args.format {
         Format::Json => {
             let list: Vec<Json> = found.0.iter().map(diagnostic).collect();
@@ -46,6 +46,7 @@ pub fn run(args: &CheckArgs) -> Result<(), CliError> {
         }
         Format::Text => writeln!(out, "{}", found.render())?,
     }
+    out.flush()?;
     let failed = found.count(Severity::Error) > 0
         || (args.deny_warnings && found.count(Severity::Warning) > 0);
     if failed {

@@ -261,8 +261,7 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
     }
     let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
     let words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     if args.json {
         out.write_all(b"{\"instructions\":[")?;
     }

@@ -40,7 +40,7 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
     };
     let (old, new) = (load(&args.old)?, load(&args.new)?);
     let d = diff::diff(&old, &new, &args.old, &args.new);
-    print!("{}", diff::render(&d, args.format));
+    super::output::print(&diff::render(&d, args.format))?;
     match (args.fail_on, d.bump()) {
         (Some(limit), Some(bump)) if bump >= limit => Err(CliError::Invalid(format!(
             "the change is {} (Rust API {}, C headers {}); --fail-on {}",

@@ -152,7 +152,7 @@ pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Resu
     use std::io::Write as _;
     let list = read_instructions(input)?;
     let (words, warnings) = encode_list(&list, arch, validate)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     if hex {
         out.write_all(hex_lines(&words).as_bytes())?;
     } else {
@@ -162,7 +162,7 @@ pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Resu
     }
     out.flush()?;
     for w in warnings {
-        eprintln!("dmaspec: warning: {w}");
+        crate::message!("dmaspec: warning: {w}");
     }
     Ok(())
 }

@@ -43,7 +43,7 @@ pub fn run(args: &GenArgs) -> Result<(), CliError> {
             .filter(|(path, why)| path != output::MANIFEST && (*why == Staleness::Extra) == extra)
             .count()
     };
-    eprintln!(
+    crate::message!(
         "{} files in {} ({} written, {} removed)",
         artifacts.len(),
         args.out.display(),
@@ -57,14 +57,14 @@ fn report_foreign(out: &Path, foreign: &[String]) {
     if foreign.is_empty() {
         return;
     }
-    eprintln!(
+    crate::message!(
         "left alone, not written by dmaspec gen ({}):",
         foreign.len()
     );
     for path in foreign.iter().take(FOREIGN_SHOWN) {
-        eprintln!("  {}", out.join(path).display());
+        crate::message!("  {}", out.join(path).display());
     }
     if foreign.len() > FOREIGN_SHOWN {
-        eprintln!("  … and {} more", foreign.len() - FOREIGN_SHOWN);
+        crate::message!("  … and {} more", foreign.len() - FOREIGN_SHOWN);
     }
 }

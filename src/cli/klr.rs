@@ -49,8 +49,7 @@ fn lower_file(path: &Path, as_json: bool) -> Result<(), CliError> {
     } else {
         render_table(&ops)
     };
-    print!("{out}");
-    Ok(())
+    super::output::print(&out)
 }
 
 /// One parsed op: its leaf and its field values, before borrowing.

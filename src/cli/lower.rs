@@ -303,8 +303,7 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     };
     let reader = input::open(args.input.as_deref())?;
     let mut words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let stdout = io::stdout();
-    lower_stream(args, &vars, &mut words, io::BufWriter::new(stdout.lock()))
+    lower_stream(args, &vars, &mut words, super::output::stdout())
 }
 
 /// Lowers the stream `words` as `args` says (its `vars` and `input` are not read: `vars`

@@ -10,6 +10,7 @@ pub mod generate;
 pub mod input;
 pub mod klr;
 pub mod lower;
+pub mod output;
 pub mod progress;
 pub mod records;
 pub mod registers;

@@ -127,8 +127,7 @@ pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
     let meta = find(name)?;
     let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
     let records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     if args.json {
         out.write_all(b"{\"records\":[")?;
     }
@@ -171,7 +170,7 @@ pub fn encode(
     let meta = find(name)?;
     let list = super::encode::read_list(input, json::records)?;
     let all = encode_list(meta, &list, arch, validate)?;
-    let mut out = io::stdout().lock();
+    let mut out = super::output::stdout();
     for bytes in &all {
         if hex {
             writeln!(out, "{}", hex_string(bytes))?;
@@ -240,7 +239,7 @@ pub fn validate(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
     let meta = find(name)?;
     let reader = input::open(args.input.as_deref())?;
     let records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = super::output::stdout();
     let (mut total, mut invalid) = (0usize, 0usize);
     let result = each_record(records, meta, |_, offset, buf| {
         total += 1;

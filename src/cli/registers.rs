@@ -317,14 +317,6 @@ fn bits(x: &RegFieldMeta) -> String {
     }
 }
 
-fn write_out(text: &str) -> Result<(), CliError> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
-}
-
 /// `dmaspec regs`'s options.
 pub struct DumpArgs {
     pub file: String,
@@ -388,7 +380,7 @@ pub fn dump(args: &DumpArgs) -> Result<(), CliError> {
             })).collect::<Vec<_>>(),
         });
         let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::from)?;
-        write_out(&format!("{text}\n"))
+        super::output::print(&format!("{text}\n"))
     } else {
         let mut out = String::new();
         let _ = writeln!(
@@ -405,7 +397,7 @@ pub fn dump(args: &DumpArgs) -> Result<(), CliError> {
         for (offset, value) in &unmapped {
             let _ = writeln!(out, "{offset:#07x}  (no register declared)  {value:#010x}");
         }
-        write_out(&out)
+        super::output::print(&out)
     }
 }
 

@@ -4,7 +4,7 @@
 //! decode` adds to its tables and JSON.
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use dmaspec::Arch;
@@ -304,8 +304,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     }
     let reader = input::open(args.input.as_deref())?;
     let words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = super::output::stdout();
     let (mut total, mut invalid, mut flagged) = (0usize, 0usize, 0usize);
     let result = each_finding(words, args.arch, |found| {
         total += 1;
@@ -319,7 +318,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     out.flush()?;
     result?;
     if flagged > 0 {
-        eprintln!(
+        crate::message!(
             "dmaspec: warning: {flagged} of {total} word{} {} a compiler rule (words neuronx-cc \
              does not write; valid all the same)",
             if total == 1 { "" } else { "s" },

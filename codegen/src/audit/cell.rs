@@ -91,7 +91,53 @@ pub fn bit_range(cell: &str) -> Option<(u64, u64)> {
         None => a,
     };
     let (lo, hi) = (a.min(b), a.max(b));
-    (hi < 4096).then_some((lo, hi - lo + 1))
+    (hi < MAX_BITS).then(|| (lo, hi - lo + 1))
+}
+
+/// The bits a bit range may reach: past them a range is no field of any item.
+const MAX_BITS: u64 = 4096;
+
+/// Why an offset cell (`bits`: of a bits column) that [`offset`] or [`bit_range`] could not
+/// read holds a position the audit cannot place: a number too large for 64 bits, a bit past
+/// [`MAX_BITS`], a byte whose bit offset is too large. `None` for a cell with no such number
+/// (prose, a dash), which is no row at all.
+pub fn out_of_range(cell: &str, bits: bool) -> Option<String> {
+    let t = plain(cell);
+    let mut rest = t.as_str();
+    while let Some(at) = rest.find(|c: char| c.is_ascii_digit()) {
+        let s = &rest[at..];
+        let (digits, radix, tail) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            Some(hex) => {
+                let end = hex
+                    .find(|c: char| !c.is_ascii_hexdigit())
+                    .unwrap_or(hex.len());
+                (&hex[..end], 16, &hex[end..])
+            }
+            None => {
+                let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+                (&s[..end], 10, &s[end..])
+            }
+        };
+        rest = tail;
+        let Ok(n) = u64::from_str_radix(digits, radix) else {
+            if digits.is_empty() {
+                continue;
+            }
+            return Some(format!(
+                "{} does not fit in 64 bits",
+                &s[..s.len() - tail.len()]
+            ));
+        };
+        if bits && n >= MAX_BITS {
+            return Some(format!(
+                "bit {n} is past the {MAX_BITS} bits a field may reach"
+            ));
+        }
+        if !bits && n.checked_mul(8).is_none() {
+            return Some(format!("byte {n} is past the bits a 64-bit offset counts"));
+        }
+    }
+    None
 }
 
 /// A width cell, in bits: `4` and `8 B` are bytes, `b16` is bits.
@@ -204,6 +250,12 @@ mod tests {
         assert_eq!(bit_range("[15:0]"), Some((0, 16)));
         assert_eq!(bit_range("`0..28`"), Some((0, 29)));
         assert_eq!(bit_range("b7"), Some((7, 1)));
+        assert_eq!(bit_range("0..18446744073709551615"), None);
+        assert!(out_of_range("0..18446744073709551615", true).is_some());
+        assert!(out_of_range("99999999999999999999", false).is_some());
+        assert!(out_of_range("0x2000000000000000", false).is_some());
+        assert_eq!(out_of_range("—", true), None);
+        assert_eq!(out_of_range("[15:0]", true), None);
         assert_eq!(width("b16"), Some(16));
         assert_eq!(width("8 B"), Some(64));
         assert_eq!(names("`instr.src_step_elem[0]`"), ["src_step_elem[0]"]);

@@ -69,6 +69,20 @@ pub struct TableReport {
     pub item: Option<String>,
     pub counts: Counts,
     pub rows: Vec<RowReport>,
+    /// Rows whose offset cell holds a position the audit cannot place (a bit range past
+    /// every number): each a finding, counted under no verdict.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// A row whose offset cell the audit cannot place, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unreadable {
+    pub line: usize,
+    /// The cells as the page writes them.
+    pub offset: String,
+    pub name: String,
+    pub why: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -152,8 +166,9 @@ struct Row<'t> {
     type_name: Option<String>,
 }
 
-fn read_rows<'t>(table: &'t Table, g: &columns::Group) -> Vec<Row<'t>> {
+fn read_rows<'t>(table: &'t Table, g: &columns::Group) -> (Vec<Row<'t>>, Vec<Unreadable>) {
     let mut rows = Vec::new();
+    let mut unreadable = Vec::new();
     for (line, cells) in &table.rows {
         let get = |i: usize| cells.get(i).map_or("", String::as_str);
         let span = if g.bits {
@@ -168,7 +183,18 @@ fn read_rows<'t>(table: &'t Table, g: &columns::Group) -> Vec<Row<'t>> {
             })
         };
         let names = cell::names(get(g.name));
-        let (Some(span), false) = (span, names.is_empty()) else {
+        if names.is_empty() {
+            continue;
+        }
+        let Some(span) = span else {
+            if let Some(why) = cell::out_of_range(get(g.offset), g.bits) {
+                unreadable.push(Unreadable {
+                    line: *line,
+                    offset: get(g.offset).trim().to_string(),
+                    name: get(g.name).trim().to_string(),
+                    why,
+                });
+            }
             continue;
         };
         rows.push(Row {
@@ -179,7 +205,7 @@ fn read_rows<'t>(table: &'t Table, g: &columns::Group) -> Vec<Row<'t>> {
             type_name: g.ty.and_then(|t| cell::type_name(get(t))),
         });
     }
-    rows
+    (rows, unreadable)
 }
 
 fn audit_table(
@@ -188,8 +214,8 @@ fn audit_table(
     table: &Table,
     g: &columns::Group,
 ) -> Option<TableReport> {
-    let rows = read_rows(table, g);
-    if rows.is_empty() {
+    let (rows, unreadable) = read_rows(table, g);
+    if rows.is_empty() && unreadable.is_empty() {
         return None;
     }
     let section = table
@@ -244,6 +270,7 @@ fn audit_table(
         item,
         counts,
         rows,
+        unreadable,
     })
 }
 
