@@ -24,7 +24,9 @@ use common::model;
 ///   no enumerator;
 /// - seed-004 §6.4: `DGE_COMPUTE_OP` `ADD=1`;
 /// - seed-004 §6.1: `priority_class` valid range `P0..P4`;
-/// - seed-004 §10 / spec/arch.toml: sunda NC-v2, cayman v3, mariana v4, maverick v5.
+/// - seed-004 §10 / spec/arch.toml: sunda NC-v2, cayman v3, mariana v4, maverick v5;
+/// - supp-descriptor-ring-field-tables §2.5 / supp-data-movement-consolidated (D5):
+///   RDMA_DESC_GEN is `EXTENDED_INST` `0xf0` with `extended_opcode` (byte 12) `== 8`.
 const PROGRAM: &str = r#"/* A user's program against the dmaspec C headers (tests/c_user_programs.rs). */
 #include <stdio.h>
 #include <string.h>
@@ -97,6 +99,18 @@ int main(void) {
     bad = w;
     bad.header.opcode = NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_OPCODE;
     CHECK(!is_valid_dma_direct2d(&bad, DMASPEC_NC_MAVERICK));
+
+    /* A sub-word: its opcode and sub-opcode macros assign to the enum-typed fields too. */
+    {
+        NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_STRUCT g;
+        const unsigned char *gb = (const unsigned char *)&g;
+        memset(&g, 0, sizeof g);
+        g.header.opcode = NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_OPCODE;
+        g.extended_opcode = NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_SUB_OPCODE;
+        CHECK(gb[0] == 0xf0 && gb[12] == 8);
+        CHECK(NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_SUB_OPCODE_VALUE == 8);
+        CHECK(NEURON_ISA_TPB_EXTENDED_RDMA_DESC_GEN_is_sub_opcode((const NEURON_ISA_TPB_EXTENDED_STRUCT *)(const void *)&g));
+    }
 
     /* Enumerator names: the spec's spelling, NULL for a value that is no enumerator. */
     printf("opcode=%s\n", NEURON_ISA_TPB_OPCODE_name(w.header.opcode));
