@@ -20,6 +20,20 @@
 #endif
 #endif
 
+/* NeuronCore generations: the `nc` argument of the validators, one per architecture
+ * (spec/arch.toml). */
+/**
+ * sunda (nc 2): Sunda: no DMA_DIRECT2D_XPOSE or DMA_GATHER_XPOSE; DGE_OPCODE has only DMA_DIRECT2D
+ * and DMA_INDIRECT1D
+ */
+#define DMASPEC_NC_SUNDA 2
+/** cayman (nc 3): Cayman: the generation most offsets were read from */
+#define DMASPEC_NC_CAYMAN 3
+/** mariana (nc 4): Mariana */
+#define DMASPEC_NC_MARIANA 4
+/** maverick (nc 5): Maverick: layouts read from the header text only */
+#define DMASPEC_NC_MAVERICK 5
+
 /* Confidence gating: the common levels' ranks, strongest first. Define
  * DMASPEC_MIN_CONFIDENCE as one of them before including a header, and every member
  * below that level is deprecated (GCC and Clang warn at each use, naming its tag and
@@ -465,6 +479,25 @@ enum NEURON_ISA_TPB_DGE_OPCODE {
 typedef uint8_t NEURON_ISA_TPB_DGE_OPCODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DGE_OPCODE) == 1, "NEURON_ISA_TPB_DGE_OPCODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DGE_OPCODE value ("DMA_DIRECT2D" for
+ * `NEURON_ISA_TPB_DGE_OPCODE_DMA_DIRECT2D`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DGE_OPCODE_name(NEURON_ISA_TPB_DGE_OPCODE v) {
+    switch (v) {
+    case 0x00u:
+        return "DMA_DIRECT2D";
+    case 0x01u:
+        return "DMA_INDIRECT1D";
+    case 0x02u:
+        return "DMA_TRANSPOSE";
+    case 0x03u:
+        return "DMA_GATHER_TRANSPOSE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DGE_COMPUTE_OP (1 byte): The DGE's copy-with-compute: B = op(A, B).
@@ -493,6 +526,27 @@ enum NEURON_ISA_TPB_DGE_COMPUTE_OP {
 typedef uint8_t NEURON_ISA_TPB_DGE_COMPUTE_OP;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DGE_COMPUTE_OP) == 1, "NEURON_ISA_TPB_DGE_COMPUTE_OP is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DGE_COMPUTE_OP value ("NONE" for
+ * `NEURON_ISA_TPB_DGE_COMPUTE_OP_NONE`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DGE_COMPUTE_OP_name(NEURON_ISA_TPB_DGE_COMPUTE_OP v) {
+    switch (v) {
+    case 0x00u:
+        return "NONE";
+    case 0x01u:
+        return "ADD";
+    case 0x02u:
+        return "MULTIPLY";
+    case 0x03u:
+        return "MAX";
+    case 0x04u:
+        return "MIN";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DTYPE (1 byte): Element data type (wire tag).
@@ -527,6 +581,49 @@ enum NEURON_ISA_TPB_DTYPE {
 typedef uint8_t NEURON_ISA_TPB_DTYPE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DTYPE) == 1, "NEURON_ISA_TPB_DTYPE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DTYPE value ("INVALID" for `NEURON_ISA_TPB_DTYPE_INVALID`), or
+ * NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DTYPE_name(NEURON_ISA_TPB_DTYPE v) {
+    switch (v) {
+    case 0x00u:
+        return "INVALID";
+    case 0x01u:
+        return "UINT64";
+    case 0x02u:
+        return "INT8";
+    case 0x03u:
+        return "UINT8";
+    case 0x04u:
+        return "INT16";
+    case 0x05u:
+        return "UINT16";
+    case 0x06u:
+        return "BFLOAT16";
+    case 0x07u:
+        return "FP16";
+    case 0x08u:
+        return "INT32";
+    case 0x09u:
+        return "UINT32";
+    case 0x0au:
+        return "FP32";
+    case 0x0bu:
+        return "FP32R";
+    case 0x0cu:
+        return "INT64";
+    case 0x0du:
+        return "FP8_EXP3";
+    case 0x0eu:
+        return "FP8_EXP4";
+    case 0x0fu:
+        return "FP8_EXP5";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * ADDR8_MARKER (1 byte): High byte of an ADDR8 / PSEUDO_ADDR8: selects the addressing form (mask
@@ -783,6 +880,25 @@ enum NEURON_ISA_TPB_INDIRECT_DIM {
 typedef uint8_t NEURON_ISA_TPB_INDIRECT_DIM;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDIRECT_DIM) == 1, "NEURON_ISA_TPB_INDIRECT_DIM is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_INDIRECT_DIM value ("X" for `NEURON_ISA_TPB_INDIRECT_DIM_X`),
+ * or NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to
+ * some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_INDIRECT_DIM_name(NEURON_ISA_TPB_INDIRECT_DIM v) {
+    switch (v) {
+    case 0x00u:
+        return "X";
+    case 0x01u:
+        return "Y";
+    case 0x02u:
+        return "Z";
+    case 0x03u:
+        return "W";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_GATHER_TRANSPOSE_FLAGS (1 byte): GATHER_XPOSE flags: the gather axis (the validator requires
@@ -832,6 +948,24 @@ enum NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE {
 typedef uint8_t NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE) == 1, "NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE value ("SRC_INDIRECTION" for
+ * `NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_INDIRECT_DMA_ADDRESSING_MODE_SRC_INDIRECTION`), or
+ * NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE_name(NEURON_ISA_TPB_INDIRECT_DMA_ADDRESSING_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "SRC_INDIRECTION";
+    case 0x01u:
+        return "DST_INDIRECTION";
+    case 0x02u:
+        return "SRC_DST_INDIRECTION";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_INDIRECT_FLAGS (1 byte): Gather/scatter mode and dims (packed, 1 byte). In SRC_INDIRECTION
@@ -911,6 +1045,51 @@ enum bir_DMAQoSClass {
 typedef uint8_t bir_DMAQoSClass;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(bir_DMAQoSClass) == 1, "bir_DMAQoSClass is 1 byte");
+/**
+ * The spec name of a bir_DMAQoSClass value ("Unassigned" for `bir_DMAQoSClass_Unassigned`), or NULL
+ * when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *bir_DMAQoSClass_name(bir_DMAQoSClass v) {
+    switch (v) {
+    case 0x00u:
+        return "Unassigned";
+    case 0x01u:
+        return "Default";
+    case 0x02u:
+        return "P0";
+    case 0x03u:
+        return "P1";
+    case 0x04u:
+        return "P2";
+    case 0x05u:
+        return "P3";
+    case 0x06u:
+        return "P4";
+    case 0x07u:
+        return "P5";
+    case 0x08u:
+        return "P6";
+    case 0x09u:
+        return "P7";
+    case 0x0au:
+        return "P8";
+    case 0x0bu:
+        return "P9";
+    case 0x0cu:
+        return "P10";
+    case 0x0du:
+        return "P11";
+    case 0x0eu:
+        return "P12";
+    case 0x0fu:
+        return "P13";
+    case 0x10u:
+        return "P14";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * CodeGenMode (4 bytes): The compiler encoder's sink, read at this+0x270 (*((_DWORD*)a1+156)): the
@@ -941,6 +1120,23 @@ enum CodeGenMode {
 typedef uint32_t CodeGenMode;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(CodeGenMode) == 4, "CodeGenMode is 4 bytes");
+/**
+ * The spec name of a CodeGenMode value ("COLLECT_OPCODES" for `CodeGenMode_COLLECT_OPCODES`), or
+ * NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *CodeGenMode_name(CodeGenMode v) {
+    switch (v) {
+    case 0x00000000u:
+        return "COLLECT_OPCODES";
+    case 0x00000001u:
+        return "GENERATE_ISACODE";
+    case 0x00000002u:
+        return "RUN_ISA_CHECKS";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_ENGINE_COUNT (1 byte): How many DMA engines a v5 DMA word fans out over (1/2/4/8).
@@ -967,6 +1163,25 @@ enum NEURON_ISA_TPB_DMA_ENGINE_COUNT {
 typedef uint8_t NEURON_ISA_TPB_DMA_ENGINE_COUNT;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ENGINE_COUNT) == 1, "NEURON_ISA_TPB_DMA_ENGINE_COUNT is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DMA_ENGINE_COUNT value ("ONE" for
+ * `NEURON_ISA_TPB_DMA_ENGINE_COUNT_ONE`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DMA_ENGINE_COUNT_name(NEURON_ISA_TPB_DMA_ENGINE_COUNT v) {
+    switch (v) {
+    case 0x00u:
+        return "ONE";
+    case 0x01u:
+        return "TWO";
+    case 0x02u:
+        return "FOUR";
+    case 0x03u:
+        return "EIGHT";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * SEMA_SYNC (1 byte): The write-done synchronisation of a v5 DMA word (DMA_FLAGS.wr_done_sync).
@@ -988,6 +1203,21 @@ enum NEURON_ISA_TPB_SEMA_SYNC {
 typedef uint8_t NEURON_ISA_TPB_SEMA_SYNC;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_SEMA_SYNC) == 1, "NEURON_ISA_TPB_SEMA_SYNC is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_SEMA_SYNC value ("SOW" for `NEURON_ISA_TPB_SEMA_SYNC_SOW`), or
+ * NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_SEMA_SYNC_name(NEURON_ISA_TPB_SEMA_SYNC v) {
+    switch (v) {
+    case 0x00u:
+        return "SOW";
+    case 0x01u:
+        return "CLEAR_PCIE_RO";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_ADDR_MODE (1 byte): The 12 v5 addressing modes of a DMA_MEMCPY2 start address. The two pages
@@ -1036,6 +1266,41 @@ enum NEURON_ISA_TPB_DMA_ADDR_MODE {
 typedef uint8_t NEURON_ISA_TPB_DMA_ADDR_MODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_ADDR_MODE) == 1, "NEURON_ISA_TPB_DMA_ADDR_MODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DMA_ADDR_MODE value ("IMM64" for
+ * `NEURON_ISA_TPB_DMA_ADDR_MODE_IMM64`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DMA_ADDR_MODE_name(NEURON_ISA_TPB_DMA_ADDR_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "IMM64";
+    case 0x01u:
+        return "REG_PAIR";
+    case 0x02u:
+        return "REG_IMM_OFFSET32";
+    case 0x03u:
+        return "REG_IMM_OFFSET32_I";
+    case 0x04u:
+        return "REG_REG_OFFSET32";
+    case 0x05u:
+        return "REG_REG_OFFSET32_I";
+    case 0x06u:
+        return "REG_REG_OFFSET64";
+    case 0x07u:
+        return "REG_REG_OFFSET64_I";
+    case 0x08u:
+        return "REG_REG_IMM_SCALE";
+    case 0x09u:
+        return "REG_REG_IMM_SCALE_I";
+    case 0x0au:
+        return "REG_REG_REG_SCALE";
+    case 0x0bu:
+        return "REG_REG_REG_SCALE_I";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_SEMA_UPDATE_MODE (1 byte): What one leg (read-done or write-done) of a v5 DMA updates. Bit 0
@@ -1064,6 +1329,31 @@ enum NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE {
 typedef uint8_t NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE) == 1, "NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE value ("NONE" for
+ * `NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_NONE`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE_name(NEURON_ISA_TPB_DMA_SEMA_UPDATE_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "NONE";
+    case 0x01u:
+        return "LOCAL_SEM_INC";
+    case 0x03u:
+        return "LOCAL_SEM_INC_COUNTER";
+    case 0x05u:
+        return "LOCAL_COLLSYNC_INC";
+    case 0x09u:
+        return "REMOTE_SEM_INC";
+    case 0x0bu:
+        return "REMOTE_SEM_INC_COUNTER";
+    case 0x0du:
+        return "REMOTE_COLLSYNC_INC";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_DESC_MODE (1 byte): Where one of DMA_IMMEDIATE's descriptors comes from.
@@ -1086,6 +1376,21 @@ enum NEURON_ISA_TPB_DMA_DESC_MODE {
 typedef uint8_t NEURON_ISA_TPB_DMA_DESC_MODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DMA_DESC_MODE) == 1, "NEURON_ISA_TPB_DMA_DESC_MODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DMA_DESC_MODE value ("IMMEDIATE" for
+ * `NEURON_ISA_TPB_DMA_DESC_MODE_IMMEDIATE`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DMA_DESC_MODE_name(NEURON_ISA_TPB_DMA_DESC_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "IMMEDIATE";
+    case 0x01u:
+        return "REGISTER";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_ENGINE_CONFIG (1 byte): Which DMA engines a v5 DMA word runs on: the first engine id and the
@@ -1303,6 +1608,39 @@ enum NEURON_ISA_TPB_ALU_OP {
 typedef uint8_t NEURON_ISA_TPB_ALU_OP;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ALU_OP) == 1, "NEURON_ISA_TPB_ALU_OP is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_ALU_OP value ("BYPASS" for `NEURON_ISA_TPB_ALU_OP_BYPASS`), or
+ * NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_ALU_OP_name(NEURON_ISA_TPB_ALU_OP v) {
+    switch (v) {
+    case 0x00u:
+        return "BYPASS";
+    case 0x04u:
+        return "ADD";
+    case 0x08u:
+        return "MAX";
+    case 0x09u:
+        return "MIN";
+    case 0x0au:
+        return "BITWISE_AND";
+    case 0x0bu:
+        return "BITWISE_OR";
+    case 0x12u:
+        return "IS_EQ";
+    case 0x13u:
+        return "IS_GT";
+    case 0x14u:
+        return "IS_GE";
+    case 0x15u:
+        return "IS_LE";
+    case 0x16u:
+        return "IS_LT";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * ACCUM_CMD (1 byte): The accumulator command (common.h:777).
@@ -1326,6 +1664,27 @@ enum NEURON_ISA_TPB_ACCUM_CMD {
 typedef uint8_t NEURON_ISA_TPB_ACCUM_CMD;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ACCUM_CMD) == 1, "NEURON_ISA_TPB_ACCUM_CMD is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_ACCUM_CMD value ("IDLE" for `NEURON_ISA_TPB_ACCUM_CMD_IDLE`),
+ * or NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to
+ * some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_ACCUM_CMD_name(NEURON_ISA_TPB_ACCUM_CMD v) {
+    switch (v) {
+    case 0x00u:
+        return "IDLE";
+    case 0x01u:
+        return "ZERO";
+    case 0x02u:
+        return "ACCUMULATE";
+    case 0x03u:
+        return "ZERO_ACCUMULATE";
+    case 0x04u:
+        return "LOAD_ACCUMULATE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * TENSOR_SUBDIM (1 byte): Which sub-dimensions of a tensor an op folds (S4D4_TR's op_dim).
@@ -1349,6 +1708,27 @@ enum NEURON_ISA_TPB_TENSOR_SUBDIM {
 typedef uint8_t NEURON_ISA_TPB_TENSOR_SUBDIM;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_TENSOR_SUBDIM) == 1, "NEURON_ISA_TPB_TENSOR_SUBDIM is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_TENSOR_SUBDIM value ("UNUSED" for
+ * `NEURON_ISA_TPB_TENSOR_SUBDIM_UNUSED`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_TENSOR_SUBDIM_name(NEURON_ISA_TPB_TENSOR_SUBDIM v) {
+    switch (v) {
+    case 0x00u:
+        return "UNUSED";
+    case 0x02u:
+        return "X";
+    case 0x03u:
+        return "XY";
+    case 0x04u:
+        return "XYZ";
+    case 0x05u:
+        return "XYZW";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DROPOUT_THRESHOLD_TYPE (1 byte): Whether DROPOUT's threshold is a drop rate or a keep rate
@@ -1372,6 +1752,21 @@ enum NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE {
 typedef uint8_t NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE) == 1, "NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE value ("DROP_RATE" for
+ * `NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_DROP_RATE`), or NULL when the value is no enumerator.
+ * Aliases are never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE_name(NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE v) {
+    switch (v) {
+    case 0x00u:
+        return "DROP_RATE";
+    case 0x01u:
+        return "KEEP_RATE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * RANGE_SELECT_DTYPE_MODE (1 byte): RANGE_SELECT's +0x0D: the dtype tag in the low nibble and a
@@ -1441,6 +1836,36 @@ enum NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 {
 typedef uint8_t NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1) == 1, "NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 value ("EXTENDED_ENGINE_NOP" for
+ * `NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_EXTENDED_ENGINE_NOP`), or NULL when the value is no
+ * enumerator. Aliases are never returned; an enumerator limited to some architectures is named on
+ * every one.
+ */
+static inline const char *NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1_name(NEURON_ISA_TPB_EXAMPLE_EXTENDED_OPCODES1 v) {
+    switch (v) {
+    case 0x00u:
+        return "EXTENDED_ENGINE_NOP";
+    case 0x01u:
+        return "EXTENDED_COPY";
+    case 0x02u:
+        return "EXTENDED_TENSOR_TENSOR_ARITH";
+    case 0x03u:
+        return "EXTENDED_RAND_SET_STATE";
+    case 0x04u:
+        return "EXTENDED_RAND_GET_STATE";
+    case 0x06u:
+        return "EXTENDED_SBUF_TO_SBUF";
+    case 0x07u:
+        return "EXTENDED_CPTC_DECODE";
+    case 0x08u:
+        return "EXTENDED_RDMA_DESC_GEN";
+    case 0x09u:
+        return "EXTENDED_RDMA_DESC_START";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * EXT_COMPLETION_INFO (1 byte): What an extended instruction reads and writes, and over how many
@@ -1505,6 +1930,29 @@ enum GS_OPERATION {
 typedef uint8_t GS_OPERATION;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(GS_OPERATION) == 1, "GS_OPERATION is 1 byte");
+/**
+ * The spec name of a GS_OPERATION value ("gathera" for `GS_OPERATION_gathera`), or NULL when the
+ * value is no enumerator. Aliases are never returned; an enumerator limited to some architectures
+ * is named on every one.
+ */
+static inline const char *GS_OPERATION_name(GS_OPERATION v) {
+    switch (v) {
+    case 0x01u:
+        return "gathera";
+    case 0x02u:
+        return "gatherd";
+    case 0x03u:
+        return "mgatherd";
+    case 0x04u:
+        return "scatter";
+    case 0x05u:
+        return "scatterw";
+    case 0x06u:
+        return "scatterinc";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * GSControl (2 bytes): SuperGather control word {8'd0, elem_sz_fld[1:0], offst_sz_fld[1:0],
@@ -1619,6 +2067,47 @@ enum NEURON_ISA_TPB_WAIT_MODE {
 typedef uint8_t NEURON_ISA_TPB_WAIT_MODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_WAIT_MODE) == 1, "NEURON_ISA_TPB_WAIT_MODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_WAIT_MODE value ("NONE" for `NEURON_ISA_TPB_WAIT_MODE_NONE`),
+ * or NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to
+ * some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_WAIT_MODE_name(NEURON_ISA_TPB_WAIT_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "NONE";
+    case 0x01u:
+        return "WAIT_FOR_SEM_EQ_IMM";
+    case 0x02u:
+        return "SEM_LT_IMM";
+    case 0x03u:
+        return "SEM_LE_IMM";
+    case 0x04u:
+        return "WAIT_FOR_SEM_GT_IMM";
+    case 0x05u:
+        return "WAIT_FOR_SEM_GE_IMM";
+    case 0x06u:
+        return "EVT_SET";
+    case 0x07u:
+        return "EVT_SET_THEN_CLEAR";
+    case 0x0eu:
+        return "EVT_CLEAR";
+    case 0x0fu:
+        return "EVT_CLEAR_THEN_SET";
+    case 0x81u:
+        return "REG_81";
+    case 0x82u:
+        return "REG_82";
+    case 0x83u:
+        return "REG_83";
+    case 0x84u:
+        return "REG_84";
+    case 0x85u:
+        return "REG_85";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * UPDATE_MODE (1 byte): How the instruction updates a semaphore or event (the field tables list a
@@ -1701,6 +2190,49 @@ enum NEURON_ISA_TPB_UPDATE_MODE {
 typedef uint8_t NEURON_ISA_TPB_UPDATE_MODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_UPDATE_MODE) == 1, "NEURON_ISA_TPB_UPDATE_MODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_UPDATE_MODE value ("NONE" for
+ * `NEURON_ISA_TPB_UPDATE_MODE_NONE`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_UPDATE_MODE_name(NEURON_ISA_TPB_UPDATE_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "NONE";
+    case 0x01u:
+        return "EVT_SET_READ";
+    case 0x02u:
+        return "EVT_CLR_READ";
+    case 0x03u:
+        return "SEM_INC_READ";
+    case 0x04u:
+        return "SEM_DEC_READ";
+    case 0x05u:
+        return "SEM_ADD_IMM_READ";
+    case 0x07u:
+        return "SEM_SUB_IMM_READ";
+    case 0x09u:
+        return "SEM_WR_IMM_READ";
+    case 0x11u:
+        return "EVT_SET_COMPLETE";
+    case 0x12u:
+        return "EVT_CLR_COMPLETE";
+    case 0x13u:
+        return "SEM_INC_COMPLETE";
+    case 0x14u:
+        return "SEM_DEC_COMPLETE";
+    case 0x15u:
+        return "SEM_ADD_IMM_COMPLETE";
+    case 0x17u:
+        return "SEM_SUB_IMM_COMPLETE";
+    case 0x19u:
+        return "SEM_WR_IMM_COMPLETE";
+    case 0x99u:
+        return "SEM_WR_REG_COMPLETE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * OPCODE (1 byte): Instruction opcode (byte 0). The 0b110-prefixed values are compiler pseudos that
@@ -3356,6 +3888,361 @@ enum NEURON_ISA_TPB_OPCODE {
 typedef uint8_t NEURON_ISA_TPB_OPCODE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_OPCODE) == 1, "NEURON_ISA_TPB_OPCODE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_OPCODE value ("LDWEIGHTS" for
+ * `NEURON_ISA_TPB_OPCODE_LDWEIGHTS`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_OPCODE_name(NEURON_ISA_TPB_OPCODE v) {
+    switch (v) {
+    case 0x01u:
+        return "LDWEIGHTS";
+    case 0x02u:
+        return "MATMUL";
+    case 0x03u:
+        return "PE_REG_WRITE";
+    case 0x04u:
+        return "WEIGHT_MASK";
+    case 0x05u:
+        return "WEIGHT_SHIFT";
+    case 0x06u:
+        return "LDTAGS";
+    case 0x07u:
+        return "MATMUL_SPARSE";
+    case 0x08u:
+        return "PE_MANAGE_SEED";
+    case 0x09u:
+        return "LDWEIGHTS_MX";
+    case 0x0au:
+        return "MATMUL_MX";
+    case 0x21u:
+        return "ACTIVATE";
+    case 0x22u:
+        return "ACTIVATE_QUANTIZE";
+    case 0x23u:
+        return "ACTIVATION_TABLE_LOAD";
+    case 0x24u:
+        return "ACTIVATION_READ_ACCUMULATOR";
+    case 0x25u:
+        return "ACTIVATE2";
+    case 0x26u:
+        return "ACTIVATE_MULTIPASS";
+    case 0x30u:
+        return "EXPONENTIAL";
+    case 0x41u:
+        return "TENSOR_TENSOR_ARITH_OP";
+    case 0x42u:
+        return "TENSOR_REDUCE_ARITH_OP";
+    case 0x43u:
+        return "TENSOR_SCALAR_ARITH_OP";
+    case 0x44u:
+        return "TENSOR_SCALAR_PTR_ARITH_OP";
+    case 0x45u:
+        return "POOL";
+    case 0x46u:
+        return "COPY";
+    case 0x47u:
+        return "CAST";
+    case 0x48u:
+        return "RECIPROCAL";
+    case 0x49u:
+        return "MEMSET";
+    case 0x4au:
+        return "REG_LOAD";
+    case 0x4bu:
+        return "REG_STORE";
+    case 0x4cu:
+        return "REG_SHUFFLE";
+    case 0x4du:
+        return "RNG";
+    case 0x4eu:
+        return "TENSOR_CUMULATIVE_ARITH_OP";
+    case 0x4fu:
+        return "TENSOR_SCALAR_PTR_MULTI_ARITH";
+    case 0x51u:
+        return "TENSOR_TENSOR_BITVEC_OP";
+    case 0x52u:
+        return "TENSOR_REDUCE_BITVEC_OP";
+    case 0x53u:
+        return "TENSOR_SCALAR_BITVEC_OP";
+    case 0x54u:
+        return "TENSOR_SCALAR_PTR_BITVEC_OP";
+    case 0x58u:
+        return "MAX_POOL_SELECT";
+    case 0x5eu:
+        return "TENSOR_CUMULATIVE_BITVEC_OP";
+    case 0x5fu:
+        return "TENSOR_SCALAR_PTR_MULTI_BITVEC";
+    case 0x60u:
+        return "BATCH_NORM_STATS";
+    case 0x61u:
+        return "BATCH_NORM_STATS2";
+    case 0x62u:
+        return "BATCH_NORM_AGGREGATE";
+    case 0x63u:
+        return "BATCH_NORM_GRAD_ACCUMULATE";
+    case 0x64u:
+        return "BATCH_NORM_PARAM_LOAD";
+    case 0x65u:
+        return "BATCH_NORM_BACK_PROP";
+    case 0x66u:
+        return "LOAD_PARAMETER_RAM";
+    case 0x67u:
+        return "POOL_BUFFER_LOAD";
+    case 0x68u:
+        return "GATHER";
+    case 0x69u:
+        return "LOAD_MASK_SELECT";
+    case 0x6au:
+        return "STREAM_SHUFFLE";
+    case 0x6bu:
+        return "STREAM_TRANSPOSE";
+    case 0x6cu:
+        return "MAX8";
+    case 0x6du:
+        return "MATCH_VALUE_LOAD";
+    case 0x6eu:
+        return "FIND_INDEX8";
+    case 0x6fu:
+        return "MATCH_REPLACE8";
+    case 0x70u:
+        return "TENSOR_SCALAR_IMM_LD_ARITH";
+    case 0x71u:
+        return "TENSOR_SCALAR_IMM_LD_BITVEC";
+    case 0x72u:
+        return "COPY_PREDICATED";
+    case 0x73u:
+        return "ROI_ALIGN";
+    case 0x74u:
+        return "TENSOR_SCALAR_ADDR";
+    case 0x76u:
+        return "RAND";
+    case 0x77u:
+        return "RAND_GET_STATE";
+    case 0x78u:
+        return "RAND_SET_STATE";
+    case 0x79u:
+        return "EMBEDDING_UPDATE";
+    case 0x7au:
+        return "LOAD_POOL_ARGUMENT";
+    case 0x7bu:
+        return "TENSOR_DEQUANTIZE";
+    case 0x7cu:
+        return "CROSS_LANE_REDUCE_ARITH";
+    case 0x7du:
+        return "CROSS_LANE_REDUCE_BITVEC";
+    case 0x7eu:
+        return "IOTA";
+    case 0x7fu:
+        return "DROPOUT";
+    case 0x81u:
+        return "JPEG_DECODE";
+    case 0x82u:
+        return "TRANSPOSE_BATCH_NORM_STATS2";
+    case 0x83u:
+        return "TRANSPOSE_TENSOR_REDUCE_ARITH_OP";
+    case 0x84u:
+        return "TRANSPOSE_TENSOR_REDUCE_BITVEC_OP";
+    case 0x85u:
+        return "CUSTOM_OP_HEADER";
+    case 0x86u:
+        return "CUSTOM_OP_PAYLOAD";
+    case 0x87u:
+        return "TENSOR_SCALAR_PTR_MULTI_DUAL_ARITH";
+    case 0x88u:
+        return "TENSOR_SCALAR_PTR_MULTI_DUAL_BITVEC";
+    case 0x8au:
+        return "TENSOR_TENSOR_ADD_BF16";
+    case 0x8bu:
+        return "TENSOR_TENSOR_MULT_BF16";
+    case 0x8cu:
+        return "TENSOR_REDUCE_ADD_BF16";
+    case 0x8du:
+        return "TENSOR_REDUCE_MAX_BF16";
+    case 0x8eu:
+        return "BATCH_NORM_PARAM_LOAD2";
+    case 0x8fu:
+        return "TENSOR_TENSOR_SUB_BF16";
+    case 0x92u:
+        return "TENSOR_SCALAR_AFFINE_SELECT";
+    case 0x93u:
+        return "TRANSPOSE_TENSOR_SCALAR_ARITH_OP";
+    case 0x94u:
+        return "BATCH_NORM_GRAD_ACCUMULATE2";
+    case 0x95u:
+        return "MODIFY_POOL_CONFIG";
+    case 0x96u:
+        return "SORT";
+    case 0x98u:
+        return "TENSOR_SCALAR_SELECT";
+    case 0x99u:
+        return "CAST_PREDICATED";
+    case 0x9au:
+        return "TENSOR_SCALAR_CACHE_REDUCE";
+    case 0x9bu:
+        return "DVE_READ_ACCUMULATOR";
+    case 0x9cu:
+        return "TENSOR_REDUCE_RANGE_CHECK";
+    case 0x9du:
+        return "SCALAR_TENSOR_TENSOR_ARITH";
+    case 0x9eu:
+        return "SCALAR_TENSOR_TENSOR_BITVEC";
+    case 0x9fu:
+        return "ENGINE_NOP";
+    case 0xa0u:
+        return "EVENT_SEMAPHORE";
+    case 0xa1u:
+        return "HALT";
+    case 0xa2u:
+        return "DRAIN";
+    case 0xa3u:
+        return "INSTRUCTION_FLUSH";
+    case 0xa4u:
+        return "NOP";
+    case 0xa5u:
+        return "WRITE";
+    case 0xa6u:
+        return "NOTIFY";
+    case 0xa7u:
+        return "MOVE";
+    case 0xa8u:
+        return "ALU_OP";
+    case 0xa9u:
+        return "COMPARE_BRANCH";
+    case 0xaau:
+        return "TENSOR_LOAD";
+    case 0xabu:
+        return "TENSOR_STORE";
+    case 0xb0u:
+        return "EVENT_SEMAPHORE_RANGE_CLEAR";
+    case 0xb1u:
+        return "SET_ORDERING_MODE";
+    case 0xb2u:
+        return "MOVE_SHAPE";
+    case 0xb3u:
+        return "POLL_SEM";
+    case 0xb4u:
+        return "TEST_EVENT_SEM";
+    case 0xb5u:
+        return "BRANCH_PREFETCH_HINT";
+    case 0xb6u:
+        return "COMPACT_CONTROL_INST";
+    case 0xb8u:
+        return "DMAMEMCPY";
+    case 0xb9u:
+        return "DMA_MEMCPY2";
+    case 0xbau:
+        return "DMA_IMMEDIATE";
+    case 0xbbu:
+        return "DMA_INDIRECT";
+    case 0xbcu:
+        return "RANGE_SELECT";
+    case 0xbdu:
+        return "DMA_TRANSPOSE";
+    case 0xbeu:
+        return "GET_SEQUENCE_BOUNDS";
+    case 0xbfu:
+        return "SB2SB_COLLECTIVE";
+    case 0xc1u:
+        return "PSEUDO_DMATRIGGER";
+    case 0xc2u:
+        return "PSEUDO_DMAREARM";
+    case 0xc3u:
+        return "PSEUDO_DMABARRIER";
+    case 0xc4u:
+        return "PSEUDO_DMAMEMCPY_FULL_IND";
+    case 0xc5u:
+        return "PSEUDO_SEMAPHORE_SET";
+    case 0xc6u:
+        return "PSEUDO_LOAD_ACT_FUNC_SET";
+    case 0xc7u:
+        return "PSEUDO_TRIGGER_ALL_REDUCE";
+    case 0xc8u:
+        return "PSEUDO_TRIGGER_COLLECTIVE";
+    case 0xc9u:
+        return "PSEUDO_READ_VAR_ADDR";
+    case 0xcau:
+        return "PSEUDO_EMBEDDING_UPDATE";
+    case 0xcbu:
+        return "PSEUDO_SEND_RECV";
+    case 0xccu:
+        return "PSEUDO_BRANCH_LABEL";
+    case 0xcdu:
+        return "PSEUDO_TENSOR_STORE";
+    case 0xceu:
+        return "PSEUDO_TENSOR_LOAD";
+    case 0xcfu:
+        return "PSEUDO_DMASWAP_QUEUE_SET";
+    case 0xd0u:
+        return "PSEUDO_SET_RNG_SEED";
+    case 0xd1u:
+        return "PSEUDO_FUNCTION_BEGIN";
+    case 0xd2u:
+        return "PSEUDO_FUNCTION_RETURN";
+    case 0xd3u:
+        return "PSEUDO_FUNCTION_CALL";
+    case 0xd4u:
+        return "PSEUDO_DMA_DIRECT2D";
+    case 0xd5u:
+        return "PSEUDO_SYNC_BARRIER";
+    case 0xd6u:
+        return "PSEUDO_RANGE_CHECK";
+    case 0xd7u:
+        return "PSEUDO_JPEG_DECODE";
+    case 0xd8u:
+        return "PSEUDO_CORE_BARRIER";
+    case 0xd9u:
+        return "PSEUDO_TRIGGER_COLLECTIVE2";
+    case 0xdau:
+        return "PSEUDO_EXTENSION";
+    case 0xdbu:
+        return "PSEUDO_CUR_PROCESSING_RANK_ID";
+    case 0xdcu:
+        return "PSEUDO_GID_LOAD";
+    case 0xddu:
+        return "PSEUDO_BRANCH_PREFETCH_HINT";
+    case 0xdeu:
+        return "PSEUDO_TENSOR_COMPLETION";
+    case 0xdfu:
+        return "PSEUDO_INST";
+    case 0xe0u:
+        return "SPARSITY_COMPRESS";
+    case 0xe1u:
+        return "SPARSITY_COMPRESS_TAG";
+    case 0xe2u:
+        return "RAND2";
+    case 0xe3u:
+        return "QUANTIZE_MX";
+    case 0xe4u:
+        return "CONV_LUT_LOAD";
+    case 0xe5u:
+        return "TENSOR_TENSOR_SCAN_ARITH";
+    case 0xe6u:
+        return "TENSOR_SCALAR_CACHE_CUMULATIVE";
+    case 0xe7u:
+        return "INDIRECT_COPY";
+    case 0xe8u:
+        return "COPY_PREDICATED_SCALAR";
+    case 0xe9u:
+        return "DVE_READ_INDICES";
+    case 0xeau:
+        return "SELECT_REDUCE";
+    case 0xf0u:
+        return "EXTENDED_INST";
+    case 0xf1u:
+        return "DMA_GATHER_TRANSPOSE";
+    case 0xf2u:
+        return "NONZERO_WITH_COUNT";
+    case 0xf3u:
+        return "TENSOR_TENSOR_INT_WIDE";
+    case 0xf4u:
+        return "TENSOR_SCALAR_INT_WIDE";
+    case 0xffu:
+        return "INVALID";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * HEADER (4 bytes): Instruction header.
@@ -3446,6 +4333,23 @@ enum NEURON_ISA_TPB_IMM_SRC {
 typedef uint8_t NEURON_ISA_TPB_IMM_SRC;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_IMM_SRC) == 1, "NEURON_ISA_TPB_IMM_SRC is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_IMM_SRC value ("INSTRUCTION_IMMEDIATE" for
+ * `NEURON_ISA_TPB_IMM_SRC_INSTRUCTION_IMMEDIATE`), or NULL when the value is no enumerator. Aliases
+ * are never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_IMM_SRC_name(NEURON_ISA_TPB_IMM_SRC v) {
+    switch (v) {
+    case 0x00u:
+        return "INSTRUCTION_IMMEDIATE";
+    case 0x01u:
+        return "POINTER_IMMEDIATE";
+    case 0x02u:
+        return "REG_PTR_IMMEDIATE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * IMM_VAL_INST_FIELD (4 bytes): A 4-byte union: { PARTITION_OFFSET imm_ptr; IMM_REG imm_reg; float
@@ -3556,6 +4460,67 @@ enum NEURON_ISA_NOTIFICATION_TYPE {
 typedef uint8_t NEURON_ISA_NOTIFICATION_TYPE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_NOTIFICATION_TYPE) == 1, "NEURON_ISA_NOTIFICATION_TYPE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_NOTIFICATION_TYPE value ("DMA" for
+ * `NEURON_ISA_NOTIFICATION_TYPE_DMA`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_NOTIFICATION_TYPE_name(NEURON_ISA_NOTIFICATION_TYPE v) {
+    switch (v) {
+    case 0x02u:
+        return "DMA";
+    case 0x03u:
+        return "ERROR";
+    case 0x04u:
+        return "TPB_PE_INST_START";
+    case 0x05u:
+        return "TPB_PE_INST_END";
+    case 0x06u:
+        return "TPB_PE_EXPLICIT";
+    case 0x07u:
+        return "TPB_PE_EVT_SEM";
+    case 0x08u:
+        return "TPB_ACT_INST_START";
+    case 0x09u:
+        return "TPB_ACT_INST_END";
+    case 0x0au:
+        return "TPB_ACT_EXPLICIT";
+    case 0x0bu:
+        return "TPB_ACT_EVT_SEM";
+    case 0x0cu:
+        return "TPB_POOL_INST_START";
+    case 0x0du:
+        return "TPB_POOL_INST_END";
+    case 0x0eu:
+        return "TPB_POOL_EXPLICIT";
+    case 0x0fu:
+        return "TPB_POOL_EVT_SEM";
+    case 0x10u:
+        return "TPB_DVE_INST_START";
+    case 0x11u:
+        return "TPB_DVE_INST_END";
+    case 0x12u:
+        return "TPB_DVE_EXPLICIT";
+    case 0x13u:
+        return "TPB_DVE_EVT_SEM";
+    case 0x14u:
+        return "TPB_SP_INST_START";
+    case 0x15u:
+        return "TPB_SP_INST_END";
+    case 0x16u:
+        return "TPB_SP_EXPLICIT";
+    case 0x17u:
+        return "TPB_SP_EVT_SEM";
+    case 0x1bu:
+        return "TPB_AXI_EVT_SEM";
+    case 0x1eu:
+        return "TPB_HAM";
+    case 0x1fu:
+        return "TPB_ERROR";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * DMA_NOTIFICATION_TYPE (1 byte): The sub-type of a DMA notification, dma_notific_type:4 (word1
@@ -3588,6 +4553,41 @@ enum NEURON_ISA_DMA_NOTIFICATION_TYPE {
 typedef uint8_t NEURON_ISA_DMA_NOTIFICATION_TYPE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_DMA_NOTIFICATION_TYPE) == 1, "NEURON_ISA_DMA_NOTIFICATION_TYPE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_DMA_NOTIFICATION_TYPE value ("M2S_SOP" for
+ * `NEURON_ISA_DMA_NOTIFICATION_TYPE_M2S_SOP`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_DMA_NOTIFICATION_TYPE_name(NEURON_ISA_DMA_NOTIFICATION_TYPE v) {
+    switch (v) {
+    case 0x01u:
+        return "M2S_SOP";
+    case 0x02u:
+        return "M2S_EOP";
+    case 0x03u:
+        return "M2S_COMPLETION";
+    case 0x04u:
+        return "S2M_SOP";
+    case 0x05u:
+        return "S2M_EOP";
+    case 0x06u:
+        return "S2M_COMPLETION";
+    case 0x08u:
+        return "AXI_REQ_0";
+    case 0x09u:
+        return "AXI_REQ_1";
+    case 0x0au:
+        return "AXI_RSP_0";
+    case 0x0bu:
+        return "AXI_RSP_1";
+    case 0x0cu:
+        return "APB_REQ_0";
+    case 0x0du:
+        return "APB_REQ_1";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * TPB_ERROR_TYPE (1 byte): The error_id of a TPB_ERROR (0x1f) notification.
@@ -3617,6 +4617,39 @@ enum NEURON_ISA_TPB_ERROR_TYPE {
 typedef uint8_t NEURON_ISA_TPB_ERROR_TYPE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_ERROR_TYPE) == 1, "NEURON_ISA_TPB_ERROR_TYPE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_ERROR_TYPE value ("FP_UNDERFLOW" for
+ * `NEURON_ISA_TPB_ERROR_TYPE_FP_UNDERFLOW`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_ERROR_TYPE_name(NEURON_ISA_TPB_ERROR_TYPE v) {
+    switch (v) {
+    case 0x00u:
+        return "FP_UNDERFLOW";
+    case 0x01u:
+        return "FP_NAN";
+    case 0x02u:
+        return "FP_INF";
+    case 0x03u:
+        return "FP_OVERFLOW";
+    case 0x04u:
+        return "MEMORY_ERROR";
+    case 0x05u:
+        return "FAKE_ERROR";
+    case 0x06u:
+        return "SEMAPHORE_ERROR";
+    case 0x07u:
+        return "EVENT_ERROR";
+    case 0x08u:
+        return "PSUM_COLLISION";
+    case 0x09u:
+        return "SEQUENCER_NONFATAL";
+    case 0x0au:
+        return "SEQUENCER_FATAL";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * NOTIFICATION_HEADER (1 byte): The common header byte, byte 3 = word0 [31:24] of every record: the
@@ -5070,6 +6103,25 @@ enum NEURON_ISA_TPB_LNC_SIZE_FMT {
 typedef uint8_t NEURON_ISA_TPB_LNC_SIZE_FMT;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_LNC_SIZE_FMT) == 1, "NEURON_ISA_TPB_LNC_SIZE_FMT is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_LNC_SIZE_FMT value ("LNC1" for
+ * `NEURON_ISA_TPB_LNC_SIZE_FMT_LNC1`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_LNC_SIZE_FMT_name(NEURON_ISA_TPB_LNC_SIZE_FMT v) {
+    switch (v) {
+    case 0x00u:
+        return "LNC1";
+    case 0x01u:
+        return "LNC2";
+    case 0x02u:
+        return "LNC4";
+    case 0x03u:
+        return "LNC8";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * SDMA_CMETYPE (1 byte): The CME operation type of a descriptor (meta_ctrl optype, bits 20..22; the
@@ -5106,6 +6158,33 @@ enum SDMA_CMETYPE {
 typedef uint8_t SDMA_CMETYPE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CMETYPE) == 1, "SDMA_CMETYPE is 1 byte");
+/**
+ * The spec name of a SDMA_CMETYPE value ("COPY" for `SDMA_CMETYPE_COPY`), or NULL when the value is
+ * no enumerator. Aliases are never returned; an enumerator limited to some architectures is named
+ * on every one.
+ */
+static inline const char *SDMA_CMETYPE_name(SDMA_CMETYPE v) {
+    switch (v) {
+    case 0x00u:
+        return "COPY";
+    case 0x01u:
+        return "CRC32";
+    case 0x02u:
+        return "CRC32C";
+    case 0x03u:
+        return "CKSUM16";
+    case 0x04u:
+        return "CKSUM32";
+    case 0x05u:
+        return "CRC16";
+    case 0x06u:
+        return "CKSUM32_ADLER";
+    case 0x07u:
+        return "CRC8";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * SDMAOP (1 byte): The SDMA op of a descriptor (meta_ctrl op, bits 23..25, the kernel's ssmae_op;
@@ -5136,6 +6215,23 @@ enum SDMAOP {
 typedef uint8_t SDMAOP;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(SDMAOP) == 1, "SDMAOP is 1 byte");
+/**
+ * The spec name of a SDMAOP value ("DRE" for `SDMAOP_DRE`), or NULL when the value is no
+ * enumerator. Aliases are never returned; an enumerator limited to some architectures is named on
+ * every one.
+ */
+static inline const char *SDMAOP_name(SDMAOP v) {
+    switch (v) {
+    case 0x01u:
+        return "DRE";
+    case 0x02u:
+        return "CME";
+    case 0x04u:
+        return "CCE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * SDMA_FMA_OPERAND (1 byte): What a CCE FMA operand selector (W2 a_sel / b_sel / c_sel) picks: the
@@ -5161,6 +6257,23 @@ enum al_sdma_m2s_fma_operand {
 typedef uint8_t al_sdma_m2s_fma_operand;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2s_fma_operand) == 1, "al_sdma_m2s_fma_operand is 1 byte");
+/**
+ * The spec name of a al_sdma_m2s_fma_operand value ("stored_buffer" for
+ * `al_sdma_m2s_fma_operand_stored_buffer`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *al_sdma_m2s_fma_operand_name(al_sdma_m2s_fma_operand v) {
+    switch (v) {
+    case 0x00u:
+        return "stored_buffer";
+    case 0x01u:
+        return "input_buffer";
+    case 0x02u:
+        return "scale";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * SDMA_CCETYPE (1 byte): The device CCE op (enums.json SDMA_CCETYPE). The host kbin_dma_desc_op
@@ -5200,6 +6313,29 @@ enum SDMA_CCETYPE {
 typedef uint8_t SDMA_CCETYPE;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCETYPE) == 1, "SDMA_CCETYPE is 1 byte");
+/**
+ * The spec name of a SDMA_CCETYPE value ("ADD" for `SDMA_CCETYPE_ADD`), or NULL when the value is
+ * no enumerator. Aliases are never returned; an enumerator limited to some architectures is named
+ * on every one.
+ */
+static inline const char *SDMA_CCETYPE_name(SDMA_CCETYPE v) {
+    switch (v) {
+    case 0x00u:
+        return "ADD";
+    case 0x01u:
+        return "FMA";
+    case 0x02u:
+        return "MAX";
+    case 0x03u:
+        return "MIN";
+    case 0x04u:
+        return "EXT";
+    case 0x05u:
+        return "GCE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * SDMA_DTYPE (1 byte): The SDMA-side dtype (al_sdma_m2m_meta_ctrl_data_type) the CCE META-CTRL
@@ -5256,6 +6392,47 @@ enum al_sdma_m2m_meta_ctrl_data_type {
 typedef uint8_t al_sdma_m2m_meta_ctrl_data_type;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(al_sdma_m2m_meta_ctrl_data_type) == 1, "al_sdma_m2m_meta_ctrl_data_type is 1 byte");
+/**
+ * The spec name of a al_sdma_m2m_meta_ctrl_data_type value ("uint64" for
+ * `al_sdma_m2m_meta_ctrl_data_type_uint64`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *al_sdma_m2m_meta_ctrl_data_type_name(al_sdma_m2m_meta_ctrl_data_type v) {
+    switch (v) {
+    case 0x01u:
+        return "uint64";
+    case 0x02u:
+        return "int8";
+    case 0x03u:
+        return "uint8";
+    case 0x04u:
+        return "int16";
+    case 0x05u:
+        return "uint16";
+    case 0x06u:
+        return "bfloat16";
+    case 0x07u:
+        return "fp16";
+    case 0x08u:
+        return "int32";
+    case 0x09u:
+        return "uint32";
+    case 0x0au:
+        return "fp32";
+    case 0x0bu:
+        return "fp32r";
+    case 0x0cu:
+        return "int64";
+    case 0x0du:
+        return "fp8_e3";
+    case 0x0eu:
+        return "fp8_e4";
+    case 0x0fu:
+        return "fp8_e5";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * KBIN_DTYPE (4 bytes): The host kbin dtype (a C enum, 4 bytes in kbin_dma_desc_cce_info_t) as
@@ -5305,6 +6482,47 @@ enum kbin_dtype {
 typedef uint32_t kbin_dtype;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(kbin_dtype) == 4, "kbin_dtype is 4 bytes");
+/**
+ * The spec name of a kbin_dtype value ("FP8_E3" for `kbin_dtype_FP8_E3`), or NULL when the value is
+ * no enumerator. Aliases are never returned; an enumerator limited to some architectures is named
+ * on every one.
+ */
+static inline const char *kbin_dtype_name(kbin_dtype v) {
+    switch (v) {
+    case 0x00000001u:
+        return "FP8_E3";
+    case 0x00000002u:
+        return "FP8_E4";
+    case 0x00000003u:
+        return "FP8_E5";
+    case 0x00000004u:
+        return "FP16";
+    case 0x00000005u:
+        return "FP32";
+    case 0x00000006u:
+        return "FP32r";
+    case 0x00000007u:
+        return "BF16";
+    case 0x00000008u:
+        return "UINT8";
+    case 0x00000009u:
+        return "UINT16";
+    case 0x0000000au:
+        return "UINT32";
+    case 0x0000000bu:
+        return "UINT64";
+    case 0x0000000cu:
+        return "INT8";
+    case 0x0000000du:
+        return "INT16";
+    case 0x0000000eu:
+        return "INT32";
+    case 0x0000000fu:
+        return "INT64";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * SDMA_DESC_WORD0 (4 bytes): len_ctrl, word 0 of a UDMA descriptor, as the kernel macros
@@ -5880,6 +7098,21 @@ enum NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR {
 typedef uint8_t NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR;
 #endif
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR) == 1, "NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR value ("IMMEDIATE_WRITE" for
+ * `NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_IMMEDIATE_WRITE`), or NULL when the value is no enumerator.
+ * Aliases are never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR_name(NEURON_ISA_TPB_INDEX_MISS_BEHAVIOR v) {
+    switch (v) {
+    case 0x00u:
+        return "IMMEDIATE_WRITE";
+    case 0x01u:
+        return "SKIP_WRITE";
+    default:
+        return NULL;
+    }
+}
 
 /**
  * PSEUDO_RANGE_CHECK_DTYPE (1 byte): Byte +0x29 of PSEUDO_RANGE_CHECK: the index dtype's wire tag
@@ -6090,8 +7323,9 @@ static inline bool NEURON_ISA_TPB_TENSOR2D_tensor2d_valid(const NEURON_ISA_TPB_T
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_TENSOR2D holds (NEURON_ISA_TPB_TENSOR2D_RULE_*); rules
- * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
- * mariana, 5 maverick).
+ * limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_TENSOR2D_rule_truth(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
     uint64_t t = 0;
@@ -6165,8 +7399,9 @@ static inline bool NEURON_ISA_TPB_TENSOR3D_tensor3d_valid(const NEURON_ISA_TPB_T
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_TENSOR3D holds (NEURON_ISA_TPB_TENSOR3D_RULE_*); rules
- * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
- * mariana, 5 maverick).
+ * limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_TENSOR3D_rule_truth(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
     uint64_t t = 0;
@@ -6241,8 +7476,9 @@ static inline bool NEURON_ISA_TPB_TENSOR4D_tensor4d_valid(const NEURON_ISA_TPB_T
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_TENSOR4D holds (NEURON_ISA_TPB_TENSOR4D_RULE_*); rules
- * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
- * mariana, 5 maverick).
+ * limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_TENSOR4D_rule_truth(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
     uint64_t t = 0;
@@ -6345,7 +7581,8 @@ static inline bool NEURON_ISA_TPB_MXMEM_PATTERN1D_mxmem1d_valid_scale_part(const
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_MXMEM_PATTERN1D holds
  * (NEURON_ISA_TPB_MXMEM_PATTERN1D_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_MXMEM_PATTERN1D_rule_truth(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
     uint64_t t = 0;
@@ -6420,8 +7657,9 @@ static inline bool NEURON_ISA_TPB_INDIRECT16B_indirect_marker(const NEURON_ISA_T
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT16B holds (NEURON_ISA_TPB_INDIRECT16B_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_INDIRECT16B_rule_truth(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
     uint64_t t = 0;
@@ -6493,8 +7731,9 @@ static inline bool NEURON_ISA_TPB_INDIRECT20B_indirect_marker(const NEURON_ISA_T
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT20B holds (NEURON_ISA_TPB_INDIRECT20B_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_INDIRECT20B_rule_truth(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
     uint64_t t = 0;
@@ -6590,7 +7829,8 @@ static inline bool NEURON_ISA_TPB_MXINDIRECT16B_mxmem1d_valid_indirect(const NEU
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_MXINDIRECT16B holds
  * (NEURON_ISA_TPB_MXINDIRECT16B_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_MXINDIRECT16B_rule_truth(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
     uint64_t t = 0;
@@ -6804,8 +8044,8 @@ static inline bool NEURON_ISA_TPB_ADDR4_addr_aligned_dtype_core_v4(const NEURON_
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_ADDR4 holds (NEURON_ISA_TPB_ADDR4_RULE_*); rules limited
- * to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5
- * maverick).
+ * to other architectures hold. `nc` is the NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3
+ * cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_ADDR4_rule_truth(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
     uint64_t t = 0;
@@ -6885,8 +8125,9 @@ static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid_dma_configs(const NEURON_
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS holds (NEURON_ISA_TPB_DMA_CONFIGS_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_rule_truth(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
     uint64_t t = 0;
@@ -7021,7 +8262,8 @@ static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_has_valid_bound_check_reg(cons
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG holds
  * (NEURON_ISA_TPB_BOUND_CHECK_REG_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_rule_truth(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
     uint64_t t = 0;
@@ -7103,7 +8345,8 @@ static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_ext_completion_info_reserv
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_EXT_COMPLETION_INFO holds
  * (NEURON_ISA_TPB_EXT_COMPLETION_INFO_RULE_*); rules limited to other architectures hold. `nc` is
- * the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * the NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_EXT_COMPLETION_INFO_rule_truth(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
     uint64_t t = 0;

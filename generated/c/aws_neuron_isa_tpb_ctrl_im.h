@@ -10,8 +10,13 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_CTRL_IM_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT`. */
-#define NEURON_ISA_TPB_CTRL_IM_OPCODE 0x69
+/** Opcode of NEURON_ISA_TPB_CTRL_IM_STRUCT (byte 0) as a number, for the preprocessor (`#if`). */
+#define NEURON_ISA_TPB_CTRL_IM_OPCODE_VALUE 0x69
+/**
+ * Opcode of NEURON_ISA_TPB_CTRL_IM_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_CTRL_IM_OPCODE NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT
 /** Size of NEURON_ISA_TPB_CTRL_IM_STRUCT in bytes. */
 #define NEURON_ISA_TPB_CTRL_IM_SIZE 64
 
@@ -98,7 +103,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_CTRL_IM_STRUCT, param_ram_offset) 
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_CTRL_IM_STRUCT, imm_ptr_select) == 14, "NEURON_ISA_TPB_CTRL_IM_STRUCT.imm_ptr_select is at offset 14");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_CTRL_IM_STRUCT, reserved0) == 15, "NEURON_ISA_TPB_CTRL_IM_STRUCT.reserved0 is at offset 15");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_CTRL_IM_STRUCT, immediate) == 32, "NEURON_ISA_TPB_CTRL_IM_STRUCT.immediate is at offset 32");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_CTRL_IM_OPCODE == NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT, "NEURON_ISA_TPB_CTRL_IM_OPCODE is NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_CTRL_IM_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT, "NEURON_ISA_TPB_CTRL_IM_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_LOAD_MASK_SELECT");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -205,8 +210,9 @@ static inline bool NEURON_ISA_TPB_CTRL_IM_is_valid_load_mask_select(const NEURON
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_CTRL_IM_STRUCT holds (NEURON_ISA_TPB_CTRL_IM_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_CTRL_IM_rule_truth(const NEURON_ISA_TPB_CTRL_IM_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -256,6 +262,24 @@ static inline bool NEURON_ISA_TPB_CTRL_IM_is_valid(const NEURON_ISA_TPB_CTRL_IM_
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_load_mask_select)
+#define DMASPEC_SHIPPED_is_valid_load_mask_select
+/**
+ * is_valid_load_mask_select(i, nc): the shipped validator's name (wiki-gap-cluster §7) for
+ * NEURON_ISA_TPB_CTRL_IM_is_valid_load_mask_select(): whether `i` passes it on NeuronCore
+ * generation `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_load_mask_select(const NEURON_ISA_TPB_CTRL_IM_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_CTRL_IM_is_valid_load_mask_select(i);
+}
 #endif
 
 DMASPEC_OWN_USES_END

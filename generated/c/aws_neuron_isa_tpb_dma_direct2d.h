@@ -10,8 +10,15 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMAMEMCPY`. */
-#define NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE 0xb8
+/**
+ * Opcode of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT (byte 0) as a number, for the preprocessor (`#if`).
+ */
+#define NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE_VALUE 0xb8
+/**
+ * Opcode of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMAMEMCPY`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE NEURON_ISA_TPB_OPCODE_DMAMEMCPY
 /** Size of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT in bytes. */
 #define NEURON_ISA_TPB_DMA_DIRECT2D_SIZE 64
 
@@ -103,7 +110,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, dst_num_elem)
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, dst_elem_size) == 60, "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT.dst_elem_size is at offset 60");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, in_dtype) == 62, "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT.in_dtype is at offset 62");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, out_dtype) == 63, "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT.out_dtype is at offset 63");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE == NEURON_ISA_TPB_OPCODE_DMAMEMCPY, "NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE is NEURON_ISA_TPB_OPCODE_DMAMEMCPY");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_DMAMEMCPY, "NEURON_ISA_TPB_DMA_DIRECT2D_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_DMAMEMCPY");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -446,7 +453,8 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_direct2d(const NEURO
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT holds
  * (NEURON_ISA_TPB_DMA_DIRECT2D_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -528,6 +536,24 @@ static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_DMA
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_dma_direct2d)
+#define DMASPEC_SHIPPED_is_valid_dma_direct2d
+/**
+ * is_valid_dma_direct2d(i, nc): the shipped validator's name (seed-004 §2) for
+ * NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_direct2d(): whether `i` passes it on NeuronCore
+ * generation `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_dma_direct2d(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_direct2d(i);
+}
 #endif
 
 DMASPEC_OWN_USES_END

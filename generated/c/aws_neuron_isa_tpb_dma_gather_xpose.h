@@ -11,10 +11,16 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
- * Opcode of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT (byte 0):
- * `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE`.
+ * Opcode of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT (byte 0) as a number, for the preprocessor
+ * (`#if`).
  */
-#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE 0xf1
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE_VALUE 0xf1
+/**
+ * Opcode of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT (byte 0):
+ * `NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE`, the enumerator, so that it assigns to the
+ * enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE
 /** Size of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT in bytes. */
 #define NEURON_ISA_TPB_DMA_GATHER_XPOSE_SIZE 64
 
@@ -127,7 +133,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT, dst_num_e
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT, elem_size) == 60, "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT.elem_size is at offset 60");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT, dtype) == 62, "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT.dtype is at offset 62");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT, flags) == 63, "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT.flags is at offset 63");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE, "NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE, "NEURON_ISA_TPB_DMA_GATHER_XPOSE_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_DMA_GATHER_TRANSPOSE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -396,7 +402,8 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_reserved_is_zero(const NEURON
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT holds
  * (NEURON_ISA_TPB_DMA_GATHER_XPOSE_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_DMA_GATHER_XPOSE_rule_truth(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -468,6 +475,24 @@ static inline bool NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid(const NEURON_ISA_TPB
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_dma_gather_transpose)
+#define DMASPEC_SHIPPED_is_valid_dma_gather_transpose
+/**
+ * is_valid_dma_gather_transpose(i, nc): the shipped validator's name (seed-004 §4.1;
+ * supp-gather-scatter §2) for NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid_dma_gather_transpose():
+ * whether `i` passes it on NeuronCore generation `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_dma_gather_transpose(const NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_DMA_GATHER_XPOSE_is_valid_dma_gather_transpose(i, nc);
+}
 #endif
 
 DMASPEC_OWN_USES_END

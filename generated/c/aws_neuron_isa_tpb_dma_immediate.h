@@ -12,9 +12,14 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
- * Opcode of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE`.
+ * Opcode of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT (byte 0) as a number, for the preprocessor (`#if`).
  */
-#define NEURON_ISA_TPB_DMA_IMMEDIATE_OPCODE 0xba
+#define NEURON_ISA_TPB_DMA_IMMEDIATE_OPCODE_VALUE 0xba
+/**
+ * Opcode of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE`,
+ * the enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_DMA_IMMEDIATE_OPCODE NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE
 /** Size of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT in bytes. */
 #define NEURON_ISA_TPB_DMA_IMMEDIATE_SIZE 64
 
@@ -98,7 +103,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT, dma_flags) =
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT, descriptor_flags) == 12, "NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT.descriptor_flags is at offset 12");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT, descriptor_reg) == 13, "NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT.descriptor_reg is at offset 13");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT, descriptor_imm) == 16, "NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT.descriptor_imm is at offset 16");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_IMMEDIATE_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE, "NEURON_ISA_TPB_DMA_IMMEDIATE_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_IMMEDIATE_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE, "NEURON_ISA_TPB_DMA_IMMEDIATE_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_DMA_IMMEDIATE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -156,7 +161,8 @@ static inline bool NEURON_ISA_TPB_DMA_IMMEDIATE_dma_immediate_num_descriptors(co
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT holds
  * (NEURON_ISA_TPB_DMA_IMMEDIATE_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_DMA_IMMEDIATE_rule_truth(const NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT *i, unsigned nc) {
     uint64_t t = 0;

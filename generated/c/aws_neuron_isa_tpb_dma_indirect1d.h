@@ -11,9 +11,15 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
- * Opcode of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT`.
+ * Opcode of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT (byte 0) as a number, for the preprocessor
+ * (`#if`).
  */
-#define NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE 0xbb
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE_VALUE 0xbb
+/**
+ * Opcode of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DMA_INDIRECT`,
+ * the enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE NEURON_ISA_TPB_OPCODE_DMA_INDIRECT
 /** Size of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT in bytes. */
 #define NEURON_ISA_TPB_DMA_INDIRECT1D_SIZE 64
 
@@ -141,7 +147,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, dst_idx_bou
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, compute_op) == 60, "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT.compute_op is at offset 60");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, dma_configs) == 61, "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT.dma_configs is at offset 61");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, reserved) == 62, "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT.reserved is at offset 62");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE == NEURON_ISA_TPB_OPCODE_DMA_INDIRECT, "NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE is NEURON_ISA_TPB_OPCODE_DMA_INDIRECT");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_DMA_INDIRECT, "NEURON_ISA_TPB_DMA_INDIRECT1D_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_DMA_INDIRECT");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -718,7 +724,8 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect(const NEU
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT holds
  * (NEURON_ISA_TPB_DMA_INDIRECT1D_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -830,6 +837,24 @@ static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid(const NEURON_ISA_TPB_D
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_dma_indirect)
+#define DMASPEC_SHIPPED_is_valid_dma_indirect
+/**
+ * is_valid_dma_indirect(i, nc): the shipped validator's name (supp-gather-scatter §1; seed-004
+ * §3.2) for NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect(): whether `i` passes it on
+ * NeuronCore generation `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_dma_indirect(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_indirect(i);
+}
 #endif
 
 DMASPEC_OWN_USES_END

@@ -10,8 +10,13 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_EXTENDED_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_EXTENDED_INST`. */
-#define NEURON_ISA_TPB_EXTENDED_OPCODE 0xf0
+/** Opcode of NEURON_ISA_TPB_EXTENDED_STRUCT (byte 0) as a number, for the preprocessor (`#if`). */
+#define NEURON_ISA_TPB_EXTENDED_OPCODE_VALUE 0xf0
+/**
+ * Opcode of NEURON_ISA_TPB_EXTENDED_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_EXTENDED_INST`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_EXTENDED_OPCODE NEURON_ISA_TPB_OPCODE_EXTENDED_INST
 /** Size of NEURON_ISA_TPB_EXTENDED_STRUCT in bytes. */
 #define NEURON_ISA_TPB_EXTENDED_SIZE 64
 
@@ -67,7 +72,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EXTENDED_STRUCT, extended_opcode) 
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EXTENDED_STRUCT, completion_info) == 13, "NEURON_ISA_TPB_EXTENDED_STRUCT.completion_info is at offset 13");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EXTENDED_STRUCT, inst_specific0) == 14, "NEURON_ISA_TPB_EXTENDED_STRUCT.inst_specific0 is at offset 14");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EXTENDED_STRUCT, inst_specific1) == 32, "NEURON_ISA_TPB_EXTENDED_STRUCT.inst_specific1 is at offset 32");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_EXTENDED_OPCODE == NEURON_ISA_TPB_OPCODE_EXTENDED_INST, "NEURON_ISA_TPB_EXTENDED_OPCODE is NEURON_ISA_TPB_OPCODE_EXTENDED_INST");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_EXTENDED_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_EXTENDED_INST, "NEURON_ISA_TPB_EXTENDED_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_EXTENDED_INST");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -96,8 +101,9 @@ static inline bool NEURON_ISA_TPB_EXTENDED_extended_completion_info_reserved_zer
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_EXTENDED_STRUCT holds (NEURON_ISA_TPB_EXTENDED_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_EXTENDED_rule_truth(const NEURON_ISA_TPB_EXTENDED_STRUCT *i, unsigned nc) {
     uint64_t t = 0;

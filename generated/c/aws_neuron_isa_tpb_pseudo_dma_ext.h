@@ -11,10 +11,16 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
- * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT (byte 0):
- * `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION`.
+ * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT (byte 0) as a number, for the preprocessor
+ * (`#if`).
  */
-#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE 0xda
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE_VALUE 0xda
+/**
+ * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT (byte 0):
+ * `NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION`, the enumerator, so that it assigns to the enum-typed
+ * `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION
 /** Size of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT in bytes. */
 #define NEURON_ISA_TPB_PSEUDO_DMA_EXT_SIZE 64
 
@@ -126,7 +132,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, tile_src_co
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, reserved1) == 26, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT.reserved1 is at offset 26");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, src_bound_size_bytes_upper) == 56, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT.src_bound_size_bytes_upper is at offset 56");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, dst_bound_size_bytes_upper) == 60, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT.dst_bound_size_bytes_upper is at offset 60");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION, "NEURON_ISA_TPB_PSEUDO_DMA_EXT_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_PSEUDO_EXTENSION");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -239,7 +245,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_core_v5_no_dge_compute_op(const
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT holds
  * (NEURON_ISA_TPB_PSEUDO_DMA_EXT_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -291,6 +298,24 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid(const NEURON_ISA_TPB_P
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_pseudo_dma_ext_fields)
+#define DMASPEC_SHIPPED_is_valid_pseudo_dma_ext_fields
+/**
+ * is_valid_pseudo_dma_ext_fields(i, nc): the shipped validator's name (seed-004 §5.2) for
+ * NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid_pseudo_dma_ext_fields(): whether `i` passes it on
+ * NeuronCore generation `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_pseudo_dma_ext_fields(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid_pseudo_dma_ext_fields(i);
+}
 #endif
 
 DMASPEC_OWN_USES_END

@@ -11,10 +11,16 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
- * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT (byte 0):
- * `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM`.
+ * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT (byte 0) as a number, for the preprocessor
+ * (`#if`).
  */
-#define NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE 0xc2
+#define NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE_VALUE 0xc2
+/**
+ * Opcode of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT (byte 0):
+ * `NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM`, the enumerator, so that it assigns to the enum-typed
+ * `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM
 /** Size of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT in bytes. */
 #define NEURON_ISA_TPB_PSEUDO_DMA_REARM_SIZE 64
 
@@ -62,7 +68,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT, header) =
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT, events) == 4, "NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT.events is at offset 4");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT, dma_queue_name) == 12, "NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT.dma_queue_name is at offset 12");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT, unknown_44) == 44, "NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT.unknown_44 is at offset 44");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM, "NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM, "NEURON_ISA_TPB_PSEUDO_DMA_REARM_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMAREARM");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -115,7 +121,8 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_REARM_sqi_no_rearm_feature(const NE
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT holds
  * (NEURON_ISA_TPB_PSEUDO_DMA_REARM_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_REARM_rule_truth(const NEURON_ISA_TPB_PSEUDO_DMA_REARM_STRUCT *i, unsigned nc) {
     uint64_t t = 0;

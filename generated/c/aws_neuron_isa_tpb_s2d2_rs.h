@@ -10,8 +10,13 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S2D2_RS_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_RANGE_SELECT`. */
-#define NEURON_ISA_TPB_S2D2_RS_OPCODE 0xbc
+/** Opcode of NEURON_ISA_TPB_S2D2_RS_STRUCT (byte 0) as a number, for the preprocessor (`#if`). */
+#define NEURON_ISA_TPB_S2D2_RS_OPCODE_VALUE 0xbc
+/**
+ * Opcode of NEURON_ISA_TPB_S2D2_RS_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_RANGE_SELECT`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_S2D2_RS_OPCODE NEURON_ISA_TPB_OPCODE_RANGE_SELECT
 /** Size of NEURON_ISA_TPB_S2D2_RS_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S2D2_RS_SIZE 64
 
@@ -182,7 +187,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound0) == 40, "NE
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, bound1) == 44, "NEURON_ISA_TPB_S2D2_RS_STRUCT.bound1 is at offset 44");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, dst_mem_pattern) == 48, "NEURON_ISA_TPB_S2D2_RS_STRUCT.dst_mem_pattern is at offset 48");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S2D2_RS_STRUCT, reserved1) == 60, "NEURON_ISA_TPB_S2D2_RS_STRUCT.reserved1 is at offset 60");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S2D2_RS_OPCODE == NEURON_ISA_TPB_OPCODE_RANGE_SELECT, "NEURON_ISA_TPB_S2D2_RS_OPCODE is NEURON_ISA_TPB_OPCODE_RANGE_SELECT");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S2D2_RS_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_RANGE_SELECT, "NEURON_ISA_TPB_S2D2_RS_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_RANGE_SELECT");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -619,8 +624,9 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_s_valid_idx_bound_check_reg(const NEUR
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_S2D2_RS_STRUCT holds (NEURON_ISA_TPB_S2D2_RS_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_S2D2_RS_rule_truth(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -712,6 +718,24 @@ static inline bool NEURON_ISA_TPB_S2D2_RS_is_valid(const NEURON_ISA_TPB_S2D2_RS_
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_range_select)
+#define DMASPEC_SHIPPED_is_valid_range_select
+/**
+ * is_valid_range_select(i, nc): the shipped validator's name (wiki-range-select §5.1) for
+ * NEURON_ISA_TPB_S2D2_RS_is_valid_range_select(): whether `i` passes it on NeuronCore generation
+ * `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_range_select(const NEURON_ISA_TPB_S2D2_RS_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_S2D2_RS_is_valid_range_select(i, nc);
+}
 #endif
 
 DMASPEC_OWN_USES_END

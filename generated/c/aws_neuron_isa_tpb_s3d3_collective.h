@@ -11,10 +11,16 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
- * Opcode of NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT (byte 0):
- * `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE`.
+ * Opcode of NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT (byte 0) as a number, for the preprocessor
+ * (`#if`).
  */
-#define NEURON_ISA_TPB_S3D3_COLLECTIVE_OPCODE 0xbf
+#define NEURON_ISA_TPB_S3D3_COLLECTIVE_OPCODE_VALUE 0xbf
+/**
+ * Opcode of NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT (byte 0):
+ * `NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE`, the enumerator, so that it assigns to the enum-typed
+ * `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_S3D3_COLLECTIVE_OPCODE NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE
 /** Size of NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S3D3_COLLECTIVE_SIZE 64
 
@@ -87,7 +93,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT, lnc_size_f
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT, num_active_channels) == 33, "NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT.num_active_channels is at offset 33");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT, reserved1) == 34, "NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT.reserved1 is at offset 34");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT, dst_mem_pattern) == 48, "NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT.dst_mem_pattern is at offset 48");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S3D3_COLLECTIVE_OPCODE == NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE, "NEURON_ISA_TPB_S3D3_COLLECTIVE_OPCODE is NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S3D3_COLLECTIVE_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE, "NEURON_ISA_TPB_S3D3_COLLECTIVE_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_SB2SB_COLLECTIVE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -408,7 +414,8 @@ static inline bool NEURON_ISA_TPB_S3D3_COLLECTIVE_is_valid_sb2sb_collective(cons
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT holds
  * (NEURON_ISA_TPB_S3D3_COLLECTIVE_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_S3D3_COLLECTIVE_rule_truth(const NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -484,6 +491,24 @@ static inline bool NEURON_ISA_TPB_S3D3_COLLECTIVE_is_valid(const NEURON_ISA_TPB_
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_sb2sb_collective)
+#define DMASPEC_SHIPPED_is_valid_sb2sb_collective
+/**
+ * is_valid_sb2sb_collective(i, nc): the shipped validator's name (wiki-s3d3-collective §5;
+ * wiki-s3d3-collective §4.5) for NEURON_ISA_TPB_S3D3_COLLECTIVE_is_valid_sb2sb_collective():
+ * whether `i` passes it on NeuronCore generation `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_sb2sb_collective(const NEURON_ISA_TPB_S3D3_COLLECTIVE_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_S3D3_COLLECTIVE_is_valid_sb2sb_collective(i, nc);
+}
 #endif
 
 DMASPEC_OWN_USES_END

@@ -10,8 +10,15 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DROPOUT`. */
-#define NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE 0x7f
+/**
+ * Opcode of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT (byte 0) as a number, for the preprocessor (`#if`).
+ */
+#define NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE_VALUE 0x7f
+/**
+ * Opcode of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_DROPOUT`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE NEURON_ISA_TPB_OPCODE_DROPOUT
 /** Size of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S3D3_DROPOUT_SIZE 64
 
@@ -131,7 +138,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, reserved1) ==
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold_type) == 43, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.threshold_type is at offset 43");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, threshold) == 44, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.threshold is at offset 44");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT, dst_mem_pattern) == 48, "NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT.dst_mem_pattern is at offset 48");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE == NEURON_ISA_TPB_OPCODE_DROPOUT, "NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE is NEURON_ISA_TPB_OPCODE_DROPOUT");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_DROPOUT, "NEURON_ISA_TPB_S3D3_DROPOUT_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_DROPOUT");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -415,7 +422,8 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_d3_dropout_reserved_zero(const NE
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT holds
  * (NEURON_ISA_TPB_S3D3_DROPOUT_RULE_*); rules limited to other architectures hold. `nc` is the
- * NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana
+ * (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_S3D3_DROPOUT_rule_truth(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -487,6 +495,24 @@ static inline bool NEURON_ISA_TPB_S3D3_DROPOUT_is_valid(const NEURON_ISA_TPB_S3D
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_dropout)
+#define DMASPEC_SHIPPED_is_valid_dropout
+/**
+ * is_valid_dropout(i, nc): the shipped validator's name (wiki-dropout §8; wiki-dropout §3) for
+ * NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dropout(): whether `i` passes it on NeuronCore generation
+ * `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_dropout(const NEURON_ISA_TPB_S3D3_DROPOUT_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_S3D3_DROPOUT_is_valid_dropout(i);
+}
 #endif
 
 DMASPEC_OWN_USES_END

@@ -10,8 +10,13 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S4_PB_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD`. */
-#define NEURON_ISA_TPB_S4_PB_OPCODE 0x67
+/** Opcode of NEURON_ISA_TPB_S4_PB_STRUCT (byte 0) as a number, for the preprocessor (`#if`). */
+#define NEURON_ISA_TPB_S4_PB_OPCODE_VALUE 0x67
+/**
+ * Opcode of NEURON_ISA_TPB_S4_PB_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_S4_PB_OPCODE NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD
 /** Size of NEURON_ISA_TPB_S4_PB_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S4_PB_SIZE 64
 
@@ -121,7 +126,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, unknown_35) == 35, "
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, start_index) == 40, "NEURON_ISA_TPB_S4_PB_STRUCT.start_index is at offset 40");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, mask) == 44, "NEURON_ISA_TPB_S4_PB_STRUCT.mask is at offset 44");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4_PB_STRUCT, reserved2) == 48, "NEURON_ISA_TPB_S4_PB_STRUCT.reserved2 is at offset 48");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4_PB_OPCODE == NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD, "NEURON_ISA_TPB_S4_PB_OPCODE is NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4_PB_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD, "NEURON_ISA_TPB_S4_PB_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_POOL_BUFFER_LOAD");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -284,8 +289,9 @@ static inline bool NEURON_ISA_TPB_S4_PB_is_valid_pool_buffer_load(const NEURON_I
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_S4_PB_STRUCT holds (NEURON_ISA_TPB_S4_PB_RULE_*); rules
- * limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4
- * mariana, 5 maverick).
+ * limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_S4_PB_rule_truth(const NEURON_ISA_TPB_S4_PB_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -343,6 +349,24 @@ static inline bool NEURON_ISA_TPB_S4_PB_is_valid(const NEURON_ISA_TPB_S4_PB_STRU
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_pool_buffer_load)
+#define DMASPEC_SHIPPED_is_valid_pool_buffer_load
+/**
+ * is_valid_pool_buffer_load(i, nc): the shipped validator's name (wiki-gap-cluster §6) for
+ * NEURON_ISA_TPB_S4_PB_is_valid_pool_buffer_load(): whether `i` passes it on NeuronCore generation
+ * `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_pool_buffer_load(const NEURON_ISA_TPB_S4_PB_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_S4_PB_is_valid_pool_buffer_load(i);
+}
 #endif
 
 DMASPEC_OWN_USES_END

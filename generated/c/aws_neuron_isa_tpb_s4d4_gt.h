@@ -10,8 +10,13 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S4D4_GT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_GATHER`. */
-#define NEURON_ISA_TPB_S4D4_GT_OPCODE 0x68
+/** Opcode of NEURON_ISA_TPB_S4D4_GT_STRUCT (byte 0) as a number, for the preprocessor (`#if`). */
+#define NEURON_ISA_TPB_S4D4_GT_OPCODE_VALUE 0x68
+/**
+ * Opcode of NEURON_ISA_TPB_S4D4_GT_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_GATHER`, the enumerator,
+ * so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_S4D4_GT_OPCODE NEURON_ISA_TPB_OPCODE_GATHER
 /** Size of NEURON_ISA_TPB_S4D4_GT_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S4D4_GT_SIZE 64
 
@@ -110,7 +115,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_GT_STRUCT, free_pool_buffer) 
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_GT_STRUCT, reserved1) == 38, "NEURON_ISA_TPB_S4D4_GT_STRUCT.reserved1 is at offset 38");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_GT_STRUCT, immediate) == 40, "NEURON_ISA_TPB_S4D4_GT_STRUCT.immediate is at offset 40");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_GT_STRUCT, dst_mem_pattern) == 44, "NEURON_ISA_TPB_S4D4_GT_STRUCT.dst_mem_pattern is at offset 44");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_GT_OPCODE == NEURON_ISA_TPB_OPCODE_GATHER, "NEURON_ISA_TPB_S4D4_GT_OPCODE is NEURON_ISA_TPB_OPCODE_GATHER");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_GT_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_GATHER, "NEURON_ISA_TPB_S4D4_GT_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_GATHER");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -287,8 +292,9 @@ static inline bool NEURON_ISA_TPB_S4D4_GT_reserved_is_zero(const NEURON_ISA_TPB_
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_S4D4_GT_STRUCT holds (NEURON_ISA_TPB_S4D4_GT_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_GT_rule_truth(const NEURON_ISA_TPB_S4D4_GT_STRUCT *i, unsigned nc) {
     uint64_t t = 0;

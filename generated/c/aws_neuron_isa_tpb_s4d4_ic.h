@@ -10,8 +10,13 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S4D4_IC_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY`. */
-#define NEURON_ISA_TPB_S4D4_IC_OPCODE 0xe7
+/** Opcode of NEURON_ISA_TPB_S4D4_IC_STRUCT (byte 0) as a number, for the preprocessor (`#if`). */
+#define NEURON_ISA_TPB_S4D4_IC_OPCODE_VALUE 0xe7
+/**
+ * Opcode of NEURON_ISA_TPB_S4D4_IC_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_INDIRECT_COPY`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_S4D4_IC_OPCODE NEURON_ISA_TPB_OPCODE_INDIRECT_COPY
 /** Size of NEURON_ISA_TPB_S4D4_IC_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S4D4_IC_SIZE 64
 
@@ -145,7 +150,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, reserved0) == 37, 
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, src_buffer_size) == 38, "NEURON_ISA_TPB_S4D4_IC_STRUCT.src_buffer_size is at offset 38");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, reserved1) == 42, "NEURON_ISA_TPB_S4D4_IC_STRUCT.reserved1 is at offset 42");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_IC_STRUCT, dst_mem_pattern) == 44, "NEURON_ISA_TPB_S4D4_IC_STRUCT.dst_mem_pattern is at offset 44");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_IC_OPCODE == NEURON_ISA_TPB_OPCODE_INDIRECT_COPY, "NEURON_ISA_TPB_S4D4_IC_OPCODE is NEURON_ISA_TPB_OPCODE_INDIRECT_COPY");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_IC_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_INDIRECT_COPY, "NEURON_ISA_TPB_S4D4_IC_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_INDIRECT_COPY");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -227,8 +232,9 @@ static inline bool NEURON_ISA_TPB_S4D4_IC_no_tensor_indirect_ap(const NEURON_ISA
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_S4D4_IC_STRUCT holds (NEURON_ISA_TPB_S4D4_IC_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_IC_rule_truth(const NEURON_ISA_TPB_S4D4_IC_STRUCT *i, unsigned nc) {
     uint64_t t = 0;

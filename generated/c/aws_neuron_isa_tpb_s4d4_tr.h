@@ -10,8 +10,13 @@
 #include "aws_neuron_isa_tpb_common.h"
 DMASPEC_OWN_USES_BEGIN
 
-/** Opcode of NEURON_ISA_TPB_S4D4_TR_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE`. */
-#define NEURON_ISA_TPB_S4D4_TR_OPCODE 0x6b
+/** Opcode of NEURON_ISA_TPB_S4D4_TR_STRUCT (byte 0) as a number, for the preprocessor (`#if`). */
+#define NEURON_ISA_TPB_S4D4_TR_OPCODE_VALUE 0x6b
+/**
+ * Opcode of NEURON_ISA_TPB_S4D4_TR_STRUCT (byte 0): `NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE`, the
+ * enumerator, so that it assigns to the enum-typed `header.opcode` in C and in C++.
+ */
+#define NEURON_ISA_TPB_S4D4_TR_OPCODE NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE
 /** Size of NEURON_ISA_TPB_S4D4_TR_STRUCT in bytes. */
 #define NEURON_ISA_TPB_S4D4_TR_SIZE 64
 
@@ -111,7 +116,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, op_dim) == 37, "NE
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, mask_enable) == 38, "NEURON_ISA_TPB_S4D4_TR_STRUCT.mask_enable is at offset 38");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, reserved1) == 39, "NEURON_ISA_TPB_S4D4_TR_STRUCT.reserved1 is at offset 39");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_S4D4_TR_STRUCT, dst_mem_pattern) == 44, "NEURON_ISA_TPB_S4D4_TR_STRUCT.dst_mem_pattern is at offset 44");
-DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_TR_OPCODE == NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE, "NEURON_ISA_TPB_S4D4_TR_OPCODE is NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE");
+DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_S4D4_TR_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE, "NEURON_ISA_TPB_S4D4_TR_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_STREAM_TRANSPOSE");
 
 /* ---- Validity rules ------------------------------------------------------------ */
 #if defined(__GNUC__)
@@ -535,8 +540,9 @@ static inline bool NEURON_ISA_TPB_S4D4_TR_d4_tr_reserved_z(const NEURON_ISA_TPB_
 
 /**
  * Bit k set when rule k of NEURON_ISA_TPB_S4D4_TR_STRUCT holds (NEURON_ISA_TPB_S4D4_TR_RULE_*);
- * rules limited to other architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman,
- * 4 mariana, 5 maverick).
+ * rules limited to other architectures hold. `nc` is the NeuronCore generation: 2 sunda
+ * (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick
+ * (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t NEURON_ISA_TPB_S4D4_TR_rule_truth(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i, unsigned nc) {
     uint64_t t = 0;
@@ -628,6 +634,24 @@ static inline bool NEURON_ISA_TPB_S4D4_TR_is_valid(const NEURON_ISA_TPB_S4D4_TR_
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
+#endif
+
+/* ---- Shipped names ------------------------------------------------------------- */
+
+#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_is_valid_stream_transpose)
+#define DMASPEC_SHIPPED_is_valid_stream_transpose
+/**
+ * is_valid_stream_transpose(i, nc): the shipped validator's name (wiki-stream-transpose §4.2) for
+ * NEURON_ISA_TPB_S4D4_TR_is_valid_stream_transpose(): whether `i` passes it on NeuronCore
+ * generation `nc` (a DMASPEC_NC_* constant). `i` is a pointer.
+ *
+ * Guarded: defined once however many headers are included; define DMASPEC_NO_SHIPPED_NAMES to leave
+ * the shipped names out.
+ */
+static inline bool is_valid_stream_transpose(const NEURON_ISA_TPB_S4D4_TR_STRUCT *i, unsigned nc) {
+    (void)nc;
+    return NEURON_ISA_TPB_S4D4_TR_is_valid_stream_transpose(i);
+}
 #endif
 
 DMASPEC_OWN_USES_END

@@ -90,7 +90,8 @@ static inline bool SDMA_CCE_DESC_cce_add_min_max_scale_zero(const SDMA_CCE_DESC 
 
 /**
  * Bit k set when rule k of SDMA_CCE_DESC holds (SDMA_CCE_DESC_RULE_*); rules limited to other
- * architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 mariana, 5 maverick).
+ * architectures hold. `nc` is the NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman
+ * (DMASPEC_NC_CAYMAN), 4 mariana (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
  */
 static inline uint64_t SDMA_CCE_DESC_rule_truth(const SDMA_CCE_DESC *i, unsigned nc) {
     uint64_t t = 0;

@@ -210,6 +210,7 @@ impl Headers<'_> {
              #define DMASPEC_STATIC_ASSERT(cond, msg) static_assert(cond, msg)\n#else\n\
              #define DMASPEC_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)\n#endif\n#endif\n"
         );
+        out.push_str(&rules::generations(self.model));
         out.push_str(&gate::prelude(self.model));
         let _ = writeln!(out, "{}", gate::OWN_USES_BEGIN);
         for i in self.common_order() {
@@ -259,15 +260,36 @@ impl Headers<'_> {
         let s = stem(w);
         out.push('\n');
         if let Some(op) = w.opcode() {
-            let e = self
-                .opcode_enumerator(w)
-                .unwrap_or_else(|| op.enumerator.clone());
+            // The enumerator itself, not its number: in C++ an `int` does not convert to
+            // the enum type of `header.opcode`. `_OPCODE_VALUE` is the number, for `#if`.
+            let e = self.opcode_enumerator(w);
+            let shown = e.clone().unwrap_or_else(|| op.enumerator.clone());
             doc(
                 &mut out,
                 "",
-                &[format!("Opcode of {} (byte 0): `{e}`.", w.c_name)],
+                &[format!(
+                    "Opcode of {} (byte 0) as a number, for the preprocessor (`#if`).",
+                    w.c_name
+                )],
             );
-            let _ = writeln!(out, "#define {s}_OPCODE 0x{:02x}", op.value);
+            let _ = writeln!(out, "#define {s}_OPCODE_VALUE 0x{:02x}", op.value);
+            doc(
+                &mut out,
+                "",
+                &[match &e {
+                    Some(_) => format!(
+                        "Opcode of {} (byte 0): `{shown}`, the enumerator, so that it assigns \
+                         to the enum-typed `header.opcode` in C and in C++.",
+                        w.c_name
+                    ),
+                    None => format!("Opcode of {} (byte 0): `{shown}`.", w.c_name),
+                }],
+            );
+            let _ = writeln!(
+                out,
+                "#define {s}_OPCODE {}",
+                e.as_deref().unwrap_or(&format!("{s}_OPCODE_VALUE"))
+            );
         }
         doc(&mut out, "", &[format!("Size of {} in bytes.", w.c_name)]);
         let _ = write!(out, "#define {s}_SIZE {}\n\n", w.size);
@@ -275,8 +297,8 @@ impl Headers<'_> {
         if let Some(e) = self.opcode_enumerator(w) {
             static_assert(
                 &mut out,
-                &format!("{s}_OPCODE == {e}"),
-                &format!("{s}_OPCODE is {e}"),
+                &format!("{s}_OPCODE_VALUE == {e}"),
+                &format!("{s}_OPCODE_VALUE is {e}"),
             );
         }
         out.push_str(&sub_opcode::checks(self.model, w));
@@ -428,6 +450,7 @@ impl Headers<'_> {
             &format!("sizeof({c}) == {}", t.size),
             &format!("{c} is {}", plural(t.size, "byte")),
         );
+        name_helper(out, c, repr, values);
     }
 
     fn flags_def(
@@ -633,4 +656,43 @@ impl Headers<'_> {
             );
         }
     }
+}
+
+/// `static inline const char *<enum>_name(<enum> v)`: the spec name of each enumerator
+/// (the first of several sharing a value; never an alias), NULL for any other value.
+fn name_helper(out: &mut String, c: &str, repr: Int, values: &[Enumerator]) {
+    doc(
+        out,
+        "",
+        &[format!(
+            "The spec name of a {c} value{}, or NULL when the value is no enumerator. \
+             Aliases are never returned; an enumerator limited to some architectures is named \
+             on every one.",
+            values.first().map_or(String::new(), |v| format!(
+                " (\"{}\" for `{}`)",
+                v.name, v.c_name
+            ))
+        )],
+    );
+    let _ = writeln!(out, "static inline const char *{c}_name({c} v) {{");
+    if values.is_empty() {
+        let _ = writeln!(out, "    (void)v;\n    return NULL;\n}}");
+        return;
+    }
+    let _ = writeln!(out, "    switch (v) {{");
+    let mut seen: Vec<u64> = Vec::new();
+    for v in values {
+        if seen.contains(&v.value) {
+            continue;
+        }
+        seen.push(v.value);
+        let name = v.name.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(
+            out,
+            "    case {}{}:\n        return \"{name}\";",
+            hex(v.value, repr),
+            suffix(repr)
+        );
+    }
+    let _ = writeln!(out, "    default:\n        return NULL;\n    }}\n}}");
 }

@@ -21,6 +21,62 @@ use crate::model::path::{Hop, Step, Unions};
 use crate::model::rules::{Authority, Enforcement, Expr, RuleKind, RuleSet, arch_condition, not};
 use crate::model::*;
 
+/// `DMASPEC_NC_<ARCH>`: the name of an architecture's `nc`, the NeuronCore generation
+/// the validators take.
+pub(super) fn nc_macro(arch: &str) -> String {
+    let a: String = arch
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("DMASPEC_NC_{a}")
+}
+
+/// One `#define DMASPEC_NC_<ARCH> <nc>` per architecture, for the common header.
+pub(super) fn generations(model: &Model) -> String {
+    let mut out = String::new();
+    if model.archs.is_empty() {
+        return out;
+    }
+    out.push_str(
+        "\n/* NeuronCore generations: the `nc` argument of the validators, one per architecture\n \
+         * (spec/arch.toml). */\n",
+    );
+    let mut seen: Vec<String> = Vec::new();
+    for a in &model.archs {
+        let m = nc_macro(&a.name);
+        if seen.contains(&m) {
+            continue;
+        }
+        doc(
+            &mut out,
+            "",
+            &[format!("{} (nc {}): {}", a.name, a.nc, a.doc)],
+        );
+        let _ = writeln!(out, "#define {m} {}", a.nc);
+        seen.push(m);
+    }
+    out
+}
+
+/// The `nc` values, for a doc comment: `2 (DMASPEC_NC_SUNDA), 3 (…)`.
+fn nc_list(model: &Model) -> String {
+    if model.archs.is_empty() {
+        return "no architecture is named".to_string();
+    }
+    model
+        .archs
+        .iter()
+        .map(|a| format!("{} {} ({})", a.nc, a.name, nc_macro(&a.name)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Constants, tables and the validators of nested types, for the common header.
 pub(super) fn common(model: &Model) -> String {
     let r = &model.rules;
@@ -140,8 +196,76 @@ pub(super) fn word(model: &Model, w: &TypeDef) -> String {
             "\n/* ---- Validity rules ------------------------------------------------------------ */\n",
         );
         set(model, s, &mut out);
+        shipped_names(model, s, &mut out);
     }
     out
+}
+
+/// A set's shipped validators: its top rules named `is_valid_*` that the header states.
+fn shipped_roots(s: &RuleSet) -> impl Iterator<Item = usize> + '_ {
+    s.rules.iter().enumerate().filter_map(|(k, r)| {
+        (r.parent.is_none() && r.id.starts_with("is_valid_") && r.authority == Authority::Header)
+            .then_some(k)
+    })
+}
+
+/// The shipped names (`is_valid_dma_direct2d(i, nc)`) of a word's validators, each a
+/// `static inline` function guarded by `DMASPEC_SHIPPED_<name>`, so that no two headers
+/// define it (and `DMASPEC_NO_SHIPPED_NAMES` leaves them all out). A name two words'
+/// validators share is given to neither.
+fn shipped_names(model: &Model, s: &RuleSet, out: &mut String) {
+    let taken = |id: &str| {
+        model
+            .rules
+            .sets
+            .iter()
+            .filter(|o| model.ty(o.owner).is_top_level())
+            .flat_map(|o| shipped_roots(o).map(move |k| &o.rules[k].id))
+            .filter(|other| other.as_str() == id)
+            .count()
+    };
+    let owner = model.ty(s.owner);
+    let (st, c) = (stem(owner), &owner.c_name);
+    let roots: Vec<usize> = shipped_roots(s)
+        .filter(|&k| taken(&s.rules[k].id) == 1)
+        .collect();
+    if roots.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\n/* ---- Shipped names ------------------------------------------------------------- */\n",
+    );
+    for k in roots {
+        let r = &s.rules[k];
+        let id = &r.id;
+        let call = if s.uses_arch(k) { "i, nc" } else { "i" };
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "#if !defined(DMASPEC_NO_SHIPPED_NAMES) && !defined(DMASPEC_SHIPPED_{id})\n\
+             #define DMASPEC_SHIPPED_{id}"
+        );
+        doc(
+            out,
+            "",
+            &[
+                format!(
+                    "{id}(i, nc): the shipped validator's name ({}) for {st}_{id}(): whether \
+                     `i` passes it on NeuronCore generation `nc` (a DMASPEC_NC_* constant). \
+                     `i` is a pointer.",
+                    cites(&r.evidence)
+                ),
+                "Guarded: defined once however many headers are included; define \
+                 DMASPEC_NO_SHIPPED_NAMES to leave the shipped names out."
+                    .to_string(),
+            ],
+        );
+        let _ = writeln!(
+            out,
+            "static inline bool {id}(const {c} *i, unsigned nc) {{\n    (void)nc;\n    \
+             return {st}_{id}({call});\n}}\n#endif"
+        );
+    }
 }
 
 fn table_fn(name: &str) -> String {
@@ -338,8 +462,8 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
         "",
         &[format!(
             "Bit k set when rule k of {c} holds ({st}_RULE_*); rules limited to other \
-             architectures hold. `nc` is the NeuronCore generation (2 sunda, 3 cayman, 4 \
-             mariana, 5 maverick)."
+             architectures hold. `nc` is the NeuronCore generation: {}.",
+            nc_list(model)
         )],
     );
     let _ = writeln!(

@@ -21,12 +21,22 @@ pub(super) fn checks(model: &Model, w: &TypeDef) -> String {
     };
     let Some(s) = &op.sub else { return out };
     let (st, env_c) = (stem(w), &env.c_name);
-    let value = field_type(model, env, &s.field)
+    let enumerator = field_type(model, env, &s.field)
         .and_then(|t| match &t.kind {
             TypeKind::Enum { values, .. } => values.iter().find(|v| v.name == s.enumerator),
             _ => None,
         })
-        .map_or_else(|| s.value.to_string(), |v| v.c_name.clone());
+        .map(|v| v.c_name.clone());
+    doc(
+        &mut out,
+        "",
+        &[format!(
+            "Sub-opcode of {} within {env_c} as a number, for the preprocessor (`#if`).",
+            w.c_name
+        )],
+    );
+    let _ = writeln!(out, "#define {st}_SUB_OPCODE_VALUE {}", s.value);
+    // The enumerator, where there is one: it assigns to an enum-typed field in C++ too.
     doc(
         &mut out,
         "",
@@ -35,11 +45,20 @@ pub(super) fn checks(model: &Model, w: &TypeDef) -> String {
             w.c_name, s.field, s.offset, s.enumerator
         )],
     );
-    let _ = writeln!(out, "#define {st}_SUB_OPCODE {}", s.value);
+    let _ = writeln!(
+        out,
+        "#define {st}_SUB_OPCODE {}",
+        enumerator
+            .clone()
+            .unwrap_or_else(|| format!("{st}_SUB_OPCODE_VALUE"))
+    );
     static_assert(
         &mut out,
-        &format!("{st}_SUB_OPCODE == {value}"),
-        &format!("{st}_SUB_OPCODE is {}", s.enumerator),
+        &format!(
+            "{st}_SUB_OPCODE_VALUE == {}",
+            enumerator.unwrap_or_else(|| s.value.to_string())
+        ),
+        &format!("{st}_SUB_OPCODE_VALUE is {}", s.enumerator),
     );
     for c in [&w.c_name, env_c] {
         static_assert(
