@@ -284,7 +284,7 @@ fn a_long_list_of_errors_is_cut_with_a_count() {
 #[test]
 fn a_very_long_line_is_shown_cut_around_the_error() {
     let s = Spec::new("long-line");
-    // A 92,813-character line with a syntax error near its end.
+    // A 92,813-character line with a syntax error near its end (at the first `!`).
     let head = "doc_x = \"";
     let tail = "\" !!!";
     let line = format!(
@@ -302,7 +302,7 @@ fn a_very_long_line_is_shown_cut_around_the_error() {
         "a line of {widest} characters: {}",
         cut(&all)
     );
-    assert!(all.contains("long.toml:1:92810"), "{}", cut(&all));
+    assert!(all.contains("long.toml:1:92811"), "{}", cut(&all));
     assert!(all.contains("…aaaa"), "{}", cut(&all));
     assert!(all.contains("\" !!!"), "{}", cut(&all));
 }
