@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity as CodespanSeverity};
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files::{self, Files, SimpleFiles};
 use codespan_reporting::term::{self, Config};
 
 /// How bad a problem is: an error stops the spec from loading; a warning is a lint
@@ -49,6 +49,14 @@ impl fmt::Display for SpecError {
     }
 }
 
+/// How many problems [`SpecErrors::render`] and `Display` show before they only count the
+/// rest (the summary still counts them all).
+pub const MAX_SHOWN: usize = 100;
+
+/// How many characters of a source line [`SpecErrors::render`] shows: a longer line is cut
+/// to this width around the error, with `…` where it was cut.
+pub const SNIPPET_WIDTH: usize = 120;
+
 /// Every problem the loader found, in file order. The loader reports them all at once so
 /// that one run fixes a whole edit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,11 +64,14 @@ pub struct SpecErrors(pub Vec<SpecError>);
 
 impl fmt::Display for SpecErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
+        for (i, e) in self.0.iter().take(MAX_SHOWN).enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
             write!(f, "{e}")?;
+        }
+        if let Some(more) = self.more() {
+            write!(f, "\n{more}")?;
         }
         Ok(())
     }
@@ -85,18 +96,35 @@ impl SpecErrors {
         format!("{found} in {}", plural(files.len(), "file"))
     }
 
+    /// `… and 12 more errors` after the first [`MAX_SHOWN`], if there are more.
+    fn more(&self) -> Option<String> {
+        let rest = self.0.get(MAX_SHOWN..).filter(|r| !r.is_empty())?;
+        let warnings = rest
+            .iter()
+            .filter(|e| e.severity == Severity::Warning)
+            .count();
+        let what = match warnings {
+            0 => "error",
+            _ if warnings == rest.len() => "warning",
+            _ => "problem",
+        };
+        let plural = if rest.len() == 1 { "" } else { "s" };
+        Some(format!("… and {} more {what}{plural}", rest.len()))
+    }
+
     /// How many of the problems are of `severity`.
     pub fn count(&self, severity: Severity) -> usize {
         self.0.iter().filter(|e| e.severity == severity).count()
     }
 
     /// The errors with the source lines they point at, as a compiler prints them, and
-    /// the [`Self::summary`] at the end.
+    /// the [`Self::summary`] at the end: the first [`MAX_SHOWN`] and a count of the rest,
+    /// each line cut to [`SNIPPET_WIDTH`] characters around the error.
     pub fn render(&self) -> String {
-        let mut files = SimpleFiles::new();
+        let mut files = Snippets::default();
         let mut out = term::termcolor::NoColor::new(Vec::new());
         let config = Config::default();
-        for e in &self.0 {
+        for e in self.0.iter().take(MAX_SHOWN) {
             let file = e.file.display().to_string();
             let severity = match e.severity {
                 Severity::Error => CodespanSeverity::Error,
@@ -111,8 +139,8 @@ impl SpecErrors {
                 };
                 Diagnostic::new(severity).with_message(message)
             } else {
-                let (text, span) = e.excerpt();
-                let id = files.add(file, text);
+                let (text, span, shift) = e.snippet();
+                let id = files.add(file, text, shift);
                 Diagnostic::new(severity)
                     .with_message(&e.message)
                     .with_labels(vec![Label::primary(id, span)])
@@ -128,6 +156,10 @@ impl SpecErrors {
             }
         }
         let mut text = String::from_utf8_lossy(&out.into_inner()).into_owned();
+        if let Some(more) = self.more() {
+            text.push_str(&more);
+            text.push_str("\n\n");
+        }
         text.push_str(&self.summary());
         text
     }
@@ -176,6 +208,92 @@ impl SpecError {
         text.push_str(&self.source_line);
         text.push('\n');
         (text, start..start + len)
+    }
+}
+
+/// The snippets [`SpecErrors::render`] shows, each one line of a file (cut, perhaps), with
+/// the columns of the file.
+#[derive(Default)]
+struct Snippets {
+    files: SimpleFiles<String, String>,
+    /// Per file: what to add to a column in the snippet.
+    shifts: Vec<usize>,
+}
+
+impl Snippets {
+    fn add(&mut self, name: String, text: String, shift: usize) -> usize {
+        self.shifts.push(shift);
+        self.files.add(name, text)
+    }
+}
+
+impl<'a> Files<'a> for Snippets {
+    type FileId = usize;
+    type Name = String;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<String, files::Error> {
+        self.files.name(id)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, files::Error> {
+        self.files.source(id)
+    }
+
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, files::Error> {
+        self.files.line_index(id, byte_index)
+    }
+
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, files::Error> {
+        self.files.line_range(id, line_index)
+    }
+
+    fn column_number(
+        &'a self,
+        id: usize,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, files::Error> {
+        let column = self.files.column_number(id, line_index, byte_index)?;
+        Ok(column + self.shifts.get(id).copied().unwrap_or_default())
+    }
+}
+
+impl SpecError {
+    /// [`Self::excerpt`] with the line cut to [`SNIPPET_WIDTH`] characters around the
+    /// span's start (`…` marks each cut), for showing.
+    /// Also returns how many characters the line was cut at its start, less the `…`
+    /// (what to add to a column in the snippet for the column in the file).
+    fn snippet(&self) -> (String, Range<usize>, usize) {
+        let (text, span) = self.excerpt();
+        let line_start = text.len() - self.source_line.len() - 1;
+        let line = &self.source_line;
+        let chars = line.chars().count();
+        if chars <= SNIPPET_WIDTH {
+            return (text, span, 0);
+        }
+        // Byte offset of every char boundary, by character index.
+        let at = |c: usize| line.char_indices().nth(c).map_or(line.len(), |(i, _)| i);
+        let col = self.column.max(1) - 1;
+        let first = col
+            .saturating_sub(SNIPPET_WIDTH / 3)
+            .min(chars - SNIPPET_WIDTH);
+        let last = first + SNIPPET_WIDTH;
+        let (from, to) = (at(first), at(last));
+        let mut cut = "\n".repeat(self.line.max(1) - 1);
+        let lead = if first > 0 { "…" } else { "" };
+        cut.push_str(lead);
+        let base = cut.len();
+        cut.push_str(&line[from..to]);
+        if last < chars {
+            cut.push('…');
+        }
+        cut.push('\n');
+        // The span, from where it starts in the line, clipped to what is shown.
+        let start = (span.start - line_start).clamp(from, to);
+        let end = (span.end - line_start).clamp(start, to);
+        let shift = first - lead.chars().count();
+        (cut, base + start - from..base + end - from, shift)
     }
 }
 

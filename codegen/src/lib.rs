@@ -133,6 +133,7 @@ impl Builder {
             .map(|level| Gate::resolve(&model, level))
             .transpose()?;
         let code = emit::rust::render_gated(&model, &self.runtime, gate.as_ref());
+        let code = output::name_spec_dir(&code, &output::spec_label(&self.spec_dir));
         output::write_stamped(&out_dir, &self.file_name, &code).map_err(output_errors)?;
         if let Some(name) = &self.dictionary_file {
             let json = emit::json::dictionary(&model);

@@ -1334,7 +1334,8 @@ fn a_byte_that_is_not_utf8_is_reported_where_it_is() {
     );
     assert_eq!(
         e.message,
-        "byte 0xe9 is not UTF-8: spec files are UTF-8 text"
+        "byte 0xe9 at byte offset 38 is not UTF-8: spec files are UTF-8 text; this file is \
+         not read"
     );
 }
 

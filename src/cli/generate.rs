@@ -21,10 +21,13 @@ const FOREIGN_SHOWN: usize = 20;
 pub fn run(args: &GenArgs) -> Result<(), CliError> {
     output::check_separate(&args.spec, &args.out)?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
-    let artifacts = dmaspec_codegen::generate(&model);
+    let mut artifacts = dmaspec_codegen::generate(&model);
+    // The stamps name the spec directory read (`spec` by default).
+    output::name_spec_dir_all(&mut artifacts, &output::spec_label(&args.spec));
     if args.check {
         let survey = output::survey(&args.out, &artifacts)?;
         report_foreign(&args.out, &survey.foreign);
+        report_kept(&args.out, &survey.kept);
         if survey.stale.is_empty() {
             return Ok(());
         }
@@ -37,6 +40,14 @@ pub fn run(args: &GenArgs) -> Result<(), CliError> {
     }
     let done = output::write_artifacts(&args.out, &artifacts)?;
     report_foreign(&args.out, &done.foreign);
+    report_kept(&args.out, &done.kept);
+    for (path, _) in done
+        .stale
+        .iter()
+        .filter(|(_, why)| *why == Staleness::Extra)
+    {
+        eprintln!("removed {}", args.out.join(path).display());
+    }
     let count = |extra: bool| {
         done.stale
             .iter()
@@ -51,6 +62,19 @@ pub fn run(args: &GenArgs) -> Result<(), CliError> {
         count(true)
     );
     Ok(())
+}
+
+/// Files the manifest lists that gen would remove but does not: they lack its stamp.
+fn report_kept(out: &Path, kept: &[String]) {
+    for path in kept {
+        eprintln!(
+            "not removed: {} is listed in {} but has no `{}` stamp, so dmaspec gen did not \
+             write it; delete it yourself if it is an old generated file",
+            out.join(path).display(),
+            out.join(output::MANIFEST).display(),
+            output::STAMP
+        );
+    }
 }
 
 fn report_foreign(out: &Path, foreign: &[String]) {

@@ -58,22 +58,24 @@ const UNUSED_ALLOW: &str = "unused_allow";
 /// Loads the spec below `dir` and lints it: every error and warning, in file order.
 pub fn check_dir(dir: &Path) -> SpecErrors {
     match load::read(dir) {
-        Ok(read) => check(dir, read.files, read.errors),
+        Ok(read) => check(dir, read.files, read.errors, read.unread),
         Err(e) => e,
     }
 }
 
 /// [`check_dir`] on files given as (path, text), as [`load::load_files`] takes them.
 pub fn check_files(root: &Path, files: Vec<(std::path::PathBuf, String)>) -> SpecErrors {
-    check(root, files, Vec::new())
+    check(root, files, Vec::new(), Vec::new())
 }
 
 fn check(
     root: &Path,
     files: Vec<(std::path::PathBuf, String)>,
     early: Vec<SpecError>,
+    unread: Vec<std::path::PathBuf>,
 ) -> SpecErrors {
-    let loaded = load::load_files(root, files.clone());
+    let all_read = unread.is_empty();
+    let (model, errors, read_clean) = load::load_all(root, files.clone(), early, unread);
     let texts: Vec<Spec> = files
         .into_iter()
         .map(|(path, text)| Spec {
@@ -81,14 +83,10 @@ fn check(
             file: SourceFile { path, text },
         })
         .collect();
-    let mut out = early;
-    let model = match loaded {
-        Ok(model) => Some(model),
-        Err(errors) => {
-            out.extend(errors.0);
-            None
-        }
-    };
+    // The model-level lints run where every spec file was read and loads (a misnamed
+    // `*.TOML` is an error of its own, not a reason to hold back the lints).
+    let model = (all_read && read_clean).then_some(model);
+    let mut out = errors;
     let mut found = Vec::new();
     evidence::fields(&texts, &mut found);
     if let Some(model) = &model {

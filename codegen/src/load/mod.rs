@@ -36,6 +36,7 @@ mod top_level;
 mod words;
 
 use cascade::Cause;
+pub use files::MAX_SPEC_FILE_BYTES;
 pub(crate) use files::{SpecFiles, discover, read};
 use nesting::Room;
 
@@ -46,7 +47,7 @@ pub fn load_dir(dir: &Path) -> Result<Model, SpecErrors> {
 
 /// Loads the files [`files::read`] found below `dir`.
 pub(crate) fn load_read(dir: &Path, read: SpecFiles) -> Result<Model, SpecErrors> {
-    load(dir, read.files, read.errors)
+    load(dir, read.files, read.errors, read.unread)
 }
 
 /// A spec file's declarations as written, for the lints (`None` when it does not parse;
@@ -57,16 +58,37 @@ pub(crate) fn parse_raw(text: &str) -> Option<RawFile> {
 
 /// Loads spec files given as (path, text); `root` is what paths in the model are relative to.
 pub fn load_files(root: &Path, files: Vec<(PathBuf, String)>) -> Result<Model, SpecErrors> {
-    load(root, files, Vec::new())
+    load(root, files, Vec::new(), Vec::new())
 }
 
 fn load(
     root: &Path,
     files: Vec<(PathBuf, String)>,
     early: Vec<SpecError>,
+    unread: Vec<PathBuf>,
 ) -> Result<Model, SpecErrors> {
+    let (model, errors, _) = load_all(root, files, early, unread);
+    if errors.is_empty() {
+        Ok(model)
+    } else {
+        Err(SpecErrors(errors))
+    }
+}
+
+/// Loads `files` after `early` errors about the files that could not be read (`unread`):
+/// what is missing because one of those was not read is folded into its error. Returns
+/// the model (incomplete where there are errors), every error in file order, and whether
+/// the files that were read loaded without errors of their own.
+pub(crate) fn load_all(
+    root: &Path,
+    files: Vec<(PathBuf, String)>,
+    early: Vec<SpecError>,
+    unread: Vec<PathBuf>,
+) -> (Model, Vec<SpecError>, bool) {
+    let early_count = early.len();
     let mut loader = Loader {
         root: root.to_path_buf(),
+        unread,
         errors: early,
         files: Vec::new(),
         cascades: Vec::new(),
@@ -99,6 +121,7 @@ fn load(
         loader.files.push(file);
     }
     let model = loader.resolve(raws);
+    let read_clean = loader.errors.len() == early_count;
     cascade::suppress(&mut loader.errors, &loader.cascades);
     // The checks run declaration kind by kind; report in file order, as documented.
     let order = |e: &SpecError| {
@@ -106,15 +129,13 @@ fn load(
         (file, e.span.start)
     };
     loader.errors.sort_by_key(order);
-    if loader.errors.is_empty() {
-        Ok(model)
-    } else {
-        Err(SpecErrors(loader.errors))
-    }
+    (model, loader.errors, read_clean)
 }
 
 struct Loader {
     root: PathBuf,
+    /// Spec files found but not read (not UTF-8, not regular files); an early error each.
+    unread: Vec<PathBuf>,
     errors: Vec<SpecError>,
     files: Vec<SourceFile>,
     /// (root error, first error it may explain, cause).
@@ -343,6 +364,18 @@ impl Loader {
     /// and folds every later error starting with `follows` into that one.
     fn missing(&mut self, file: &str, what: &str, why: &str, follows: &[&'static str]) {
         let path = self.root.join(file);
+        let root = self.unread.contains(&path).then(|| {
+            (self.errors.iter())
+                .position(|e| e.file == path)
+                .unwrap_or_default()
+        });
+        if let Some(root) = root {
+            // The file is there but could not be read: its error says so.
+            for p in follows {
+                self.cascades.push((root, root + 1, Cause::Prefix(p)));
+            }
+            return;
+        }
         let message = if self.files.iter().any(|f| f.path == path) {
             format!("{} declares no {what}: {why}", path.display())
         } else {
