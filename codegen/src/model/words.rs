@@ -13,7 +13,7 @@ pub enum Int {
     U16,
     /// Three bytes, little-endian: only a bitfield's container (`repr = "u24"`), for a
     /// 24-bit packed group that shares its word with a byte of another member (the
-    /// notification record's word0 [23:0] under its header byte). Held in a `u32`.
+    /// notification record's word0 `[23:0]` under its header byte). Held in a `u32`.
     U24,
     U32,
     U64,
