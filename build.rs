@@ -1,7 +1,21 @@
-// Generates the word types from spec/ into OUT_DIR (see dmaspec-codegen's Builder).
-use dmaspec_codegen::Level;
+// With feature `generate`, generates the word types from spec/ into OUT_DIR (see
+// dmaspec-codegen's Builder); without it the library compiles the checked-in copy.
 
 fn main() {
+    #[cfg(feature = "generate")]
+    generate();
+    // `words::regs` exists only when the spec has register files; tests that compare it
+    // with other targets (tests/c_registers.rs) compile that part under this cfg.
+    println!("cargo::rustc-check-cfg=cfg(dmaspec_regfiles)");
+    #[cfg(not(feature = "generate"))]
+    if include_str!("generated/rust/dmaspec.rs").contains("\npub mod regs {") {
+        println!("cargo::rustc-cfg=dmaspec_regfiles");
+    }
+}
+
+#[cfg(feature = "generate")]
+fn generate() {
+    use dmaspec_codegen::Level;
     let report = |errors: dmaspec_codegen::SpecErrors| -> ! {
         eprintln!("{}", errors.render());
         panic!("spec/ has {} error(s); see above", errors.0.len());
@@ -26,9 +40,6 @@ fn main() {
         builder
     };
     let model = builder.compile().unwrap_or_else(|e| report(e));
-    // `words::regs` exists only when the spec has register files; tests that compare it
-    // with other targets (tests/c_registers.rs) compile that part under this cfg.
-    println!("cargo::rustc-check-cfg=cfg(dmaspec_regfiles)");
     if !model.regfiles.is_empty() {
         println!("cargo::rustc-cfg=dmaspec_regfiles");
     }

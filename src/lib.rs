@@ -6,12 +6,6 @@
 //! `generated/rust/dmaspec.rs`.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
-// The CLI's modules name the crate as its users do (`dmaspec::stream`).
-#[cfg(feature = "cli")]
-extern crate self as dmaspec;
-
-#[cfg(feature = "cli")]
-pub mod cli;
 // The DGE helpers encode the ADDR8 arms the sources only infer; a confidence gate marks
 // those for the crate's users, not for the crate's own use of them.
 #[allow(deprecated)]
@@ -26,13 +20,20 @@ pub mod views;
 /// The generated words and their types, named as in the spec.
 #[allow(non_camel_case_types)]
 pub mod words {
+    // Feature `generate`: build.rs generated them from spec/; otherwise the checked-in copy
+    // the same spec produced (a test fails when it is stale).
+    #[cfg(feature = "generate")]
     include!(concat!(env!("OUT_DIR"), "/dmaspec.rs"));
+    #[cfg(not(feature = "generate"))]
+    include!("../generated/rust/dmaspec.rs");
 }
 
 /// The JSON dictionary of the spec the crate was built from: `generated/dmaspec.json`'s
-/// text (format `dmaspec/4`), rendered by build.rs, never a checked-in copy.
-#[cfg(feature = "dictionary")]
+/// text (format `dmaspec/4`); with feature `generate`, rendered by build.rs.
+#[cfg(all(feature = "dictionary", feature = "generate"))]
 pub const DICTIONARY: &str = include_str!(concat!(env!("OUT_DIR"), "/dmaspec.json"));
+#[cfg(all(feature = "dictionary", not(feature = "generate")))]
+pub const DICTIONARY: &str = include_str!("../generated/dmaspec.json");
 
 pub use runtime::DecodeError;
 

@@ -2,11 +2,11 @@
 //! for trace analysis. The value is the one `decode --json` shows for the field (as stored:
 //! an enum's or a flag set's `raw`, a `*_elem_size` of 0 as 0).
 
-use dmaspec::cli::CliError;
 use dmaspec::runtime::meta::{FieldMeta, LeafMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::stream::{Decoded, Decoder, WORD_SIZE, trailing_partial};
 use dmaspec::{Arch, WORDS};
+use dmaspec_cli::CliError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 

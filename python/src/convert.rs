@@ -1,7 +1,7 @@
 //! Python values in (the data of a stream, an architecture's name) and JSON values out.
 
 use dmaspec::Arch;
-use dmaspec::cli::input::WordReader;
+use dmaspec_cli::input::WordReader;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyDict, PyList, PyString};
@@ -40,7 +40,7 @@ impl Data {
 
 /// The architecture named `name`, or the CLI's error for `--arch`.
 pub fn arch(name: &str) -> PyResult<Arch> {
-    dmaspec::cli::parse_arch(name).map_err(usage)
+    dmaspec_cli::parse_arch(name).map_err(usage)
 }
 
 /// A JSON value as the Python value `json.loads` makes of it.

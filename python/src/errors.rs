@@ -1,7 +1,7 @@
 //! The CLI's errors as the package's exceptions (python/dmaspec/errors.py), with the
 //! CLI's messages.
 
-use dmaspec::cli::CliError;
+use dmaspec_cli::CliError;
 use pyo3::prelude::*;
 
 /// The exception of `class` (a name in `dmaspec.errors`) with `message`, and the list of

@@ -5,11 +5,11 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use dmaspec::Arch;
-use dmaspec::cli::CliError;
-use dmaspec::cli::decode::{Words, instruction_json};
-use dmaspec::cli::input::WordReader;
-use dmaspec::cli::records::{self, Records};
 use dmaspec::runtime::record::RecordMeta;
+use dmaspec_cli::CliError;
+use dmaspec_cli::decode::{Words, instruction_json};
+use dmaspec_cli::input::WordReader;
+use dmaspec_cli::records::{self, Records};
 use pyo3::prelude::*;
 use serde_json::Value as Json;
 

@@ -1,4 +1,4 @@
-//! `dmaspec._native`: the command line's verbs (`dmaspec::cli`) over Python objects, so
+//! `dmaspec._native`: the command line's verbs (`dmaspec_cli`) over Python objects, so
 //! the package gives what the CLI prints, built by the same code. The public API, its
 //! types and docs are the package around it (python/dmaspec/).
 
@@ -12,10 +12,10 @@ use pyo3::prelude::*;
 
 #[pymodule]
 mod _native {
-    use dmaspec::cli::input::WordReader;
-    use dmaspec::cli::lower::{LowerArgs, Vars, lower_stream, parse_vars, read_vars};
-    use dmaspec::cli::{explain as cli_explain, records, validate as cli_validate};
     use dmaspec::json;
+    use dmaspec_cli::input::WordReader;
+    use dmaspec_cli::lower::{LowerArgs, Vars, lower_stream, parse_vars, read_vars};
+    use dmaspec_cli::{explain as cli_explain, records, validate as cli_validate};
     use pyo3::prelude::*;
     use pyo3::types::{PyBytes, PyList};
 
@@ -112,7 +112,7 @@ mod _native {
         let (bytes, warnings) = match record {
             None => {
                 let list = json::instructions(doc).map_err(|e| bad(&e))?;
-                let (words, warnings) = dmaspec::cli::encode::encode_list(&list, arch, validate)
+                let (words, warnings) = dmaspec_cli::encode::encode_list(&list, arch, validate)
                     .map_err(|e| raise(py, e))?;
                 (words.concat(), warnings)
             }

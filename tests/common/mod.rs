@@ -1,6 +1,6 @@
-//! Helpers shared by the integration tests (`mod common;` in each test file): the `dmaspec`
-//! binary, the hex vector files, and the properties the fuzz targets and the proptests
-//! share ([`lower_props`], [`encode_props`]; the fuzz targets include those files). The
+//! Helpers shared by the integration tests (`mod common;` in each test file; the CLI's
+//! tests in `cli/tests/` include this file too): the hex vector files, and the properties
+//! the fuzz targets and the proptests share ([`lower_props`], [`encode_props`]; the fuzz targets include those files). The
 //! workspace's spec and model, the in-memory specs of the loader-error tests and the C
 //! compilers' flags come from `dmaspec-testkit`, which the generator's tests use too.
 //!
@@ -11,51 +11,10 @@
 pub mod encode_props;
 pub mod lower_props;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 #[allow(unused_imports)] // as with dead_code: each test uses some
 pub use dmaspec_testkit::{cc, model, root, spec};
-
-// ---- the binary ------------------------------------------------------------------------
-
-/// Runs the `dmaspec` binary from the crate root with `args`, feeding it `stdin` (from a
-/// thread, so a large input cannot dead-lock against a full stdout pipe).
-pub fn dmaspec(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dmaspec runs");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
-
-/// A process's stdout as text.
-pub fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// A process's stderr as text.
-pub fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Asserts that a `dmaspec` run exited 0, showing its stderr otherwise.
-#[track_caller]
-pub fn assert_success(o: &Output) {
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
-}
 
 // ---- hex vector files ------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use dmaspec::Arch;
-use dmaspec::cli;
+use dmaspec_cli as cli;
 
 use cli::decode::DecodeArgs;
 use cli::generate::GenArgs;
@@ -265,7 +265,7 @@ fn main() -> ExitCode {
         // wanted, as ripgrep and the coreutils treat it.
         Err(e) if e.is_closed_stdout() => ExitCode::SUCCESS,
         Err(e) => {
-            dmaspec::message!("dmaspec: {e}");
+            dmaspec_cli::message!("dmaspec: {e}");
             ExitCode::from(e.exit_code())
         }
     }

@@ -41,6 +41,6 @@ pub fn message(args: fmt::Arguments<'_>) {
 #[doc(hidden)]
 macro_rules! message {
     ($($arg:tt)*) => {
-        $crate::cli::output::message(format_args!($($arg)*))
+        $crate::output::message(format_args!($($arg)*))
     };
 }

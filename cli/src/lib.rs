@@ -1,4 +1,5 @@
-//! The `dmaspec` command line.
+//! The `dmaspec` command line's verbs as functions: the binary (`main.rs`) and the Python
+//! package call them.
 
 pub mod audit;
 pub mod check;
