@@ -19,6 +19,8 @@ pub enum Format {
     Json,
 }
 
+/// Audit the byte-map tables of Markdown source pages against the spec: per page and
+/// section, the rows it holds exactly, differently or not at all.
 #[derive(clap::Args)]
 pub struct AuditArgs {
     /// Spec directory.

@@ -16,6 +16,8 @@ pub enum Format {
     Json,
 }
 
+/// Load and lint the spec: every load error and lint warning, with file:line:col, the
+/// line and what to do; exit 1 on an error (or a warning, with --deny-warnings).
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// Spec directory.

@@ -10,6 +10,8 @@ use dmaspec_codegen::{Model, SpecErrors};
 
 use super::CliError;
 
+/// What changed between two specs (directories, or revisions with --git), and what
+/// each change does to the generated Rust API and C headers as a semver bump.
 #[derive(clap::Args)]
 pub struct DiffArgs {
     /// The old spec directory (with --git: revision).

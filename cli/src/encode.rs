@@ -7,61 +7,41 @@
 //! when there is one. A fault the instruction records itself (decode's output of an
 //! invalid word) is not an error: the round trip of any stream holds.
 
-use std::fmt::{Display, Write as _};
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use dmaspec::json::{self, encode_all};
 use serde_json::Value as Json;
 
-use super::CliError;
-use super::validate::{FaultKind, compiler_findings, faults};
+use super::records::find;
+use super::report::{compiler_findings, faults};
+use super::shape::declared;
+use super::shape::{hex_lines, read_instructions};
+use super::{CliError, hex_string};
+use dmaspec::Arch;
 
-/// Reads an instruction list: `{"instructions": [...]}` (what decode prints), a bare JSON
-/// array, or TOML with `[[instructions]]` tables.
-pub fn read_instructions(path: &Path) -> Result<Vec<Json>, CliError> {
-    read_list(path, json::instructions)
-}
-
-/// Reads a list as `take` finds it in the document (JSON, or TOML for a `.toml` path).
-pub fn read_list(
-    path: &Path,
-    take: fn(Json) -> Result<Vec<Json>, json::ListError>,
-) -> Result<Vec<Json>, CliError> {
-    let text = super::input::read_text(path)?;
-    let bad =
-        |e: &dyn Display| CliError::BadFile(format!("{}: {e}", super::input::name(Some(path))));
-    let doc: Json = if path.extension().is_some_and(|e| e == "toml") {
-        toml::from_str(&text).map_err(|e| bad(&e))?
-    } else {
-        serde_json::from_str(&text).map_err(|e| bad(&e))?
-    };
-    take(doc).map_err(|e| bad(&e))
-}
-
-/// Hex text, one word per line.
-pub fn hex_lines(words: &[[u8; 64]]) -> String {
-    let mut out = String::new();
-    for w in words {
-        let _ = writeln!(out, "{}", super::hex_string(w));
-    }
-    out
-}
-
-/// An instruction object says what decode found wrong with its word: a rule in its
-/// `violations`, a field in its `constant_mismatches`, or `"struct": null` for a word that
-/// did not decode. Such a fault was in the decoded input, so it is not the user's edit.
-pub fn declared(ins: &Json, kind: FaultKind) -> bool {
-    let listed = |list: &str, key: &str, value: &str| {
-        ins.get(list).and_then(Json::as_array).is_some_and(|l| {
-            l.iter()
-                .any(|x| x.get(key).and_then(Json::as_str) == Some(value))
-        })
-    };
-    match kind {
-        FaultKind::Rule(id) => listed("violations", "rule", id),
-        FaultKind::Constant(path) => listed("constant_mismatches", "field", path),
-        FaultKind::NotDecoded => ins.get("struct").is_some_and(Json::is_null),
-    }
+/// Words from text: a list of instructions with the names `decode --json` prints
+/// (struct + fields; enumerators by name or number), as binary or hex.
+#[derive(clap::Args)]
+pub struct EncodeArgs {
+    /// `FILE.json` (decode's output, or a bare list), `FILE.toml` (`[[instructions]]`),
+    /// or `-` for JSON on stdin.
+    pub input: PathBuf,
+    /// Print hex text, one word per line, instead of binary.
+    #[arg(long)]
+    pub hex: bool,
+    /// Architecture the words are validated for.
+    #[arg(long, default_value = "cayman", value_parser = super::parse_arch)]
+    pub arch: Arch,
+    /// Write the words even if `validate` would reject them. Without it, faults the
+    /// input already records (decode's `violations`, `constant_mismatches`,
+    /// `"struct": null`) are a warning; any other is an error.
+    #[arg(long)]
+    pub no_validate: bool,
+    /// Records of this top-level struct (`decode --struct NAME --json`'s `records`)
+    /// instead of words.
+    #[arg(long = "struct", value_name = "NAME")]
+    pub record: Option<String>,
 }
 
 /// What `validate` would report on the encoded stream: one line per fault the input does
@@ -148,7 +128,15 @@ pub fn encode_list(
 }
 
 /// The `encode` command: nothing is written when the input has an error.
-pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Result<(), CliError> {
+pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
+    let validate = !args.no_validate;
+    match &args.record {
+        Some(name) => encode_records(&args.input, args.hex, name, args.arch, validate),
+        None => encode_words(&args.input, args.hex, args.arch, validate),
+    }
+}
+
+fn encode_words(input: &Path, hex: bool, arch: Arch, validate: bool) -> Result<(), CliError> {
     use std::io::Write as _;
     let list = read_instructions(input)?;
     let (words, warnings) = encode_list(&list, arch, validate)?;
@@ -164,5 +152,31 @@ pub fn run(input: &Path, hex: bool, arch: dmaspec::Arch, validate: bool) -> Resu
     for w in warnings {
         crate::message!("dmaspec: warning: {w}");
     }
+    Ok(())
+}
+
+/// `dmaspec encode --struct NAME`: records from `decode --struct NAME --json`'s list (or a
+/// bare list, or TOML `[[records]]`), checked against their rules unless `validate` is off
+/// (a rule the entry's own `violations` lists was broken in the decoded input: written
+/// anyway), then written as binary or one hex line per record.
+fn encode_records(
+    input: &Path,
+    hex: bool,
+    name: &str,
+    arch: Arch,
+    validate: bool,
+) -> Result<(), CliError> {
+    let meta = find(name)?;
+    let list = super::shape::read_list(input, json::records)?;
+    let all = super::records::encode_list(meta, &list, arch, validate)?;
+    let mut out = super::output::stdout();
+    for bytes in &all {
+        if hex {
+            writeln!(out, "{}", hex_string(bytes))?;
+        } else {
+            out.write_all(bytes)?;
+        }
+    }
+    out.flush()?;
     Ok(())
 }

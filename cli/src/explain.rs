@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
 use dmaspec::json::PathStack;
-use dmaspec::runtime::meta::{Alternative, Codec, Evidence, FieldMeta, Gap, LeafMeta, Role};
+use dmaspec::runtime::meta::{Codec, FieldMeta, Gap, LeafMeta, Role};
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
@@ -15,7 +15,23 @@ use dmaspec::words::regs::REGFILES;
 use dmaspec::words::{GAPS, RECORDS, WORDS, enumerators, flag_bits};
 
 use super::CliError;
-use super::decode::opcode_enumerator;
+use super::describe::{alternative_lines, evidence_lines};
+use super::shape::opcode_enumerator;
+
+/// Everything the spec knows about a word, type, field or register: `0xd4`,
+/// `DMA_INDIRECT1D`, `DTYPE`, `DMA_INDIRECT1D.flags.gather_dim`,
+/// `UDMA_M2S.M2S_Q.cfg.en_scheduling`.
+#[derive(clap::Args)]
+pub struct ExplainArgs {
+    /// An opcode (`0xd4`), a word (`DMA_INDIRECT1D`) or its opcode enumerator
+    /// (`DMAMEMCPY`), a type (`DTYPE`), a field path (`WORD.a.b`, `WORD.a[0]`), or a
+    /// register file, bundle, register or register field (`FILE.BUNDLE.reg.field`).
+    pub what: String,
+}
+
+pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
+    explain(&args.what).and_then(|text| super::output::print(&text))
+}
 
 /// Resolves the query and renders the explanation. A query is an opcode (`0xd4`, `212`),
 /// a word (`DMA_INDIRECT1D`) or its opcode enumerator (`DMAMEMCPY`, or another spelling of
@@ -689,36 +705,4 @@ fn reads(field: &str, leaf: &str) -> bool {
         a == b || a.starts_with(&format!("{b}.")) || a.starts_with(&format!("{b}["))
     };
     under(leaf, field) || under(field, leaf)
-}
-
-pub(super) fn evidence_lines(ev: &[Evidence], out: &mut String) {
-    for e in ev {
-        let _ = writeln!(out, "    - {} [{}]", e.cite, e.confidence.tag);
-        let details = [
-            ("named", e.name),
-            ("string", e.names),
-            ("pinned by", e.pin),
-            ("value from", e.value),
-            ("note", e.note),
-        ];
-        for (label, v) in details {
-            if let Some(v) = v {
-                let _ = writeln!(out, "        {label}: {v}");
-            }
-        }
-    }
-}
-
-pub(super) fn alternative_lines(a: &Alternative, out: &mut String) {
-    let ty = if a.type_name.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", a.type_name)
-    };
-    let _ = writeln!(
-        out,
-        "  CONFLICT   also read as `{}`{ty} [{}]: {}",
-        a.name, a.confidence.tag, a.doc
-    );
-    evidence_lines(a.evidence, out);
 }

@@ -9,9 +9,17 @@ use dmaspec_codegen::{Staleness, output};
 
 use super::CliError;
 
+/// Regenerate generated/ (Rust copy, C headers, Markdown, JSON) from spec/.
+#[derive(clap::Args)]
 pub struct GenArgs {
+    /// Spec directory.
+    #[arg(long, default_value = "spec")]
     pub spec: PathBuf,
+    /// Output directory.
+    #[arg(long, default_value = "generated")]
     pub out: PathBuf,
+    /// Write nothing; exit 1 and name the files that would change.
+    #[arg(long)]
     pub check: bool,
 }
 

@@ -15,6 +15,9 @@ use std::path::Path;
 
 use dmaspec::stream::WORD_SIZE;
 
+use dmaspec::Arch;
+use dmaspec::stream::{Decoded, Decoder};
+
 use super::CliError;
 
 /// What went wrong reading one input, which it names (a path, or `stdin`).
@@ -330,4 +333,48 @@ fn fill_raw(r: &mut dyn Read, word: &mut [u8]) -> Result<usize, Problem> {
         }
     }
     Ok(len)
+}
+
+/// The words of a stream decoded in order, pulled one at a time.
+pub struct Words<'a> {
+    reader: WordReader<'a>,
+    decoder: Decoder,
+}
+
+/// One word of a stream: its index, byte offset, bytes and decoding.
+pub type StreamWord = (usize, usize, [u8; WORD_SIZE], Decoded);
+
+impl<'a> Words<'a> {
+    pub fn new(reader: WordReader<'a>, arch: Arch) -> Self {
+        Words {
+            reader,
+            decoder: Decoder::new(arch),
+        }
+    }
+
+    /// The next whole word; `None` at the end. A read error (a trailing partial word among
+    /// them) is an input error.
+    pub fn next_word(&mut self) -> Result<Option<StreamWord>, CliError> {
+        let offset = self.reader.offset();
+        let Some(bytes) = self.reader.next_word().map_err(CliError::Input)? else {
+            return Ok(None);
+        };
+        let index = self.decoder.index();
+        let d = self.decoder.push(&bytes);
+        Ok(Some((index, offset, bytes, d)))
+    }
+}
+
+/// Calls `f` with each word of the stream ([`Words`]), in order. A read error stops the
+/// stream after the whole words before it; an error of `f` stops it at once.
+pub fn each_word(
+    words: WordReader,
+    arch: Arch,
+    mut f: impl FnMut(usize, usize, &[u8; WORD_SIZE], &Decoded) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut words = Words::new(words, arch);
+    while let Some((index, offset, bytes, d)) = words.next_word()? {
+        f(index, offset, &bytes, &d)?;
+    }
+    Ok(())
 }

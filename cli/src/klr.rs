@@ -19,6 +19,13 @@ use serde_json::{Map, Value as Json, json};
 
 use super::CliError;
 
+/// Seed 003's KLR→BIR data-movement leaves: `klr lower FILE.json [--json]`.
+#[derive(clap::Args)]
+pub struct KlrArgs {
+    #[command(subcommand)]
+    pub command: KlrCommand,
+}
+
 /// The klr enum of a node's DGE type (`bir::DGEType`, spec/klr/enums.toml).
 const DGE_TYPE: &str = "DGEType";
 
@@ -35,8 +42,8 @@ pub enum KlrCommand {
     },
 }
 
-pub fn run(cmd: &KlrCommand) -> Result<(), CliError> {
-    match cmd {
+pub fn run(args: &KlrArgs) -> Result<(), CliError> {
+    match &args.command {
         KlrCommand::Lower { input, json } => lower_file(input, *json),
     }
 }

@@ -1,6 +1,7 @@
 //! The `dmaspec` command line's verbs as functions: the binary (`main.rs`) and the Python
 //! package call them.
 
+// The verbs: one module each, `Args` and `run` (the binary's `main.rs` dispatches).
 pub mod audit;
 pub mod check;
 pub mod decode;
@@ -8,15 +9,22 @@ pub mod diff;
 pub mod encode;
 pub mod explain;
 pub mod generate;
-pub mod input;
 pub mod klr;
 pub mod lower;
+pub mod regs;
+pub mod validate;
+
+// What the verbs share (none names a verb): reading input, the JSON shape, the reports
+// of faults, the tables, writing output.
+pub mod describe;
+pub mod input;
 pub mod output;
 pub mod progress;
 pub mod records;
 pub mod registers;
+pub mod report;
+pub mod shape;
 pub mod table;
-pub mod validate;
 
 use std::fmt;
 use std::path::Path;

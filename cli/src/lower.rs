@@ -21,13 +21,30 @@ use super::input::{self, WordReader};
 use super::table::render_columns;
 use super::{CliError, hex_string};
 
+/// Lower the compiler's pseudo words as the host runtime does (the spec's
+/// `[[lowering]]`): PSEUDO_DMA_DIRECT2D (+ its PSEUDO_DMA_EXT) to the real DGE word its
+/// dge_op picks; every other word unchanged.
+#[derive(clap::Args)]
 pub struct LowerArgs {
+    /// Architecture: sunda, cayman, mariana, maverick.
+    #[arg(long, default_value = "cayman", value_parser = super::parse_arch)]
     pub arch: Arch,
+    /// Dispatcher version (`v2`, `v3`); the spec's default when absent.
+    #[arg(long)]
     pub abi: Option<String>,
+    /// Variable table for VAR_ID addresses: TOML or JSON, variable id = base address.
+    #[arg(long)]
     pub vars: Option<PathBuf>,
+    /// Input is hex text; output is hex text, one word per line.
+    #[arg(long)]
     pub hex: bool,
+    /// Print one JSON document: decode's shape of each produced word plus `from`.
+    #[arg(long, conflicts_with = "explain")]
     pub json: bool,
+    /// Print, per produced word, every mapping applied with its confidence.
+    #[arg(long)]
     pub explain: bool,
+    /// Input file; `-` or absent for stdin.
     pub input: Option<PathBuf>,
 }
 
@@ -374,7 +391,7 @@ pub fn lower_stream(
     }
     if !streaming {
         if args.hex {
-            let text = super::encode::hex_lines(&sink.produced);
+            let text = super::shape::hex_lines(&sink.produced);
             sink.out.write_all(text.as_bytes())?;
         } else {
             for w in &sink.produced {
@@ -391,7 +408,7 @@ fn item_json(item: &Item, out_decoder: &mut Decoder, arch: Arch) -> Json {
     let produced = |bytes: &[u8; WORD_SIZE], out_decoder: &mut Decoder| {
         let index = out_decoder.index();
         let d = out_decoder.push(bytes);
-        super::decode::instruction_json(index, index * WORD_SIZE, bytes, &d, arch)
+        super::shape::instruction_json(index, index * WORD_SIZE, bytes, &d, arch)
     };
     match item {
         Item::Lowered {

@@ -2,20 +2,17 @@
 //! instead of 64-byte words, one table or JSON entry per record with its byte offset;
 //! `dmaspec encode --struct NAME`, its inverse; and `dmaspec validate --struct NAME`.
 
-use std::io::{self, Write};
-use std::path::Path;
-
 use dmaspec::Arch;
 use dmaspec::json::{self, JsonFields};
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::words::{RECORDS, Record};
 use serde_json::{Map, Value as Json, json};
 
-use super::decode::{DecodeArgs, insert_fields, insert_verdict};
-use super::input::{self, WordReader};
+use super::CliError;
+use super::input::WordReader;
+use super::report::FaultKind;
+use super::shape::{insert_fields, insert_verdict};
 use super::table::{self, TableRows};
-use super::validate::{FaultKind, ValidateArgs};
-use super::{CliError, hex_string};
 
 /// The record named `name` (spec name), or a usage error listing the records there are.
 pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
@@ -112,74 +109,15 @@ pub fn record_json(index: usize, offset: usize, bytes: &[u8], r: &Record, arch: 
     Json::Object(obj)
 }
 
-fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String {
+pub fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String {
     let mut rows = TableRows::new(r.meta().leaves);
     r.visit(&mut rows, arch);
     format!(
         "#{index}  offset {offset} ({offset:#06x})  {}\n{}{}",
         r.meta().name,
         table::render(&rows.rows),
-        super::validate::table_lines(&r.check(arch), arch, &[])
+        super::report::table_lines(&r.check(arch), arch, &[])
     )
-}
-
-pub fn decode(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
-    let meta = find(name)?;
-    let (reader, progress) = super::progress::open(args.input.as_deref(), args.quiet)?;
-    let records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let mut out = super::output::stdout();
-    if args.json {
-        out.write_all(b"{\"records\":[")?;
-    }
-    let result = each_record(records, meta, |index, offset, buf| {
-        let r = &decode_one(meta, buf)?;
-        if args.json {
-            if index > 0 {
-                out.write_all(b",")?;
-            }
-            out.write_all(b"\n")?;
-            serde_json::to_writer(&mut out, &record_json(index, offset, buf, r, args.arch))
-                .map_err(io::Error::from)?;
-        } else {
-            if index > 0 {
-                out.write_all(b"\n")?;
-            }
-            out.write_all(table_text(index, offset, r, args.arch).as_bytes())?;
-        }
-        Ok(())
-    });
-    if args.json {
-        out.write_all(b"\n]}\n")?;
-    }
-    out.flush()?;
-    progress.finish();
-    result
-}
-
-/// `dmaspec encode --struct NAME`: records from `decode --struct NAME --json`'s list (or a
-/// bare list, or TOML `[[records]]`), checked against their rules unless `validate` is off
-/// (a rule the entry's own `violations` lists was broken in the decoded input: written
-/// anyway), then written as binary or one hex line per record.
-pub fn encode(
-    input: &Path,
-    hex: bool,
-    name: &str,
-    arch: Arch,
-    validate: bool,
-) -> Result<(), CliError> {
-    let meta = find(name)?;
-    let list = super::encode::read_list(input, json::records)?;
-    let all = encode_list(meta, &list, arch, validate)?;
-    let mut out = super::output::stdout();
-    for bytes in &all {
-        if hex {
-            writeln!(out, "{}", hex_string(bytes))?;
-        } else {
-            out.write_all(bytes)?;
-        }
-    }
-    out.flush()?;
-    Ok(())
 }
 
 /// The records of `list`, every error at once.
@@ -203,7 +141,7 @@ pub fn encode_list(
         let mut errors = Vec::new();
         for (i, (entry, bytes)) in list.iter().zip(&all).enumerate() {
             for (id, text) in faults(meta, bytes, arch) {
-                if !super::encode::declared(entry, FaultKind::Rule(id)) {
+                if !super::shape::declared(entry, FaultKind::Rule(id)) {
                     errors.push(format!("record {i}: {text}"));
                 }
             }
@@ -225,40 +163,10 @@ pub fn faults(meta: &RecordMeta, bytes: &[u8], arch: Arch) -> Vec<(&'static str,
         return Vec::new();
     };
     let v = r.check(arch);
-    super::validate::failed(&v)
+    super::report::failed(&v)
         .map(|rule| {
-            let text = super::validate::violation_text(&v, rule);
+            let text = super::report::violation_text(&v, rule);
             (rule.id, format!("{} {text}", meta.name))
         })
         .collect()
-}
-
-/// `dmaspec validate --struct NAME`: every record of the stream against its rules, one line
-/// per failed check; exit 1 if any record is invalid.
-pub fn validate(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
-    let meta = find(name)?;
-    let reader = input::open(args.input.as_deref())?;
-    let records = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
-    let mut out = super::output::stdout();
-    let (mut total, mut invalid) = (0usize, 0usize);
-    let result = each_record(records, meta, |_, offset, buf| {
-        total += 1;
-        let found = faults(meta, buf, args.arch);
-        for (_, text) in &found {
-            writeln!(out, "offset {offset} {text}")?;
-        }
-        invalid += usize::from(!found.is_empty());
-        Ok(())
-    });
-    out.flush()?;
-    result?;
-    if invalid > 0 {
-        return Err(CliError::Invalid(format!(
-            "{invalid} of {total} {} record{} invalid for {}",
-            meta.name,
-            if total == 1 { " is" } else { "s are" },
-            args.arch.name()
-        )));
-    }
-    Ok(())
 }

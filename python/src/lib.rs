@@ -15,7 +15,7 @@ mod _native {
     use dmaspec::json;
     use dmaspec_cli::input::WordReader;
     use dmaspec_cli::lower::{LowerArgs, Vars, lower_stream, parse_vars, read_vars};
-    use dmaspec_cli::{explain as cli_explain, records, validate as cli_validate};
+    use dmaspec_cli::{explain as cli_explain, records, report};
     use pyo3::prelude::*;
     use pyo3::types::{PyBytes, PyList};
 
@@ -76,7 +76,7 @@ mod _native {
         let words = data.words();
         let mut found = Vec::new();
         let result = match record {
-            None => cli_validate::each_finding(words, arch, |f| {
+            None => report::each_finding(words, arch, |f| {
                 found.extend(
                     f.iter()
                         .map(|x| (x.index, x.offset, x.warning, x.text.clone())),

@@ -1,0 +1,288 @@
+//! The reports of what is wrong with a word: its faults (the rules it breaks, its constant
+//! mismatches, a word that does not decode or follows the wrong leader) and the compiler
+//! rules it breaks, as `validate`'s lines, decode's table lines and decode's JSON.
+
+use std::fmt;
+
+use dmaspec::Arch;
+use dmaspec::runtime::meta::{LeafMeta, constant_mismatches};
+use dmaspec::runtime::rules::{RuleAuthority, RuleMeta, Violations};
+use dmaspec::stream::{Decoded, WORD_SIZE};
+use serde_json::{Value as Json, json};
+
+use super::CliError;
+use super::input::{WordReader, each_word};
+
+/// The composites a rule is a part of, outermost first (`a > b`), if any.
+fn context(v: &Violations, r: &RuleMeta) -> Option<String> {
+    let mut chain = Vec::new();
+    let mut at = r.parent;
+    while let Some(p) = at {
+        chain.push(v.rules[p].id);
+        at = v.rules[p].parent;
+    }
+    chain.reverse();
+    (!chain.is_empty()).then(|| chain.join(" > "))
+}
+
+/// The failed checks of `v` (composites are explained by their failed parts).
+pub fn failed(v: &Violations) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+    v.leaves()
+}
+
+/// What a compiler finding adds to its line: it is no ISA violation.
+const COMPILER_NOTE: &str =
+    "a compiler rule: neuronx-cc does not write such a word, but the ISA sources do not forbid it";
+
+/// `decode --json`: `[{"rule", "message", "fields", "source", ...}]`, empty when valid.
+pub fn violations_json(v: &Violations) -> Json {
+    rules_json(v, failed(v))
+}
+
+/// `decode --json`'s `compiler_findings`, in the shape of its `violations`; None when
+/// there are none.
+pub fn compiler_findings_json(v: &Violations) -> Option<Json> {
+    (v.compiler != 0).then(|| rules_json(v, v.compiler_findings()))
+}
+
+fn rules_json<'v>(v: &'v Violations, rules: impl Iterator<Item = &'static RuleMeta> + 'v) -> Json {
+    Json::Array(
+        rules
+            .map(|r| {
+                let mut o = json!({
+                    "rule": r.id,
+                    "message": r.message,
+                    "fields": r.fields,
+                    "source": r.source,
+                    "predicate": r.name,
+                    "confidence": r.confidence.tag,
+                });
+                if let (Some(c), Json::Object(m)) = (context(v, r), &mut o) {
+                    m.insert("in".into(), json!(c));
+                }
+                o
+            })
+            .collect(),
+    )
+}
+
+/// One line per failed check: `id: message (in …; fields: …; source: …; confidence: …)`,
+/// with `COMPILER_NOTE` first for a compiler rule and the confidence only when the rule
+/// is less than confirmed.
+pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
+    let mut notes = Vec::new();
+    if r.authority == RuleAuthority::Compiler {
+        notes.push(COMPILER_NOTE.to_string());
+    }
+    if let Some(c) = context(v, r) {
+        notes.push(format!("in {c}"));
+    }
+    if !r.fields.is_empty() {
+        notes.push(format!("fields: {}", r.fields.join(", ")));
+    }
+    if !r.source.is_empty() {
+        notes.push(format!("source: {}", r.source));
+    }
+    // A check the spec is less than sure of says so: a violation is as sure as its rule.
+    if r.confidence.rank > 0 {
+        let c = r.confidence;
+        let level = if c.tag.eq_ignore_ascii_case(c.level) {
+            String::new()
+        } else {
+            format!(" ({})", c.level)
+        };
+        notes.push(format!("confidence: {}{level}", c.tag));
+    }
+    format!("{}: {} ({})", r.id, r.message, notes.join("; "))
+}
+
+/// The lines `decode` prints under a word's table: its verdict (valid, or one `VIOLATION`
+/// per failed check and one `CONSTANT` per field that does not hold its constant), then one
+/// `COMPILER` line per compiler finding. The verdict counts only what was checked: a rule
+/// the sources name without a body, or one for other architectures, holds without a check.
+pub fn table_lines(v: &Violations, arch: Arch, constants: &[String]) -> String {
+    let mut out = String::new();
+    if v.is_empty() && constants.is_empty() && !v.rules.is_empty() {
+        out = format!("  valid for {}: {}\n", arch.name(), tally(v, arch));
+    }
+    for c in constants {
+        out.push_str(&format!("  CONSTANT {c}\n"));
+    }
+    for (label, r) in failed(v)
+        .map(|r| ("VIOLATION", r))
+        .chain(v.compiler_findings().map(|r| ("COMPILER", r)))
+    {
+        out.push_str(&format!("  {label} {}\n", violation_text(v, r)));
+    }
+    out
+}
+
+/// What a valid word's verdict rests on: its top-level rules, split into the header rules
+/// checked (all hold), the compiler rules checked, and those not checked.
+fn tally(v: &Violations, arch: Arch) -> String {
+    let (mut header, mut compiler, mut unenforced, mut elsewhere) = (0, 0, 0, 0);
+    for r in v.rules.iter().filter(|r| r.parent.is_none()) {
+        if !r.applies(arch.name()) {
+            elsewhere += 1;
+        } else if !r.enforced {
+            unenforced += 1;
+        } else if r.authority == RuleAuthority::Compiler {
+            compiler += 1;
+        } else {
+            header += 1;
+        }
+    }
+    let rules = |n: usize| if n == 1 { "rule" } else { "rules" };
+    let mut parts = vec![match header {
+        0 => "no header rule checks it".to_string(),
+        1 => "1 checked header rule holds".to_string(),
+        n => format!("{n} checked header rules hold"),
+    }];
+    if compiler > 0 {
+        let broken = v.compiler_findings().count();
+        parts.push(match broken {
+            0 => format!(
+                "{compiler} compiler {} checked, none broken",
+                rules(compiler)
+            ),
+            b => format!(
+                "{compiler} compiler {} checked, {b} broken",
+                rules(compiler)
+            ),
+        });
+    }
+    if unenforced > 0 {
+        parts.push(format!(
+            "{unenforced} {} the sources name without a body, not checked",
+            rules(unenforced)
+        ));
+    }
+    if elsewhere > 0 {
+        parts.push(format!(
+            "{elsewhere} {} for other architectures",
+            rules(elsewhere)
+        ));
+    }
+    parts.join("; ")
+}
+
+/// The `CONSTANT` lines of a word: each field that does not hold the spec's constant.
+pub fn constant_lines(bytes: &[u8; WORD_SIZE], leaves: &'static [LeafMeta]) -> Vec<String> {
+    constant_mismatches(bytes, leaves)
+        .map(|(leaf, expected, found)| constant_text(leaf, expected, found))
+        .collect()
+}
+
+fn constant_text(leaf: &LeafMeta, expected: u64, found: u64) -> String {
+    format!(
+        "{}: is {found:#x}, but the spec's constant is {expected:#x}",
+        leaf.path
+    )
+}
+
+/// The compiler findings of the word `d` in `arch`, one line each (`OWNER id: …`); none
+/// for a word that did not decode.
+pub fn compiler_findings(d: &Decoded, arch: Arch) -> Vec<String> {
+    let Decoded::Word { word, .. } = d else {
+        return Vec::new();
+    };
+    let v = word.check(arch);
+    v.compiler_findings()
+        .map(|r| format!("{} {}", v.owner, violation_text(&v, r)))
+        .collect()
+}
+
+/// What makes a word of a stream invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A failed check of a validity rule (its id).
+    Rule(&'static str),
+    /// A constant field (its path) that does not hold its constant.
+    Constant(&'static str),
+    /// The word does not decode: an unknown opcode, or an extension that does not follow
+    /// its word.
+    NotDecoded,
+}
+
+/// One reason a word is invalid, as `validate` prints it after the offset.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub text: String,
+}
+
+/// Every reason the word `d`, decoded from `bytes` in its stream, is invalid in `arch`:
+/// what `validate` reports and what `encode` checks before it writes.
+pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
+    match d {
+        Decoded::Word { word, .. } => {
+            let v = word.check(arch);
+            let rules = failed(&v).map(|r| Fault {
+                kind: FaultKind::Rule(r.id),
+                text: format!("{} {}", v.owner, violation_text(&v, r)),
+            });
+            let name = word.meta().name;
+            let constants =
+                constant_mismatches(bytes, word.meta().leaves).map(|(leaf, expected, found)| {
+                    Fault {
+                        kind: FaultKind::Constant(leaf.path),
+                        text: format!("{name} {}", constant_text(leaf, expected, found)),
+                    }
+                });
+            rules.chain(constants).collect()
+        }
+        Decoded::UnknownOpcode => vec![Fault {
+            kind: FaultKind::NotDecoded,
+            text: format!(
+                "opcode {:#04x}: no word has this opcode in {}",
+                bytes[0],
+                arch.name()
+            ),
+        }],
+        Decoded::Orphan { name, follows } => vec![Fault {
+            kind: FaultKind::NotDecoded,
+            text: format!("{name}: must immediately follow {follows}, and does not"),
+        }],
+    }
+}
+
+/// One line of `validate`'s report: a fault of the word at `offset`, or (`warning`) a
+/// compiler rule it breaks.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub index: usize,
+    pub offset: usize,
+    pub warning: bool,
+    pub text: String,
+}
+
+/// Every finding of every word of the stream, handed to `f` word by word (a word's list
+/// is empty when it is valid and breaks no compiler rule).
+pub fn each_finding(
+    words: WordReader,
+    arch: Arch,
+    mut f: impl FnMut(&[Finding]) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    each_word(words, arch, |index, offset, bytes, d| {
+        let found = |warning, text| Finding {
+            index,
+            offset,
+            warning,
+            text,
+        };
+        let errors = faults(d, bytes, arch)
+            .into_iter()
+            .map(|x| found(false, x.text));
+        let warnings = compiler_findings(d, arch)
+            .into_iter()
+            .map(|t| found(true, t));
+        f(&errors.chain(warnings).collect::<Vec<_>>())
+    })
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let label = if self.warning { "warning: " } else { "" };
+        write!(f, "offset {} {label}{}", self.offset, self.text)
+    }
+}
