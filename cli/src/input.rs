@@ -8,7 +8,6 @@
 //! it instead of a silent shift of every later byte. The same reader serves every verb that
 //! takes `--hex`.
 
-use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
@@ -19,88 +18,7 @@ use dmaspec::Arch;
 use dmaspec::stream::{Decoded, Decoder};
 
 use super::CliError;
-
-/// What went wrong reading one input, which it names (a path, or `stdin`).
-#[derive(Debug)]
-pub struct InputError {
-    pub input: String,
-    pub problem: Problem,
-}
-
-#[derive(Debug)]
-pub enum Problem {
-    Io(io::Error),
-    /// The input ended inside a word (or a record of `size` bytes).
-    Partial {
-        offset: usize,
-        len: usize,
-        size: usize,
-        /// `word`, or the record's name.
-        what: &'static str,
-    },
-    /// A byte in hex input that is not a hex digit, whitespace or in a `#` comment.
-    BadHex {
-        line: usize,
-        column: usize,
-        found: u8,
-    },
-    /// A run of hex digits of odd length, starting at `line`:`column`.
-    OddHex {
-        line: usize,
-        column: usize,
-        digits: usize,
-    },
-}
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let input = &self.input;
-        match &self.problem {
-            Problem::Io(e) => write!(f, "cannot read {input}: {e}"),
-            Problem::Partial {
-                offset,
-                len,
-                size,
-                what,
-            } => write!(
-                f,
-                "{input}: incomplete {what} at byte offset {offset} ({offset:#x}): {len} of {size} bytes"
-            ),
-            Problem::BadHex {
-                line,
-                column,
-                found,
-            } => {
-                let found = match char::from(*found) {
-                    c if c.is_ascii_graphic() => format!("{c:?}"),
-                    _ => format!("byte {found:#04x}"),
-                };
-                write!(
-                    f,
-                    "{input}: hex input line {line}, column {column}: {found} is not a hex digit"
-                )
-            }
-            Problem::OddHex {
-                line,
-                column,
-                digits,
-            } => write!(
-                f,
-                "{input}: hex input line {line}, column {column}: a run of {digits} hex digit{}; \
-                 each byte is two digits, so one is missing or extra",
-                if *digits == 1 { "" } else { "s" }
-            ),
-        }
-    }
-}
-
-/// How an input is named in messages: its path, or `stdin` for `-` or none.
-pub fn name(path: Option<&Path>) -> String {
-    match path {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-        _ => "stdin".to_string(),
-    }
-}
+pub use super::error::{InputError, Problem, name};
 
 /// Opens `path` (`-` or absent: stdin).
 pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, CliError> {

@@ -23,11 +23,9 @@ fn leaf(word: &WordMeta, path: &str) -> &'static dmaspec::runtime::meta::LeafMet
 }
 
 fn decode_json(file: &str) -> Value {
-    let text = std::fs::read_to_string(format!(
-        "{}/tests/vectors/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let text =
+        std::fs::read_to_string(format!("{}/tests/vectors/{file}", common::root().display()))
+            .unwrap();
     let out = dmaspec(&["decode", "--json", "--hex"], text.as_bytes());
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
@@ -208,7 +206,7 @@ fn validate_says_a_violation_is_only_as_sure_as_its_rule() {
     // The same vector: the two INFERRED alignment rules, in `validate`'s text lines.
     let text = std::fs::read_to_string(format!(
         "{}/tests/vectors/dma_gather_xpose_misaligned.hex",
-        env!("CARGO_MANIFEST_DIR")
+        common::root().display()
     ))
     .unwrap();
     let out = dmaspec(&["validate", "--hex"], text.as_bytes());
@@ -229,7 +227,7 @@ fn validate_says_a_violation_is_only_as_sure_as_its_rule() {
 fn decode_table_shows_the_addresses_at_inferred() {
     let text = std::fs::read_to_string(format!(
         "{}/tests/vectors/dma_gather_xpose_imm.hex",
-        env!("CARGO_MANIFEST_DIR")
+        common::root().display()
     ))
     .unwrap();
     let out = stdout(&dmaspec(&["decode", "--hex"], text.as_bytes()));
@@ -341,7 +339,7 @@ fn bit_reconciliations_are_inferred_records_of_confirmed_readings() {
 
 #[test]
 fn json_and_markdown_show_the_addresses_at_inferred() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = common::root();
     let json: Value = serde_json::from_str(
         &std::fs::read_to_string(root.join("generated/dmaspec.json")).unwrap(),
     )

@@ -245,10 +245,8 @@ fn sample_stream_decodes_with_pairing_and_alternatives() {
 
 #[test]
 fn extension_word_not_after_its_pseudo_is_reported_not_guessed() {
-    let hex = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/pseudo_dma_ext.hex"),
-    )
-    .unwrap();
+    let hex =
+        std::fs::read_to_string(common::root().join("tests/vectors/pseudo_dma_ext.hex")).unwrap();
     let out = dmaspec(&["decode", "--hex", "--json"], hex.as_bytes());
     assert_eq!(out.status.code(), Some(0));
     let i = &json_of(&out)["instructions"][0];
@@ -266,10 +264,8 @@ fn extension_word_not_after_its_pseudo_is_reported_not_guessed() {
 #[test]
 fn words_an_architecture_lacks_are_unknown_there() {
     // seed-004 §10: sunda ships neither transpose header (no 0xbd, no 0xf1).
-    let hex = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors/dma_gather_xpose.hex"),
-    )
-    .unwrap();
+    let hex =
+        std::fs::read_to_string(common::root().join("tests/vectors/dma_gather_xpose.hex")).unwrap();
     let sunda = json_of(&dmaspec(
         &["decode", "--hex", "--json", "--arch", "sunda"],
         hex.as_bytes(),

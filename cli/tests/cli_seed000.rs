@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 fn decode_json(files: &[&str]) -> Vec<Value> {
     let mut text = String::new();
     for f in files {
-        let path = format!("{}/tests/vectors/{f}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/tests/vectors/{f}", common::root().display());
         text.push_str(&std::fs::read_to_string(&path).unwrap());
         text.push('\n');
     }

@@ -1,11 +1,14 @@
-//! No two files of the generator import each other, directly or around a circle: every
-//! `crate::…`, `super::…`, `self::…` and child-module path in `codegen/src/**/*.rs` (in
-//! `use` trees and in code) is an arrow from its file to the file that defines the
-//! module it names, and the arrows form no cycle.
+//! No two files of a crate of the workspace import each other, directly or around a
+//! circle: every `crate::…`, `super::…`, `self::…` and child-module path in
+//! `codegen/src/**/*.rs` (and in the library's `src/`, the CLI's `cli/src/` and the Python
+//! module's `python/src/`; in `use` trees and in code) is an arrow from its file to the
+//! file that defines the module it names, and the arrows form no cycle.
 //!
 //! Nor does a layer name one it feeds ([`BELOW`]): the schema and the model are data the
 //! loader builds and the emitters read, so neither names the loader or an emitter; the
 //! loader and the emitters meet only in the model.
+//!
+//! In the CLI no verb names another verb, and what the verbs share names none ([`VERBS`]).
 //!
 //! A parent may call methods its children define (`impl Loader` in `load/klr.rs`): that
 //! is no path, so the children may name the parent but the parent names nothing of theirs.
@@ -20,6 +23,12 @@ const BELOW: &[(&str, &[&str])] = &[
     ("model", &["load", "emit"]),
     ("load", &["emit"]),
     ("emit", &["load"]),
+];
+
+/// The CLI's verbs (`cli/src/<verb>.rs`, one per subcommand of `main.rs`).
+const VERBS: &[&str] = &[
+    "audit", "check", "decode", "diff", "encode", "explain", "generate", "klr", "lower", "regs",
+    "validate",
 ];
 
 #[derive(Debug, Clone, PartialEq)]
@@ -461,14 +470,85 @@ fn a_layering_breach_is_found() {
     );
 }
 
+/// Every arrow to a verb of the CLI from another file, as `from -> to`.
+fn verb_breaches(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let verb = |f: &str| VERBS.iter().any(|v| f == format!("{v}.rs"));
+    let mut out = Vec::new();
+    for (from, tos) in graph {
+        out.extend(
+            tos.iter()
+                .filter(|to| verb(to))
+                .map(|to| format!("{from} -> {to}")),
+        );
+    }
+    out
+}
+
+/// `src` of the workspace's crate in `dir` (`""` for the library at the root).
+fn crate_src(dir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(dir)
+        .join("src")
+}
+
+/// Panics with the circle if the files of `src` import each other around one.
+fn assert_no_circle(src: &Path, at_least: usize) {
+    let graph = arrows(src);
+    assert!(
+        graph.len() >= at_least,
+        "{}: read {} files",
+        src.display(),
+        graph.len()
+    );
+    if let Some(c) = cycle(&graph) {
+        panic!(
+            "{}: import circle: {} -> {}",
+            src.display(),
+            c.join(" -> "),
+            c[0]
+        );
+    }
+}
+
 #[test]
 fn no_file_of_the_generator_imports_itself_around_a_circle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = arrows(&src);
-    assert!(graph.len() > 10, "read {} files", graph.len());
-    if let Some(c) = cycle(&graph) {
-        panic!("import circle: {} -> {}", c.join(" -> "), c[0]);
+    assert_no_circle(&crate_src("codegen"), 10);
+}
+
+#[test]
+fn no_file_of_the_library_the_cli_or_the_python_module_imports_itself_around_a_circle() {
+    assert_no_circle(&crate_src(""), 10);
+    assert_no_circle(&crate_src("cli"), 20);
+    assert_no_circle(&crate_src("python"), 5);
+}
+
+#[test]
+fn no_verb_of_the_cli_names_another_and_nothing_shared_names_a_verb() {
+    let graph = arrows(&crate_src("cli"));
+    for v in VERBS {
+        assert!(
+            graph.contains_key(&format!("{v}.rs")),
+            "verb {v} has no file"
+        );
     }
+    let breaches = verb_breaches(&graph);
+    assert!(breaches.is_empty(), "verbs named: {breaches:#?}");
+}
+
+#[test]
+fn a_verb_named_from_elsewhere_is_found() {
+    let file = |deps: &[&str]| deps.iter().map(|d| d.to_string()).collect::<BTreeSet<_>>();
+    // The shape issue 27 removed: the record reader took decode's and validate's options.
+    let graph = BTreeMap::from([
+        ("records.rs".to_string(), file(&["decode.rs", "input.rs"])),
+        ("decode.rs".to_string(), file(&["records.rs"])),
+        ("input.rs".to_string(), file(&["lib.rs"])),
+    ]);
+    assert_eq!(
+        verb_breaches(&graph),
+        vec!["records.rs -> decode.rs".to_string()]
+    );
 }
 
 #[test]

@@ -7,10 +7,10 @@ use std::rc::Rc;
 use dmaspec::Arch;
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec_cli::CliError;
-use dmaspec_cli::input::Words;
-use dmaspec_cli::shape::instruction_json;
 use dmaspec_cli::input::WordReader;
+use dmaspec_cli::input::Words;
 use dmaspec_cli::records::{self, Records};
+use dmaspec_cli::shape::instruction_json;
 use pyo3::prelude::*;
 use serde_json::Value as Json;
 

@@ -7,7 +7,6 @@ use crate::runtime::meta::{FieldMeta, JoinMeta};
 use crate::runtime::text::canonical_text;
 use crate::runtime::visit::{Group, Value, Visitor};
 
-use super::hex_string;
 use super::path::PathStack;
 
 /// Builds the `fields` object of one instruction, and its `alternatives`.
@@ -145,4 +144,15 @@ impl Visitor for JsonFields<'_> {
         self.joined
             .insert(path, json!({ "value": value, "parts": parts }));
     }
+}
+
+/// Lowercase hex, no separators (how the JSON shape writes raw bytes).
+pub fn hex_string(bytes: &[u8]) -> String {
+    use core::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }

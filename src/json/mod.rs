@@ -27,19 +27,8 @@ pub use encode::{
     EncodeError, ListError, encode_all, encode_records, instructions, instructions_from_str,
     records,
 };
-pub use fields::{JsonFields, leaf_json, raw_bits};
+pub use fields::{JsonFields, hex_string, leaf_json, raw_bits};
 pub use path::PathStack;
-
-/// Lowercase hex, no separators (how the JSON shape writes raw bytes).
-pub fn hex_string(bytes: &[u8]) -> String {
-    use core::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
-}
 
 /// The smallest instruction object [`encode_all`] reads back as `bytes`: `struct` and
 /// `fields` of `word`, the decoding of `bytes` in `arch`.
