@@ -1,5 +1,6 @@
 //! What a plain `cargo test` builds: the default members (the library and CLI, and the
-//! generator) with their dev-dependencies, and none of the benchmarks' peers.
+//! generator) with their dev-dependencies, and none of the benchmarks' peers; and what a
+//! crate depending on the library builds.
 
 use std::process::Command;
 
@@ -34,4 +35,60 @@ fn cargo_test_builds_no_benchmark_peers() {
         })
         .collect();
     assert!(peers.is_empty(), "cargo test would build {peers:?}");
+}
+
+/// The packages a crate depending on `dmaspec` (`dependency`, a manifest line) builds,
+/// build dependencies included, by name.
+fn downstream_packages(name: &str, dependency: &str) -> Vec<String> {
+    let krate = dmaspec_testkit::downstream::dir().join(name);
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::write(krate.join("src/lib.rs"), "").unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\n{dependency}\n\n[workspace]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::copy(
+        dmaspec_testkit::root().join("Cargo.lock"),
+        krate.join("Cargo.lock"),
+    )
+    .unwrap();
+    let out = dmaspec_testkit::downstream::cargo_output(
+        &krate,
+        &["tree", "--edges", "normal,build", "--prefix", "none"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn a_library_user_with_default_features_builds_only_the_library() {
+    let root = dmaspec_testkit::root().display().to_string();
+    let dependency = format!("dmaspec = {{ path = {root:?} }}");
+    // No command line (clap, indicatif), no TOML, no generator: the checked-in words.
+    assert_eq!(
+        downstream_packages("default-features", &dependency),
+        ["default-features", "dmaspec"]
+    );
+    // The JSON shape adds serde_json and what it needs, still no generator.
+    let json = format!("dmaspec = {{ path = {root:?}, features = [\"json\"] }}");
+    let with_json = downstream_packages("json-feature", &json);
+    assert!(with_json.iter().any(|p| p == "serde_json"), "{with_json:?}");
+    for p in ["clap", "toml", "dmaspec-codegen", "indicatif"] {
+        assert!(!with_json.iter().any(|x| x == p), "{p} in {with_json:?}");
+    }
+    // Generating from the spec at build time is the opt-in that brings the generator.
+    let generate = format!("dmaspec = {{ path = {root:?}, features = [\"generate\"] }}");
+    let generating = downstream_packages("generate-feature", &generate);
+    assert!(generating.iter().any(|p| p == "dmaspec-codegen"), "{generating:?}");
+    assert!(!generating.iter().any(|p| p == "clap"), "{generating:?}");
 }
