@@ -47,6 +47,7 @@ pub struct EncodeArgs {
 /// What `validate` would report on the encoded stream: one line per fault the input does
 /// not declare (naming the instruction), how many declared faults in how many words, and
 /// how many words break a compiler rule (a warning: they are valid).
+#[derive(Default)]
 pub struct Checked {
     pub errors: Vec<String>,
     pub declared: usize,
@@ -98,13 +99,24 @@ pub fn encode_list(
     if !c.errors.is_empty() {
         return Err(CliError::Encode {
             errors: c.errors,
-            hint: Some(format!(
-                "(`dmaspec validate --arch {}` would reject these words; \
-                 --no-validate writes them anyway)",
-                arch.name()
-            )),
+            hint: Some(reject_hint(arch)),
         });
     }
+    Ok((words, warnings(&c, arch)))
+}
+
+/// What follows the errors of words `validate` would reject.
+pub fn reject_hint(arch: Arch) -> String {
+    format!(
+        "(`dmaspec validate --arch {}` would reject these words; \
+         --no-validate writes them anyway)",
+        arch.name()
+    )
+}
+
+/// The warnings of words written that break a compiler rule or have faults their input
+/// declares.
+pub fn warnings(c: &Checked, arch: Arch) -> Vec<String> {
     let mut warnings = Vec::new();
     if c.compiler_words > 0 {
         warnings.push(format!(
@@ -124,7 +136,7 @@ pub fn encode_list(
             arch.name()
         ));
     }
-    Ok((words, warnings))
+    warnings
 }
 
 /// The `encode` command: nothing is written when the input has an error.
