@@ -43,7 +43,7 @@ from .errors import DmaspecWarning, EncodeError, Error, InputError, LowerError, 
 if TYPE_CHECKING:
     import numpy
     import numpy.typing
-    import pandas
+    import pandas  # type: ignore[import-untyped,unused-ignore]
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -69,8 +69,14 @@ ARCHS: tuple[str, ...] = tuple(_native.archs())
 
 #: Raw words (``bytes``, ``bytearray``, or any buffer of bytes: ``memoryview``, a NumPy
 #: array, ``mmap``) or hex text (``str``, the syntax of ``decode --hex``: hex digits,
-#: whitespace, ``#`` comments).
-Data = Union[str, Buffer]
+#: whitespace, ``#`` comments). Before 3.12 the stubs of NumPy and ``mmap`` give them no
+#: ``__buffer__``, so they are named too.
+if TYPE_CHECKING:
+    import mmap
+
+    Data = Union[str, Buffer, bytes, bytearray, memoryview, mmap.mmap, "array.array[Any]", "numpy.ndarray[Any, Any]"]
+else:
+    Data = Union[str, Buffer]
 
 #: One instruction (or record): ``decode --json``'s object, a :class:`Word` for a word.
 Instruction = Mapping[str, Any]
@@ -240,16 +246,16 @@ def encode(
     warned of (:class:`DmaspecWarning`). Every problem is found at once and raised as one
     :class:`EncodeError` carrying them all in ``errors``.
     """
-    arch = _arch(arch)
+    arch_name = _arch(arch)
     items: Any = instructions
     if isinstance(items, Mapping) and not isinstance(items, Word) and struct is None:
         items = items.get("instructions", items)
     if struct is not None or isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
         # Records, or no list: the whole document as the CLI reads a file (its messages).
         text = _dumps(instructions, "instructions", lambda m: EncodeError(m, [m]))
-        words, notes = _native.encode(text, arch, validate, struct)
+        words, notes = _native.encode(text, arch_name, validate, struct)
     else:
-        encoder = _native.Encoder(arch, validate)
+        encoder = _native.Encoder(arch_name, validate)
         pending: list[Any] = []
 
         def flush() -> None:
@@ -258,8 +264,12 @@ def encode(
                 pending.clear()
 
         for item in items:
-            if type(item) is Word and encoder.word(item):
+            if type(item) is Word and not pending and encoder.word(item):
                 continue
+            if type(item) is Word and pending:
+                flush()
+                if encoder.word(item):
+                    continue
             pending.append(dict(item) if type(item) is Word else item)
             if len(pending) >= 4096:
                 flush()
@@ -334,16 +344,16 @@ def lower(
     (the spec's default when absent). Words that cannot be lowered raise one
     :class:`LowerError` listing each.
     """
-    arch = _arch(arch)
+    arch_name = _arch(arch)
     with _path_hint(data):
         raw = _data(data)
         if vars is None or isinstance(vars, Mapping):
             # The CLI's own reading of a JSON table: ids and addresses as ints or as decimal /
             # 0x strings, its messages for anything else.
             text = None if vars is None else _dumps({str(k): v for k, v in vars.items()}, "vars")
-            out = _native.lower(raw, arch, text, None, abi, json)
+            out = _native.lower(raw, arch_name, text, None, abi, json)
         else:
-            out = _native.lower(raw, arch, None, os.fspath(vars), abi, json)
+            out = _native.lower(raw, arch_name, None, os.fspath(vars), abi, json)
     if json:
         produced: list[Instruction] = _json.loads(out)["instructions"]
         return produced

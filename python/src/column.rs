@@ -283,7 +283,12 @@ fn item_size(t: &Target) -> usize {
 /// little-endian (indices as 8-byte unsigned).
 type Packed<'py> = (bool, usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
 
-fn columns_of<'py>(py: Python<'py>, data: Data, paths: &[String], arch_name: &str) -> PyResult<Vec<Packed<'py>>> {
+fn columns_of<'py>(
+    py: Python<'py>,
+    data: Data,
+    paths: &[String],
+    arch_name: &str,
+) -> PyResult<Vec<Packed<'py>>> {
     let arch = arch(arch_name)?;
     let targets = paths
         .iter()
@@ -310,7 +315,12 @@ fn columns_of<'py>(py: Python<'py>, data: Data, paths: &[String], arch_name: &st
 /// `column`'s native half: one path's [`Packed`] column.
 #[pyfunction]
 #[pyo3(signature = (data, path, arch_name))]
-pub fn column<'py>(py: Python<'py>, data: Data, path: &str, arch_name: &str) -> PyResult<Packed<'py>> {
+pub fn column<'py>(
+    py: Python<'py>,
+    data: Data,
+    path: &str,
+    arch_name: &str,
+) -> PyResult<Packed<'py>> {
     let mut all = columns_of(py, data, &[path.to_string()], arch_name)?;
     Ok(all.remove(0))
 }

@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use dmaspec::Arch;
 use dmaspec::runtime::record::RecordMeta;
-use dmaspec_cli::CliError;
 use dmaspec::stream::{Decoder, WORD_SIZE};
+use dmaspec_cli::CliError;
 use dmaspec_cli::input::WordReader;
 use dmaspec_cli::records::{self, Records};
 use pyo3::prelude::*;
@@ -81,7 +81,10 @@ pub fn words_of(py: Python<'_>, bytes: &[u8], arch: Arch) -> PyResult<Vec<Py<Wor
             continue;
         };
         let kind = Kind::of(&mut decoder, &b);
-        out.push(Py::new(py, Word::new(b, index, index * WORD_SIZE, arch, kind))?);
+        out.push(Py::new(
+            py,
+            Word::new(b, index, index * WORD_SIZE, arch, kind),
+        )?);
         // A long decode stops at Ctrl-C (a few ms after it, at this interval).
         if index % 65536 == 65535 {
             py.check_signals()?;

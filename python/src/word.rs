@@ -89,7 +89,13 @@ pub struct Word {
 }
 
 impl Word {
-    pub fn new(bytes: [u8; WORD_SIZE], index: usize, offset: usize, arch: Arch, kind: Kind) -> Self {
+    pub fn new(
+        bytes: [u8; WORD_SIZE],
+        index: usize,
+        offset: usize,
+        arch: Arch,
+        kind: Kind,
+    ) -> Self {
         Word {
             bytes,
             index,
@@ -112,9 +118,11 @@ impl Word {
     }
 
     fn object<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
-        let made = self.object.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
-            Ok(to_py(py, &self.json())?.cast_into::<PyDict>()?.unbind())
-        })?;
+        let made = self
+            .object
+            .get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+                Ok(to_py(py, &self.json())?.cast_into::<PyDict>()?.unbind())
+            })?;
         Ok(made.bind(py))
     }
 
@@ -128,7 +136,11 @@ impl Word {
 
 #[pymethods]
 impl Word {
-    fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         if !self.built(py)
             && let Ok(k) = key.cast::<PyString>()
         {
@@ -250,7 +262,11 @@ impl Word {
                 Some(i) => format!("{} (extends #{i})", meta.name),
                 None => meta.name.to_string(),
             },
-            Kind::Orphan(meta) => format!("{} out of place (must follow {})", meta.name, Leads(meta.follows)),
+            Kind::Orphan(meta) => format!(
+                "{} out of place (must follow {})",
+                meta.name,
+                Leads(meta.follows)
+            ),
             Kind::Unknown => "no word".to_string(),
         };
         let head: String = self.bytes[..8].iter().map(|b| format!("{b:02x}")).collect();
