@@ -592,3 +592,67 @@ evidence = [{ source = "src §9" }]
     );
     load(&ok).unwrap_or_else(|e| panic!("{}", e.render()));
 }
+
+/// A struct whose fields are named like Rust keywords (`type`, `match`: the generated code
+/// spells them `r#type`, `r#match`), with a sub-field `loop` of a bitfield `fn`.
+const KEYWORD_FIELDS: &str = r#"[[bitfield]]
+name = "KW"
+c_name = "KW"
+repr = "u8"
+doc = "Keywords."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+fields = [{ bits = "0..3", name = "loop" }, { bits = "4..7", name = "rest" }]
+
+[[struct]]
+name = "K"
+c_name = "K_STRUCT"
+size = 3
+confidence = "HIGH"
+doc = "Keyword fields."
+evidence = [{ source = "src §5" }]
+field = [
+  { off = 0, name = "type", type = "KIND", evidence = [{ source = "src §5" }] },
+  { off = 1, name = "match", type = "u8", evidence = [{ source = "src §5" }] },
+  { off = 2, name = "fn", type = "KW", evidence = [{ source = "src §5" }] },
+]
+"#;
+
+#[test]
+fn a_rule_names_a_keyword_field_by_its_spec_name() {
+    let rules = format!(
+        "{KEYWORD_FIELDS}\n{}{}",
+        "[[struct.rule]]\nname = \"typed\"\nexpr = \"type == B && match <= 4 && fn.loop != 0\"\nfields = [\"fn.loop\", \"match\", \"type\"]\nmessage = \"m\"\nevidence = [{ source = \"src §9\" }]\n",
+        "[[struct.rule]]\nname = \"later\"\nenforced = false\nfields = [\"type\", \"fn.loop\"]\nmessage = \"m\"\nevidence = [{ source = \"src §9\" }]\n",
+    );
+    let m = load(&rules).unwrap_or_else(|e| panic!("{}", e.render()));
+    let set = m.rule_set_of("K").unwrap();
+    assert_eq!(set.rules[0].fields, ["fn.loop", "match", "type"]);
+    assert_eq!(set.rules[1].fields, ["type", "fn.loop"]);
+    let mut b = [1u8, 4, 1];
+    assert_eq!(set.truth(&m, &b, 1) & 1, 1);
+    b[1] = 5;
+    assert_eq!(set.truth(&m, &b, 1) & 1, 0);
+}
+
+#[test]
+fn a_rule_cannot_name_a_field_by_its_rust_spelling() {
+    let text = format!(
+        "{KEYWORD_FIELDS}\n[[struct.rule]]\nname = \"typed\"\nexpr = \"r#type == B\"\nmessage = \"m\"\nevidence = [{{ source = \"src §9\" }}]\n"
+    );
+    only(
+        &text,
+        "expr",
+        "r#type",
+        "`r#type` is the Rust spelling: name the field `type`, as the spec does",
+    );
+    let listed = format!(
+        "{KEYWORD_FIELDS}\n[[struct.rule]]\nname = \"later\"\nenforced = false\nfields = [\"fn.r#loop\"]\nmessage = \"m\"\nevidence = [{{ source = \"src §9\" }}]\n"
+    );
+    only(
+        &listed,
+        "fields",
+        "r#loop",
+        "`r#loop` is the Rust spelling: name the field `loop`, as the spec does",
+    );
+}

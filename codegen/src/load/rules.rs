@@ -10,7 +10,7 @@ use serde_spanned::Spanned;
 use syn::spanned::Spanned as _;
 
 use super::names::ident_error;
-use super::rule_expr::{Checker, rewrite_in};
+use super::rule_expr::{Checker, names_in, raw_keywords, rewrite_in, unraw_offset};
 use super::rule_place::{RuleType, guard_arms, place, segs};
 use super::{FileId, Loader, Scope};
 use crate::diagnostics::{SourceFile, suggest};
@@ -561,11 +561,14 @@ impl Loader {
 
     /// Checks a `fields` entry of a not-enforced rule: a path to any member.
     fn field_path(&mut self, at: FileId, owner: usize, f: &Spanned<String>, model: &Model) {
-        let site = Site::of(&self.files[at.0], f);
+        let mut site = Site::of(&self.files[at.0], f);
         if !self.shallow(at, &site, f.get_ref()) {
             return;
         }
-        let parsed = match syn::parse_str::<syn::Expr>(f.get_ref()) {
+        let Some(text) = self.raw_keywords(at, &mut site, f.get_ref(), model) else {
+            return;
+        };
+        let parsed = match syn::parse_str::<syn::Expr>(&text) {
             Ok(e) => e,
             Err(e) => {
                 let span = site.span(e.span());
@@ -600,6 +603,28 @@ impl Loader {
         false
     }
 
+    /// `text` with its keyword names raw, for syn ([`raw_keywords`]); `site` maps spans in
+    /// it back. `None` when the spec writes a name raw (reported).
+    fn raw_keywords(
+        &mut self,
+        at: FileId,
+        site: &mut Site,
+        text: &str,
+        model: &Model,
+    ) -> Option<String> {
+        match raw_keywords(text, |w| names_in(model, w)) {
+            Ok((text, inserted)) => {
+                site.inserted = inserted;
+                Some(text)
+            }
+            Err((range, msg)) => {
+                let span = site.range(range);
+                self.err(at, span, msg);
+                None
+            }
+        }
+    }
+
     fn leaf_expr(
         &mut self,
         at: FileId,
@@ -607,11 +632,12 @@ impl Loader {
         src: &Spanned<String>,
         checker: &Checker,
     ) -> Option<Expr> {
-        let site = Site::of(&self.files[at.0], src);
+        let mut site = Site::of(&self.files[at.0], src);
         let text = rewrite_in(src.get_ref());
         if !self.shallow(at, &site, &text) {
             return None;
         }
+        let text = self.raw_keywords(at, &mut site, &text, checker.model)?;
         let parsed = match syn::parse_str::<syn::Expr>(&text) {
             Ok(e) => e,
             Err(e) => {
@@ -650,6 +676,8 @@ struct Site {
     /// File offset of the string's first character, when the text maps byte for byte
     /// (no escapes); otherwise errors point at the whole string.
     content: Option<usize>,
+    /// Where [`raw_keywords`] put an `r#` into the text syn reads (offsets in the text).
+    inserted: Vec<usize>,
 }
 
 impl Site {
@@ -669,11 +697,18 @@ impl Site {
         } else {
             None
         };
-        Site { whole, content }
+        Site {
+            whole,
+            content,
+            inserted: Vec::new(),
+        }
     }
 
+    /// A span of the text syn read, in the file.
     fn span(&self, s: Span) -> Range<usize> {
-        self.range(s.byte_range())
+        let r = s.byte_range();
+        let at = |o| unraw_offset(o, &self.inserted);
+        self.range(at(r.start)..at(r.end))
     }
 
     /// A byte range of the expression text, in the file.
