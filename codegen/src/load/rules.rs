@@ -92,12 +92,8 @@ impl Loader {
         scope: &Scope,
     ) -> Option<Constant> {
         self.check_name(at, &c.name);
-        if known.iter().any(|x| &x.name == c.name.get_ref()) {
-            self.err(
-                at,
-                c.name.span(),
-                format!("duplicate constant `{}`", c.name.get_ref()),
-            );
+        let taken = known.iter().any(|x| &x.name == c.name.get_ref());
+        if self.duplicate(at, &c.name, "constant", taken) {
             return None;
         }
         let confidence = self.confidence(at, &c.confidence, scope);
@@ -127,12 +123,8 @@ impl Loader {
         model: &Model,
     ) -> Option<Table> {
         self.check_name(at, &t.name);
-        if known.iter().any(|x| &x.name == t.name.get_ref()) {
-            self.err(
-                at,
-                t.name.span(),
-                format!("duplicate table `{}`", t.name.get_ref()),
-            );
+        let taken = known.iter().any(|x| &x.name == t.name.get_ref());
+        if self.duplicate(at, &t.name, "table", taken) {
             return None;
         }
         if matches!(
