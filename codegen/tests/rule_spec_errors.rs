@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use dmaspec_codegen::load::load_files;
 use dmaspec_codegen::model::rules::{BinOp, Expr, RuleKind};
 use dmaspec_codegen::{Model, SpecError, SpecErrors};
-use dmaspec_testkit::spec::Fixture;
+use dmaspec_testkit::spec::{Fixture, check, position};
 
 /// Confidence, a source, two architectures, an OPCODE enum, a DTYPE-like enum, a flags
 /// type, a bitfield with a rule, and the word `W` (opcode 0x10) the snippets add rules to.
@@ -654,5 +654,82 @@ fn a_rule_cannot_name_a_field_by_its_rust_spelling() {
         "fields",
         "r#loop",
         "`r#loop` is the Rust spelling: name the field `loop`, as the spec does",
+    );
+}
+
+/// A type that is not declared (renamed, say), used by a bitfield, a word, a table and a
+/// conflict: one error, at its first use, counting the other uses (`m1`, `m2`, the table's
+/// `over`; the rule fails at `m1` first, which is the field's error).
+const UNDECLARED_MODE: &str = r#"[[bitfield]]
+name = "MB"
+c_name = "MB"
+repr = "u8"
+doc = "Mode bits."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+fields = [{ bits = "0..3", name = "mode", type = "MODE" }, { bits = "4..7", name = "rest" }]
+
+[[struct]]
+name = "M"
+c_name = "M_STRUCT"
+size = 3
+confidence = "HIGH"
+doc = "Modes."
+evidence = [{ source = "src §5" }]
+field = [
+  { off = 0, name = "m1", type = "MODE", evidence = [{ source = "src §5" }] },
+  { off = 1, name = "m2", type = "MODE", evidence = [{ source = "src §5" }] },
+  { off = 2, name = "mb", type = "MB", evidence = [{ source = "src §5" }] },
+]
+
+[[struct.rule]]
+name = "m1_x"
+expr = "m1 == MODE::X && mode_size(m2) == 2 && mb.mode != 0"
+message = "m"
+evidence = [{ source = "src §9" }]
+
+[[table]]
+name = "mode_size"
+over = "MODE"
+values = [{ keys = ["X"], value = 2 }]
+default = 0
+doc = "Sizes."
+confidence = "HIGH"
+evidence = [{ source = "src §3" }]
+
+[[conflict]]
+name = "c"
+doc = "Two sources disagree."
+about = ["MODE", "mode_size"]
+readings = [
+  { name = "r1", doc = "One.", confidence = "HIGH", evidence = [{ source = "src §1" }] },
+  { name = "r2", doc = "Two.", confidence = "HIGH", evidence = [{ source = "src §2" }] },
+]
+"#;
+
+#[test]
+fn an_undeclared_type_is_one_error_at_its_first_use() {
+    let errs = SPEC.errors(UNDECLARED_MODE);
+    assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
+    let (line, column) = position(UNDECLARED_MODE, "name = \"mode\"", "\"MODE\"");
+    let message = "unknown type `MODE`";
+    check(&errs[0], UNDECLARED_MODE, line, column, "\"MODE\"", message);
+    assert_eq!(errs[0].notes[0], "and 3 more uses of `MODE`, not shown");
+}
+
+#[test]
+fn misspelt_types_in_tables_and_expressions_get_a_suggestion() {
+    let table = "[[table]]\nname = \"t\"\nover = \"KINDD\"\nvalues = [{ keys = [\"A\"], value = 2 }]\ndefault = 0\ndoc = \"T.\"\nconfidence = \"HIGH\"\nevidence = [{ source = \"src §3\" }]\n";
+    only(
+        table,
+        "over",
+        "\"KINDD\"",
+        "unknown type `KINDD`; did you mean `KIND`?",
+    );
+    only(
+        &rule(r#"expr = "kind == KIN::A""#),
+        "expr",
+        "KIN",
+        "unknown type `KIN`; did you mean `KIND`?",
     );
 }

@@ -579,6 +579,12 @@ fn word_whose_byte_0_is_not_an_opcode() {
 }
 
 #[test]
+fn a_word_whose_byte_0_is_of_an_unknown_type_has_that_error_alone() {
+    let bad = word("W", "W1", r#"["a1"]"#, "HDR");
+    SPEC.only(&bad, "name = \"opcode\"", r#""HDR""#, "unknown type `HDR`");
+}
+
+#[test]
 fn word_bound_to_an_unknown_opcode() {
     let bad = word("W_A", "W9", r#"["a1"]"#, "OPCODE");
     SPEC.only_at(&bad, 5, 10, r#""W9""#, "`W9` is not an `OPCODE` enumerator");

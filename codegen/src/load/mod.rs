@@ -123,12 +123,14 @@ pub(crate) fn load_all(
     }
     let model = loader.resolve(raws);
     let read_clean = loader.errors.len() == early_count;
-    cascade::suppress(&mut loader.errors, &loader.cascades);
     // The checks run declaration kind by kind; report in file order, as documented.
     let order = |e: &SpecError| {
         let file = loader.files.iter().position(|f| f.path == e.file);
         (file, e.span.start)
     };
+    let unknown = cascade::unknown_types(&loader.errors, order);
+    loader.cascades.extend(unknown);
+    cascade::suppress(&mut loader.errors, &loader.cascades);
     loader.errors.sort_by_key(order);
     (model, loader.errors, read_clean)
 }

@@ -203,9 +203,10 @@ impl Checker<'_> {
         let name = path.segments[1].ident.unraw().to_string();
         let span = path.span();
         let Some(index) = self.model.types.iter().position(|t| t.name == ty) else {
+            let hint = suggest(&ty, self.model.types.iter().map(|t| t.name.as_str()));
             return Err((
                 path.segments[0].ident.span(),
-                format!("unknown type `{ty}`"),
+                format!("unknown type `{ty}`{hint}"),
             ));
         };
         match &self.model.types[index].kind {
@@ -700,6 +701,23 @@ impl Checker<'_> {
                         ty: RuleType::Bool,
                         expr: rebase(&body, place.offset, &place.path),
                     });
+                }
+                // A rule of some type applied to what is not of that type (a field whose
+                // type did not resolve, say): the argument is at fault.
+                if args.len() == 1
+                    && let Ok(s) = segs(args[0])
+                    && let Some(set) =
+                        (self.rules.sets.iter()).find(|set| set.by_id(&name).is_some())
+                {
+                    let tname = &self.model.types[set.owner].name;
+                    let place = place(self.model, owner, &s)?;
+                    return Err((
+                        args[0].span(),
+                        format!(
+                            "`{name}` is a rule of `{tname}`; `{}` is not a `{tname}`",
+                            place.path
+                        ),
+                    ));
                 }
                 let mut helpers = vec![
                     "has".to_string(),

@@ -12,7 +12,7 @@ use syn::spanned::Spanned as _;
 use super::names::ident_error;
 use super::rule_expr::{Checker, names_in, raw_keywords, rewrite_in, unraw_offset};
 use super::rule_place::{RuleType, guard_arms, place, segs};
-use super::{FileId, Loader, Scope};
+use super::{Cause, FileId, Loader, Scope};
 use crate::diagnostics::{SourceFile, suggest};
 use crate::model::rules::*;
 use crate::model::{Model, TypeKind};
@@ -33,15 +33,19 @@ impl Loader {
         let mut out = RuleModel::default();
         for (fi, raw) in raws {
             for c in &raw.constant {
-                if let Some(c) = self.constant_decl(FileId(*fi), c, &out.constants, scope) {
-                    out.constants.push(c);
+                let before = self.errors.len();
+                match self.constant_decl(FileId(*fi), c, &out.constants, scope) {
+                    Some(c) => out.constants.push(c),
+                    None => self.unresolved(before, &c.name),
                 }
             }
         }
         for (fi, raw) in raws {
             for t in &raw.table {
-                if let Some(t) = self.table_decl(FileId(*fi), t, &out.tables, scope, model) {
-                    out.tables.push(t);
+                let before = self.errors.len();
+                match self.table_decl(FileId(*fi), t, &out.tables, scope, model) {
+                    Some(t) => out.tables.push(t),
+                    None => self.unresolved(before, &t.name),
                 }
             }
         }
@@ -114,6 +118,19 @@ impl Loader {
         })
     }
 
+    /// A constant or table `name` did not resolve: when that was an error (the errors from
+    /// `before` on; not a duplicate, whose first declaration stands), what later errors say
+    /// about `name` follows from the first of them.
+    fn unresolved(&mut self, before: usize, name: &Spanned<String>) {
+        let taken = self.errors[before..]
+            .iter()
+            .any(|e| e.message.starts_with("duplicate "));
+        if self.errors.len() > before && !taken {
+            let cause = Cause::Name(name.get_ref().clone());
+            self.cascades.push((before, self.errors.len(), cause));
+        }
+    }
+
     fn table_decl(
         &mut self,
         at: FileId,
@@ -138,10 +155,14 @@ impl Loader {
             );
         }
         let Some(over) = model.types.iter().position(|x| &x.name == t.over.get_ref()) else {
+            let hint = suggest(
+                t.over.get_ref(),
+                model.types.iter().map(|x| x.name.as_str()),
+            );
             self.err(
                 at,
                 t.over.span(),
-                format!("unknown type `{}`", t.over.get_ref()),
+                format!("unknown type `{}`{hint}", t.over.get_ref()),
             );
             return None;
         };
