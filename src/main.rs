@@ -57,6 +57,10 @@ enum Command {
         /// each) instead of 64-byte words.
         #[arg(long = "struct", value_name = "NAME")]
         record: Option<String>,
+        /// Lines as long as their contents: the meaning column of the tables unwrapped; by
+        /// default lines fit 120 columns.
+        #[arg(long)]
+        wide: bool,
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
@@ -90,6 +94,10 @@ enum Command {
         /// (`DMAMEMCPY`), a type (`DTYPE`), a field path (`WORD.a.b`, `WORD.a[0]`), or a
         /// register file, bundle, register or register field (`FILE.BUNDLE.reg.field`).
         what: String,
+        /// Lines as long as their contents: the text and the tables' notes unwrapped; by
+        /// default lines fit 120 columns.
+        #[arg(long)]
+        wide: bool,
     },
     /// Decode a dump of a register file's window (or, with --bundle, of one bundle
     /// element): every register's fields on the architecture, unknown bits kept raw.
@@ -137,6 +145,10 @@ enum Command {
         /// Print, per produced word, every mapping applied with its confidence.
         #[arg(long)]
         explain: bool,
+        /// Lines as long as their contents: --explain's source column unwrapped; by
+        /// default lines fit 120 columns.
+        #[arg(long)]
+        wide: bool,
         /// Input file; `-` or absent for stdin.
         input: Option<PathBuf>,
     },
@@ -175,6 +187,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli::table::set_wide(matches!(
+        cli.command,
+        Command::Decode { wide: true, .. }
+            | Command::Explain { wide: true, .. }
+            | Command::Lower { wide: true, .. }
+    ));
     let result = match cli.command {
         Command::Gen { spec, out, check } => cli::generate::run(&GenArgs { spec, out, check }),
         Command::Decode {
@@ -184,6 +202,7 @@ fn main() -> ExitCode {
             quiet,
             record,
             input,
+            ..
         } => cli::decode::run(&DecodeArgs {
             arch,
             hex,
@@ -206,7 +225,7 @@ fn main() -> ExitCode {
             no_validate,
             record: None,
         } => cli::encode::run(&input, hex, arch, !no_validate),
-        Command::Explain { what } => {
+        Command::Explain { what, .. } => {
             cli::explain::explain(&what).and_then(|text| cli::output::print(&text))
         }
         Command::Klr { command } => cli::klr::run(&command),
@@ -235,6 +254,7 @@ fn main() -> ExitCode {
             json,
             explain,
             input,
+            ..
         } => cli::lower::run(&LowerArgs {
             arch,
             abi,

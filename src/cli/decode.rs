@@ -191,22 +191,22 @@ fn table_text(
                 "{head}  {}{ext}\n{}{}",
                 word.meta().name,
                 table::render(&rows.rows),
-                super::validate::table_lines(
+                table::fit_text(&super::validate::table_lines(
                     &word.check(arch),
                     arch,
                     &super::validate::constant_lines(bytes, word.meta().leaves)
-                )
+                ))
             )
         }
         Decoded::UnknownOpcode => format!(
-            "{head}  {}\n  raw {}\n",
+            "{head}  {}\n{}",
             opcode_text(bytes[0], arch),
-            hex_string(bytes)
+            table::raw_lines(bytes)
         ),
         Decoded::Orphan { name, follows } => format!(
-            "{head}  {}\n  raw {}\n",
+            "{head}  {}\n{}",
             orphan_message(name, follows),
-            hex_string(bytes)
+            table::raw_lines(bytes)
         ),
     }
 }

@@ -21,7 +21,13 @@ use super::decode::opcode_enumerator;
 /// a word (`DMA_INDIRECT1D`) or its opcode enumerator (`DMAMEMCPY`, or another spelling of
 /// it), a type (`DTYPE`), or a word followed by a field path as rules and decode's JSON
 /// write it (`DMA_INDIRECT1D.flags.gather_dim`, `DMA_INDIRECT1D.src_num_elem[0]`).
+/// Lines fit [`super::table::width`] (`--wide`: none is wrapped).
 pub fn explain(query: &str) -> Result<String, CliError> {
+    explain_text(query).map(|text| super::table::fit_text(&text))
+}
+
+/// [`explain`], each line as long as it is.
+fn explain_text(query: &str) -> Result<String, CliError> {
     let (word_part, field_part) = match query.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (query, None),
