@@ -48,6 +48,15 @@ pub enum ListError {
     /// The document is neither a list nor an object with a list under this key
     /// (`instructions`, or `records`).
     NotAList(&'static str),
+    /// A byte that is not UTF-8, at this line and column (from 1, in characters), read
+    /// by [`for_each_instruction`](super::for_each_instruction).
+    NotUtf8 {
+        line: usize,
+        column: usize,
+        byte: u8,
+    },
+    /// The document could not be read ([`for_each_instruction`](super::for_each_instruction)).
+    Io(std::io::Error),
 }
 
 impl fmt::Display for ListError {
@@ -55,6 +64,12 @@ impl fmt::Display for ListError {
         match self {
             ListError::Json(e) => write!(f, "{e}"),
             ListError::NotAList(key) => write!(f, "expected an `{key}` list"),
+            ListError::NotUtf8 { line, column, byte } => write!(
+                f,
+                "line {line}, column {column}: byte {byte:#04x} is not UTF-8 \
+                 (the input is UTF-8 text)"
+            ),
+            ListError::Io(e) => write!(f, "{e}"),
         }
     }
 }
@@ -115,6 +130,20 @@ impl std::error::Error for EncodeError {}
 /// Encodes every instruction, or returns every error found (each naming the instruction).
 pub fn encode_all(list: &[Json]) -> Result<Vec<[u8; 64]>, Vec<EncodeError>> {
     encode_each(list, encode_one)
+}
+
+/// Encodes one instruction, or returns its errors, naming it as the `index`th of its list:
+/// [`encode_all`] for a list read one instruction at a time
+/// ([`for_each_instruction`](super::for_each_instruction)).
+pub fn encode_instruction(index: usize, ins: &Json) -> Result<[u8; 64], Vec<EncodeError>> {
+    encode_each(core::slice::from_ref(ins), encode_one)
+        .map(|words| words[0])
+        .map_err(|mut errors| {
+            for e in &mut errors {
+                e.instruction = index;
+            }
+            errors
+        })
 }
 
 /// Encodes every entry of a `decode --struct NAME --json` list as a record of the struct
