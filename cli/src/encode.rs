@@ -244,8 +244,7 @@ fn encode_records(
     validate: bool,
 ) -> Result<(), CliError> {
     let meta = find(name)?;
-    let list = super::shape::read_list(input, json::records)?;
-    let all = super::records::encode_list(meta, &list, arch, validate)?;
+    let all = super::records::encode_input(meta, input, arch, validate)?;
     let mut out = super::output::stdout();
     for bytes in &all {
         if hex {

@@ -160,6 +160,22 @@ fn drain(mut r: impl Read, mut each: impl FnMut(&[u8])) {
 
 #[test]
 fn encode_of_decode_json_streams_and_round_trips() {
+    let mut words = Words::new();
+    stream_round_trip(&[], move || words.chunk());
+}
+
+#[test]
+fn encode_of_decode_struct_json_streams_and_round_trips() {
+    // The 16-byte SDMA descriptor (`types/sdma.toml`): arbitrary bytes, a run at a time.
+    let mut words = Words::new();
+    stream_round_trip(&["--struct", "SDMA_CME_BD_DESC"], move || words.chunk());
+}
+
+/// Pipes the streams `chunk` makes into `decode --json` (with `extra` arguments) and its
+/// JSON into `encode -` (with the same), until the JSON reaches `DMASPEC_ENCODE_JSON_MB`
+/// (else [`ENCODE_JSON_MB`]) MB; asserts encode's peak RSS stays within
+/// [`ENCODE_PEAK_MIB`] and that every byte comes back.
+fn stream_round_trip(extra: &[&str], mut chunk: impl FnMut() -> Vec<u8> + Send + 'static) {
     let mb: u64 = std::env::var("DMASPEC_ENCODE_JSON_MB")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -175,8 +191,8 @@ fn encode_of_decode_json_streams_and_round_trips() {
             .spawn()
             .expect("runs dmaspec")
     };
-    let mut decode = spawn(&["decode", "--json", "-"]);
-    let mut encode = spawn(&["encode", "-"]);
+    let mut decode = spawn(&[&["decode", "--json"], extra, &["-"]].concat());
+    let mut encode = spawn(&[&["encode"], extra, &["-"]].concat());
 
     // Words into decode until its JSON reaches the size; the words sent, for the check.
     let (sent_tx, sent_rx) = std::sync::mpsc::channel::<Vec<u8>>();
@@ -185,9 +201,8 @@ fn encode_of_decode_json_streams_and_round_trips() {
     let writer = {
         let done = done.clone();
         thread::spawn(move || {
-            let mut words = Words::new();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                let chunk = words.chunk();
+                let chunk = chunk();
                 if decode_in.write_all(&chunk).is_err() || sent_tx.send(chunk).is_err() {
                     break;
                 }
