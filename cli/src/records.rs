@@ -122,7 +122,7 @@ pub fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String
     )
 }
 
-/// Encodes every entry of `list` as a record of `meta` ([`Encoding`]).
+/// Encodes every entry of `list` as a record of `meta`; every error is reported at once.
 pub fn encode_list(
     meta: &RecordMeta,
     list: &[Json],
