@@ -297,7 +297,8 @@
           el("td", { class: "sw class-" + classOf(first, leafOf(w, first.path)) }, ""),
           el("td", {}, `▸ ${key}[${first.path.match(/\[(\d+)\]$/)[1]}..${last.path.match(/\[(\d+)\]$/)[1]}]`),
           el("td", {}, "+" + first.offset), el("td", {}, `${run.length}×${first.size * 8}`),
-          el("td", {}, hex(stored)), el("td", {}, stored.every((x) => x === 0) ? "all zero" : "nonzero"));
+          el("td", { title: hex(stored) }, hex(stored.subarray(0, 8)) + (stored.length > 8 ? "…" : "")),
+          el("td", {}, stored.every((x) => x === 0) ? "all zero" : "nonzero"));
         head.addEventListener("click", () => {
           const open = rows[0].hidden;
           for (const r of rows) r.hidden = !open;
