@@ -581,8 +581,10 @@
   // Keys: j/k the next/previous word, ↑/↓ the next/previous field of that word, ←/→ pages,
   // Enter the field's details, Escape closes them.
   function key(e) {
-    // Keys typed into a control (Enter on a button included) are the control's.
-    if (/^(INPUT|TEXTAREA|SELECT|BUTTON|A)$/.test(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Keys typed into a control, and Enter on a button or link, are the control's.
+    const tag = e.target.tagName;
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (e.key === "Enter" && /^(BUTTON|A)$/.test(tag)) ||
+      e.ctrlKey || e.metaKey || e.altKey) return;
     const cards = Array.from($("words").querySelectorAll(".word[id]"));
     if (!cards.length) return;
     const at = cards.findIndex((c) => c.id === "w" + cursor.word);

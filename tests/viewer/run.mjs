@@ -528,6 +528,10 @@ async function pageChecks(page) {
   check("keyboard: j/k words, arrows fields, Enter details, Escape closes",
     current === "w1" && back === "w0" && cursorRow === secondRow && opened2.includes(secondRow) && !closed,
     JSON.stringify([current, back, cursorRow, secondRow, opened2, !!closed]));
+  await page.fill("#hex", toHex([words[0]]));
+  await page.focus("#decode");
+  await page.keyboard.press("Enter");
+  check("keyboard: Enter on a button is the button's", await page.evaluate(() => window.viewer.decoded.length) === 1, "");
 }
 
 const t0 = Date.now();
