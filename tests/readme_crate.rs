@@ -79,6 +79,6 @@ fn doorbell_example_is_examples_doorbell_and_rings_queue_3() {
     );
     // "CSR — UDMA M2S (Memory-to-Stream Descriptor Engine)" §4.1: M2S_Q[3].TDRTP_inc at
     // 0x1000 + 3*0x1000 + 0x38.
-    let text = run_downstream("readme-doorbell", "### Ringing a doorbell");
+    let text = run_downstream("readme-doorbell", "registers.md", "## Ringing a doorbell");
     assert_eq!(text, "doorbell at 0x4038 rang with 4 descriptors\n");
 }
