@@ -60,7 +60,11 @@ fn downstream_packages(name: &str, dependency: &str) -> Vec<String> {
         &krate,
         &["tree", "--edges", "normal,build", "--prefix", "none"],
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
@@ -89,6 +93,9 @@ fn a_library_user_with_default_features_builds_only_the_library() {
     // Generating from the spec at build time is the opt-in that brings the generator.
     let generate = format!("dmaspec = {{ path = {root:?}, features = [\"generate\"] }}");
     let generating = downstream_packages("generate-feature", &generate);
-    assert!(generating.iter().any(|p| p == "dmaspec-codegen"), "{generating:?}");
+    assert!(
+        generating.iter().any(|p| p == "dmaspec-codegen"),
+        "{generating:?}"
+    );
     assert!(!generating.iter().any(|p| p == "clap"), "{generating:?}");
 }
