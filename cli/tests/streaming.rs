@@ -2,7 +2,7 @@
 //! eight-times larger stream go through a pipe (so nothing can be mapped or sized up
 //! front) and the peak RSS (`VmHWM`) of the two runs must be within a few MiB of each
 //! other. The big run (hundreds of MB through the release binary) is
-//! `scripts/decode_rss.sh`; its figure is in the README.
+//! `scripts/decode_rss.sh`; its figure is in docs/guide/performance.md.
 //!
 //! `dmaspec encode` streams too: `decode --json` of [`ENCODE_JSON_MB`] MB of words piped
 //! into `encode -` stays under [`ENCODE_PEAK_MIB`] of RSS, and gives back the same bytes.

@@ -23,7 +23,7 @@ def test_exception_hierarchy(dm):
     for name in ("InputError", "EncodeError", "LowerError", "UsageError"):
         cls = getattr(dm, name)
         assert issubclass(cls, dm.Error), name
-        assert issubclass(cls, ValueError), name  # as the README says
+        assert issubclass(cls, ValueError), name  # as docs/guide/python.md says
     assert issubclass(dm.Error, Exception)
     assert issubclass(dm.DmaspecWarning, Warning)
     assert not issubclass(dm.EncodeError, dm.UsageError)
