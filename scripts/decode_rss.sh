@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peak memory of `dmaspec decode` on a large stream through a pipe (the README's figure).
+# Peak memory of `dmaspec decode` on a large stream through a pipe (the figure in docs/guide/performance.md).
 #
 #   scripts/decode_rss.sh [MiB] [decode options...]     # default: 400 MiB, table output
 #

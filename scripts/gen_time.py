@@ -5,6 +5,8 @@ write nothing). Prints the median, min and max of N runs, with the date and comm
 
     python3 scripts/gen_time.py [-n 21]
 
+Its table goes between the `gen_time` markers of docs/guide/performance.md (by hand).
+
 Run it with nothing else building; it builds the release binary first, untimed.
 """
 import argparse

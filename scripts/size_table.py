@@ -4,10 +4,11 @@ commit they were taken at.
 
     python3 scripts/size_table.py                   # print the table
     python3 scripts/size_table.py --time 11         # also time `dmaspec gen --check` (median of 11)
-    python3 scripts/size_table.py --write README.md # replace the table between the markers
-    python3 scripts/size_table.py --check README.md # fail if a counted figure there is stale
+    python3 scripts/size_table.py --write docs/guide/performance.md # replace the table
+    python3 scripts/size_table.py --check docs/guide/performance.md # fail if stale
 
-The table in README.md sits between `<!-- size_table:begin -->` and `<!-- size_table:end -->`.
+The table in docs/guide/performance.md (the book's Performance chapter; `dmaspec gen`
+copies it into generated/docs/guide/, so run gen after --write) sits between `<!-- size_table:begin -->` and `<!-- size_table:end -->`.
 `--check` compares the counted rows only (lines, bytes, words): timings and the stamp move
 from run to run and are never checked. `--time` uses `target/release/dmaspec` (build it with
 `cargo build --release` first).
@@ -104,7 +105,7 @@ def main():
     if args.check:
         path = pathlib.Path(args.check)
         _, body, _ = between(path.read_text(), path)
-        stale = [f"{k}: README says {body_value(body, k)!r}, the tree has {v!r}"
+        stale = [f"{k}: the table says {body_value(body, k)!r}, the tree has {v!r}"
                  for k, v in counted_rows() if body_value(body, k) != v]
         if stale:
             sys.exit(f"{path}: the size table is stale (run `python3 scripts/size_table.py "

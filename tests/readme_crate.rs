@@ -1,4 +1,5 @@
-//! The README's crate examples ("Using the crate", the register doorbell), built and run as
+//! The book's crate examples (docs/guide/crate.md "Using the crate", the register doorbell in
+//! docs/guide/registers.md), built and run as
 //! a downstream crate would: each its own package, depending on dmaspec by path with
 //! `default-features = false`.
 
@@ -9,9 +10,9 @@ use std::process::Command;
 
 use common::root;
 
-/// The first ```rust block after `heading` in the README.
-fn readme_block(heading: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+/// The first ```rust block after `heading` in the guide chapter `page` (docs/guide/).
+fn readme_block(page: &str, heading: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("docs/guide").join(page)).unwrap();
     let at = readme
         .find(heading)
         .unwrap_or_else(|| panic!("no `{heading}`"));
@@ -28,7 +29,7 @@ fn write(path: &Path, text: &str) {
 
 /// Builds and runs the first ```rust block after `heading` as the `src/main.rs` of its own
 /// package `name`, and returns what it prints.
-fn run_downstream(name: &str, heading: &str) -> String {
+fn run_downstream(name: &str, page: &str, heading: &str) -> String {
     // Built in the test build's own target directory (cargo holds no lock while tests
     // run), so the dependencies compiled for the tests are reused.
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -42,7 +43,7 @@ fn run_downstream(name: &str, heading: &str) -> String {
             root().display().to_string()
         ),
     );
-    write(&dir.join("src/main.rs"), &readme_block(heading));
+    write(&dir.join("src/main.rs"), &readme_block(page, heading));
     // The workspace's lock file pins the same dependency versions, so nothing is fetched.
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let out = Command::new(env!("CARGO"))
@@ -56,7 +57,7 @@ fn run_downstream(name: &str, heading: &str) -> String {
         .expect("cargo runs");
     assert!(
         out.status.success(),
-        "the README example under `{heading}` does not build or run:\n{}",
+        "the {page} example under `{heading}` does not build or run:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -64,20 +65,20 @@ fn run_downstream(name: &str, heading: &str) -> String {
 
 #[test]
 fn using_the_crate_example_runs_without_default_features() {
-    let text = run_downstream("readme-example", "## Using the crate");
+    let text = run_downstream("readme-example", "crate.md", "# Using the crate");
     assert!(text.lines().any(|l| l.contains("in_dtype")), "{text}");
 }
 
 #[test]
 fn doorbell_example_is_examples_doorbell_and_rings_queue_3() {
-    let block = readme_block("### Ringing a doorbell");
+    let block = readme_block("registers.md", "## Ringing a doorbell");
     let example = std::fs::read_to_string(root().join("examples/doorbell.rs")).unwrap();
     assert!(
         block == example,
-        "the README's doorbell block is not examples/doorbell.rs: copy the file into it"
+        "the doorbell block of docs/guide/registers.md is not examples/doorbell.rs: copy the file into it"
     );
     // "CSR — UDMA M2S (Memory-to-Stream Descriptor Engine)" §4.1: M2S_Q[3].TDRTP_inc at
     // 0x1000 + 3*0x1000 + 0x38.
-    let text = run_downstream("readme-doorbell", "### Ringing a doorbell");
+    let text = run_downstream("readme-doorbell", "registers.md", "## Ringing a doorbell");
     assert_eq!(text, "doorbell at 0x4038 rang with 4 descriptors\n");
 }

@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use dmaspec::Arch;
 use dmaspec::stream::{Decoded, WORD_SIZE};
 
+use super::CliError;
 use super::input::each_word;
 use super::input::{self, WordReader};
 use super::records::{decode_one, each_record, find, record_json};
 use super::shape::{instruction_json, opcode_text, orphan_message};
 use super::table::{self, TableRows};
-use super::{CliError, hex_string};
 
 /// Decode a stream of 64-byte words (raw binary, or hex text with --hex).
 #[derive(clap::Args)]
@@ -35,6 +35,10 @@ pub struct DecodeArgs {
     /// each) instead of 64-byte words.
     #[arg(long = "struct", value_name = "NAME")]
     pub record: Option<String>,
+    /// Lines as long as their contents: the meaning column of the tables unwrapped; by
+    /// default lines fit 120 columns.
+    #[arg(long)]
+    pub wide: bool,
     /// Input file; `-` or absent for stdin.
     pub input: Option<PathBuf>,
 }
@@ -59,27 +63,28 @@ fn table_text(
                 "{head}  {}{ext}\n{}{}",
                 word.meta().name,
                 table::render(&rows.rows),
-                super::report::table_lines(
+                table::fit_text(&super::report::table_lines(
                     &word.check(arch),
                     arch,
                     &super::report::constant_lines(bytes, word.meta().leaves)
-                )
+                ))
             )
         }
         Decoded::UnknownOpcode => format!(
-            "{head}  {}\n  raw {}\n",
+            "{head}  {}\n{}",
             opcode_text(bytes[0], arch),
-            hex_string(bytes)
+            table::raw_lines(bytes)
         ),
         Decoded::Orphan { name, follows } => format!(
-            "{head}  {}\n  raw {}\n",
+            "{head}  {}\n{}",
             orphan_message(name, follows),
-            hex_string(bytes)
+            table::raw_lines(bytes)
         ),
     }
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
+    super::table::set_wide(args.wide);
     if let Some(name) = &args.record {
         return decode_records(args, name);
     }

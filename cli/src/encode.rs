@@ -1,8 +1,9 @@
 //! `dmaspec encode FILE.toml|FILE.json|- [--hex]`: words from text, written with the same
 //! names `decode --json` prints. `decode --json` output is valid input and round-trips.
 //!
-//! The encoding itself is the library's ([`dmaspec::json::encode_all`]); this reads the
-//! file (TOML is converted to the same JSON values), checks the words with `validate`'s
+//! The encoding itself is the library's ([`dmaspec::json::encode_instruction`]); this reads
+//! the file one instruction at a time ([`dmaspec::json::for_each_instruction`]; TOML is read
+//! whole and converted to the same JSON values), checks the words with `validate`'s
 //! [`faults`], and writes. Every error in the file is reported at once; nothing is written
 //! when there is one. A fault the instruction records itself (decode's output of an
 //! invalid word) is not an error: the round trip of any stream holds.
@@ -56,19 +57,54 @@ pub struct Checked {
 }
 
 pub fn check(list: &[Json], words: &[[u8; 64]], arch: dmaspec::Arch) -> Checked {
-    let mut decoder = dmaspec::stream::Decoder::new(arch);
-    let mut c = Checked {
-        errors: Vec::new(),
-        declared: 0,
-        declared_words: 0,
-        compiler_words: 0,
-    };
+    let mut checker = Checker::new(arch);
     for (i, (ins, w)) in list.iter().zip(words).enumerate() {
-        let before = c.declared;
-        let d = decoder.push(w);
+        checker.push(i, ins, w);
+    }
+    checker.checked
+}
+
+/// [`check`] one word at a time, in the order of the stream (the decoder pairs words).
+pub struct Checker {
+    decoder: dmaspec::stream::Decoder,
+    arch: dmaspec::Arch,
+    pub checked: Checked,
+}
+
+impl Checker {
+    pub fn new(arch: dmaspec::Arch) -> Self {
+        Checker {
+            decoder: dmaspec::stream::Decoder::new(arch),
+            arch,
+            checked: Checked::default(),
+        }
+    }
+
+    /// Checks the word `w` encoded from the `i`th instruction, `ins`.
+    pub fn push(&mut self, i: usize, ins: &Json, w: &[u8; 64]) {
+        self.push_with(i, w, |_| Some(ins.clone()));
+    }
+
+    /// [`push`](Self::push) with the instruction asked for only when the word has faults,
+    /// given the word as read here; `None` declares every fault it has (the input is that
+    /// word's own reading).
+    pub fn push_with(
+        &mut self,
+        i: usize,
+        w: &[u8; 64],
+        ins: impl FnOnce(&dmaspec::stream::Decoded) -> Option<Json>,
+    ) {
+        let (arch, c) = (self.arch, &mut self.checked);
+        let d = self.decoder.push(w);
         c.compiler_words += usize::from(!compiler_findings(&d, arch).is_empty());
-        for f in faults(&d, w, arch) {
-            if declared(ins, f.kind) {
+        let found = faults(&d, w, arch);
+        if found.is_empty() {
+            return;
+        }
+        let ins = ins(&d);
+        let before = c.declared;
+        for f in found {
+            if ins.as_ref().is_none_or(|o| declared(o, f.kind)) {
                 c.declared += 1;
             } else {
                 c.errors.push(format!("instruction {i}: {}", f.text));
@@ -76,7 +112,6 @@ pub fn check(list: &[Json], words: &[[u8; 64]], arch: dmaspec::Arch) -> Checked 
         }
         c.declared_words += usize::from(c.declared > before);
     }
-    c
 }
 
 /// The words of `list`, all errors in one pass. Unless `validate` is off, the words must
@@ -95,14 +130,19 @@ pub fn encode_list(
     if !validate {
         return Ok((words, Vec::new()));
     }
-    let c = check(list, &words, arch);
+    let warnings = verdict(check(list, &words, arch), arch)?;
+    Ok((words, warnings))
+}
+
+/// The errors `check` found, or the warnings for the words it passed.
+fn verdict(c: Checked, arch: dmaspec::Arch) -> Result<Vec<String>, CliError> {
     if !c.errors.is_empty() {
         return Err(CliError::Encode {
             errors: c.errors,
             hint: Some(reject_hint(arch)),
         });
     }
-    Ok((words, warnings(&c, arch)))
+    Ok(warnings(&c, arch))
 }
 
 /// What follows the errors of words `validate` would reject.
@@ -139,6 +179,56 @@ pub fn warnings(c: &Checked, arch: Arch) -> Vec<String> {
     warnings
 }
 
+/// [`encode_list`] of the instructions in `input`, read one at a time: memory is the
+/// encoded words (64 bytes each, held so that nothing is written when there is an
+/// error), not the document. A TOML file is read whole.
+pub fn encode_input(
+    input: &Path,
+    arch: dmaspec::Arch,
+    validate: bool,
+) -> Result<(Vec<[u8; 64]>, Vec<String>), CliError> {
+    if input.extension().is_some_and(|e| e == "toml") {
+        return encode_list(&read_instructions(input)?, arch, validate);
+    }
+    let mut words = Vec::new();
+    let mut errors = Vec::new();
+    let mut checker = validate.then(|| Checker::new(arch));
+    let read = json::for_each_instruction(super::input::open(Some(input))?, |i, ins| {
+        match json::encode_instruction(i, &ins) {
+            // Once there is an error no word is written: only the errors are kept.
+            Ok(w) if errors.is_empty() => {
+                if let Some(c) = &mut checker {
+                    c.push(i, &ins, &w);
+                }
+                if checker.as_ref().is_none_or(|c| c.checked.errors.is_empty()) {
+                    words.push(w);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                errors.extend(e.iter().map(ToString::to_string));
+                words = Vec::new();
+            }
+        }
+    });
+    match read {
+        Ok(_) => {}
+        Err(json::ListError::Io(e)) => return Err(CliError::read(input, e)),
+        Err(e) => {
+            let name = super::input::name(Some(input));
+            return Err(CliError::BadFile(format!("{name}: {e}")));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(CliError::Encode { errors, hint: None });
+    }
+    let warnings = match checker {
+        Some(c) => verdict(c.checked, arch)?,
+        None => Vec::new(),
+    };
+    Ok((words, warnings))
+}
+
 /// The `encode` command: nothing is written when the input has an error.
 pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let validate = !args.no_validate;
@@ -150,8 +240,7 @@ pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
 
 fn encode_words(input: &Path, hex: bool, arch: Arch, validate: bool) -> Result<(), CliError> {
     use std::io::Write as _;
-    let list = read_instructions(input)?;
-    let (words, warnings) = encode_list(&list, arch, validate)?;
+    let (words, warnings) = encode_input(input, arch, validate)?;
     let mut out = super::output::stdout();
     if hex {
         out.write_all(hex_lines(&words).as_bytes())?;
@@ -179,8 +268,7 @@ fn encode_records(
     validate: bool,
 ) -> Result<(), CliError> {
     let meta = find(name)?;
-    let list = super::shape::read_list(input, json::records)?;
-    let all = super::records::encode_list(meta, &list, arch, validate)?;
+    let all = super::records::encode_input(meta, input, arch, validate)?;
     let mut out = super::output::stdout();
     for bytes in &all {
         if hex {

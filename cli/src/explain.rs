@@ -27,9 +27,14 @@ pub struct ExplainArgs {
     /// (`DMAMEMCPY`), a type (`DTYPE`), a field path (`WORD.a.b`, `WORD.a[0]`), or a
     /// register file, bundle, register or register field (`FILE.BUNDLE.reg.field`).
     pub what: String,
+    /// Lines as long as their contents: the text and the tables' notes unwrapped; by
+    /// default lines fit 120 columns.
+    #[arg(long)]
+    pub wide: bool,
 }
 
 pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
+    super::table::set_wide(args.wide);
     explain(&args.what).and_then(|text| super::output::print(&text))
 }
 
@@ -37,7 +42,13 @@ pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
 /// a word (`DMA_INDIRECT1D`) or its opcode enumerator (`DMAMEMCPY`, or another spelling of
 /// it), a type (`DTYPE`), or a word followed by a field path as rules and decode's JSON
 /// write it (`DMA_INDIRECT1D.flags.gather_dim`, `DMA_INDIRECT1D.src_num_elem[0]`).
+/// Lines fit [`super::table::width`] (`--wide`: none is wrapped).
 pub fn explain(query: &str) -> Result<String, CliError> {
+    explain_text(query).map(|text| super::table::fit_text(&text))
+}
+
+/// [`explain`], each line as long as it is.
+fn explain_text(query: &str) -> Result<String, CliError> {
     let (word_part, field_part) = match query.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (query, None),

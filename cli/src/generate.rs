@@ -9,7 +9,8 @@ use dmaspec_codegen::{Staleness, output};
 
 use super::CliError;
 
-/// Regenerate generated/ (Rust copy, C headers, Markdown, JSON) from spec/.
+/// Regenerate generated/ (Rust copy, C headers, Markdown, JSON) from spec/, with the
+/// book's hand-written pages from docs/ beside it.
 #[derive(clap::Args)]
 pub struct GenArgs {
     /// Spec directory.
@@ -29,7 +30,9 @@ const FOREIGN_SHOWN: usize = 20;
 pub fn run(args: &GenArgs) -> Result<(), CliError> {
     output::check_separate(&args.spec, &args.out)?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
-    let mut artifacts = dmaspec_codegen::generate(&model);
+    // The book's hand-written pages: docs/ beside the spec, copied as outputs.
+    let guide = dmaspec_codegen::guide::read(&dmaspec_codegen::guide::dir_for(&args.spec))?;
+    let mut artifacts = dmaspec_codegen::generate_with_guide(&model, &guide);
     // The stamps name the spec directory read (`spec` by default).
     output::name_spec_dir_all(&mut artifacts, &output::spec_label(&args.spec));
     if args.check {

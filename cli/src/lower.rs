@@ -44,6 +44,10 @@ pub struct LowerArgs {
     /// Print, per produced word, every mapping applied with its confidence.
     #[arg(long)]
     pub explain: bool,
+    /// Lines as long as their contents: --explain's source column unwrapped; by default
+    /// lines fit 120 columns.
+    #[arg(long)]
+    pub wide: bool,
     /// Input file; `-` or absent for stdin.
     pub input: Option<PathBuf>,
 }
@@ -314,6 +318,7 @@ impl<W: Write> Sink<'_, W> {
 }
 
 pub fn run(args: &LowerArgs) -> Result<(), CliError> {
+    super::table::set_wide(args.wide);
     let vars = match &args.vars {
         Some(p) => read_vars(p)?,
         None => Vars::new(),

@@ -2,6 +2,8 @@
 //! instead of 64-byte words, one table or JSON entry per record with its byte offset;
 //! `dmaspec encode --struct NAME`, its inverse; and `dmaspec validate --struct NAME`.
 
+use std::path::Path;
+
 use dmaspec::Arch;
 use dmaspec::json::{self, JsonFields};
 use dmaspec::runtime::record::RecordMeta;
@@ -9,7 +11,7 @@ use dmaspec::words::{RECORDS, Record};
 use serde_json::{Map, Value as Json, json};
 
 use super::CliError;
-use super::input::WordReader;
+use super::input::{self, WordReader};
 use super::report::FaultKind;
 use super::shape::{insert_fields, insert_verdict};
 use super::table::{self, TableRows};
@@ -120,40 +122,113 @@ pub fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String
     )
 }
 
-/// The records of `list`, every error at once.
+/// Encodes every entry of `list` as a record of `meta`; every error is reported at once.
 pub fn encode_list(
     meta: &RecordMeta,
     list: &[Json],
     arch: Arch,
     validate: bool,
 ) -> Result<Vec<Vec<u8>>, CliError> {
-    let all = match json::encode_records(meta.name, list) {
-        Some(Ok(all)) => all,
-        Some(Err(errors)) => {
-            return Err(CliError::Encode {
-                errors: errors.iter().map(ToString::to_string).collect(),
-                hint: None,
-            });
+    let mut enc = Encoding::new(meta, arch, validate);
+    for (i, entry) in list.iter().enumerate() {
+        enc.push(i, entry);
+    }
+    enc.finish()
+}
+
+/// [`encode_list`] of the records in `input`, read one entry at a time (a TOML file is read
+/// whole): memory is the encoded records, not the document.
+pub fn encode_input(
+    meta: &RecordMeta,
+    input: &Path,
+    arch: Arch,
+    validate: bool,
+) -> Result<Vec<Vec<u8>>, CliError> {
+    if input.extension().is_some_and(|e| e == "toml") {
+        let list = super::shape::read_list(input, json::records)?;
+        return encode_list(meta, &list, arch, validate);
+    }
+    let mut enc = Encoding::new(meta, arch, validate);
+    match json::for_each_record(input::open(Some(input))?, |i, entry| enc.push(i, &entry)) {
+        Ok(_) => enc.finish(),
+        Err(json::ListError::Io(e)) => Err(CliError::read(input, e)),
+        Err(e) => Err(CliError::BadFile(format!(
+            "{}: {e}",
+            input::name(Some(input))
+        ))),
+    }
+}
+
+/// Records encoded one entry at a time, each checked against its rules unless `validate` is
+/// off (a rule the entry's own `violations` lists was broken in the decoded input: kept).
+/// Every error is collected; once there is one, no record is kept.
+struct Encoding<'m> {
+    meta: &'m RecordMeta,
+    arch: Arch,
+    validate: bool,
+    records: Vec<Vec<u8>>,
+    errors: Vec<String>,
+    rule_errors: Vec<String>,
+}
+
+impl<'m> Encoding<'m> {
+    fn new(meta: &'m RecordMeta, arch: Arch, validate: bool) -> Self {
+        Encoding {
+            meta,
+            arch,
+            validate,
+            records: Vec::new(),
+            errors: Vec::new(),
+            rule_errors: Vec::new(),
         }
-        None => return Err(CliError::Usage(format!("`{}` is not a record", meta.name))),
-    };
-    if validate {
-        let mut errors = Vec::new();
-        for (i, (entry, bytes)) in list.iter().zip(&all).enumerate() {
-            for (id, text) in faults(meta, bytes, arch) {
+    }
+
+    fn push(&mut self, i: usize, entry: &Json) {
+        let bytes = match json::encode_records(self.meta.name, std::slice::from_ref(entry)) {
+            Some(Ok(mut one)) => one.pop().unwrap_or_default(),
+            Some(Err(errors)) => {
+                let errors = errors.into_iter().map(|mut e| {
+                    e.instruction = i;
+                    e.to_string()
+                });
+                self.errors.extend(errors);
+                return;
+            }
+            None => {
+                let name = self.meta.name;
+                self.errors.push(format!("`{name}` is not a record"));
+                return;
+            }
+        };
+        if self.validate {
+            for (id, text) in faults(self.meta, &bytes, self.arch) {
                 if !super::shape::declared(entry, FaultKind::Rule(id)) {
-                    errors.push(format!("record {i}: {text}"));
+                    self.rule_errors.push(format!("record {i}: {text}"));
                 }
             }
         }
-        if !errors.is_empty() {
+        if self.errors.is_empty() && self.rule_errors.is_empty() {
+            self.records.push(bytes);
+        } else {
+            self.records = Vec::new();
+        }
+    }
+
+    fn finish(self) -> Result<Vec<Vec<u8>>, CliError> {
+        if !self.errors.is_empty() {
             return Err(CliError::Encode {
-                errors,
+                errors: self.errors,
+                hint: None,
+            });
+        }
+        if !self.rule_errors.is_empty() {
+            return Err(CliError::Encode {
+                errors: self.rule_errors,
                 hint: Some("(--no-validate writes them anyway)".into()),
             });
         }
+        Ok(self.records)
     }
-    Ok(all)
 }
 
 /// The failed checks of the record `bytes` in `arch`: (rule id, the line `validate` prints

@@ -1,6 +1,7 @@
 //! `decode` without `--json`: a readable table per word.
 
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dmaspec::json::PathStack;
 use dmaspec::runtime::meta::{FieldMeta, JoinMeta, LeafMeta, Role};
@@ -178,6 +179,9 @@ pub fn render(rows: &[[String; 5]]) -> String {
 
 /// Lays `rows` out in aligned columns under `header`.
 pub fn render_columns(header: &[String; 5], rows: &[[String; 5]]) -> String {
+    if let Some(fitted) = fit_columns(header, rows, width()) {
+        return fitted;
+    }
     let mut widths = [0usize; 5];
     for r in std::iter::once(header).chain(rows) {
         for (w, c) in widths.iter_mut().zip(r) {
@@ -199,4 +203,209 @@ pub fn render_columns(header: &[String; 5], rows: &[[String; 5]]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// How wide the tables (and `explain`'s text) may be, in characters, unless `--wide`.
+pub const DEFAULT_WIDTH: usize = 120;
+
+static WIDTH: AtomicUsize = AtomicUsize::new(DEFAULT_WIDTH);
+
+/// `--wide`: lines as long as their contents (the table's text column unwrapped); else
+/// [`DEFAULT_WIDTH`]. For the whole process: the verbs print through several functions.
+pub fn set_wide(wide: bool) {
+    let width = if wide { usize::MAX } else { DEFAULT_WIDTH };
+    WIDTH.store(width, Ordering::Relaxed);
+}
+
+/// The widest a line may be ([`set_wide`]).
+pub fn width() -> usize {
+    WIDTH.load(Ordering::Relaxed)
+}
+
+/// A text column narrower than this is not wrapped in place: a text that does not fit it
+/// goes under its row.
+const MIN_TEXT: usize = 40;
+
+/// A value column is as wide as its cells of up to this many characters; a longer cell
+/// (a reserved array's bytes) pushes the rest of its row along, or onto the next line.
+const LONG_CELL: usize = 24;
+
+/// `render_columns` within `width` characters when the table is wider. The text column
+/// (`meaning`, `notes` or `source`: the one that is prose) is wrapped at spaces under
+/// itself, or, when there is not room for it, under the row from its second column on.
+/// Offsets, names and values stay whole: a long value pushes its row's later cells along,
+/// to the next line if they do not fit. `None`: the table fits as it is.
+fn fit_columns(header: &[String; 5], rows: &[[String; 5]], width: usize) -> Option<String> {
+    let len = |c: &str| c.chars().count();
+    let mut widths = [0usize; 5];
+    for r in std::iter::once(header).chain(rows) {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(len(c));
+        }
+    }
+    let natural = 2 + widths[..4].iter().map(|w| w + 2).sum::<usize>() + widths[4];
+    if natural <= width {
+        return None;
+    }
+    let text = ["meaning", "notes", "source"]
+        .iter()
+        .find_map(|name| header.iter().position(|h| h == name))
+        .unwrap_or(4);
+    for (i, w) in widths.iter_mut().enumerate().skip(2) {
+        if i != text {
+            *w = std::iter::once(header)
+                .chain(rows)
+                .map(|r| len(&r[i]))
+                .filter(|&n| n <= LONG_CELL)
+                .max()
+                .unwrap_or(0);
+        }
+    }
+    let natural_text = widths[text];
+    widths[text] = 0;
+    let fixed = 2 + widths[..4].iter().map(|w| w + 2).sum::<usize>() + widths[4];
+    widths[text] = natural_text
+        .min(width.saturating_sub(fixed))
+        .max(len(&header[text]));
+    let mut start = [2usize; 5];
+    for i in 1..5 {
+        start[i] = start[i - 1] + widths[i - 1] + 2;
+    }
+    // Text that goes under its row: from the second column on, two in.
+    let indent = start[1] + 2;
+    let mut out = String::new();
+    for r in std::iter::once(header).chain(rows) {
+        let mut line = String::from("  ");
+        let mut at_col = 2;
+        let mut more: Vec<String> = Vec::new();
+        let mut under: Vec<String> = Vec::new();
+        let mut place = |line: &mut String, at_col: &mut usize, col: usize, cell: &str| {
+            let mut at = if *at_col > 2 {
+                start[col].max(*at_col + 2)
+            } else {
+                start[col]
+            };
+            if at + len(cell) > width && *at_col > 2 {
+                out.push_str(line.trim_end());
+                out.push('\n');
+                *line = String::new();
+                *at_col = 0;
+                at = start[col];
+            }
+            let _ = write!(line, "{:pad$}{cell}", "", pad = at - *at_col);
+            *at_col = at + len(cell);
+            at
+        };
+        for (i, cell) in r.iter().enumerate() {
+            if cell.is_empty() {
+                continue;
+            }
+            if i != text {
+                place(&mut line, &mut at_col, i, cell);
+                continue;
+            }
+            let from = if at_col > 2 {
+                start[i].max(at_col + 2)
+            } else {
+                start[i]
+            };
+            // Up to the next column, or to the end of the line when nothing follows.
+            let room = if r[i + 1..].iter().all(String::is_empty) {
+                width.saturating_sub(from)
+            } else {
+                (start[i] + widths[i]).saturating_sub(from)
+            };
+            let longest = cell.split(' ').map(len).max().unwrap_or(0);
+            if len(cell) <= room || (room >= MIN_TEXT && longest <= room) {
+                let pieces = wrap(cell, room);
+                let at = place(&mut line, &mut at_col, i, &pieces[0]);
+                more = pieces[1..]
+                    .iter()
+                    .map(|p| format!("{:at$}{p}", ""))
+                    .collect();
+            } else {
+                under = wrap(cell, width.saturating_sub(indent))
+                    .iter()
+                    .map(|p| format!("{:indent$}{p}", ""))
+                    .collect();
+            }
+        }
+        for l in std::iter::once(line).chain(more).chain(under) {
+            out.push_str(l.trim_end());
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces; a word longer than a
+/// line is cut. No text: no lines.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    let mut len = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let mut word = word;
+        let mut wlen = word.chars().count();
+        if len > 0 && len + 1 + wlen <= width {
+            cur.push(' ');
+            cur.push_str(word);
+            len += 1 + wlen;
+            continue;
+        }
+        if len > 0 {
+            lines.push(std::mem::take(&mut cur));
+        }
+        while wlen > width {
+            let cut = word.char_indices().nth(width).map_or(word.len(), |c| c.0);
+            lines.push(word[..cut].to_string());
+            word = &word[cut..];
+            wlen -= width;
+        }
+        cur.push_str(word);
+        len = wlen;
+    }
+    if len > 0 {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Every line of `text` wider than [`width`] wrapped at spaces, its continuation lines
+/// indented two more than it (`explain`'s prose; its tables already fit).
+pub fn fit_text(text: &str) -> String {
+    let width = width();
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        if body.chars().count() <= width {
+            out.push_str(line);
+            continue;
+        }
+        let lead = body.len() - body.trim_start_matches(' ').len();
+        let first = wrap(body.trim_start_matches(' '), width - lead);
+        let (head, rest) = first.split_first().expect("a long line has words");
+        let _ = writeln!(out, "{:lead$}{head}", "");
+        // The rest, rewrapped for the deeper indent.
+        let hang = (lead + 2).min(width / 2);
+        for l in wrap(&rest.join(" "), width - hang) {
+            let _ = writeln!(out, "{:hang$}{l}", "");
+        }
+        if !line.ends_with('\n') {
+            out.pop();
+        }
+    }
+    out
+}
+
+/// `  raw HEX` for a word that did not decode: one line, or two of 32 bytes each when
+/// the line would be wider than [`width`].
+pub fn raw_lines(bytes: &[u8]) -> String {
+    let hex = hex_string(bytes);
+    if 6 + hex.len() <= width() {
+        return format!("  raw {hex}\n");
+    }
+    let (a, b) = hex.split_at(hex.len() / 2);
+    format!("  raw {a}\n      {b}\n")
 }

@@ -1,7 +1,7 @@
-//! `dmaspec validate`: one line per fault of every word in a stream ([`faults`], which
-//! `encode` checks too) and one warning per compiler finding ([`compiler_findings`]: a
-//! broken compiler rule, which never makes a word invalid), and the reports `dmaspec
-//! decode` adds to its tables and JSON.
+//! `dmaspec validate`: one line per fault of every word in a stream
+//! ([`faults`](super::report::faults), which `encode` checks too) and one warning per
+//! compiler finding ([`compiler_findings`](super::report::compiler_findings): a broken
+//! compiler rule, which never makes a word invalid).
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `dmaspec audit`: the hand-written fixture pages in tests/audit/ (an exact row, a
 //! difference a recorded alternative explains, an unexplained one, a missing one, a table
 //! that matches nothing), garbage and huge pages, the JSON shape, the counts check, and rows
-//! of the real reference pages (README "Auditing against the source pages").
+//! of the real reference pages (docs/guide/contributing.md "Auditing against the source pages").
 
 mod common;
 
@@ -300,7 +300,7 @@ fn real_pages_rows() {
     );
 }
 
-/// README's totals and per-page table of the reference audit, rendered from the checked-in
+/// The totals and per-page table of the reference audit in docs/guide/contributing.md, rendered from the checked-in
 /// counts (tests/audit/reference_counts.json), so no figure there is typed by hand.
 fn readme_audit_table() -> String {
     let text = std::fs::read_to_string(root().join("tests/audit/reference_counts.json")).unwrap();
@@ -336,11 +336,11 @@ fn readme_audit_table() -> String {
 
 #[test]
 fn readme_audit_totals_are_the_counts_file() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("docs/guide/contributing.md")).unwrap();
     let table = readme_audit_table();
     assert!(
         readme.contains(&table),
-        "README \"Auditing against the source pages\" must hold the counts file's table:\n{table}"
+        "docs/guide/contributing.md \"Auditing against the source pages\" must hold the counts file's table:\n{table}"
     );
 }
 

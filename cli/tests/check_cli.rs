@@ -1,5 +1,5 @@
 //! `dmaspec check [SPEC_DIR]`: exit codes (an error → 1, warnings alone → 0, warnings with
-//! `--deny-warnings` → 1), the JSON shape the README documents, and the real spec clean.
+//! `--deny-warnings` → 1), the JSON shape docs/guide/contributing.md documents, and the real spec clean.
 
 mod common;
 

@@ -165,7 +165,13 @@ fn table_output_names_fields_values_and_confidence() {
         .find(|l| l.contains("addr_tbl_offs.offset"))
         .unwrap();
     assert!(row.contains("+0x10") && row.contains("INFERRED"), "{row}");
-    let row = text.lines().find(|l| l.contains("inst_word_len")).unwrap();
+    // The meaning that does not fit 120 columns is on the lines under its row.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("inst_word_len"))
+        .unwrap();
+    let row = lines[at..=at + 1].join("\n");
     assert!(row.contains("CONFLICT"), "{row}");
 }
 
@@ -276,4 +282,69 @@ fn words_an_architecture_lacks_are_unknown_there() {
         hex.as_bytes(),
     ));
     assert_eq!(cayman["instructions"][0]["struct"], "DMA_GATHER_XPOSE");
+}
+
+/// The widest line of `text`, in characters (not bytes: `—`, `…`).
+fn widest(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+/// decode's and explain's lines fit 120 columns; `--wide` gives the long rows back whole.
+#[test]
+fn tables_and_explain_fit_120_columns_unless_wide() {
+    let decode = |extra: &[&str]| {
+        let mut args = vec!["decode", "--hex"];
+        args.extend(extra);
+        args.push("samples/dge_stream.hex");
+        let out = dmaspec(&args, &[]);
+        assert_success(&out);
+        common::stdout(&out)
+    };
+    let fitted = decode(&[]);
+    assert!(
+        widest(&fitted) <= 120,
+        "decode: a line of {}",
+        widest(&fitted)
+    );
+    // Every field row is still there (the first line of each row holds its path).
+    assert!(fitted.contains("header.inst_word_len"), "{fitted}");
+    assert!(fitted.contains("CONFLICT: also read as inst_word_len_16b_records"));
+    let wide = decode(&["--wide"]);
+    assert!(widest(&wide) > 120);
+    assert!(
+        wide.lines().any(|l| l.contains("header.inst_word_len")
+            && l.ends_with("constant; CONFLICT: also read as inst_word_len_16b_records                      HIGH/OBSERVED")),
+        "--wide: the row is one line"
+    );
+    assert!(
+        wide.lines()
+            .any(|l| l.starts_with("  raw 4210") && l.chars().count() == 134),
+        "--wide: a raw word is one line"
+    );
+    for what in [
+        "0xd4",
+        "DMA_INDIRECT1D",
+        "DMA_INDIRECT1D.flags.gather_dim",
+        "UDMA_M2S.M2S_Q.cfg.en_scheduling",
+    ] {
+        let out = dmaspec(&["explain", what], &[]);
+        assert_success(&out);
+        let text = common::stdout(&out);
+        assert!(
+            widest(&text) <= 120,
+            "explain {what}: a line of {}",
+            widest(&text)
+        );
+        let wide = dmaspec(&["explain", "--wide", what], &[]);
+        assert!(
+            widest(&common::stdout(&wide)) > 120,
+            "explain --wide {what}"
+        );
+    }
+    let wide = common::stdout(&dmaspec(&["explain", "--wide", "DMA_INDIRECT1D"], &[]));
+    assert!(
+        wide.lines()
+            .any(|l| l.starts_with("DmaIndirect: DMAs for a vector")
+                && l.ends_with("Body byte-identical across sunda..maverick."))
+    );
 }

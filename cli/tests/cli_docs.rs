@@ -1,13 +1,20 @@
-//! The README's CLI section tells the truth about the binary: each verb's synopsis names
+//! The book's CLI chapter (docs/guide/cli.md, with the maintainers' verbs in
+//! docs/guide/contributing.md) tells the truth about the binary: each verb's synopsis names
 //! every flag `--help` lists, the exit-code table is there, and the worked example builds
-//! with the profile of the two commands.
+//! with the profile of the README's two commands (also in docs/guide/getting-started.md).
 
 mod common;
 
 use common::{assert_success, dmaspec, root, stdout};
 
-fn readme() -> String {
-    std::fs::read_to_string(root().join("README.md")).unwrap()
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap()
+}
+
+/// The chapters with the verbs' synopses: the CLI chapter, then the maintainers' verbs
+/// (`check`, `audit`, `diff`) in Contributing.
+fn guide() -> String {
+    read("docs/guide/cli.md") + &read("docs/guide/contributing.md")
 }
 
 /// The long flags `dmaspec <verb> --help` lists (but `--help` itself).
@@ -28,9 +35,9 @@ fn flags(verb: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn every_flag_of_every_verb_is_in_its_readme_synopsis() {
-    let text = readme();
-    let cli = &text[text.find("## The CLI").unwrap()..];
+fn every_flag_of_every_verb_is_in_its_guide_synopsis() {
+    let text = guide();
+    let cli = &text[text.find("# The CLI").unwrap()..];
     for verb in [
         &["gen"][..],
         &["decode"],
@@ -47,20 +54,20 @@ fn every_flag_of_every_verb_is_in_its_readme_synopsis() {
         let synopsis = cli
             .lines()
             .find(|l| l.starts_with(&head))
-            .unwrap_or_else(|| panic!("no synopsis line `{head}…` in the README"));
+            .unwrap_or_else(|| panic!("no synopsis line `{head}…` in the guide"));
         for flag in flags(verb) {
             assert!(
                 synopsis.contains(&flag),
-                "`{flag}` of `{head}` is missing from its README synopsis: {synopsis}"
+                "`{flag}` of `{head}` is missing from its guide synopsis: {synopsis}"
             );
         }
     }
 }
 
 #[test]
-fn the_exit_code_table_is_in_the_readme() {
-    let text = readme();
-    let at = text.find("### Exit codes").expect("an Exit codes section");
+fn the_exit_code_table_is_in_the_cli_chapter() {
+    let text = read("docs/guide/cli.md");
+    let at = text.find("## Exit codes").expect("an Exit codes section");
     let table = &text[at..];
     for code in ["| 0 |", "| 1 |", "| 2 |"] {
         assert!(table.contains(code), "no row `{code}`");
@@ -71,8 +78,10 @@ fn the_exit_code_table_is_in_the_readme() {
 /// `cargo run` there would build the whole crate a second time.
 #[test]
 fn the_worked_example_uses_the_release_build_of_the_two_commands() {
-    let text = readme();
-    let section = |heading: &str| {
+    let readme = read("README.md");
+    let contributing = read("docs/guide/contributing.md");
+    let getting_started = read("docs/guide/getting-started.md");
+    fn section<'t>(text: &'t str, heading: &str) -> &'t str {
         let at = text
             .find(heading)
             .unwrap_or_else(|| panic!("no `{heading}`"));
@@ -83,15 +92,27 @@ fn the_worked_example_uses_the_release_build_of_the_two_commands() {
             .min()
             .unwrap_or(rest.len());
         &rest[..end]
-    };
+    }
     let runs = |s: &str| -> Vec<String> {
         s.match_indices("cargo run")
             .map(|(i, _)| s[i..].split(['`', '\n', '&']).next().unwrap().to_string())
             .collect()
     };
-    let two = runs(section("## Two commands"));
+    let two = runs(section(&readme, "## Two commands"));
     assert!(!two.is_empty() && two.iter().all(|r| r.starts_with("cargo run --release")));
-    let worked = runs(section("### Adding a field, worked"));
+    // Getting started repeats the README's block word for word.
+    let block = |s: &'_ str| {
+        s[s.find("```sh").expect("a sh block")..]
+            .split("\n```\n")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        block(section(&getting_started, "## Two commands")),
+        block(section(&readme, "## Two commands"))
+    );
+    let worked = runs(section(&contributing, "## Adding a field, worked"));
     assert!(!worked.is_empty());
     for r in worked {
         assert!(

@@ -1,4 +1,4 @@
-//! One exit-code table for every verb (README, "Exit codes"): 0 done, 1 bad input (every
+//! One exit-code table for every verb (docs/guide/cli.md, "Exit codes"): 0 done, 1 bad input (every
 //! message about a file names it), 2 a bad command line.
 
 mod common;

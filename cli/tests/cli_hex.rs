@@ -1,6 +1,6 @@
 //! `--hex` input, the same reader for `decode`, `validate` and `lower`: runs of an even number
 //! of digits, whitespace, `#` comments, a leading byte-order mark; every other byte, and a
-//! run of odd length, is an error at its line and column (README, "Hex input").
+//! run of odd length, is an error at its line and column (docs/guide/cli.md, "Hex input").
 
 mod common;
 

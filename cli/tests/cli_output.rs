@@ -1,4 +1,4 @@
-//! Every verb's output goes through one layer (README "Exit codes"): stdout that cannot be
+//! Every verb's output goes through one layer (docs/guide/cli.md "Exit codes"): stdout that cannot be
 //! written (`>/dev/full`) is exit 1 with a message naming stdout; a reader of stdout that
 //! stops early (`| head -1`) is exit 0 with nothing on stderr; and a closed or full stderr
 //! never panics (exit 101, "failed printing to stderr").

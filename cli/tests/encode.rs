@@ -151,11 +151,40 @@ fn every_error_is_reported_and_nothing_written() {
         "instruction 0 (DMA_DIRECT2D): field `in_dtype`: unknown enumerator `FP17`",
         "instruction 0 (DMA_DIRECT2D): unknown field `nope`",
         "instruction 0 (DMA_DIRECT2D): field `src_step_elem`: expected 2 elements, got 1",
-        "instruction 1 (WHAT): unknown struct `WHAT`",
+        "instruction 1 (WHAT): unknown struct `WHAT` (words: DMA_DIRECT2D, DMA_DIRECT2D_XPOSE, ",
         "instruction 2 (DMA_DIRECT2D): field `src_start_addr.addr_tbl_offs` belongs to `src_start_addr.addr_tbl_offs`, but the discriminator given selects `src_start_addr.addr_immediate`",
     ] {
         assert!(err.contains(expected), "missing `{expected}` in:\n{err}");
     }
+}
+
+#[test]
+fn an_unknown_struct_gets_the_nearest_word_or_the_list() {
+    let message = |name: &str| {
+        let errs = encode_all(&[json!({ "struct": name })]).unwrap_err();
+        errs[0].to_string()
+    };
+    assert_eq!(
+        message("DMA_DIRECT2E"),
+        "instruction 0 (DMA_DIRECT2E): unknown struct `DMA_DIRECT2E`; did you mean `DMA_DIRECT2D`?"
+    );
+    assert_eq!(
+        message("dma_copy2d"),
+        "instruction 0 (dma_copy2d): unknown struct `dma_copy2d`; did you mean `DMA_COPY2D`?"
+    );
+    let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
+    assert_eq!(
+        message("WHAT"),
+        format!(
+            "instruction 0 (WHAT): unknown struct `WHAT` (words: {})",
+            names.join(", ")
+        )
+    );
+    assert_eq!(
+        message("NOTIFICATION"),
+        "instruction 0 (NOTIFICATION): `NOTIFICATION` is a record, not a word: encode it with \
+         `--struct NOTIFICATION`"
+    );
 }
 
 #[test]

@@ -7,7 +7,8 @@ use std::process::Output;
 use common::{dmaspec, stdout};
 
 fn explain(what: &str) -> Output {
-    dmaspec(&["explain", what], &[])
+    // The whole lines (`--wide`): these tests read what a line says, not how it wraps.
+    dmaspec(&["explain", "--wide", what], &[])
 }
 
 #[test]

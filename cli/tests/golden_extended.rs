@@ -279,7 +279,7 @@ fn cli_encode_reads_the_sub_words_back_byte_exact() {
 
 #[test]
 fn explain_lists_the_sub_words_of_the_envelope() {
-    let out = dmaspec(&["explain", "0xf0"], b"");
+    let out = dmaspec(&["explain", "--wide", "0xf0"], b"");
     assert_success(&out);
     let text = stdout(&out);
     assert!(text.contains(

@@ -275,7 +275,7 @@ fn move_shape_header_is_strong_and_events_inferred() {
 
     // The decode table of the hand-built seed-000 vector says the same.
     let bytes = common::vector("seed000_move_shape.hex");
-    let table = stdout(&dmaspec(&["decode"], &bytes));
+    let table = stdout(&dmaspec(&["decode", "--wide"], &bytes));
     let tag = |path: &str| {
         let row = table
             .lines()

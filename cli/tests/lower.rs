@@ -784,7 +784,7 @@ fn cli_vars_toml_and_json() {
     );
     let bad = temp_file("bad.json", r#"{"x": 1}"#);
     let out = dmaspec(&["lower", "--vars", bad.to_str().unwrap()], &words);
-    // A bad file is bad input (exit 1), not a bad command line (README, "Exit codes").
+    // A bad file is bad input (exit 1), not a bad command line (docs/guide/cli.md, "Exit codes").
     assert_eq!(out.status.code(), Some(1));
 }
 

@@ -177,7 +177,7 @@ fn all_four_architectures_are_tagged_where_the_spec_infers_them() {
         .contains(&w.opcode);
         assert_eq!(w.arch_inferred, !sourced, "{:#04x} {}", w.opcode, w.name);
     }
-    let text = stdout(&dmaspec(&["explain", "0xb2"], &[]));
+    let text = stdout(&dmaspec(&["explain", "--wide", "0xb2"], &[]));
     assert!(
         text.contains("(all by the spec's inference: no source lists this word per architecture)"),
         "{text}"

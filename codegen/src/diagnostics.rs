@@ -341,6 +341,12 @@ impl SourceFile {
         }
     }
 
+    /// `file:line:col` of `offset`, as an error's position is shown.
+    pub fn location(&self, offset: usize) -> String {
+        let (line, column) = line_col(&self.text, offset);
+        format!("{}:{line}:{column}", self.path.display())
+    }
+
     pub fn line_of(&self, offset: usize) -> usize {
         line_col(&self.text, offset).0
     }

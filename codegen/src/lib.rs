@@ -19,6 +19,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod emit;
 pub mod gate;
+pub mod guide;
 pub mod lint;
 pub mod load;
 pub mod model;
@@ -150,10 +151,16 @@ impl Builder {
 /// (itself spread over the cores): they share nothing but the model, and the order of the
 /// result does not depend on which finishes first.
 pub fn generate(model: &Model) -> Vec<Artifact> {
+    generate_with_guide(model, &[])
+}
+
+/// [`generate`], with the book's hand-written chapters (`guide`, as [`guide::read`]
+/// returns them) copied into `docs/guide/` and listed first in its table of contents.
+pub fn generate_with_guide(model: &Model, guide: &[(String, String)]) -> Vec<Artifact> {
     let (rust, others) = std::thread::scope(|s| {
         let others = s.spawn(|| {
             let mut files = emit::c::render(model);
-            files.extend(emit::markdown::render(model));
+            files.extend(emit::markdown::render_with_guide(model, guide));
             files.extend(emit::json::render(model));
             files.push(emit::schema::render());
             files.extend(emit::viewer::render(model));

@@ -251,6 +251,16 @@ pub mod c {
 
 /// Names in the generated Rust module.
 pub mod rust {
+    /// Rust's keywords (2024 edition, reserved ones included): names the generated Rust
+    /// spells as raw identifiers (`r#type`); the spec and its rules spell them plainly.
+    pub(crate) const KEYWORDS: &[&str] = &[
+        "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do",
+        "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in",
+        "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+        "return", "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe",
+        "unsized", "use", "virtual", "where", "while", "yield",
+    ];
+
     /// Items of the generated module that are not spec names, and the prelude and primitive
     /// names a spec type would shadow: no spec type, arm, constant or table may take one.
     pub(crate) const MODULE_ITEMS: &[&str] = &[

@@ -1,6 +1,6 @@
 //! Writing generated files into a directory that may hold other files too.
 //!
-//! The rules (README, "The CLI"): a file is overwritten only if gen wrote it (the previous
+//! The rules (docs/guide/cli.md, `gen`): a file is overwritten only if gen wrote it (the previous
 //! manifest lists it, or it carries the generator's stamp); a file is removed only if the
 //! previous manifest lists it and it carries the stamp (a listed file without it is kept
 //! and named: the manifest may have been edited, or the file replaced); nothing below the directory is reached through a symbolic

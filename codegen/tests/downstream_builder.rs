@@ -73,3 +73,52 @@ fn downstream_generated_code_decodes_and_encodes() {
     }
     downstream::cargo(&krate, &["run", "--quiet"]);
 }
+
+const KEYWORD_MAIN_RS: &str = r#"use keyword_rules::words::{Arch, KIND, Word, check_rules_by_name};
+
+fn main() {
+    // K: opcode 0x10, type B, match 4, fn.loop 1: every rule holds.
+    let mut b = [0u8; 64];
+    b[..4].copy_from_slice(&[0x10, 1, 4, 1]);
+    let Some(Word::K(k)) = Word::decode(&b, Arch::a1) else {
+        panic!("not a K")
+    };
+    assert_eq!((k.r#type, k.r#match, k.r#fn.r#loop), (KIND::B, 4, 1));
+    assert!(check_rules_by_name("K", &b, Arch::a1).unwrap().is_empty());
+    // match 5 breaks `typed`.
+    b[2] = 5;
+    assert!(!check_rules_by_name("K", &b, Arch::a1).unwrap().is_empty());
+}
+"#;
+
+/// Rules may name the fields called like Rust keywords (`type`, `match`, `fn.loop`) by
+/// their spec names; the generated Rust, which spells them `r#type`, builds and checks them.
+#[test]
+fn rules_naming_keyword_fields_build_and_hold() {
+    let krate = downstream::dir().join("keyword-rules");
+    let spec = krate.join("spec");
+    std::fs::create_dir_all(&spec).unwrap();
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    let here = root().join("codegen/tests");
+    for (from, to) in [
+        (root().join("tests/common/prelude.toml"), "prelude.toml"),
+        (here.join("keyword_rules/kw.toml"), "kw.toml"),
+    ] {
+        std::fs::copy(from, spec.join(to)).unwrap();
+    }
+    dmaspec_codegen::Builder::new()
+        .spec_dir(&spec)
+        .out_dir(krate.join("src"))
+        .file_name("words.rs")
+        .compile()
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let lib = "#![no_std]\n#[allow(non_camel_case_types)]\npub mod words {\n    include!(\"words.rs\");\n}\n";
+    for (file, text) in [("src/lib.rs", lib), ("src/main.rs", KEYWORD_MAIN_RS)] {
+        let path = krate.join(file);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
+            std::fs::write(&path, text).unwrap();
+        }
+    }
+    downstream::manifest(&krate, "keyword-rules", "");
+    downstream::cargo(&krate, &["run", "--quiet"]);
+}

@@ -576,7 +576,8 @@ impl Gen {
                 out,
                 "  {{ off = {off}, name = \"{f}\", type = \"{ty}\"{extra}, evidence = [{{ source = \"src\" }}] }},"
             );
-            // Rule expressions are Rust-like: a keyword field cannot appear in one.
+            // Rules here name only plain fields (the keyword-named ones, which a rule names
+            // by their spec names, are downstream_builder.rs's `keyword-rules` crate).
             let plain = !ESCAPED.contains(&f.as_str()) || f.len() <= 2;
             if let Some(expr) = rule.filter(|_| self.rules && plain && self.rng.chance(25)) {
                 let arch = if self.rng.chance(30) {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use dmaspec_codegen::load::load_files;
 use dmaspec_codegen::model::rules::{BinOp, Expr, RuleKind};
 use dmaspec_codegen::{Model, SpecError, SpecErrors};
-use dmaspec_testkit::spec::Fixture;
+use dmaspec_testkit::spec::{Fixture, check, position};
 
 /// Confidence, a source, two architectures, an OPCODE enum, a DTYPE-like enum, a flags
 /// type, a bitfield with a rule, and the word `W` (opcode 0x10) the snippets add rules to.
@@ -591,4 +591,145 @@ evidence = [{ source = "src §9" }]
         "name = \"uses_it\"\nauthority = \"compiler\"\n",
     );
     load(&ok).unwrap_or_else(|e| panic!("{}", e.render()));
+}
+
+/// A struct whose fields are named like Rust keywords (`type`, `match`: the generated code
+/// spells them `r#type`, `r#match`), with a sub-field `loop` of a bitfield `fn`.
+const KEYWORD_FIELDS: &str = r#"[[bitfield]]
+name = "KW"
+c_name = "KW"
+repr = "u8"
+doc = "Keywords."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+fields = [{ bits = "0..3", name = "loop" }, { bits = "4..7", name = "rest" }]
+
+[[struct]]
+name = "K"
+c_name = "K_STRUCT"
+size = 3
+confidence = "HIGH"
+doc = "Keyword fields."
+evidence = [{ source = "src §5" }]
+field = [
+  { off = 0, name = "type", type = "KIND", evidence = [{ source = "src §5" }] },
+  { off = 1, name = "match", type = "u8", evidence = [{ source = "src §5" }] },
+  { off = 2, name = "fn", type = "KW", evidence = [{ source = "src §5" }] },
+]
+"#;
+
+#[test]
+fn a_rule_names_a_keyword_field_by_its_spec_name() {
+    let rules = format!(
+        "{KEYWORD_FIELDS}\n{}{}",
+        "[[struct.rule]]\nname = \"typed\"\nexpr = \"type == B && match <= 4 && fn.loop != 0\"\nfields = [\"fn.loop\", \"match\", \"type\"]\nmessage = \"m\"\nevidence = [{ source = \"src §9\" }]\n",
+        "[[struct.rule]]\nname = \"later\"\nenforced = false\nfields = [\"type\", \"fn.loop\"]\nmessage = \"m\"\nevidence = [{ source = \"src §9\" }]\n",
+    );
+    let m = load(&rules).unwrap_or_else(|e| panic!("{}", e.render()));
+    let set = m.rule_set_of("K").unwrap();
+    assert_eq!(set.rules[0].fields, ["fn.loop", "match", "type"]);
+    assert_eq!(set.rules[1].fields, ["type", "fn.loop"]);
+    let mut b = [1u8, 4, 1];
+    assert_eq!(set.truth(&m, &b, 1) & 1, 1);
+    b[1] = 5;
+    assert_eq!(set.truth(&m, &b, 1) & 1, 0);
+}
+
+#[test]
+fn a_rule_cannot_name_a_field_by_its_rust_spelling() {
+    let text = format!(
+        "{KEYWORD_FIELDS}\n[[struct.rule]]\nname = \"typed\"\nexpr = \"r#type == B\"\nmessage = \"m\"\nevidence = [{{ source = \"src §9\" }}]\n"
+    );
+    only(
+        &text,
+        "expr",
+        "r#type",
+        "`r#type` is the Rust spelling: name the field `type`, as the spec does",
+    );
+    let listed = format!(
+        "{KEYWORD_FIELDS}\n[[struct.rule]]\nname = \"later\"\nenforced = false\nfields = [\"fn.r#loop\"]\nmessage = \"m\"\nevidence = [{{ source = \"src §9\" }}]\n"
+    );
+    only(
+        &listed,
+        "fields",
+        "r#loop",
+        "`r#loop` is the Rust spelling: name the field `loop`, as the spec does",
+    );
+}
+
+/// A type that is not declared (renamed, say), used by a bitfield, a word, a table and a
+/// conflict: one error, at its first use, counting the other uses (`m1`, `m2`, the table's
+/// `over`; the rule fails at `m1` first, which is the field's error).
+const UNDECLARED_MODE: &str = r#"[[bitfield]]
+name = "MB"
+c_name = "MB"
+repr = "u8"
+doc = "Mode bits."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+fields = [{ bits = "0..3", name = "mode", type = "MODE" }, { bits = "4..7", name = "rest" }]
+
+[[struct]]
+name = "M"
+c_name = "M_STRUCT"
+size = 3
+confidence = "HIGH"
+doc = "Modes."
+evidence = [{ source = "src §5" }]
+field = [
+  { off = 0, name = "m1", type = "MODE", evidence = [{ source = "src §5" }] },
+  { off = 1, name = "m2", type = "MODE", evidence = [{ source = "src §5" }] },
+  { off = 2, name = "mb", type = "MB", evidence = [{ source = "src §5" }] },
+]
+
+[[struct.rule]]
+name = "m1_x"
+expr = "m1 == MODE::X && mode_size(m2) == 2 && mb.mode != 0"
+message = "m"
+evidence = [{ source = "src §9" }]
+
+[[table]]
+name = "mode_size"
+over = "MODE"
+values = [{ keys = ["X"], value = 2 }]
+default = 0
+doc = "Sizes."
+confidence = "HIGH"
+evidence = [{ source = "src §3" }]
+
+[[conflict]]
+name = "c"
+doc = "Two sources disagree."
+about = ["MODE", "mode_size"]
+readings = [
+  { name = "r1", doc = "One.", confidence = "HIGH", evidence = [{ source = "src §1" }] },
+  { name = "r2", doc = "Two.", confidence = "HIGH", evidence = [{ source = "src §2" }] },
+]
+"#;
+
+#[test]
+fn an_undeclared_type_is_one_error_at_its_first_use() {
+    let errs = SPEC.errors(UNDECLARED_MODE);
+    assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
+    let (line, column) = position(UNDECLARED_MODE, "name = \"mode\"", "\"MODE\"");
+    let message = "unknown type `MODE`";
+    check(&errs[0], UNDECLARED_MODE, line, column, "\"MODE\"", message);
+    assert_eq!(errs[0].notes[0], "and 3 more uses of `MODE`, not shown");
+}
+
+#[test]
+fn misspelt_types_in_tables_and_expressions_get_a_suggestion() {
+    let table = "[[table]]\nname = \"t\"\nover = \"KINDD\"\nvalues = [{ keys = [\"A\"], value = 2 }]\ndefault = 0\ndoc = \"T.\"\nconfidence = \"HIGH\"\nevidence = [{ source = \"src §3\" }]\n";
+    only(
+        table,
+        "over",
+        "\"KINDD\"",
+        "unknown type `KINDD`; did you mean `KIND`?",
+    );
+    only(
+        &rule(r#"expr = "kind == KIN::A""#),
+        "expr",
+        "KIN",
+        "unknown type `KIN`; did you mean `KIND`?",
+    );
 }

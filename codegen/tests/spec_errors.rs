@@ -445,6 +445,52 @@ fn duplicate_type_names_across_files() {
     SPEC.only_at(&bad, 2, 8, r#""OPCODE""#, "duplicate type name `OPCODE`");
 }
 
+/// The one error of `bad` and its notes: a duplicate's note points at the first one.
+#[track_caller]
+fn first_declared(bad: &str, line: usize, column: usize, token: &str, message: &str, first: &str) {
+    SPEC.only_at(bad, line, column, token, message);
+    let e = &SPEC.errors(bad)[0];
+    assert_eq!(e.notes, [format!("first declared at {first}")], "{e}");
+}
+
+#[test]
+fn a_duplicate_points_at_the_first_declaration() {
+    let bad = bad_path().display().to_string();
+    let prelude = root().join("prelude.toml").display().to_string();
+    let fields = strukt(
+        2,
+        r#"  { off = 0, name = "a", type = "u8", evidence = [{ source = "src" }] },
+  { off = 1, name = "a", type = "u8", evidence = [{ source = "src" }] },
+"#,
+    );
+    let field = "duplicate field name `a` in `S`";
+    first_declared(&fields, 10, 21, r#""a""#, field, &format!("{bad}:9:21"));
+    let values = enumeration("  { name = \"A\", value = 1 },\n  { name = \"A\", value = 2 },\n");
+    let value = "duplicate enumerator `A` in `E`";
+    first_declared(&values, 10, 12, r#""A""#, value, &format!("{bad}:9:12"));
+    let one = enumeration("  { name = \"A\", value = 1 },\n");
+    let twice = format!("{one}\n{one}");
+    let ty = "duplicate type name `E`";
+    first_declared(&twice, 13, 8, r#""E""#, ty, &format!("{bad}:2:8"));
+    // In another file: the prelude's `OPCODE`.
+    let opcode = one.replace(r#"name = "E""#, r#"name = "OPCODE""#);
+    let line = SPEC
+        .text()
+        .lines()
+        .position(|l| l == r#"name = "OPCODE""#)
+        .unwrap()
+        + 1;
+    let ty = "duplicate type name `OPCODE`";
+    first_declared(
+        &opcode,
+        2,
+        8,
+        r#""OPCODE""#,
+        ty,
+        &format!("{prelude}:{line}:8"),
+    );
+}
+
 // ---- words and opcodes --------------------------------------------------------------
 
 #[test]
@@ -530,6 +576,12 @@ fn word_whose_byte_0_is_not_an_opcode() {
         r#""W_A""#,
         "word `W_A` must carry its opcode at byte 0",
     );
+}
+
+#[test]
+fn a_word_whose_byte_0_is_of_an_unknown_type_has_that_error_alone() {
+    let bad = word("W", "W1", r#"["a1"]"#, "HDR");
+    SPEC.only(&bad, "name = \"opcode\"", r#""HDR""#, "unknown type `HDR`");
 }
 
 #[test]

@@ -321,3 +321,71 @@ fn a_field_cut_by_rows_says_which_part_each_row_holds() {
         ]
     );
 }
+
+/// A leaf name two members of one picture share is qualified by the path that tells them
+/// apart, so the two boxes do not read the same.
+#[test]
+fn a_repeated_leaf_name_is_qualified_by_its_path() {
+    let m = model();
+    let docs = docs(&m);
+    let d2d = svg_of(&docs, "DMA_DIRECT2D");
+    // BOUND_CHECK_REG's bc_reg, in both the source's and the destination's bound register.
+    assert_eq!(
+        labels(d2d, "src_bound_reg.bc_reg"),
+        [["src_bound_reg.bc_reg", "[21:16]"]]
+    );
+    assert_eq!(
+        labels(d2d, "dst_bound_reg.bc_reg"),
+        [["dst_bound_reg.bc_reg", "[29:24]"]]
+    );
+    // Too long for its box, the qualifier loses its middle, not the leaf's own name.
+    let first = &labels(
+        svg_of(&docs, "DMA_GATHER_XPOSE"),
+        "src_idx_bound_reg.bc_reg",
+    )[0][0];
+    assert!(
+        first.ends_with("…bc_reg") && first.starts_with("src_idx"),
+        "{first}"
+    );
+    // A name only one leaf has stays short.
+    assert_eq!(labels(d2d, "in_dtype")[0][0], "in_dtype");
+    // In every picture, labels shown whole name one leaf each.
+    for w in m
+        .types
+        .iter()
+        .filter(|t| docs.contains_key(&format!("docs/svg/{}.svg", t.name)))
+    {
+        let doc = roxmltree::Document::parse(svg_of(&docs, &w.name)).unwrap();
+        let mut seen: BTreeMap<String, String> = BTreeMap::new();
+        for g in doc.descendants().filter(|n| n.has_tag_name("g")) {
+            let Some(rect) = g.children().find(|c| c.has_tag_name("rect")) else {
+                continue;
+            };
+            let Some(path) = rect.attribute("data-path") else {
+                continue;
+            };
+            // A box too narrow for a character of the qualifier beside the leaf's own name
+            // shows the name alone (its tooltip has the path).
+            let room = num(rect, "width").saturating_sub(4) / 7;
+            if room < path.rsplit('.').next().unwrap().chars().count() + 2 {
+                continue;
+            }
+            let Some(name) = g
+                .children()
+                .find(|c| c.has_tag_name("text"))
+                .and_then(|t| t.text())
+            else {
+                continue;
+            };
+            if name.contains('…') {
+                continue;
+            }
+            let base = name.split('[').next().unwrap().to_string();
+            let path_base = path.split('[').next().unwrap().to_string();
+            let prev = seen
+                .entry(base.clone())
+                .or_insert_with(|| path_base.clone());
+            assert_eq!(*prev, path_base, "{}: `{base}` labels two leaves", w.name);
+        }
+    }
+}

@@ -332,11 +332,15 @@
   // A stream of words, as `decode --json` prints its `instructions` (plus, per word, the
   // bit-map boxes under the non-enumerable `boxes`).
   Dictionary.prototype.decodeStream = function (bytes, arch) {
-    const out = [];
+    return Array.from(this.eachWord(bytes, arch));
+  };
+
+  // The same, one word at a time (the page decodes a long stream as it draws it).
+  Dictionary.prototype.eachWord = function* (bytes, arch) {
     let prev = null;
     const whole = bytes.length - (bytes.length % WORD_SIZE);
     for (let offset = 0; offset < whole; offset += WORD_SIZE) {
-      const index = out.length;
+      const index = offset / WORD_SIZE;
       const word = bytes.subarray(offset, offset + WORD_SIZE);
       const obj = { index, offset, opcode: word[0] };
       const last = prev;
@@ -367,24 +371,25 @@
         Object.defineProperty(obj, "boxes", { value: walk.boxes, enumerable: false });
         prev = { index, name: w.name };
       }
-      out.push(obj);
+      yield obj;
     }
-    return out;
   };
 
   // A stream of records of `name`, as `decode --struct NAME --json` prints its `records`.
   Dictionary.prototype.decodeRecords = function (bytes, name, arch) {
+    return Array.from(this.eachRecord(bytes, name, arch));
+  };
+
+  Dictionary.prototype.eachRecord = function* (bytes, name, arch) {
     const r = this.records.find((x) => x.name === name);
-    const out = [];
     for (let offset = 0; offset + r.size <= bytes.length; offset += r.size) {
       const rec = bytes.subarray(offset, offset + r.size);
-      const obj = { index: out.length, offset, struct: name };
+      const obj = { index: offset / r.size, offset, struct: name };
       const walk = this.body(obj, r, rec, arch, false);
       this.verdict(obj, r, rec, arch);
       Object.defineProperty(obj, "boxes", { value: walk.boxes, enumerable: false });
-      out.push(obj);
+      yield obj;
     }
-    return out;
   };
 
   // One expression of a rule (the dictionary's lowered form), over the owner's bytes:
@@ -533,6 +538,37 @@
     return new Uint8Array(out);
   }
 
+  // Whether `bytes` is the hex text `decode --hex` reads (by content, not by name): an
+  // optional byte-order mark, then only hex digits, ASCII whitespace and `#` comments, with
+  // at least one digit. Anything else is raw words.
+  function looksHex(bytes) {
+    let digits = 0;
+    let comment = false;
+    const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    for (let i = start; i < bytes.length; i++) {
+      const c = bytes[i];
+      if (comment) comment = c !== 0x0a;
+      else if (c === 0x23) comment = true;
+      else if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66)) digits++;
+      else if (!(c === 0x20 || (c >= 0x09 && c <= 0x0d && c !== 0x0b))) return false;
+    }
+    return digits > 0;
+  }
+
+  // Writes `value` into a leaf's stored bits (little-endian bytes at `offset`, or the bit
+  // range `bits` of them): the inverse of how a leaf is read. A negative value is stored
+  // as its two's complement; a value that does not fit throws.
+  function setLeaf(bytes, offset, size, bits, value) {
+    const width = BigInt(bits ? bits.width : size * 8);
+    const lsb = BigInt(bits ? bits.lsb : 0);
+    let v = BigInt(value);
+    if (v < 0n && v >= -(1n << (width - 1n))) v += 1n << width;
+    if (v < 0n || v >= 1n << width) throw new Error(`${value} does not fit in ${width} bits`);
+    const mask = ((1n << width) - 1n) << lsb;
+    const word = (le(bytes, offset, size) & ~mask) | (v << lsb);
+    for (let i = 0; i < size; i++) bytes[offset + i] = Number((word >> BigInt(8 * i)) & 0xffn);
+  }
+
   // A register file by name, and the window it has on `arch`.
   function regfileOf(dict, name, arch) {
     const f = (dict.spec.regfiles || []).find((x) => x.name === name);
@@ -610,7 +646,7 @@
     return { regfile: f.name, arch, start, bytes: bytes.length, registers, unmapped };
   };
 
-  const api = { Dictionary, parseHex, stringify, hex, WORD_SIZE };
+  const api = { Dictionary, parseHex, looksHex, setLeaf, stringify, hex, WORD_SIZE };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.DmaspecDecode = api;
 })(typeof globalThis !== "undefined" ? globalThis : this);

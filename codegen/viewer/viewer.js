@@ -3,14 +3,17 @@
 // its field table. Nothing here knows a word: it only draws what the decoder returns.
 (function () {
   "use strict";
-  const { Dictionary, parseHex, stringify, WORD_SIZE } = window.DmaspecDecode;
+  const { Dictionary, parseHex, looksHex, setLeaf, stringify, hex, WORD_SIZE } = window.DmaspecDecode;
   const dict = new Dictionary(window.DMASPEC);
   const params = new URLSearchParams(location.search);
   // Where each word's docs page is: ../words/NAME.md here, NAME.html in the mdBook site.
   const DOCS = params.get("docs") || "../words/";
   const DOCS_EXT = params.get("ext") || ".md";
 
+  // Words per page (a long dump is drawn a page at a time; all of it is decoded).
   const DRAWN = Number(params.get("drawn")) || 100;
+  // The most input a shareable link carries (its hex in the URL fragment).
+  const LINK_CAP = 16384;
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, ...kids) => {
@@ -42,8 +45,27 @@
     "dashed, hatched: other readings"));
 
   let bytes = new Uint8Array(0);
-  // The decoded stream, for tests and the console.
-  window.viewer = { decoded: [], stringify, decodeHex, decodeBytes };
+  let decoded = [];
+  let page = 0;
+  // The stream being decoded: `decoded` fills from `pending` as far as a page needs, and
+  // the rest in the background, a chunk at a time, so a long dump never freezes the page.
+  let pending = null;
+  let generation = 0;
+  const total = () => Math.floor(bytes.length / itemSize());
+  function need(n) {
+    while (pending && decoded.length < n) {
+      const next = pending.next();
+      if (next.done) pending = null;
+      else decoded.push(next.value);
+    }
+  }
+  function background(g) {
+    if (g !== generation || !pending) return;
+    need(decoded.length + 50);
+    setTimeout(() => background(g), 0);
+  }
+  // The keyboard's place: a word's index and a row of its table.
+  const cursor = { word: -1, row: -1 };
   // The bytes per item being read: a word's, or the chosen record's.
   const itemSize = () => {
     const r = dict.records.find((x) => x.name === $("as").value);
@@ -55,18 +77,34 @@
     $("status").className = bad ? "error" : "";
   }
 
+  // New input: nothing of the previous one stays on screen.
+  function clear() {
+    decoded = [];
+    pending = null;
+    window.viewer.decoded = null;
+    $("words").replaceChildren();
+    $("pager").hidden = true;
+    closeDetail();
+    cursor.word = cursor.row = -1;
+  }
+
   function decodeHex(text) {
+    clear();
     try {
       bytes = parseHex(text);
     } catch (e) {
+      bytes = new Uint8Array(0);
       status(e.message, true);
       return [];
     }
+    page = 0;
     return render();
   }
 
   function decodeBytes(b) {
+    clear();
     bytes = b;
+    page = 0;
     return render();
   }
 
@@ -90,10 +128,77 @@
     return stringify(v);
   }
 
+  // The verdict of `dmaspec validate` on one word (record): invalid when a rule is
+  // violated, a constant does not hold or the word does not decode; a broken compiler rule
+  // is a finding that never makes it invalid. `findings` are decode --json's, in its order.
+  const verdicts = new WeakMap();
+  function verdictOf(obj) {
+    if (!verdicts.has(obj)) verdicts.set(obj, verdictFor(obj));
+    return verdicts.get(obj);
+  }
+
+  function verdictFor(obj) {
+    if (!obj.struct) return { state: "undecoded", findings: [{ kind: "error", id: null, text: obj.error }] };
+    const rule = (label) => (v) => `${label} ${v.rule}: ${v.message}` + (v.in ? ` (in ${v.in})` : "");
+    const findings = (obj.violations || []).map((v) => ({ kind: "violation", id: v.rule, text: rule("VIOLATION")(v), fields: v.fields }))
+      .concat((obj.constant_mismatches || []).map((c) => ({ kind: "constant", id: c.field, fields: [c.field],
+        text: `CONSTANT ${c.field}: is 0x${c.found.toString(16)}, but the spec's constant is 0x${c.expected.toString(16)}` })))
+      .concat((obj.compiler_findings || []).map((v) => ({ kind: "compiler", id: v.rule, fields: v.fields,
+        text: rule("COMPILER")(v) + " — a compiler rule: neuronx-cc does not write such a word; valid all the same" })));
+    return { state: findings.some((f) => f.kind !== "compiler") ? "invalid" : "valid", findings };
+  }
+
+  function verdictBox(obj) {
+    const v = verdictOf(obj);
+    const arch = $("arch").value;
+    const compiler = v.findings.filter((f) => f.kind === "compiler").length;
+    const head = {
+      undecoded: `not decoded, so invalid for ${arch}`,
+      invalid: `invalid for ${arch}`,
+      valid: `valid for ${arch}` + (compiler ? `, but it breaks ${compiler} compiler rule${compiler > 1 ? "s" : ""}` : "") +
+        (obj.struct && !dict.ruleSets.has(obj.struct) ? " (no rule checks it)" : ""),
+    }[v.state];
+    const box = el("div", { class: "violations " + v.state, "data-verdict": v.state }, el("p", {}, head));
+    const ul = el("ul", {});
+    for (const f of v.findings) ul.append(el("li", { class: f.kind, "data-kind": f.kind, "data-id": f.id || "" }, f.text));
+    if (v.findings.length) box.append(ul);
+    return box;
+  }
+
+  // The findings that concern a leaf: those naming it, a part of it or what holds it.
+  function findingsAt(obj, path) {
+    return verdictOf(obj).findings.filter((f) => (f.fields || []).some((x) =>
+      x === path || path.startsWith(x + ".") || path.startsWith(x + "[") || x.startsWith(path + ".") || x.startsWith(path + "[")));
+  }
+
+  // The class and title a leaf's box and row get from its findings.
+  function marks(obj, path) {
+    const found = findingsAt(obj, path);
+    if (!found.length) return { cls: "", title: "" };
+    const bad = found.some((f) => f.kind !== "compiler");
+    return {
+      cls: bad ? " violating" : " compiler-finding",
+      title: "\n" + found.map((f) => (f.kind === "compiler" ? "breaks compiler rule " : f.kind === "constant" ? "constant mismatch " : "violates ") + f.id).join("\n"),
+    };
+  }
+
   // Bit spans [lo, hi) within the word of a box: bytes, or a bit range of its container.
   function span(b) {
     const lo = b.offset * 8 + (b.bits ? b.bits.lsb : 0);
     return [lo, lo + (b.bits ? b.bits.width : b.size * 8)];
+  }
+
+  const bitRange = (b) => (b.bits ? (b.bits.width > 1 ? `${b.bits.lsb + b.bits.width - 1}:${b.bits.lsb}` : `${b.bits.lsb}`) : `${b.size * 8}`);
+
+  // What a box of `bits` columns shows: its name when it fits, else its bit range, else
+  // nothing (the full name is in its title). A column holds about two characters.
+  function label(b, bits) {
+    const fits = (t) => t.length <= bits * 2 - 1;
+    const name = b.path.split(".").pop();
+    if (fits(name)) return name;
+    const index = /\[\d+\]$/.exec(name);
+    if (index && fits(index[0])) return index[0];
+    return fits(bitRange(b)) ? bitRange(b) : "";
   }
 
   function bitmap(boxes, w, obj, size) {
@@ -108,7 +213,7 @@
       grid.append(el("span", { class: "off", style: `grid-row:${r + 2}` }, "+" + r * 4));
     }
     const covered = new Uint8Array(size * 8);
-    const draw = (b, lo, hi, cls, title, label) => {
+    const draw = (b, lo, hi, cls, title) => {
       for (let row = Math.floor(lo / 32); row * 32 < hi; row++) {
         const a = Math.max(lo, row * 32) - row * 32;
         const z = Math.min(hi, row * 32 + 32) - row * 32;
@@ -117,8 +222,8 @@
           style: `grid-row:${row + 2};grid-column:${34 - z}/${34 - a}`,
           title,
           "data-path": b ? b.path : "",
-        }, label);
-        if (b) box.addEventListener("mouseenter", () => detail(w, b, obj));
+        }, b ? label(b, z - a) : "");
+        if (b) box.addEventListener("mouseenter", () => pick(obj, b, true));
         grid.append(box);
       }
     };
@@ -128,55 +233,158 @@
       const leaf = leafOf(w, b.path);
       const alts = obj.alternatives && obj.alternatives[b.path];
       const conflict = alts || (leaf && leaf.alternatives.length) ? " conflict" : "";
-      const name = b.path.split(".").pop();
-      draw(b, lo, hi, `box class-${classOf(b, leaf)}${conflict}`,
-        `${b.path} = ${shown(b.value)}`, name);
+      const m = marks(obj, b.path);
+      draw(b, lo, hi, `box class-${classOf(b, leaf)}${conflict}${m.cls}`,
+        `${b.path} (bits ${bitRange(b)}) = ${shown(b.value)}${m.title}`);
     }
     // Bits no leaf of the chosen arms covers: unknown.
     for (let i = 0; i < covered.length;) {
       if (covered[i]) { i++; continue; }
       let j = i;
       while (j < covered.length && !covered[j]) j++;
-      draw(null, i, j, "box class-unknown", "no field covers these bits", "");
+      draw(null, i, j, "box class-unknown", "no field covers these bits");
       i = j;
     }
     return grid;
+  }
+
+  // The word's bytes, 16 a row; a byte picks the narrowest leaf that holds it.
+  function hexPane(obj, raw) {
+    const pane = el("div", { class: "hexpane" });
+    for (let r = 0; r < raw.length; r += 16) {
+      const row = el("div", {}, el("span", { class: "off" }, "+" + r));
+      for (let i = r; i < Math.min(r + 16, raw.length); i++) {
+        const byte = el("span", { class: "byte", "data-byte": i }, raw[i].toString(16).padStart(2, "0"));
+        const holder = () => (obj.boxes || []).filter((b) => b.offset <= i && i < b.offset + b.size)
+          .sort((a, b) => (a.bits ? a.bits.width : a.size * 8) - (b.bits ? b.bits.width : b.size * 8))[0];
+        byte.addEventListener("mouseenter", () => {
+          const b = holder();
+          if (b) pick(obj, b, true);
+        });
+        row.append(byte);
+      }
+      pane.append(row);
+    }
+    return pane;
   }
 
   // A stored value the field's codec reads otherwise (`zero_means`: 0 is 65536).
   const zeroMeans = (b) => (b.codec && b.codec.zero_means !== undefined && b.raw === 0n
     ? ` (means ${b.codec.zero_means})` : "");
 
+  // The array a box is an element of, when it is a reserved or unknown byte: runs of
+  // those fold into one row.
+  const foldOf = (b) => {
+    const m = /^(.*)\[\d+\]$/.exec(b.path);
+    return m && !b.bits && (b.role === "reserved" || b.role === "unknown") ? m[1] : null;
+  };
+
   function table(boxes, w, obj) {
     const t = el("table", { class: "fields" });
     t.append(el("tr", {}, el("th", {}, ""), el("th", {}, "field"), el("th", {}, "offset"),
       el("th", {}, "bits"), el("th", {}, "raw"), el("th", {}, "value")));
-    for (const b of boxes) {
-      const leaf = leafOf(w, b.path);
-      const raw = b.raw === null ? "" : "0x" + b.raw.toString(16);
-      const bits = b.bits ? `${b.bits.lsb + b.bits.width - 1}:${b.bits.lsb}` : `${b.size * 8}`;
-      const tr = el("tr", { "data-path": b.path },
-        el("td", { class: "sw class-" + classOf(b, leaf) }, ""), el("td", {}, b.path),
-        el("td", {}, "+" + b.offset), el("td", {}, bits), el("td", {}, raw),
-        el("td", {}, shown(b.value) + zeroMeans(b) +
-          (obj.alternatives && obj.alternatives[b.path] ? " ⚠" : "")));
-      tr.addEventListener("mouseenter", () => detail(w, b, obj));
-      t.append(tr);
+    for (let i = 0; i < boxes.length;) {
+      const key = foldOf(boxes[i]);
+      let j = i + 1;
+      while (key && j < boxes.length && foldOf(boxes[j]) === key) j++;
+      if (j - i > 2) {
+        const run = boxes.slice(i, j);
+        const first = run[0];
+        const last = run[run.length - 1];
+        const rows = run.map((b) => row(b, w, obj));
+        const stored = obj.raw.subarray(first.offset, last.offset + last.size);
+        const head = el("tr", { class: "fold", title: "click to show each element" },
+          el("td", { class: "sw class-" + classOf(first, leafOf(w, first.path)) }, ""),
+          el("td", {}, `▸ ${key}[${first.path.match(/\[(\d+)\]$/)[1]}..${last.path.match(/\[(\d+)\]$/)[1]}]`),
+          el("td", {}, "+" + first.offset), el("td", {}, `${run.length}×${first.size * 8}`),
+          el("td", { title: hex(stored) }, hex(stored.subarray(0, 8)) + (stored.length > 8 ? "…" : "")),
+          el("td", {}, stored.every((x) => x === 0) ? "all zero" : "nonzero"));
+        head.addEventListener("click", () => {
+          const open = rows[0].hidden;
+          for (const r of rows) r.hidden = !open;
+          head.cells[1].textContent = head.cells[1].textContent.replace(/^[▸▾]/, open ? "▾" : "▸");
+        });
+        for (const r of rows) r.hidden = true;
+        t.append(head, ...rows);
+        i = j;
+        continue;
+      }
+      for (; i < j; i++) t.append(row(boxes[i], w, obj));
     }
     return t;
   }
 
-  // Evidence and other readings of one leaf, in the side panel.
-  function detail(w, b, obj) {
+  function row(b, w, obj) {
     const leaf = leafOf(w, b.path);
-    // The leaf's boxes and row, outlined together.
-    for (const e of document.querySelectorAll(".hover")) e.classList.remove("hover");
+    const m = marks(obj, b.path);
+    const raw = el("td", { class: b.raw === null ? "" : "raw", title: b.raw === null ? "" : "click to edit" },
+      b.raw === null ? "" : "0x" + b.raw.toString(16));
+    const tr = el("tr", { "data-path": b.path, class: m.cls.trim(), title: m.title.trim() },
+      el("td", { class: "sw class-" + classOf(b, leaf) }, ""), el("td", {}, b.path),
+      el("td", {}, "+" + b.offset), el("td", {}, bitRange(b)), raw,
+      el("td", {}, shown(b.value) + zeroMeans(b) +
+        (obj.alternatives && obj.alternatives[b.path] ? " ⚠" : "")));
+    tr.addEventListener("mouseenter", () => pick(obj, b, true));
+    if (b.raw !== null) raw.addEventListener("click", () => edit(raw, obj, b));
+    return tr;
+  }
+
+  // Editing a leaf's raw value re-encodes the word in the page: its bits are written into
+  // the input's bytes (the dictionary's offset, size and bit range), then all is decoded again.
+  function edit(cell, obj, b) {
+    if (cell.querySelector("input")) return;
+    const input = el("input", { value: "0x" + b.raw.toString(16), size: 12 });
+    cell.replaceChildren(input);
+    input.focus();
+    input.select();
+    input.addEventListener("keydown", (e) => {
+      e.stopPropagation();
+      if (e.key === "Escape") return drawPage();
+      if (e.key !== "Enter") return;
+      try {
+        const text = input.value.trim();
+        const value = text.startsWith("-") ? -BigInt(text.slice(1)) : BigInt(text);
+        setLeaf(bytes, obj.offset + b.offset, b.size, b.bits, value);
+      } catch (err) {
+        return status(`${b.path}: ${err.message}`, true);
+      }
+      $("hex").value = hexText(bytes, itemSize());
+      render();
+      const tr = $("w" + obj.index) && $("w" + obj.index).querySelector(`tr[data-path="${CSS.escape(b.path)}"]`);
+      if (tr) tr.classList.add("edited");
+    });
+  }
+
+  const hexText = (b, size) => {
+    let s = "";
+    for (let i = 0; i < b.length; i += size) s += hex(b.subarray(i, i + size)) + "\n";
+    return s;
+  };
+
+  // Outlines a leaf's boxes, row and bytes together; `show` also opens its details.
+  function pick(obj, b, show) {
+    for (const e of document.querySelectorAll(".hover, .sel")) e.classList.remove("hover", "sel");
     const card = $("w" + obj.index);
-    if (card) {
-      for (const e of card.querySelectorAll(`[data-path="${CSS.escape(b.path)}"]`)) e.classList.add("hover");
+    if (!card) return;
+    for (const e of card.querySelectorAll(`[data-path="${CSS.escape(b.path)}"]`)) e.classList.add("hover");
+    for (let i = b.offset; i < b.offset + b.size; i++) {
+      const e = card.querySelector(`.byte[data-byte="${i}"]`);
+      if (e) e.classList.add("sel");
     }
+    if (show) detail(obj.struct, b);
+  }
+
+  function closeDetail() {
+    $("detail").replaceChildren(el("p", { class: "hint" },
+      "Hover a field, a box or a byte for its doc and evidence; click a raw value to edit it. " +
+      "Keys: j/k words, ↑/↓ fields, ←/→ pages, Enter details, Escape closes."));
+    for (const e of document.querySelectorAll(".hover, .sel")) e.classList.remove("hover", "sel");
+  }
+
+  // Evidence and other readings of one leaf, in the side panel.
+  function detail(w, b) {
+    const leaf = leafOf(w, b.path);
     const d = $("detail");
-    d.hidden = false;
     d.replaceChildren(el("h3", {}, `${w}.${b.path} = ${shown(b.value)}`));
     if (!leaf) return;
     d.append(el("p", {}, leaf.doc || ""),
@@ -211,26 +419,6 @@
         c.readings.map((r) => `${r.name} (${r.confidence.tag})`).join("; ")));
     }
     return ul;
-  }
-
-  // The verdict as decode's table gives it: valid only when no rule is violated and every
-  // constant holds; compiler findings listed apart, never making a word invalid.
-  function violations(obj) {
-    if (obj.violations === undefined) return el("p", { class: "violations" }, "");
-    const constants = obj.constant_mismatches || [];
-    const lines = obj.violations.map((v) => `VIOLATION ${v.rule}: ${v.message}`)
-      .concat(constants.map((c) => `CONSTANT ${c.field}: is 0x${c.found.toString(16)}, ` +
-        `but the spec's constant is 0x${c.expected.toString(16)}`))
-      .concat((obj.compiler_findings || []).map((v) => `COMPILER ${v.rule}: ${v.message}`));
-    const valid = !obj.violations.length && !constants.length;
-    const box = el("div", { class: valid ? "violations ok" : "violations" });
-    if (valid) box.append(el("p", {}, `valid for ${$("arch").value}`));
-    if (lines.length) {
-      const ul = el("ul", {});
-      for (const l of lines) ul.append(el("li", {}, l));
-      box.append(ul);
-    }
-    return box;
   }
 
   // The spec's entry for a field of a decoded register, for its confidence and doc.
@@ -293,61 +481,169 @@
     return doc;
   }
 
-  function render() {
-    $("bundle-label").hidden = !regfile();
-    if (regfile()) return renderRegisters(regfile());
-    const arch = $("arch").value;
+  function card(obj, record, size) {
+    const head = `#${obj.index}  offset ${obj.offset}  ` +
+      (record ? "" : `opcode 0x${obj.opcode.toString(16).padStart(2, "0")}  `);
+    Object.defineProperty(obj, "raw", { value: bytes.subarray(obj.offset, obj.offset + size), enumerable: false, configurable: true });
+    if (!obj.struct) {
+      return el("div", { class: "word bad", id: "w" + obj.index }, el("h2", {}, head, obj.error),
+        hexPane(obj, obj.raw), verdictBox(obj));
+    }
+    const w = dict.wordByName.get(obj.struct);
+    const h = el("h2", {}, head, el("a", { href: DOCS + obj.struct + DOCS_EXT }, obj.struct));
+    if (w && obj.extension_of !== undefined) {
+      const lead = decoded[obj.extension_of];
+      h.append(el("span", { class: "pair" },
+        `extends #${lead.index} ${lead.struct} (follows ${w.follows.join(" or ")})`));
+    }
+    const next = decoded[obj.index + 1];
+    if (next && next.extension_of === obj.index) {
+      h.append(el("span", { class: "pair" }, `extended by #${next.index} ${next.struct}`));
+    }
+    return el("div", { class: "word", id: "w" + obj.index }, h,
+      el("div", { class: "maps" }, bitmap(obj.boxes, obj.struct, obj, size), hexPane(obj, obj.raw)),
+      table(obj.boxes, obj.struct, obj), verdictBox(obj), conflictList(conflictsAbout(obj.struct)));
+  }
+
+  const pages = () => Math.max(1, Math.ceil(total() / DRAWN));
+
+  // Draws one page of the decoded stream: a long dump stays quick however long it is.
+  function drawPage() {
     const size = itemSize();
     const record = size === WORD_SIZE ? null : $("as").value;
-    const decoded = record ? dict.decodeRecords(bytes, record, arch) : dict.decodeStream(bytes, arch);
-    window.viewer.decoded = decoded;
-    const out = $("words");
-    out.replaceChildren();
-    // A long dump draws its first words only; all of them are decoded.
-    for (const obj of decoded.slice(0, DRAWN)) {
-      const head = `#${obj.index}  offset ${obj.offset}  ` +
-        (record ? "" : `opcode 0x${obj.opcode.toString(16).padStart(2, "0")}  `);
-      if (!obj.struct) {
-        out.append(el("div", { class: "word bad" }, el("h2", {}, head, obj.error)));
-        continue;
-      }
-      const w = dict.wordByName.get(obj.struct);
-      const h = el("h2", {}, head, el("a", { href: DOCS + obj.struct + DOCS_EXT }, obj.struct));
-      if (w && obj.extension_of !== undefined) {
-        const lead = decoded[obj.extension_of];
-        h.append(el("span", { class: "pair" },
-          `extends #${lead.index} ${lead.struct} (follows ${w.follows.join(" or ")})`));
-      }
-      const next = decoded[obj.index + 1];
-      if (next && next.extension_of === obj.index) {
-        h.append(el("span", { class: "pair" }, `extended by #${next.index} ${next.struct}`));
-      }
-      out.append(el("div", { class: "word", id: "w" + obj.index }, h,
-        bitmap(obj.boxes, obj.struct, obj, size), table(obj.boxes, obj.struct, obj), violations(obj),
-        conflictList(conflictsAbout(obj.struct))));
-    }
+    page = Math.min(Math.max(page, 0), pages() - 1);
+    const first = page * DRAWN;
+    need(first + DRAWN + 1);
+    $("words").replaceChildren(...decoded.slice(first, first + DRAWN).map((obj) => card(obj, record, size)));
+    $("pager").hidden = pages() === 1;
+    $("pageinfo").textContent = `page ${page + 1} of ${pages()}: #${first}–#${Math.min(first + DRAWN, decoded.length) - 1}`;
+    $("prev").disabled = page === 0;
+    $("next").disabled = page === pages() - 1;
+    cursor.row = -1;
     const rest = bytes.length % size;
     const what = record || "word";
-    const drawn = decoded.length > DRAWN ? ` (the first ${DRAWN} drawn)` : "";
     if (rest) {
       status(`incomplete ${what} at byte offset ${bytes.length - rest}: ${rest} of ${size} bytes`, true);
     } else {
-      status(`${decoded.length} ${record ? "records" : "words"}${drawn}`, false);
+      status(`${total()} ${record ? "records" : "words"}` + (pages() > 1 ? ` (${$("pageinfo").textContent})` : ""), false);
     }
+  }
+
+  function goPage(n) {
+    page = n;
+    closeDetail();
+    drawPage();
+  }
+
+  function render() {
+    $("bundle-label").hidden = !regfile();
+    if (regfile()) {
+      pending = null;
+      $("pager").hidden = true;
+      return renderRegisters(regfile());
+    }
+    const arch = $("arch").value;
+    const size = itemSize();
+    const record = size === WORD_SIZE ? null : $("as").value;
+    decoded = [];
+    pending = record ? dict.eachRecord(bytes, record, arch) : dict.eachWord(bytes, arch);
+    window.viewer.decoded = decoded;
+    drawPage();
+    const g = ++generation;
+    setTimeout(() => background(g), 0);
     return decoded;
   }
 
+  // A link that carries the input: the controls and the bytes' hex in the URL fragment,
+  // up to LINK_CAP bytes (beyond that, share the file).
+  function share() {
+    if (bytes.length > LINK_CAP) {
+      $("link").value = "";
+      return status(`the input is ${bytes.length} bytes, over the ${LINK_CAP} a link carries: share the file instead`, true);
+    }
+    const f = new URLSearchParams({ arch: $("arch").value, as: $("as").value, bundle: $("bundle").value, hex: hex(bytes) });
+    history.replaceState(null, "", "#" + f);
+    $("link").value = location.href;
+    if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
+    status(`link to these ${bytes.length} bytes in the address bar (and below)`, false);
+  }
+
+  function fromLink() {
+    const f = new URLSearchParams(location.hash.slice(1));
+    if (!f.has("hex")) return false;
+    for (const k of ["arch", "as", "bundle"]) if (f.has(k)) $(k).value = f.get(k);
+    $("hex").value = hexText(parseHexSafe(f.get("hex")), itemSize());
+    decodeHex($("hex").value);
+    return true;
+  }
+  const parseHexSafe = (h) => { try { return parseHex(h); } catch { return new Uint8Array(0); } };
+
+  // Keys: j/k the next/previous word, ↑/↓ the next/previous field of that word, ←/→ pages,
+  // Enter the field's details, Escape closes them.
+  function key(e) {
+    // Keys typed into a control, and Enter on a button or link, are the control's.
+    const tag = e.target.tagName;
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (e.key === "Enter" && /^(BUTTON|A)$/.test(tag)) ||
+      e.ctrlKey || e.metaKey || e.altKey) return;
+    const cards = Array.from($("words").querySelectorAll(".word[id]"));
+    if (!cards.length) return;
+    const at = cards.findIndex((c) => c.id === "w" + cursor.word);
+    const move = (k) => {
+      const c = cards[Math.min(Math.max(at + k, 0), cards.length - 1)];
+      for (const x of document.querySelectorAll(".word.current")) x.classList.remove("current");
+      c.classList.add("current");
+      c.scrollIntoView({ block: "nearest" });
+      cursor.word = Number(c.id.slice(1));
+      cursor.row = -1;
+    };
+    const rows = at < 0 ? [] : Array.from(cards[at].querySelectorAll("tr[data-path]")).filter((r) => !r.hidden);
+    const field = (k) => {
+      if (!rows.length) return;
+      cursor.row = Math.min(Math.max(cursor.row + k, 0), rows.length - 1);
+      const obj = decoded[cursor.word];
+      pick(obj, obj.boxes.find((b) => b.path === rows[cursor.row].dataset.path), false);
+      for (const r of document.querySelectorAll("tr.cursor")) r.classList.remove("cursor");
+      rows[cursor.row].classList.add("cursor");
+      rows[cursor.row].scrollIntoView({ block: "nearest" });
+    };
+    const act = {
+      j: () => move(1), k: () => move(-1),
+      ArrowDown: () => (at < 0 ? move(1) : field(1)), ArrowUp: () => (at < 0 ? move(0) : field(-1)),
+      ArrowRight: () => page < pages() - 1 && goPage(page + 1), ArrowLeft: () => page > 0 && goPage(page - 1),
+      Enter: () => {
+        if (cursor.row < 0 || !rows[cursor.row]) return;
+        const obj = decoded[cursor.word];
+        pick(obj, obj.boxes.find((b) => b.path === rows[cursor.row].dataset.path), true);
+      },
+      Escape: closeDetail,
+    }[e.key];
+    if (!act) return;
+    e.preventDefault();
+    act();
+  }
+
+  window.viewer = {
+    decoded: [], stringify, verdictOf, share,
+    // The whole stream decoded (the page itself decodes as it draws).
+    decodeHex: (text) => { const d = decodeHex(text); need(Infinity); return d; },
+    decodeBytes: (b) => { const d = decodeBytes(b); need(Infinity); return d; },
+    bytes: () => hex(bytes), page: () => page,
+  };
   $("decode").addEventListener("click", () => decodeHex($("hex").value));
   $("arch").addEventListener("change", render);
   $("as").addEventListener("change", render);
   $("bundle").addEventListener("change", render);
+  $("prev").addEventListener("click", () => goPage(page - 1));
+  $("next").addEventListener("click", () => goPage(page + 1));
+  $("share").addEventListener("click", share);
+  document.addEventListener("keydown", key);
+  // Hex text (by content: hex digits, whitespace, `#` comments) reads as hex; anything
+  // else as the raw words, whatever the file's name.
   const readFile = (f) => f.arrayBuffer().then((buf) => {
     const b = new Uint8Array(buf);
-    // A text file of hex digits reads as hex; anything else as the raw words.
-    const text = new TextDecoder().decode(b);
-    if (/\.hex$|\.txt$/.test(f.name)) {
-      $("hex").value = text;
-      decodeHex(text);
+    if (looksHex(b)) {
+      $("hex").value = new TextDecoder().decode(b);
+      decodeHex(b);
     } else {
       decodeBytes(b);
     }
@@ -361,5 +657,6 @@
     drop.classList.remove("over");
     if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
   });
-  if ($("hex").value) decodeHex($("hex").value);
+  closeDetail();
+  if (!fromLink() && $("hex").value) decodeHex($("hex").value);
 })();

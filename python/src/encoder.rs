@@ -5,61 +5,37 @@
 
 use dmaspec::Arch;
 use dmaspec::json::{self, encode_all};
-use dmaspec::stream::{Decoder, WORD_SIZE};
+use dmaspec::stream::{Decoded, WORD_SIZE};
 use dmaspec_cli::CliError;
-use dmaspec_cli::encode::{Checked, reject_hint, warnings};
-use dmaspec_cli::report::{compiler_findings, faults};
-use dmaspec_cli::shape::declared;
+use dmaspec_cli::encode::{Checker, reject_hint, warnings};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::Value as Json;
 
 use crate::convert::arch;
 use crate::errors::{bad_list, raise};
-use crate::word::{Kind, Word};
+use crate::word::Word;
 
 #[pyclass(unsendable, module = "dmaspec._native")]
 pub struct Encoder {
     arch: Arch,
-    validate: bool,
-    decoder: Decoder,
     out: Vec<u8>,
     /// Instructions fed so far.
     count: usize,
     /// Errors of encoding (these alone are reported when there are any).
     encode_errors: Vec<String>,
-    /// What `validate` says of the words so far.
-    c: Checked,
+    /// What `validate` says of the words so far (`None`: not validating).
+    checker: Option<Checker>,
 }
 
 impl Encoder {
-    /// Checks the next word as `dmaspec_cli::encode::check` does; `ins` gives the JSON
-    /// object of the instruction when the faults the word has here may not be all declared.
-    fn check(&mut self, bytes: &[u8; WORD_SIZE], ins: &mut dyn FnMut(&Kind) -> Option<Json>) {
+    /// Checks the next word as `dmaspec encode` does (see [`Checker::push_with`]).
+    fn check(&mut self, bytes: &[u8; WORD_SIZE], ins: impl FnOnce(&Decoded) -> Option<Json>) {
         let i = self.count;
         self.count += 1;
-        if !self.validate {
-            let _ = self.decoder.push(bytes);
-            return;
+        if let Some(c) = &mut self.checker {
+            c.push_with(i, bytes, ins);
         }
-        let here = Kind::of(&mut self.decoder.clone(), bytes);
-        let d = self.decoder.push(bytes);
-        self.c.compiler_words += usize::from(!compiler_findings(&d, self.arch).is_empty());
-        let found = faults(&d, bytes, self.arch);
-        if found.is_empty() {
-            return;
-        }
-        let obj = ins(&here);
-        let before = self.c.declared;
-        for f in found {
-            // No object: the word's own reading, whose object declares every fault it has.
-            if obj.as_ref().is_none_or(|o| declared(o, f.kind)) {
-                self.c.declared += 1;
-            } else {
-                self.c.errors.push(format!("instruction {i}: {}", f.text));
-            }
-        }
-        self.c.declared_words += usize::from(self.c.declared > before);
     }
 }
 
@@ -70,12 +46,10 @@ impl Encoder {
         let arch = arch(arch_name)?;
         Ok(Encoder {
             arch,
-            validate,
-            decoder: Decoder::new(arch),
             out: Vec::new(),
             count: 0,
             encode_errors: Vec::new(),
-            c: Checked::default(),
+            checker: validate.then(|| Checker::new(arch)),
         })
     }
 
@@ -88,9 +62,9 @@ impl Encoder {
         }
         self.out.extend_from_slice(&w.bytes);
         let same_arch = w.arch == self.arch;
-        self.check(&w.bytes, &mut |here| {
+        self.check(&w.bytes, |here| {
             // Read here as it was read when decoded: its object declares what it has.
-            (!(same_arch && here.same_reading(&w.kind))).then(|| w.json())
+            (!(same_arch && w.kind.reads_as(here))).then(|| w.json())
         });
         true
     }
@@ -115,7 +89,7 @@ impl Encoder {
         };
         for (ins, w) in list.iter().zip(&words) {
             self.out.extend_from_slice(w);
-            self.check(w, &mut |_| Some(ins.clone()));
+            self.check(w, |_| Some(ins.clone()));
         }
         Ok(())
     }
@@ -131,16 +105,17 @@ impl Encoder {
                 },
             ));
         }
-        if !self.c.errors.is_empty() {
+        let checked = self.checker.take().map(|c| c.checked).unwrap_or_default();
+        if !checked.errors.is_empty() {
             return Err(raise(
                 py,
                 CliError::Encode {
-                    errors: std::mem::take(&mut self.c.errors),
+                    errors: checked.errors,
                     hint: Some(reject_hint(self.arch)),
                 },
             ));
         }
-        let warnings = warnings(&self.c, self.arch);
+        let warnings = warnings(&checked, self.arch);
         Ok((PyBytes::new(py, &std::mem::take(&mut self.out)), warnings))
     }
 }

@@ -168,6 +168,7 @@ mod _native {
             hex: false,
             json: as_json,
             explain: false,
+            wide: false,
             input: None,
         };
         let mut out = Vec::new();

@@ -63,12 +63,13 @@ impl Kind {
         }
     }
 
-    /// Same kind of reading (the faults of a word depend on this, not on indices).
-    pub fn same_reading(&self, other: &Kind) -> bool {
-        match (self, other) {
-            (Kind::Known { meta: a, .. }, Kind::Known { meta: b, .. }) => a.name == b.name,
-            (Kind::Orphan(a), Kind::Orphan(b)) => a.name == b.name,
-            (Kind::Unknown, Kind::Unknown) => true,
+    /// Whether `d` is this same kind of reading (the faults of a word depend on this, not
+    /// on indices).
+    pub fn reads_as(&self, d: &Decoded) -> bool {
+        match (self, d) {
+            (Kind::Known { meta, .. }, Decoded::Word { word, .. }) => meta.name == word.meta().name,
+            (Kind::Orphan(a), Decoded::Orphan { name, .. }) => a.name == *name,
+            (Kind::Unknown, Decoded::UnknownOpcode) => true,
             _ => false,
         }
     }

@@ -48,6 +48,15 @@ pub enum ListError {
     /// The document is neither a list nor an object with a list under this key
     /// (`instructions`, or `records`).
     NotAList(&'static str),
+    /// A byte that is not UTF-8, at this line and column (from 1, in characters), read
+    /// by [`for_each_instruction`](super::for_each_instruction).
+    NotUtf8 {
+        line: usize,
+        column: usize,
+        byte: u8,
+    },
+    /// The document could not be read ([`for_each_instruction`](super::for_each_instruction)).
+    Io(std::io::Error),
 }
 
 impl fmt::Display for ListError {
@@ -55,6 +64,12 @@ impl fmt::Display for ListError {
         match self {
             ListError::Json(e) => write!(f, "{e}"),
             ListError::NotAList(key) => write!(f, "expected an `{key}` list"),
+            ListError::NotUtf8 { line, column, byte } => write!(
+                f,
+                "line {line}, column {column}: byte {byte:#04x} is not UTF-8 \
+                 (the input is UTF-8 text)"
+            ),
+            ListError::Io(e) => write!(f, "{e}"),
         }
     }
 }
@@ -117,6 +132,20 @@ pub fn encode_all(list: &[Json]) -> Result<Vec<[u8; 64]>, Vec<EncodeError>> {
     encode_each(list, encode_one)
 }
 
+/// Encodes one instruction, or returns its errors, naming it as the `index`th of its list:
+/// [`encode_all`] for a list read one instruction at a time
+/// ([`for_each_instruction`](super::for_each_instruction)).
+pub fn encode_instruction(index: usize, ins: &Json) -> Result<[u8; 64], Vec<EncodeError>> {
+    encode_each(core::slice::from_ref(ins), encode_one)
+        .map(|words| words[0])
+        .map_err(|mut errors| {
+            for e in &mut errors {
+                e.instruction = index;
+            }
+            errors
+        })
+}
+
 /// Encodes every entry of a `decode --struct NAME --json` list as a record of the struct
 /// `name`, or returns every error found (each naming the entry). `None`: no such record.
 pub fn encode_records(name: &str, list: &[Json]) -> Option<Result<Vec<Vec<u8>>, Vec<EncodeError>>> {
@@ -150,6 +179,61 @@ fn encode_each<T>(
     }
 }
 
+/// `unknown struct `X``, with the word it most likely misspells, or else every word's name;
+/// a record's name says to encode it with `--struct`.
+fn unknown_struct(name: &str) -> String {
+    if RECORDS.iter().any(|r| r.name == name) {
+        return format!("`{name}` is a record, not a word: encode it with `--struct {name}`");
+    }
+    let names = WORDS
+        .iter()
+        .flat_map(|w| core::iter::once(w.name).chain(w.aliases.iter().copied()));
+    match nearest(name, names.clone()) {
+        Some(guess) => format!("unknown struct `{name}`; did you mean `{guess}`?"),
+        None => {
+            let words: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
+            format!("unknown struct `{name}` (words: {})", words.join(", "))
+        }
+    }
+}
+
+/// The name `typed` most likely misspells: equal but for case, or within a third of its
+/// length in edits (as the spec loader's suggestions).
+fn nearest<'a>(typed: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let len = typed.chars().count();
+    let limit = (len.max(3) / 3).min(len.saturating_sub(1));
+    names
+        .map(|n| {
+            let d = if n.eq_ignore_ascii_case(typed) {
+                0
+            } else {
+                edits(typed, n)
+            };
+            (d, n)
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
+}
+
+/// Levenshtein distance between `a` and `b`, in characters.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diag + usize::from(ca != *cb));
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
     let Some(obj) = ins.as_object() else {
         errors.push("an instruction is an object with `struct` and `fields`".into());
@@ -162,7 +246,7 @@ fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
         {
             Some(w) => w,
             None => {
-                errors.push(format!("unknown struct `{name}`"));
+                errors.push(unknown_struct(name));
                 return [0; 64];
             }
         },

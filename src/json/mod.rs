@@ -18,17 +18,19 @@
 mod encode;
 mod fields;
 mod path;
+mod stream;
 
 use serde_json::{Value as Json, json};
 
 use crate::words::{Arch, Word};
 
 pub use encode::{
-    EncodeError, ListError, encode_all, encode_records, instructions, instructions_from_str,
-    records,
+    EncodeError, ListError, encode_all, encode_instruction, encode_records, instructions,
+    instructions_from_str, records,
 };
 pub use fields::{JsonFields, hex_string, leaf_json, raw_bits};
 pub use path::PathStack;
+pub use stream::{for_each_instruction, for_each_record};
 
 /// The smallest instruction object [`encode_all`] reads back as `bytes`: `struct` and
 /// `fields` of `word`, the decoding of `bytes` in `arch`.

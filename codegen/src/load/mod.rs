@@ -93,6 +93,7 @@ pub(crate) fn load_all(
         files: Vec::new(),
         cascades: Vec::new(),
         broken_members: Vec::new(),
+        declared: HashMap::new(),
     };
     let mut raws = Vec::new();
     for (path, text) in files {
@@ -122,12 +123,14 @@ pub(crate) fn load_all(
     }
     let model = loader.resolve(raws);
     let read_clean = loader.errors.len() == early_count;
-    cascade::suppress(&mut loader.errors, &loader.cascades);
     // The checks run declaration kind by kind; report in file order, as documented.
     let order = |e: &SpecError| {
         let file = loader.files.iter().position(|f| f.path == e.file);
         (file, e.span.start)
     };
+    let unknown = cascade::unknown_types(&loader.errors, order);
+    loader.cascades.extend(unknown);
+    cascade::suppress(&mut loader.errors, &loader.cascades);
     loader.errors.sort_by_key(order);
     (model, loader.errors, read_clean)
 }
@@ -143,6 +146,9 @@ struct Loader {
     /// Members whose type or bit range failed (with the root error): what later checks
     /// (rules, lowerings) say about them follows from that error.
     broken_members: Vec<(String, usize)>,
+    /// (what, owner, name) -> where [`Self::duplicate_in`] last saw it declared (not as a
+    /// duplicate), for the note on a duplicate.
+    declared: HashMap<(String, String, String), (FileId, usize)>,
 }
 
 /// Which spec file a declaration is in (an index into `Loader::files`), for its errors.
@@ -342,6 +348,7 @@ impl Loader {
         owner: &str,
         taken: bool,
     ) -> bool {
+        let key = (what.to_string(), owner.to_string(), name.get_ref().clone());
         if taken {
             let within = if owner.is_empty() {
                 String::new()
@@ -349,7 +356,15 @@ impl Loader {
                 format!(" in `{owner}`")
             };
             let message = format!("duplicate {what} `{}`{within}", name.get_ref());
-            self.err(at, name.span(), message);
+            let mut e = self.files[at.0].error(name.span(), message);
+            if let Some(&(file, offset)) = self.declared.get(&key) {
+                let first = self.files[file.0].location(offset);
+                e.notes.push(format!("first declared at {first}"));
+            }
+            self.errors.push(e);
+        } else {
+            // The latest declaration that was no duplicate: names repeat in other scopes.
+            self.declared.insert(key, (at, name.span().start));
         }
         taken
     }

@@ -1,13 +1,17 @@
 //! The type checker of rule expressions: a syn expression over field paths, constants,
 //! tables, enumerators and helpers, checked and lowered to [`Expr`].
 
+use std::ops::Range;
+
 use proc_macro2::Span;
+use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use super::rule_place::{Fail, PlaceKind, RuleType, Seg, fits, int_range, place, segs};
 use crate::diagnostics::suggest;
 use crate::model::rules::*;
 use crate::model::{Model, TypeKind};
+use crate::naming::rust::KEYWORDS;
 
 /// Checks expressions of the rules of one struct or bitfield; `rules` holds the
 /// constants, tables and the rule sets resolved before it.
@@ -66,7 +70,7 @@ impl Checker<'_> {
                 if let syn::Expr::Path(p) = e
                     && p.path.segments.len() == 1
                 {
-                    let name = p.path.segments[0].ident.to_string();
+                    let name = p.path.segments[0].ident.unraw().to_string();
                     let is_field =
                         place(self.model, owner, &[Seg::Name(name.clone(), e.span())]).is_ok();
                     if !is_field {
@@ -172,7 +176,7 @@ impl Checker<'_> {
             && p.qself.is_none()
             && p.path.segments.len() == 1
         {
-            let name = p.path.segments[0].ident.to_string();
+            let name = p.path.segments[0].ident.unraw().to_string();
             let known = place(self.model, owner, &[Seg::Name(name.clone(), e.span())]).is_ok()
                 || self.rules.constants.iter().any(|c| c.name == name)
                 || name == "nc";
@@ -195,13 +199,14 @@ impl Checker<'_> {
 
     /// `ENUM::NAME` (an enumerator or alias) or `FLAGS::BIT` (the bit's mask).
     fn scoped_name(&self, path: &syn::Path) -> Result<Typed, Fail> {
-        let ty = path.segments[0].ident.to_string();
-        let name = path.segments[1].ident.to_string();
+        let ty = path.segments[0].ident.unraw().to_string();
+        let name = path.segments[1].ident.unraw().to_string();
         let span = path.span();
         let Some(index) = self.model.types.iter().position(|t| t.name == ty) else {
+            let hint = suggest(&ty, self.model.types.iter().map(|t| t.name.as_str()));
             return Err((
                 path.segments[0].ident.span(),
-                format!("unknown type `{ty}`"),
+                format!("unknown type `{ty}`{hint}"),
             ));
         };
         match &self.model.types[index].kind {
@@ -440,7 +445,7 @@ impl Checker<'_> {
     fn call(&self, owner: usize, c: &syn::ExprCall) -> Result<Typed, Fail> {
         let name = match &*c.func {
             syn::Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-                p.path.segments[0].ident.to_string()
+                p.path.segments[0].ident.unraw().to_string()
             }
             _ => return Err((c.func.span(), "call a helper by its name".into())),
         };
@@ -477,12 +482,13 @@ impl Checker<'_> {
                 let fname = self.model.types[fi].name.clone();
                 let bit = match args[1] {
                     syn::Expr::Path(p) if p.path.segments.len() == 1 => {
-                        p.path.segments[0].ident.to_string()
+                        p.path.segments[0].ident.unraw().to_string()
                     }
                     syn::Expr::Path(p)
-                        if p.path.segments.len() == 2 && p.path.segments[0].ident == fname =>
+                        if p.path.segments.len() == 2
+                            && p.path.segments[0].ident.unraw() == fname =>
                     {
-                        p.path.segments[1].ident.to_string()
+                        p.path.segments[1].ident.unraw().to_string()
                     }
                     other => return Err((other.span(), format!("name a bit of `{fname}`"))),
                 };
@@ -696,6 +702,23 @@ impl Checker<'_> {
                         expr: rebase(&body, place.offset, &place.path),
                     });
                 }
+                // A rule of some type applied to what is not of that type (a field whose
+                // type did not resolve, say): the argument is at fault.
+                if args.len() == 1
+                    && let Ok(s) = segs(args[0])
+                    && let Some(set) =
+                        (self.rules.sets.iter()).find(|set| set.by_id(&name).is_some())
+                {
+                    let tname = &self.model.types[set.owner].name;
+                    let place = place(self.model, owner, &s)?;
+                    return Err((
+                        args[0].span(),
+                        format!(
+                            "`{name}` is a rule of `{tname}`; `{}` is not a `{tname}`",
+                            place.path
+                        ),
+                    ));
+                }
                 let mut helpers = vec![
                     "has".to_string(),
                     "is_enumerator".to_string(),
@@ -774,9 +797,106 @@ pub(super) fn rewrite_in(s: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| s.to_string())
 }
 
+/// Whether `word` names a type, member, enumerator, flag bit, arm or join of `m`.
+pub(super) fn names_in(m: &Model, word: &str) -> bool {
+    m.types.iter().any(|t| {
+        t.name == word
+            || match &t.kind {
+                TypeKind::Enum { values, .. } => values
+                    .iter()
+                    .any(|v| v.name == word || v.aliases.iter().any(|a| a.name == word)),
+                TypeKind::Flags { bits, .. } => bits.iter().any(|b| b.name == word),
+                TypeKind::Bitfield { fields, .. } => fields.iter().any(|f| f.name == word),
+                TypeKind::Struct { fields, joins, .. } => {
+                    fields.iter().any(|f| f.name == word) || joins.iter().any(|j| j.name == word)
+                }
+                TypeKind::Union {
+                    discriminator,
+                    variants,
+                } => discriminator.name == word || variants.iter().any(|v| v.name == word),
+            }
+    })
+}
+
+/// `s` as syn reads it: each Rust keyword that is a spec name (`is_name`: a field `type`,
+/// a bitfield's sub-field `loop`) as a raw identifier (`r#type`), and the offsets in `s`
+/// where an `r#` went in, so that spans map back ([`unraw_offset`]). A name the spec
+/// writes raw is an error at its range: rules use the spec names. `true`, `false` and
+/// `in` stay keywords.
+pub(super) fn raw_keywords(
+    s: &str,
+    is_name: impl Fn(&str) -> bool,
+) -> Result<(String, Vec<usize>), (Range<usize>, String)> {
+    let b = s.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = String::with_capacity(s.len());
+    let mut inserted = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !(b[i].is_ascii_alphabetic() || b[i] == b'_') || (i > 0 && ident(b[i - 1])) {
+            out.push_str(&s[i..i + 1]);
+            i += s[i..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let end = (i..b.len()).find(|&j| !ident(b[j])).unwrap_or(b.len());
+        let word = &s[i..end];
+        if word == "r" && b.get(end) == Some(&b'#') {
+            let name_end = (end + 1..b.len())
+                .find(|&j| !ident(b[j]))
+                .unwrap_or(b.len());
+            let name = &s[end + 1..name_end];
+            return Err((
+                i..name_end,
+                format!(
+                    "`r#{name}` is the Rust spelling: name the field `{name}`, as the spec does"
+                ),
+            ));
+        }
+        if KEYWORDS.contains(&word) && !matches!(word, "true" | "false" | "in") && is_name(word) {
+            inserted.push(i);
+            out.push_str("r#");
+        }
+        out.push_str(word);
+        i = end;
+    }
+    Ok((out, inserted))
+}
+
+/// The offset in the text as written of `offset` in the text [`raw_keywords`] made, which
+/// has an `r#` inserted at each of `inserted` (offsets in the text as written).
+pub(super) fn unraw_offset(offset: usize, inserted: &[usize]) -> usize {
+    let mut shift = 0;
+    for &at in inserted {
+        if offset >= at + shift + 2 {
+            shift += 2;
+        } else if offset >= at + shift {
+            return at;
+        } else {
+            break;
+        }
+    }
+    offset - shift
+}
+
 #[cfg(test)]
 mod tests {
-    use super::rewrite_in;
+    use super::{raw_keywords, rewrite_in, unraw_offset};
+
+    #[test]
+    fn keywords_are_read_as_raw_identifiers() {
+        let (text, at) = raw_keywords("type == 1 && fn.loop > x_type && true", |_| true).unwrap();
+        assert_eq!(text, "r#type == 1 && r#fn.r#loop > x_type && true");
+        assert_eq!(at, [0, 13, 16]);
+        // `r#fn` starts at 15 after one insertion, `r#loop` at 19 after two.
+        assert_eq!(unraw_offset(15, &at), 13);
+        assert_eq!(unraw_offset(17, &at), 13);
+        assert_eq!(unraw_offset(21, &at), 16);
+        assert_eq!(unraw_offset(27, &at), 21);
+        let e = raw_keywords("x + r#type", |_| true).unwrap_err();
+        assert_eq!(e.0, 4..10);
+        // A keyword that names nothing stays one (and syn reads `if` as `if`).
+        assert_eq!(raw_keywords("if x", |w| w == "type").unwrap().0, "if x");
+    }
 
     #[test]
     fn in_is_rewritten_in_place() {

@@ -2,6 +2,7 @@
 //! with its offset, width, bit range and the type a rule sees.
 
 use proc_macro2::Span;
+use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use crate::model::path::{ArmAt, Step, Target, Unions};
@@ -70,12 +71,12 @@ pub(super) fn segs(e: &syn::Expr) -> Result<Vec<Seg>, Fail> {
             if !s.arguments.is_none() {
                 return Err((e.span(), "generic arguments are not allowed here".into()));
             }
-            Ok(vec![Seg::Name(s.ident.to_string(), s.ident.span())])
+            Ok(vec![Seg::Name(s.ident.unraw().to_string(), s.ident.span())])
         }
         syn::Expr::Field(f) => {
             let mut v = segs(&f.base)?;
             match &f.member {
-                syn::Member::Named(id) => v.push(Seg::Name(id.to_string(), id.span())),
+                syn::Member::Named(id) => v.push(Seg::Name(id.unraw().to_string(), id.span())),
                 syn::Member::Unnamed(_) => {
                     return Err((f.member.span(), "fields are named, not numbered".into()));
                 }

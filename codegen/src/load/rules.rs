@@ -10,9 +10,9 @@ use serde_spanned::Spanned;
 use syn::spanned::Spanned as _;
 
 use super::names::ident_error;
-use super::rule_expr::{Checker, rewrite_in};
+use super::rule_expr::{Checker, names_in, raw_keywords, rewrite_in, unraw_offset};
 use super::rule_place::{RuleType, guard_arms, place, segs};
-use super::{FileId, Loader, Scope};
+use super::{Cause, FileId, Loader, Scope};
 use crate::diagnostics::{SourceFile, suggest};
 use crate::model::rules::*;
 use crate::model::{Model, TypeKind};
@@ -33,15 +33,19 @@ impl Loader {
         let mut out = RuleModel::default();
         for (fi, raw) in raws {
             for c in &raw.constant {
-                if let Some(c) = self.constant_decl(FileId(*fi), c, &out.constants, scope) {
-                    out.constants.push(c);
+                let before = self.errors.len();
+                match self.constant_decl(FileId(*fi), c, &out.constants, scope) {
+                    Some(c) => out.constants.push(c),
+                    None => self.unresolved(before, &c.name),
                 }
             }
         }
         for (fi, raw) in raws {
             for t in &raw.table {
-                if let Some(t) = self.table_decl(FileId(*fi), t, &out.tables, scope, model) {
-                    out.tables.push(t);
+                let before = self.errors.len();
+                match self.table_decl(FileId(*fi), t, &out.tables, scope, model) {
+                    Some(t) => out.tables.push(t),
+                    None => self.unresolved(before, &t.name),
                 }
             }
         }
@@ -92,12 +96,8 @@ impl Loader {
         scope: &Scope,
     ) -> Option<Constant> {
         self.check_name(at, &c.name);
-        if known.iter().any(|x| &x.name == c.name.get_ref()) {
-            self.err(
-                at,
-                c.name.span(),
-                format!("duplicate constant `{}`", c.name.get_ref()),
-            );
+        let taken = known.iter().any(|x| &x.name == c.name.get_ref());
+        if self.duplicate(at, &c.name, "constant", taken) {
             return None;
         }
         let confidence = self.confidence(at, &c.confidence, scope);
@@ -118,6 +118,19 @@ impl Loader {
         })
     }
 
+    /// A constant or table `name` did not resolve: when that was an error (the errors from
+    /// `before` on; not a duplicate, whose first declaration stands), what later errors say
+    /// about `name` follows from the first of them.
+    fn unresolved(&mut self, before: usize, name: &Spanned<String>) {
+        let taken = self.errors[before..]
+            .iter()
+            .any(|e| e.message.starts_with("duplicate "));
+        if self.errors.len() > before && !taken {
+            let cause = Cause::Name(name.get_ref().clone());
+            self.cascades.push((before, self.errors.len(), cause));
+        }
+    }
+
     fn table_decl(
         &mut self,
         at: FileId,
@@ -127,12 +140,8 @@ impl Loader {
         model: &Model,
     ) -> Option<Table> {
         self.check_name(at, &t.name);
-        if known.iter().any(|x| &x.name == t.name.get_ref()) {
-            self.err(
-                at,
-                t.name.span(),
-                format!("duplicate table `{}`", t.name.get_ref()),
-            );
+        let taken = known.iter().any(|x| &x.name == t.name.get_ref());
+        if self.duplicate(at, &t.name, "table", taken) {
             return None;
         }
         if matches!(
@@ -146,10 +155,14 @@ impl Loader {
             );
         }
         let Some(over) = model.types.iter().position(|x| &x.name == t.over.get_ref()) else {
+            let hint = suggest(
+                t.over.get_ref(),
+                model.types.iter().map(|x| x.name.as_str()),
+            );
             self.err(
                 at,
                 t.over.span(),
-                format!("unknown type `{}`", t.over.get_ref()),
+                format!("unknown type `{}`{hint}", t.over.get_ref()),
             );
             return None;
         };
@@ -561,11 +574,14 @@ impl Loader {
 
     /// Checks a `fields` entry of a not-enforced rule: a path to any member.
     fn field_path(&mut self, at: FileId, owner: usize, f: &Spanned<String>, model: &Model) {
-        let site = Site::of(&self.files[at.0], f);
+        let mut site = Site::of(&self.files[at.0], f);
         if !self.shallow(at, &site, f.get_ref()) {
             return;
         }
-        let parsed = match syn::parse_str::<syn::Expr>(f.get_ref()) {
+        let Some(text) = self.raw_keywords(at, &mut site, f.get_ref(), model) else {
+            return;
+        };
+        let parsed = match syn::parse_str::<syn::Expr>(&text) {
             Ok(e) => e,
             Err(e) => {
                 let span = site.span(e.span());
@@ -600,6 +616,28 @@ impl Loader {
         false
     }
 
+    /// `text` with its keyword names raw, for syn ([`raw_keywords`]); `site` maps spans in
+    /// it back. `None` when the spec writes a name raw (reported).
+    fn raw_keywords(
+        &mut self,
+        at: FileId,
+        site: &mut Site,
+        text: &str,
+        model: &Model,
+    ) -> Option<String> {
+        match raw_keywords(text, |w| names_in(model, w)) {
+            Ok((text, inserted)) => {
+                site.inserted = inserted;
+                Some(text)
+            }
+            Err((range, msg)) => {
+                let span = site.range(range);
+                self.err(at, span, msg);
+                None
+            }
+        }
+    }
+
     fn leaf_expr(
         &mut self,
         at: FileId,
@@ -607,11 +645,12 @@ impl Loader {
         src: &Spanned<String>,
         checker: &Checker,
     ) -> Option<Expr> {
-        let site = Site::of(&self.files[at.0], src);
+        let mut site = Site::of(&self.files[at.0], src);
         let text = rewrite_in(src.get_ref());
         if !self.shallow(at, &site, &text) {
             return None;
         }
+        let text = self.raw_keywords(at, &mut site, &text, checker.model)?;
         let parsed = match syn::parse_str::<syn::Expr>(&text) {
             Ok(e) => e,
             Err(e) => {
@@ -650,6 +689,8 @@ struct Site {
     /// File offset of the string's first character, when the text maps byte for byte
     /// (no escapes); otherwise errors point at the whole string.
     content: Option<usize>,
+    /// Where [`raw_keywords`] put an `r#` into the text syn reads (offsets in the text).
+    inserted: Vec<usize>,
 }
 
 impl Site {
@@ -669,11 +710,18 @@ impl Site {
         } else {
             None
         };
-        Site { whole, content }
+        Site {
+            whole,
+            content,
+            inserted: Vec::new(),
+        }
     }
 
+    /// A span of the text syn read, in the file.
     fn span(&self, s: Span) -> Range<usize> {
-        self.range(s.byte_range())
+        let r = s.byte_range();
+        let at = |o| unraw_offset(o, &self.inserted);
+        self.range(at(r.start)..at(r.end))
     }
 
     /// A byte range of the expression text, in the file.

@@ -617,9 +617,18 @@ impl Loader {
                         }
                     }
                     let leaves = model.leaves(&model.types[index]);
-                    if !leaves
-                        .first()
-                        .is_some_and(|l| l.offset == 0 && l.type_name == "OPCODE")
+                    // The member at byte 0 of a type that did not resolve: that error stands.
+                    let unresolved_0 = (r.field.iter())
+                        .filter(|f| *f.off.get_ref() == 0)
+                        .filter_map(|f| f.ty.as_ref())
+                        .any(|t| {
+                            let base = t.get_ref().split('[').next().unwrap_or_default().trim();
+                            Int::parse(base).is_none() && !names.iter().any(|n| n == base)
+                        });
+                    if !unresolved_0
+                        && !leaves
+                            .first()
+                            .is_some_and(|l| l.offset == 0 && l.type_name == "OPCODE")
                     {
                         self.err(*at, r.name.span(), format!(
                             "word `{}` must carry its opcode at byte 0 (a field of type OPCODE, \

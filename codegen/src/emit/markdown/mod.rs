@@ -13,6 +13,9 @@
 //!   section per register with its fields; `docs/svg/registers/<file>/` its bit maps, one
 //!   per layout.
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
+//! - `docs/start-here.md`, `docs/guide/*.md`: the hand-written pages, copied
+//!   (`crate::guide`), when given.
+//! - `docs/book.css`: wide tables scroll inside the page's column.
 //! - `docs/SUMMARY.md`, `docs/book.toml`: the pages as an mdBook (`mdbook build
 //!   generated/docs`).
 //!
@@ -41,6 +44,12 @@ use pages::Pages;
 
 /// Files under `generated/` for this target, as (relative path, contents).
 pub fn render(model: &Model) -> Vec<(String, String)> {
+    render_with_guide(model, &[])
+}
+
+/// [`render`], with the book's hand-written chapters (`guide`: `(docs/…, stamped copy)`, as `crate::guide::read` returns them) among the pages and first in
+/// SUMMARY.md: the "Start here" page, then the guide, then the generated reference.
+pub fn render_with_guide(model: &Model, guide: &[(String, String)]) -> Vec<(String, String)> {
     let cx = Pages { model };
     let mut out = vec![("docs/README.md".to_string(), cx.index_page())];
     for w in model.words().chain(model.records()) {
@@ -55,6 +64,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
     out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));
     out.push((sources::PAGE.to_string(), sources::page(&cx)));
+    out.extend(guide.iter().cloned());
     let book = book::files(model, &out);
     out.extend(book);
     out

@@ -359,7 +359,7 @@ fn facts<'c>(cites: impl Iterator<Item = &'c Citation>) -> String {
     out.join("<br>")
 }
 
-/// Which reading of a byte leads when pages disagree (README "The spec language" says the
+/// Which reading of a byte leads when pages disagree (docs/guide/spec-language.md says the
 /// same).
 const PRECEDENCE: &str = "The stronger reading is the primary field, and the weaker one stays \
      in the spec as an alternative of that field or a `[[conflict]]`, with both sides cited: \

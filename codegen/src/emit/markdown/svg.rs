@@ -6,6 +6,7 @@
 //! byte 0) and `data-width`, and the root carries the geometry (`data-bit-px`,
 //! `data-left`), so tests can read the picture back and check it against the model.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::pages::*;
@@ -92,6 +93,48 @@ pub(super) fn fit(s: &str, room: usize) -> String {
     }
 }
 
+/// A qualified label (`src_bound_reg.bc_reg`) in at most `room` characters: whole if it
+/// fits, else with the middle of its qualifier cut (`src_idx_bound…bc_reg`), else, when not
+/// even the last component fits beside a character of the qualifier, `short` cut as any
+/// label is (the tooltip has the path).
+pub(super) fn fit_qualified(s: &str, short: &str, room: usize) -> String {
+    let tail = s.rsplit('.').next().unwrap_or(s);
+    let t = tail.chars().count();
+    if s.chars().count() <= room {
+        s.to_string()
+    } else if room >= t + 2 {
+        let head: String = s.chars().take(room - t - 1).collect();
+        format!("{head}…{tail}")
+    } else {
+        fit(short, room)
+    }
+}
+
+/// A leaf's label: its member's own name; in a union arm, with the arm's name before it.
+fn short_name<'l>(leaf: &'l Leaf) -> &'l str {
+    leaf.variant
+        .as_deref()
+        .and_then(|v| v.rsplit_once('.'))
+        .and_then(|(union, _)| leaf.path.strip_prefix(&format!("{union}.")))
+        .unwrap_or_else(|| leaf.path.rsplit('.').next().unwrap_or(&leaf.path))
+}
+
+/// The labels more than one leaf of a picture would carry.
+fn repeated_names<'l>(leaves: &'l [Leaf]) -> BTreeSet<&'l str> {
+    let mut paths: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for leaf in leaves {
+        paths
+            .entry(short_name(leaf))
+            .or_default()
+            .insert(leaf.path.as_str());
+    }
+    paths
+        .into_iter()
+        .filter(|(_, p)| p.len() > 1)
+        .map(|(name, _)| name)
+        .collect()
+}
+
 /// One box: the part of a leaf inside one row.
 struct Piece<'l, 'm> {
     leaf: &'l Leaf<'m>,
@@ -166,6 +209,7 @@ impl<'m> Pages<'m> {
         let m = self.model;
         let walk = m.walk(w);
         let rows = pieces(&walk.leaves, w.size);
+        let repeated = repeated_names(&walk.leaves);
         let lanes: Vec<usize> = rows
             .iter()
             .map(|r| r.iter().map(|p| p.lane + 1).max().unwrap_or(1))
@@ -215,7 +259,7 @@ impl<'m> Pages<'m> {
                 LANE_PX
             );
             for p in pieces {
-                self.piece(p, y, &walk, &mut out);
+                self.piece(p, y, &walk, &repeated, &mut out);
             }
             y += lanes * LANE_PX + ROW_GAP;
         }
@@ -225,21 +269,25 @@ impl<'m> Pages<'m> {
     }
 
     /// One leaf's box in its row, whose top is at `y`.
-    fn piece(&self, p: &Piece, y: usize, walk: &crate::model::path::Walk, out: &mut String) {
+    fn piece(
+        &self,
+        p: &Piece,
+        y: usize,
+        walk: &crate::model::path::Walk,
+        repeated: &BTreeSet<&str>,
+        out: &mut String,
+    ) {
         let leaf = p.leaf;
         let (level, fill) = class(leaf);
         let x = x_of(p.bit + p.width - 1);
         let y = y + p.lane * LANE_PX;
         let w = p.width * BIT_PX;
         let alts = walk.alternatives_over(&leaf.path);
-        // The member's own name; in a union arm, with the arm's name before it.
-        let name = leaf
-            .variant
-            .as_deref()
-            .and_then(|v| v.rsplit_once('.'))
-            .and_then(|(union, _)| leaf.path.strip_prefix(&format!("{union}.")))
-            .unwrap_or_else(|| leaf.path.rsplit('.').next().unwrap_or(&leaf.path));
-        let (name, range) = label(leaf, p, name);
+        let short = short_name(leaf);
+        // A name two leaves of the picture share is given with the path that tells them
+        // apart (`src_bound_reg.bc_reg`, `dst_bound_reg.bc_reg`).
+        let qualified = repeated.contains(short);
+        let (name, range) = label(leaf, p, if qualified { &leaf.path } else { short });
         let at = match leaf.bits {
             Some((lsb, width)) => format!(
                 "byte +{}, bits {lsb}..{}",
@@ -292,7 +340,13 @@ impl<'m> Pages<'m> {
         } else {
             String::new()
         };
-        for (text, dy) in [(fit(&name, room), 17), (range, 32)] {
+        let shown = if qualified {
+            let (short, _) = label(leaf, p, short);
+            fit_qualified(&name, &short, room)
+        } else {
+            fit(&name, room)
+        };
+        for (text, dy) in [(shown, 17), (range, 32)] {
             if !text.is_empty() {
                 let _ = writeln!(
                     out,

@@ -8,15 +8,7 @@ use quote::{format_ident, quote};
 
 use super::data::Lit;
 use crate::model::{BitField, BitsType, Confidence, Int, Scale};
-
-/// Rust's keywords (2024 edition, reserved ones included): names that need `r#`.
-const KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
-    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
-    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
-    "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
-    "virtual", "where", "while", "yield",
-];
+use crate::naming::rust::KEYWORDS;
 
 pub(super) fn ident(name: &str) -> syn::Ident {
     if KEYWORDS.contains(&name) {
