@@ -12,18 +12,20 @@ encode of decode's words, column, columns (3 fields of 2 kinds on mixed), agains
                 offsets (the dictionary's), append to lists
   NumPy       - np.frombuffer(data, structured dtype) then a mask on the opcode
 Reported as ratios (the struct loop of the same stream = 1x; above 1 is faster) and µs or
-bytes per word; prints a Markdown table to paste into the README. Memory is
+bytes per word; prints a Markdown table (headed by its date and commit) to paste into docs/guide/python.md. Memory is
 tracemalloc's peak over the call.
 
     python python/bench/api_bench.py [--words N] [--repeat R]
 """
 
 import argparse
+import datetime
 import io
 import platform
 import random
 import re
 import struct
+import subprocess
 import time
 import tracemalloc
 
@@ -122,6 +124,12 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     spec = dmaspec.spec()
+    try:
+        import pandas
+
+        pandas_version = pandas.__version__
+    except ImportError:
+        pandas_version = None
     rng = random.Random(28)
     streams = {
         "direct": (build(spec, ["DMA_DIRECT2D"], args.words, rng), DIRECT),
@@ -130,8 +138,10 @@ def main():
             MIXED,
         ),
     }
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     print(
-        f"dmaspec {dmaspec.__version__}, Python {platform.python_version()}, numpy {np.__version__}, "
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit or 'unknown'}; "
+        f"dmaspec {dmaspec.__version__}, Python {platform.python_version()}, numpy {np.__version__}, pandas {pandas_version}, "
         f"{platform.machine()}; {args.words:,} words per stream, best of {args.repeat}"
     )
     print()
@@ -148,6 +158,10 @@ def main():
         t, m, got = measure(lambda: dmaspec.columns(data, paths), args.repeat)
         assert [got[p].tolist() for p in paths] == ref, "columns and the struct loop disagree"
         rows.append((f"`columns(data, [{len(paths)} paths])`", t, m))
+        if pandas_version:
+            cols = dmaspec.columns(data, paths)
+            t, m, _ = measure(cols.to_pandas, args.repeat)
+            rows.append(("`columns(...).to_pandas()` (the DataFrame alone)", t, m))
         for p in paths[:1]:
             t, m, got = measure(lambda: dmaspec.column(data, p), args.repeat)
             rows.append((f"`column(data, \"{p}\")`", t, m))
