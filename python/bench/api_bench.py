@@ -139,6 +139,8 @@ def main():
         ),
     }
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if commit and subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout:
+        commit += " (with uncommitted changes)"
     print(
         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit or 'unknown'}; "
         f"dmaspec {dmaspec.__version__}, Python {platform.python_version()}, numpy {np.__version__}, pandas {pandas_version}, "

@@ -499,33 +499,49 @@ class Columns(Mapping[str, "Column"]):
         spec_ = _spec_cached()
         words = {w["name"]: w for w in spec_["words"]}
         types = {t["name"]: t for t in spec_["types"]}
-        index: Any = np.unique(np.concatenate([np.asarray(self._index[p], dtype=np.uint64) for p in self._values] or [np.zeros(0, np.uint64)]))
+        at = {p: np.asarray(self._index[p], dtype=np.uint64) for p in self._values}
+        longest = max(at.values(), key=len, default=np.zeros(0, np.uint64))
+        index: Any = longest
+        if any(len(a) != len(longest) or not np.array_equal(a, longest) for a in at.values()):
+            # Each path's indices ascend (stream order): their union is a sort and a dedupe.
+            index = np.sort(np.concatenate(list(at.values())))
+            index = index[np.concatenate(([True], index[1:] != index[:-1]))]
+
+        def rows_of(path: str) -> Any:
+            # A path shown in every row needs no search.
+            return slice(None) if len(at[path]) == len(index) else np.searchsorted(index, at[path])
+
         frame: dict[str, Any] = {}
-        struct = np.full(len(index), None, dtype=object)
+        # Categoricals from codes, integers with a mask: no Python object per row.
+        structs = list(dict.fromkeys(p.split(".", 1)[0] for p in self._values))
+        struct = np.full(len(index), -1, dtype=np.int32)
         for path in self._values:
-            rows = np.searchsorted(index, np.asarray(self._index[path], dtype=np.uint64))
-            struct[rows] = path.split(".", 1)[0]
-        frame["struct"] = pd.Categorical(struct)
+            struct[rows_of(path)] = structs.index(path.split(".", 1)[0])
+        frame["struct"] = pd.Categorical.from_codes(struct, categories=structs)
         for path, values in self._values.items():
             vals = np.asarray(values)
-            rows = np.searchsorted(index, np.asarray(self._index[path], dtype=np.uint64))
+            rows = rows_of(path)
             word, leaf_path = path.split(".", 1)
             leaf = next((l for l in words[word]["leaves"] if l["path"] == re.sub(r"\[\d+\]$", "", leaf_path)), None)
             t = types.get(leaf["type"]) if leaf else None
             if t is not None and t.get("kind") == "enum":
                 names = {e["value"]: e["name"] for e in t["values"] if not e["arch"] or self.arch in e["arch"]}
                 cats = list(dict.fromkeys(names.values()))
-                labels = np.full(len(index), None, dtype=object)
-                labels[rows] = [names.get(int(v), str(int(v))) for v in vals]
-                extra = sorted({x for x in labels[rows] if x not in cats}, key=lambda x: int(x))
-                frame[path] = pd.Categorical(labels, categories=cats + extra)
-            elif len(rows) == len(index):
+                seen = np.unique(vals)
+                extra = [str(int(v)) for v in seen if int(v) not in names]
+                code_of = {n: i for i, n in enumerate(cats + extra)}
+                lut = np.array([code_of[names.get(int(v), str(int(v)))] for v in seen], dtype=np.int32)
+                codes = np.full(len(index), -1, dtype=np.int32)
+                codes[rows] = lut[np.searchsorted(seen, vals)]
+                frame[path] = pd.Categorical.from_codes(codes, categories=cats + extra)
+            elif isinstance(rows, slice):
                 frame[path] = vals
             else:
-                dtype = ("Int" if vals.dtype.kind == "i" else "UInt") + str(vals.dtype.itemsize * 8)
-                col = pd.array([pd.NA] * len(index), dtype=dtype)
-                col[rows] = vals
-                frame[path] = col
+                full = np.zeros(len(index), dtype=vals.dtype)
+                full[rows] = vals
+                missing = np.ones(len(index), dtype=bool)
+                missing[rows] = False
+                frame[path] = pd.arrays.IntegerArray(full, missing)
         return pd.DataFrame(frame, index=pd.Index(index, name="index"))
 
 

@@ -217,6 +217,21 @@ def test_columns_to_pandas(dm, text):
     assert df["PSEUDO_DMA_DIRECT2D.src_num_elem[0]"].isna().tolist() == [i in ext_rows for i in range(len(shown))]
 
 
+
+def test_to_pandas_enum_values_no_enumerator_has(dm):
+    """dge_op (PSEUDO_DMA_DIRECT2D byte 15, DGE_OPCODE: 0 DMA_DIRECT2D, 1 DMA_INDIRECT1D, and
+    in cayman 2 DMA_TRANSPOSE, 3 DMA_GATHER_TRANSPOSE; seed-004 §5.1) set to 0x77 in the
+    sample's first word: that row's category is the number, as text, after the names."""
+    pd = pytest.importorskip("pandas")
+    sample = bytearray(SAMPLE_BIN.read_bytes())
+    sample[15] = 0x77
+    df = dm.columns(bytes(sample), ["PSEUDO_DMA_DIRECT2D.dge_op"]).to_pandas()
+    col = df["PSEUDO_DMA_DIRECT2D.dge_op"]
+    assert list(col.cat.categories) == ["DMA_DIRECT2D", "DMA_INDIRECT1D", "DMA_TRANSPOSE", "DMA_GATHER_TRANSPOSE", "119"]
+    assert col.iloc[0] == "119"
+    sunda = dm.columns(SAMPLE_BIN.read_bytes(), ["PSEUDO_DMA_DIRECT2D.dge_op"], "sunda").to_pandas()
+    assert "DMA_TRANSPOSE" not in list(sunda["PSEUDO_DMA_DIRECT2D.dge_op"].cat.categories)
+
 def test_mypy_accepts_buffers(tmp_path):
     """mypy --strict takes NumPy arrays, mmap and memoryview as data, and column's
     overloads give NumPy arrays or array.array by `numpy=`."""
