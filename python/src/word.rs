@@ -15,7 +15,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use serde_json::Value as Json;
 
-use crate::convert::to_py;
+use crate::convert::{collector_paused, to_py};
 
 /// What the stream made of a word, without its fields.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -118,11 +118,16 @@ impl Word {
         self.object.get(py).is_some()
     }
 
+    /// A new Python object of [`json`](Self::json).
+    fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        collector_paused(py, || to_py(py, &self.json()))
+    }
+
     fn object<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
         let made = self
             .object
             .get_or_try_init(py, || -> PyResult<Py<PyDict>> {
-                Ok(to_py(py, &self.json())?.cast_into::<PyDict>()?.unbind())
+                Ok(self.build(py)?.cast_into::<PyDict>()?.unbind())
             })?;
         Ok(made.bind(py))
     }
@@ -205,7 +210,7 @@ impl Word {
             let copy = py.import("copy")?.getattr("deepcopy")?;
             return copy.call1((self.object(py)?,));
         }
-        to_py(py, &self.json())
+        self.build(py)
     }
 
     /// The word's 64 bytes, as read.
