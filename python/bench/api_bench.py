@@ -21,6 +21,7 @@ tracemalloc's peak over the call.
 import argparse
 import datetime
 import io
+import json
 import platform
 import random
 import re
@@ -174,6 +175,9 @@ def main():
         few = max(1, n // 20)
         t, m, _ = measure(lambda: [w.get("fields") for w in dmaspec.decode(data[: few * WORD])], 1)
         rows.append((f"`decode` + `w[\"fields\"]` of each ({few:,} words)", t * n / few, m * n / few))
+        texts = [json.dumps(w.to_dict()) for w in dmaspec.decode(data[: few * WORD])]
+        t, m, _ = measure(lambda: [json.loads(x) for x in texts], 1)
+        rows.append((f"for scale: `json.loads` of those words' JSON text", t * n / few, m * n / few))
         t, m, _ = measure(lambda: sum(1 for _ in dmaspec.iter_decode(io.BytesIO(data))), args.repeat)
         rows.append(("`iter_decode(file)`", t, m))
         t, m, out = measure(lambda: dmaspec.encode(words, validate=False), args.repeat)
