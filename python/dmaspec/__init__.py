@@ -558,8 +558,8 @@ def _spec_cached() -> dict[str, Any]:
 def columns(data: Data, paths: Iterable[str], arch: Arch = "cayman", *, numpy: bool | None = None) -> Columns:
     """Several fields (paths as :func:`column` takes them, of one word kind or of several)
     read in one pass over the stream: a :class:`Columns` mapping each path to its values,
-    with ``index(path)`` and ``to_pandas()``."""
-    paths = list(paths)
+    with ``index(path)`` and ``to_pandas()``. A ``str`` is one path (not its letters)."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
     with _path_hint(data):
         packed = _native.columns(_data(data), paths, _arch(arch))
     return Columns(paths, _arch(arch), packed, _want_numpy(numpy))

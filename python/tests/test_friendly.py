@@ -197,6 +197,13 @@ def test_columns_one_pass(dm, raw):
         dm.columns(data, ["DMA_COPY2D.nope"], "maverick")
 
 
+
+def test_columns_of_one_path_as_a_str(dm, raw):
+    """A str is one path, not a list of its letters."""
+    one = dm.columns(raw, "DMA_COPY2D.src_elem_size", "maverick")
+    assert list(one) == ["DMA_COPY2D.src_elem_size"]
+    assert one["DMA_COPY2D.src_elem_size"].tolist() == dm.columns(raw, ["DMA_COPY2D.src_elem_size"], "maverick")["DMA_COPY2D.src_elem_size"].tolist()
+
 def test_columns_to_pandas(dm, text):
     pd = pytest.importorskip("pandas")
     sample = SAMPLE_BIN.read_bytes()
