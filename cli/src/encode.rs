@@ -48,6 +48,7 @@ pub struct EncodeArgs {
 /// What `validate` would report on the encoded stream: one line per fault the input does
 /// not declare (naming the instruction), how many declared faults in how many words, and
 /// how many words break a compiler rule (a warning: they are valid).
+#[derive(Default)]
 pub struct Checked {
     pub errors: Vec<String>,
     pub declared: usize,
@@ -75,23 +76,35 @@ impl Checker {
         Checker {
             decoder: dmaspec::stream::Decoder::new(arch),
             arch,
-            checked: Checked {
-                errors: Vec::new(),
-                declared: 0,
-                declared_words: 0,
-                compiler_words: 0,
-            },
+            checked: Checked::default(),
         }
     }
 
     /// Checks the word `w` encoded from the `i`th instruction, `ins`.
     pub fn push(&mut self, i: usize, ins: &Json, w: &[u8; 64]) {
+        self.push_with(i, w, |_| Some(ins.clone()));
+    }
+
+    /// [`push`](Self::push) with the instruction asked for only when the word has faults,
+    /// given the word as read here; `None` declares every fault it has (the input is that
+    /// word's own reading).
+    pub fn push_with(
+        &mut self,
+        i: usize,
+        w: &[u8; 64],
+        ins: impl FnOnce(&dmaspec::stream::Decoded) -> Option<Json>,
+    ) {
         let (arch, c) = (self.arch, &mut self.checked);
-        let before = c.declared;
         let d = self.decoder.push(w);
         c.compiler_words += usize::from(!compiler_findings(&d, arch).is_empty());
-        for f in faults(&d, w, arch) {
-            if declared(ins, f.kind) {
+        let found = faults(&d, w, arch);
+        if found.is_empty() {
+            return;
+        }
+        let ins = ins(&d);
+        let before = c.declared;
+        for f in found {
+            if ins.as_ref().is_none_or(|o| declared(o, f.kind)) {
                 c.declared += 1;
             } else {
                 c.errors.push(format!("instruction {i}: {}", f.text));
@@ -126,13 +139,24 @@ fn verdict(c: Checked, arch: dmaspec::Arch) -> Result<Vec<String>, CliError> {
     if !c.errors.is_empty() {
         return Err(CliError::Encode {
             errors: c.errors,
-            hint: Some(format!(
-                "(`dmaspec validate --arch {}` would reject these words; \
-                 --no-validate writes them anyway)",
-                arch.name()
-            )),
+            hint: Some(reject_hint(arch)),
         });
     }
+    Ok(warnings(&c, arch))
+}
+
+/// What follows the errors of words `validate` would reject.
+pub fn reject_hint(arch: Arch) -> String {
+    format!(
+        "(`dmaspec validate --arch {}` would reject these words; \
+         --no-validate writes them anyway)",
+        arch.name()
+    )
+}
+
+/// The warnings of words written that break a compiler rule or have faults their input
+/// declares.
+pub fn warnings(c: &Checked, arch: Arch) -> Vec<String> {
     let mut warnings = Vec::new();
     if c.compiler_words > 0 {
         warnings.push(format!(
@@ -152,7 +176,7 @@ fn verdict(c: Checked, arch: dmaspec::Arch) -> Result<Vec<String>, CliError> {
             arch.name()
         ));
     }
-    Ok(warnings)
+    warnings
 }
 
 /// [`encode_list`] of the instructions in `input`, read one at a time: memory is the

@@ -197,6 +197,7 @@
       const v = this.leaf(ty, raw, 0);
       this.alts(path, field, raw);
       this.box(path, offset, t.size, null, field, v, raw);
+      this.boxes[this.boxes.length - 1].type = t;
       return put(into, key, v);
     }
     // A composite: its alternatives read the field's bytes as one value.
@@ -569,6 +570,32 @@
     for (let i = 0; i < size; i++) bytes[offset + i] = Number((word >> BigInt(8 * i)) & 0xffn);
   }
 
+  // The raw value an edit of a leaf asks for: a number (0x…, 0b…, decimal, negative), or,
+  // for an enum, an enumerator's name in `arch` (any case), for a flag set, its flags'
+  // names joined by `|`, `,` or spaces, as `dmaspec encode` takes them.
+  function leafValue(type, text, arch) {
+    const t = text.trim();
+    if (/^-?(0x[0-9a-f]+|0b[01]+|0o[0-7]+|\d+)$/i.test(t)) {
+      return t.startsWith("-") ? -BigInt(t.slice(1)) : BigInt(t);
+    }
+    if (type && type.kind === "enum") {
+      const names = type.values.filter((v) => v.arch.length === 0 || v.arch.includes(arch));
+      const e = names.find((v) => v.name.toLowerCase() === t.toLowerCase());
+      if (!e) throw new Error(`\`${t}\` is no ${type.name} enumerator in ${arch} (one of: ${names.map((v) => v.name).join(", ")})`);
+      return BigInt(e.value);
+    }
+    if (type && type.kind === "flags") {
+      let v = 0n;
+      for (const name of t.split(/[\s|,]+/).filter(Boolean)) {
+        const f = type.bits.find((b) => b.name.toLowerCase() === name.toLowerCase());
+        if (!f) throw new Error(`\`${name}\` is no ${type.name} flag (one of: ${type.bits.map((b) => b.name).join(", ")})`);
+        v |= 1n << BigInt(f.bit);
+      }
+      return v;
+    }
+    throw new Error(`\`${t}\` is not a number (0x…, 0b…, decimal)`);
+  }
+
   // A register file by name, and the window it has on `arch`.
   function regfileOf(dict, name, arch) {
     const f = (dict.spec.regfiles || []).find((x) => x.name === name);
@@ -646,7 +673,7 @@
     return { regfile: f.name, arch, start, bytes: bytes.length, registers, unmapped };
   };
 
-  const api = { Dictionary, parseHex, looksHex, setLeaf, stringify, hex, WORD_SIZE };
+  const api = { Dictionary, parseHex, looksHex, setLeaf, leafValue, stringify, hex, WORD_SIZE };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.DmaspecDecode = api;
 })(typeof globalThis !== "undefined" ? globalThis : this);

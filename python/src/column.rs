@@ -4,8 +4,8 @@
 
 use dmaspec::runtime::meta::{FieldMeta, LeafMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
-use dmaspec::stream::{Decoded, Decoder, WORD_SIZE, trailing_partial};
-use dmaspec::{Arch, WORDS};
+use dmaspec::stream::{Decoder, WORD_SIZE, trailing_partial};
+use dmaspec::{Arch, WORDS, Word as Layout};
 use dmaspec_cli::CliError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -179,51 +179,70 @@ impl Visitor for Probe<'_> {
     }
 }
 
-/// The column of the whole words `stream`: (word indices, values as u64 bit patterns).
-fn scan(stream: &[u8], arch: Arch, t: &Target) -> (Vec<u64>, Vec<u64>) {
+/// The columns of the whole words `stream`, one per target, in one pass: (word indices,
+/// values as u64 bit patterns) each.
+fn scan(stream: &[u8], arch: Arch, targets: &[Target]) -> Vec<(Vec<u64>, Vec<u64>)> {
     let mut decoder = Decoder::new(arch);
-    let (mut indices, mut values) = (Vec::new(), Vec::new());
-    let mut probe = Probe {
-        target: t,
-        path: t
-            .leaf
-            .path
-            .split('.')
-            .map(|seg| seg.split_once('[').map_or(seg, |(name, _)| name))
-            .collect(),
-        open: Vec::new(),
-        found: None,
-    };
+    let mut out: Vec<(Vec<u64>, Vec<u64>)> = targets.iter().map(|_| Default::default()).collect();
+    let mut probes: Vec<Probe> = targets
+        .iter()
+        .map(|t| Probe {
+            target: t,
+            path: t
+                .leaf
+                .path
+                .split('.')
+                .map(|seg| seg.split_once('[').map_or(seg, |(name, _)| name))
+                .collect(),
+            open: Vec::new(),
+            found: None,
+        })
+        .collect();
+    // The targets of each word named, so a word is looked at once whatever their number.
+    let mut by_word: Vec<(&'static str, Vec<usize>)> = Vec::new();
+    for (i, t) in targets.iter().enumerate() {
+        match by_word.iter_mut().find(|(name, _)| *name == t.word) {
+            Some((_, list)) => list.push(i),
+            None => by_word.push((t.word, vec![i])),
+        }
+    }
     for (index, bytes) in stream.chunks_exact(WORD_SIZE).enumerate() {
         let Ok(bytes) = <&[u8; WORD_SIZE]>::try_from(bytes) else {
             continue;
         };
-        let value = if t.leaf.variant.is_none() {
-            // Outside union arms: every word of the struct shows the leaf, so the word's
-            // kind is all that must be known (not its decoding, which costs ~4x as much).
-            if decoder.push_meta(bytes).is_none_or(|m| m.name != t.word) {
-                continue;
-            }
-            t.read(bytes)
-        } else {
-            let Decoded::Word { word, .. } = decoder.push(bytes) else {
-                continue;
-            };
-            if word.meta().name != t.word {
-                continue;
-            }
-            probe.found = None;
-            word.visit(&mut probe, arch);
-            match probe.found {
-                Some(Value::Signed(i)) => i as u64,
-                Some(Value::Unsigned(u)) => u,
-                _ => continue,
-            }
+        // The word's kind is all a leaf outside union arms needs (every word of its struct
+        // shows it), not its decoding, which costs ~4x as much.
+        let Some(meta) = decoder.push_meta(bytes) else {
+            continue;
         };
-        values.push(value);
-        indices.push(index as u64);
+        let Some((_, wanted)) = by_word.iter().find(|(name, _)| *name == meta.name) else {
+            continue;
+        };
+        let mut word = None;
+        for &i in wanted {
+            let t = &targets[i];
+            let value = if t.leaf.variant.is_none() {
+                t.read(bytes)
+            } else {
+                // Inside a union arm: the walk shows the leaf only where the arm is chosen.
+                let Some(w) = *word.get_or_insert_with(|| Layout::decode(bytes, arch)) else {
+                    continue;
+                };
+                let probe = &mut probes[i];
+                probe.found = None;
+                probe.open.clear();
+                w.visit(probe, arch);
+                match probe.found {
+                    Some(Value::Signed(v)) => v as u64,
+                    Some(Value::Unsigned(u)) => u,
+                    _ => continue,
+                }
+            };
+            out[i].1.push(value);
+            out[i].0.push(index as u64);
+        }
     }
-    (indices, values)
+    out
 }
 
 /// The raw words of `data`: its bytes when they are whole words, else (hex text, or a
@@ -250,8 +269,50 @@ fn pack(values: &[u64], size: usize) -> Vec<u8> {
         .collect()
 }
 
-/// `column`'s native half: `(signed, item size in bytes, values, indices)`, packed
+/// The item size of a column of `t`: the stored width rounded up to 1, 2, 4 or 8 bytes.
+fn item_size(t: &Target) -> usize {
+    match t.width {
+        0..=8 => 1,
+        9..=16 => 2,
+        17..=32 => 4,
+        _ => 8,
+    }
+}
+
+/// One column, for Python: `(signed, item size in bytes, values, indices)`, packed
 /// little-endian (indices as 8-byte unsigned).
+type Packed<'py> = (bool, usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+
+fn columns_of<'py>(
+    py: Python<'py>,
+    data: Data,
+    paths: &[String],
+    arch_name: &str,
+) -> PyResult<Vec<Packed<'py>>> {
+    let arch = arch(arch_name)?;
+    let targets = paths
+        .iter()
+        .map(|p| target(p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| raise(py, e))?;
+    let stream = raw_words(&data).map_err(|e| raise(py, e))?;
+    let found = py.detach(|| scan(&stream, arch, &targets));
+    Ok(targets
+        .iter()
+        .zip(found)
+        .map(|(t, (indices, values))| {
+            let size = item_size(t);
+            (
+                t.signed,
+                size,
+                PyBytes::new(py, &pack(&values, size)),
+                PyBytes::new(py, &pack(&indices, 8)),
+            )
+        })
+        .collect())
+}
+
+/// `column`'s native half: one path's [`Packed`] column.
 #[pyfunction]
 #[pyo3(signature = (data, path, arch_name))]
 pub fn column<'py>(
@@ -259,21 +320,19 @@ pub fn column<'py>(
     data: Data,
     path: &str,
     arch_name: &str,
-) -> PyResult<(bool, usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-    let arch = arch(arch_name)?;
-    let t = target(path).map_err(|e| raise(py, e))?;
-    let stream = raw_words(&data).map_err(|e| raise(py, e))?;
-    let (indices, values) = py.detach(|| scan(&stream, arch, &t));
-    let size = match t.width {
-        0..=8 => 1,
-        9..=16 => 2,
-        17..=32 => 4,
-        _ => 8,
-    };
-    Ok((
-        t.signed,
-        size,
-        PyBytes::new(py, &pack(&values, size)),
-        PyBytes::new(py, &pack(&indices, 8)),
-    ))
+) -> PyResult<Packed<'py>> {
+    let mut all = columns_of(py, data, &[path.to_string()], arch_name)?;
+    Ok(all.remove(0))
+}
+
+/// `columns`' native half: the [`Packed`] column of each path, read in one pass.
+#[pyfunction]
+#[pyo3(signature = (data, paths, arch_name))]
+pub fn columns<'py>(
+    py: Python<'py>,
+    data: Data,
+    paths: Vec<String>,
+    arch_name: &str,
+) -> PyResult<Vec<Packed<'py>>> {
+    columns_of(py, data, &paths, arch_name)
 }

@@ -4,7 +4,8 @@ use dmaspec::Arch;
 use dmaspec_cli::input::WordReader;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyModule, PyString};
 use serde_json::Value as Json;
 
 use crate::errors::usage;
@@ -41,6 +42,25 @@ impl Data {
 /// The architecture named `name`, or the CLI's error for `--arch`.
 pub fn arch(name: &str) -> PyResult<Arch> {
     dmaspec_cli::parse_arch(name).map_err(usage)
+}
+
+/// `f` with the cyclic garbage collector paused (when it was running): building a word's
+/// object makes hundreds of dicts and lists, none of them a cycle, and a collection each
+/// few hundred of them would walk every object built before (half the time of a build).
+pub fn collector_paused<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    static GC: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let gc = GC
+        .get_or_try_init(py, || py.import("gc").map(Bound::unbind))?
+        .bind(py);
+    let enabled = gc.call_method0("isenabled")?.is_truthy()?;
+    if enabled {
+        gc.call_method0("disable")?;
+    }
+    let out = f();
+    if enabled {
+        gc.call_method0("enable")?;
+    }
+    out
 }
 
 /// A JSON value as the Python value `json.loads` makes of it.

@@ -1,32 +1,32 @@
-//! Decoding a stream one item at a time into `decode --json`'s objects: all of it for
-//! `decode`, item by item from a file object for `iter_decode` (constant memory).
+//! Decoding a stream one item at a time into `decode --json`'s objects (lazy words, or
+//! record dicts): all of it for `decode`, item by item from a file object for
+//! `iter_decode` (constant memory).
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use dmaspec::Arch;
 use dmaspec::runtime::record::RecordMeta;
+use dmaspec::stream::{Decoder, WORD_SIZE};
 use dmaspec_cli::CliError;
 use dmaspec_cli::input::WordReader;
-use dmaspec_cli::input::Words;
 use dmaspec_cli::records::{self, Records};
-use dmaspec_cli::shape::instruction_json;
 use pyo3::prelude::*;
-use serde_json::Value as Json;
 
 use crate::convert::{arch, to_py};
 use crate::errors::raise;
 use crate::reader::PyReader;
+use crate::word::{Kind, Word};
 
-/// The items of one stream, as `decode --json` prints them: words, or records of one
-/// struct.
+/// The items of one stream, as `decode --json` prints them: words (lazy [`Word`]s), or
+/// records of one struct (dicts).
 pub struct Items<'a> {
     arch: Arch,
     stream: Stream<'a>,
 }
 
 enum Stream<'a> {
-    Words(Words<'a>),
+    Words(WordReader<'a>, Decoder),
     Records(&'static RecordMeta, Records<'a>),
 }
 
@@ -34,7 +34,7 @@ impl<'a> Items<'a> {
     /// Words of `arch`, or records of the struct `record`.
     pub fn new(words: WordReader<'a>, arch: Arch, record: Option<&str>) -> Result<Self, CliError> {
         let stream = match record {
-            None => Stream::Words(Words::new(words, arch)),
+            None => Stream::Words(words, Decoder::new(arch)),
             Some(name) => {
                 let meta = records::find(name)?;
                 Stream::Records(meta, Records::new(words, meta))
@@ -43,21 +43,54 @@ impl<'a> Items<'a> {
         Ok(Items { arch, stream })
     }
 
-    /// The next item's JSON object; `None` at the end of the stream.
-    pub fn next_json(&mut self) -> Result<Option<Json>, CliError> {
-        Ok(match &mut self.stream {
-            Stream::Words(words) => words.next_word()?.map(|(index, offset, bytes, d)| {
-                instruction_json(index, offset, &bytes, &d, self.arch)
-            }),
-            Stream::Records(meta, records) => match records.next_record()? {
-                Some((index, offset, buf)) => {
-                    let r = records::decode_one(meta, buf)?;
-                    Some(records::record_json(index, offset, buf, &r, self.arch))
-                }
-                None => None,
-            },
-        })
+    /// The next item; `None` at the end of the stream.
+    pub fn next_item<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match &mut self.stream {
+            Stream::Words(reader, decoder) => {
+                let offset = reader.offset();
+                let Some(bytes) = reader
+                    .next_word()
+                    .map_err(|e| raise(py, CliError::Input(e)))?
+                else {
+                    return Ok(None);
+                };
+                let index = decoder.index();
+                let kind = Kind::of(decoder, &bytes);
+                let word = Word::new(bytes, index, offset, self.arch, kind);
+                Ok(Some(Bound::new(py, word)?.into_any()))
+            }
+            Stream::Records(meta, records) => {
+                let Some((index, offset, buf)) = records.next_record().map_err(|e| raise(py, e))?
+                else {
+                    return Ok(None);
+                };
+                let r = records::decode_one(meta, buf).map_err(|e| raise(py, e))?;
+                let v = records::record_json(index, offset, buf, &r, self.arch);
+                to_py(py, &v).map(Some)
+            }
+        }
     }
+}
+
+/// The lazy words of whole words `bytes` (a multiple of 64 bytes), read straight from them.
+pub fn words_of(py: Python<'_>, bytes: &[u8], arch: Arch) -> PyResult<Vec<Py<Word>>> {
+    let mut decoder = Decoder::new(arch);
+    let mut out = Vec::with_capacity(bytes.len() / WORD_SIZE);
+    for (index, chunk) in bytes.chunks_exact(WORD_SIZE).enumerate() {
+        let Ok(b) = <[u8; WORD_SIZE]>::try_from(chunk) else {
+            continue;
+        };
+        let kind = Kind::of(&mut decoder, &b);
+        out.push(Py::new(
+            py,
+            Word::new(b, index, index * WORD_SIZE, arch, kind),
+        )?);
+        // A long decode stops at Ctrl-C (a few ms after it, at this interval).
+        if index % 65536 == 65535 {
+            py.check_signals()?;
+        }
+    }
+    Ok(out)
 }
 
 /// `iter_decode`'s iterator: reads its file object a chunk at a time as it is advanced.
@@ -105,8 +138,8 @@ impl DecodeStream {
         if self.done {
             return Ok(None);
         }
-        match self.items.next_json() {
-            Ok(Some(v)) => to_py(py, &v).map(Some),
+        match self.items.next_item(py) {
+            Ok(Some(v)) => Ok(Some(v)),
             Ok(None) => {
                 self.done = true;
                 Ok(None)
@@ -114,7 +147,7 @@ impl DecodeStream {
             Err(e) => {
                 self.done = true;
                 let raised = self.failed.borrow_mut().take();
-                Err(raised.unwrap_or_else(|| raise(py, e)))
+                Err(raised.unwrap_or(e))
             }
         }
     }

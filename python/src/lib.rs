@@ -4,9 +4,11 @@
 
 mod column;
 mod convert;
+mod encoder;
 mod errors;
 mod items;
 mod reader;
+mod word;
 
 use pyo3::prelude::*;
 
@@ -19,15 +21,22 @@ mod _native {
     use pyo3::prelude::*;
     use pyo3::types::{PyBytes, PyList};
 
-    use crate::convert::{Data, arch, to_py};
+    use crate::convert::{Data, arch};
     use crate::errors::{bad_list, raise};
-    use crate::items::Items;
+    use crate::items::{Items, words_of};
+    use dmaspec::stream::WORD_SIZE;
 
     #[pymodule_export]
     use crate::items::DecodeStream;
 
     #[pymodule_export]
-    use crate::column::column;
+    use crate::column::{column, columns};
+
+    #[pymodule_export]
+    use crate::word::Word;
+
+    #[pymodule_export]
+    use crate::encoder::Encoder;
 
     /// The architectures' names.
     #[pyfunction]
@@ -41,7 +50,8 @@ mod _native {
         dmaspec::DICTIONARY
     }
 
-    /// `decode --json`'s `instructions` (or, with `record`, `records`).
+    /// `decode --json`'s `instructions` as lazy words (or, with `record`, `records` as
+    /// dicts).
     #[pyfunction]
     #[pyo3(signature = (data, arch_name, record=None))]
     fn decode<'py>(
@@ -50,11 +60,16 @@ mod _native {
         arch_name: &str,
         record: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let mut items =
-            Items::new(data.words(), arch(arch_name)?, record).map_err(|e| raise(py, e))?;
+        let arch = arch(arch_name)?;
+        if let (Data::Raw(bytes), None) = (&data, record)
+            && bytes.len().is_multiple_of(WORD_SIZE)
+        {
+            return PyList::new(py, words_of(py, bytes, arch)?);
+        }
+        let mut items = Items::new(data.words(), arch, record).map_err(|e| raise(py, e))?;
         let list = PyList::empty(py);
-        while let Some(v) = items.next_json().map_err(|e| raise(py, e))? {
-            list.append(to_py(py, &v)?)?;
+        while let Some(v) = items.next_item(py)? {
+            list.append(v)?;
             // A long decode stops at Ctrl-C (a few ms after it, at this interval).
             if list.len() % 1024 == 0 {
                 py.check_signals()?;

@@ -3,6 +3,7 @@ decode equals `decode --json`, encode gives the bytes back and equals `encode`'s
 equals `validate`'s lines."""
 
 import json
+from collections.abc import Mapping
 import random
 import warnings
 
@@ -57,9 +58,13 @@ def test_stream_covers_every_kind(stream, spec):
 def test_decode_equals_cli(dm, stream):
     arch, words, data, expected = stream
     got = dm.decode(data, arch)
-    assert isinstance(got, list) and all(isinstance(d, dict) for d in got)
+    assert isinstance(got, list) and all(isinstance(d, Mapping) for d in got)
+    assert all(type(d) is dm.Word for d in got)  # lazy words, equal to the CLI's dicts
     assert got == expected, first_difference(got, expected)
-    assert json.dumps(got) == json.dumps(expected)  # the keys in the CLI's order too
+    assert [d.to_dict() for d in got] == expected
+    assert all(type(d.to_dict()) is dict for d in got)
+    assert json.dumps([d.to_dict() for d in got]) == json.dumps(expected)  # the keys in the CLI's order too
+    assert json.dumps(got, default=dict) == json.dumps(expected)
     # every bytes-like input reads the same, and so does the hex text of the same words
     assert dm.decode(bytearray(data), arch) == expected
     assert dm.decode(memoryview(data), arch) == expected

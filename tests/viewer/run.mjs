@@ -433,7 +433,13 @@ async function pageChecks(page) {
     const plain = (b) => typeof b.value === "number" && b.raw !== 0n && b.role !== "reserved" && !/opcode|inst_word_len/.test(b.path);
     const bit = o.boxes.find((b) => b.bits && b.bits.width > 1 && plain(b));
     const int = o.boxes.find((b) => !b.bits && b.size >= 2 && plain(b));
-    return [bit, int].map((b) => ({ path: b.path, value: (b.bits ? (1 << b.bits.width) - 2 : 0x1234) }));
+    const edits = [bit, int].map((b) => ({ path: b.path, value: (b.bits ? (1 << b.bits.width) - 2 : 0x1234) }));
+    // An enum by an enumerator's name (in another case), a flag set by its flags' names.
+    const arch = document.getElementById("arch").value;
+    const en = o.boxes.find((b) => b.type && b.type.kind === "enum" && !/opcode/.test(b.path));
+    const other = en.type.values.find((v) => (v.arch.length === 0 || v.arch.includes(arch)) && v.name !== en.value.name);
+    edits.push({ path: en.path, value: other.name.toLowerCase(), json: other.name });
+    return edits;
   });
   for (const e of edits) {
     await page.click(`#w0 tr[data-path="${e.path}"] td.raw`);
@@ -446,13 +452,41 @@ async function pageChecks(page) {
     const keys = e.path.split(/[.[\]]+/).filter(Boolean);
     let at = doc.fields;
     for (const k of keys.slice(0, -1)) at = at[k];
-    at[keys[keys.length - 1]] = e.value;
+    at[keys[keys.length - 1]] = e.json === undefined ? e.value : e.json;
   }
   const editFile = path.join(out, "edited.json");
   fs.writeFileSync(editFile, JSON.stringify([doc]).replace(/"BIG(\d+)"/g, "$1"));
   const encoded = execFileSync(bin, ["encode", "--hex", "--no-validate", "--arch", arch, editFile], { encoding: "utf8" }).trim();
   check("an edited field re-encodes as dmaspec encode does", edited === encoded,
     `${edits.map((e) => `${e.path}=${e.value}`)}: page ${edited} vs encode ${encoded}`);
+
+  // A flag set by its flags' names (src_start_addr.marker, ADDR8_MARKER: a union's
+  // discriminator, so the word is read again with the arm it now selects): the CLI reads
+  // the page's bytes with those flags.
+  const flags = await page.evaluate(() => {
+    const b = window.viewer.decoded[0].boxes.find((x) => x.type && x.type.kind === "flags" && x.type.bits.length >= 2);
+    return b && { path: b.path, names: b.type.bits.slice(0, 2).map((x) => x.name) };
+  });
+  await page.click(`#w0 tr[data-path="${flags.path}"] td.raw`);
+  await page.fill(`#w0 tr[data-path="${flags.path}"] td.raw input`, flags.names.join(" | ").toLowerCase());
+  await page.press(`#w0 tr[data-path="${flags.path}"] td.raw input`, "Enter");
+  const flagged = (await page.evaluate(() => window.viewer.bytes())).slice(0, 128);
+  const flagFile = path.join(out, "flagged.hex");
+  fs.writeFileSync(flagFile, flagged + "\n");
+  const reread = cli(flagFile, arch).map(big)[0];
+  const got = flags.path.split(".").reduce((at, k) => at[k], reread.fields).flags;
+  check("a flag set is edited by its flags' names", JSON.stringify(got) === JSON.stringify(flags.names),
+    `${flags.path} = ${flags.names.join("|")}: decode --json reads ${JSON.stringify(got)}`);
+
+  // A name no enumerator has: the bytes stay, and the message lists the names there are.
+  const enumPath = await page.evaluate(() => window.viewer.decoded[0].boxes.find((b) => b.type && b.type.kind === "enum" && !/opcode/.test(b.path)).path);
+  await page.click(`#w0 tr[data-path="${enumPath}"] td.raw`);
+  await page.fill(`#w0 tr[data-path="${enumPath}"] td.raw input`, "NO_SUCH_NAME");
+  await page.press(`#w0 tr[data-path="${enumPath}"] td.raw input`, "Enter");
+  const refused = await page.textContent("#status");
+  check("an unknown enumerator name is refused, naming the choices",
+    /`NO_SUCH_NAME` is no \w+ enumerator in \w+ \(one of: /.test(refused) &&
+      (await page.evaluate(() => window.viewer.bytes())).slice(0, 128) === flagged, refused);
 
   // A link carries the input, within its cap.
   await page.fill("#hex", toHex(words));

@@ -4,7 +4,7 @@
 // its field table. Nothing here knows a word: it only draws what the decoder returns.
 (function () {
   "use strict";
-  const { Dictionary, parseHex, looksHex, setLeaf, stringify, hex, WORD_SIZE } = window.DmaspecDecode;
+  const { Dictionary, parseHex, looksHex, setLeaf, leafValue, stringify, hex, WORD_SIZE } = window.DmaspecDecode;
   const dict = new Dictionary(window.DMASPEC);
   const params = new URLSearchParams(location.search);
   // Where each word's docs page is: ../words/NAME.md here, NAME.html in the mdBook site.
@@ -330,12 +330,25 @@
     return tr;
   }
 
-  // Editing a leaf's raw value re-encodes the word in the page: its bits are written into
-  // the input's bytes (the dictionary's offset, size and bit range), then all is decoded again.
+  // Editing a leaf's value re-encodes the word in the page: its bits are written into the
+  // input's bytes (the dictionary's offset, size and bit range), then all is decoded again.
+  // An enum takes an enumerator's name (offered in a list), a flag set its flags' names.
   function edit(cell, obj, b) {
     if (cell.querySelector("input")) return;
-    const input = el("input", { value: "0x" + b.raw.toString(16), size: 12 });
-    cell.replaceChildren(input);
+    const arch = $("arch").value;
+    const named = b.value && typeof b.value === "object" &&
+      ("name" in b.value ? b.value.name : b.value.flags && b.value.flags.join("|"));
+    const input = el("input", { value: named || "0x" + b.raw.toString(16), size: named ? 24 : 12 });
+    if (b.type && b.type.kind === "enum") {
+      const list = el("datalist", { id: "enumerators" });
+      for (const v of b.type.values) {
+        if (v.arch.length === 0 || v.arch.includes(arch)) list.append(el("option", { value: v.name }));
+      }
+      input.setAttribute("list", "enumerators");
+      cell.replaceChildren(input, list);
+    } else {
+      cell.replaceChildren(input);
+    }
     input.focus();
     input.select();
     input.addEventListener("keydown", (e) => {
@@ -343,9 +356,7 @@
       if (e.key === "Escape") return drawPage();
       if (e.key !== "Enter") return;
       try {
-        const text = input.value.trim();
-        const value = text.startsWith("-") ? -BigInt(text.slice(1)) : BigInt(text);
-        setLeaf(bytes, obj.offset + b.offset, b.size, b.bits, value);
+        setLeaf(bytes, obj.offset + b.offset, b.size, b.bits, leafValue(b.type, input.value, arch));
       } catch (err) {
         return status(`${b.path}: ${err.message}`, true);
       }
@@ -377,7 +388,7 @@
 
   function closeDetail() {
     $("detail").replaceChildren(el("p", { class: "hint" },
-      "Hover a field, a box or a byte for its doc and evidence; click a raw value to edit it. " +
+      "Hover a field, a box or a byte for its doc and evidence; click a raw value to edit it (an enum by name). " +
       "Keys: j/k words, ↑/↓ fields, ←/→ pages, Enter details, Escape closes."));
     for (const e of document.querySelectorAll(".hover, .sel")) e.classList.remove("hover", "sel");
   }

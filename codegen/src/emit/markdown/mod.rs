@@ -15,7 +15,7 @@
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
 //! - `docs/start-here.md`, `docs/guide/*.md`: the hand-written pages, copied
 //!   (`crate::guide`), when given.
-//! - `docs/book.css`: wide tables scroll inside the page's column.
+//! - `docs/book.css`: wide tables use the page's width beside the sidebar.
 //! - `docs/SUMMARY.md`, `docs/book.toml`: the pages as an mdBook (`mdbook build
 //!   generated/docs`).
 //!
