@@ -485,6 +485,29 @@ field = [
 }
 
 #[test]
+fn duplicate_layout_fields_point_at_the_first() {
+    let bad = r#"[[klr.layout]]
+name = "Op2"
+qualified = "klr::Op2"
+side = "klr"
+doc = "An op."
+confidence = "HIGH"
+evidence = [{ source = "src §1" }]
+field = [
+  { off = 0, name = "a", type = "u8", doc = "", evidence = [{ source = "src" }] },
+  { off = 1, name = "a", type = "u8", doc = "", evidence = [{ source = "src" }] },
+]
+"#;
+    SPEC.duplicate(
+        bad,
+        "off = 1, ",
+        "\"a\"",
+        "duplicate field `a` in layout `Op2`",
+        "off = 0, ",
+    );
+}
+
+#[test]
 fn inputs_only_on_klr_layouts() {
     let bad = r#"[[klr.layout]]
 name = "N2"

@@ -101,6 +101,17 @@ impl Fixture {
         self.only_at(bad, line, column, token, message);
     }
 
+    /// [`Fixture::only`] for a second declaration: the error's one note points at the
+    /// first `token` after `first_after`, where the name was first declared.
+    #[track_caller]
+    pub fn duplicate(&self, bad: &str, after: &str, token: &str, message: &str, first_after: &str) {
+        self.only(bad, after, token, message);
+        let (line, column) = position(bad, first_after, token);
+        let e = &self.errors(bad)[0];
+        let first = format!("first declared at {}:{line}:{column}", bad_path().display());
+        assert_eq!(e.notes, [first], "{e}");
+    }
+
     /// One of the errors of `bad` is at the first `token` after the first `after` and
     /// its message contains `message`.
     #[track_caller]

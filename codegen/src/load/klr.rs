@@ -244,10 +244,12 @@ impl Loader {
         for f in &r.field {
             let name = f.name.get_ref();
             if fields.iter().any(|x| &x.name == name) {
-                self.err(
+                let first = r.field.iter().find(|x| x.name.get_ref() == name);
+                self.err_duplicate(
                     at,
                     f.name.span(),
                     format!("duplicate field `{name}` in layout `{}`", r.name.get_ref()),
+                    first.map_or(0, |x| x.name.span().start),
                 );
                 continue;
             }

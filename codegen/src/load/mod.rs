@@ -209,6 +209,15 @@ impl Loader {
         self.errors.push(e);
     }
 
+    /// [`Self::err`] for a second declaration of a name, noting the first (at byte `first`
+    /// of the same file).
+    fn err_duplicate(&mut self, at: FileId, span: Range<usize>, msg: String, first: usize) {
+        let mut e = self.files[at.0].error(span, msg);
+        let first = self.files[at.0].location(first);
+        e.notes.push(format!("first declared at {first}"));
+        self.errors.push(e);
+    }
+
     fn resolve(&mut self, raws: Vec<(usize, RawFile)>) -> Model {
         let declared = self.provenance(&raws);
         let (levels, scales, sources, archs) = (

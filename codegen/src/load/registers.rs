@@ -944,7 +944,7 @@ impl Loader {
                     format!(" on {first}")
                 };
                 if a.name.get_ref() == b.name.get_ref() {
-                    self.err(
+                    self.err_duplicate(
                         at,
                         b.name.span(),
                         format!(
@@ -952,6 +952,7 @@ impl Loader {
                              an `arch` list disjoint from the first's",
                             b.name.get_ref()
                         ),
+                        a.name.span().start,
                     );
                     continue;
                 }
