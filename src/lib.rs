@@ -13,6 +13,8 @@ pub mod dge;
 #[cfg(feature = "json")]
 pub mod json;
 pub mod lower;
+#[cfg(feature = "std")]
+pub mod names;
 pub mod runtime;
 pub mod stream;
 pub mod views;

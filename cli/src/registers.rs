@@ -16,10 +16,9 @@ pub fn find(name: &str) -> Option<&'static RegFileMeta> {
     REGFILES.iter().find(|f| f.name == name)
 }
 
-/// ` (did you mean `X`?)` when `typed` is one of `names` but for letter case.
+/// ` (did you mean `X`?)` when `typed` is most likely a misspelling of `X`, one of `names`.
 pub fn did_you_mean<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    (names.into_iter())
-        .find(|n| n.eq_ignore_ascii_case(typed))
+    dmaspec::names::nearest(typed, names.into_iter())
         .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"))
 }
 

@@ -113,10 +113,12 @@ fn explain_gives_a_registers_address_in_an_array() {
 
 #[test]
 fn explain_of_an_unknown_name_fails_and_suggests() {
-    let cases: [(&str, &str); 7] = [
+    let cases: [(&str, &str); 8] = [
+        // A misspelling within a third of its length: a did-you-mean before the list.
         (
             "UDMA_M2S.M2S_Q.cfgx",
-            "bundle `UDMA_M2S.M2S_Q` has no register `cfgx` (registers: desc_pref_cfg",
+            "bundle `UDMA_M2S.M2S_Q` has no register `cfgx` (did you mean `cfg`?) (registers: \
+             desc_pref_cfg",
         ),
         (
             "UDMA_M2S.M2S_Q.cfg.nope",
@@ -124,7 +126,11 @@ fn explain_of_an_unknown_name_fails_and_suggests() {
         ),
         (
             "UDMA_M2S.M2S_QQ",
-            "`UDMA_M2S` has no bundle `M2S_QQ` (bundles: ",
+            "`UDMA_M2S` has no bundle `M2S_QQ` (did you mean `M2S_Q`?) (bundles: ",
+        ),
+        (
+            "UDMA_M2S.M2S_Q.cfg.en_schedulin",
+            "has no field `en_schedulin` (did you mean `en_scheduling`?)",
         ),
         // Letter case: a did-you-mean.
         ("UDMA_M2S.M2S_Q.tdrtp_inc", "(did you mean `TDRTP_inc`?)"),
@@ -451,7 +457,7 @@ fn regs_rejects_bad_names_with_a_message() {
     fails(
         &dmaspec(&["regs", "UDMA_M2S", "--bundle", "M2S_X"], &dump),
         2,
-        "`UDMA_M2S` has no bundle `M2S_X` on cayman (bundles on cayman: ",
+        "`UDMA_M2S` has no bundle `M2S_X` on cayman (did you mean `M2S_Q`?) (bundles on cayman: ",
     );
     fails(
         &dmaspec(&["regs", "UDMA_M2S", "--bundle", "m2s_q[3]"], &dump),
