@@ -462,22 +462,31 @@ evidence = [{ source = "src §6" }]
     );
 }
 
-#[test]
-fn overlapping_layout_fields() {
-    let bad = r#"[[klr.layout]]
+/// A klr layout `Op2` with the fields `fields` (lines of the `field` array).
+fn op2(fields: &str) -> String {
+    format!(
+        r#"[[klr.layout]]
 name = "Op2"
 qualified = "klr::Op2"
 side = "klr"
 doc = "An op."
 confidence = "HIGH"
-evidence = [{ source = "src §1" }]
+evidence = [{{ source = "src §1" }}]
 field = [
-  { off = 4, size = 4, name = "a", type = "u32", doc = "", evidence = [{ source = "src" }] },
+{fields}]
+"#
+    )
+}
+
+#[test]
+fn overlapping_layout_fields() {
+    let bad = op2(
+        r#"  { off = 4, size = 4, name = "a", type = "u32", doc = "", evidence = [{ source = "src" }] },
   { off = 6, name = "b", type = "u8", doc = "", evidence = [{ source = "src" }] },
-]
-"#;
+"#,
+    );
     SPEC.only(
-        bad,
+        &bad,
         "name = \"a\"",
         "6",
         "`b` at offset 6 overlaps `a` (offset 4, 4 bytes)",
@@ -486,20 +495,13 @@ field = [
 
 #[test]
 fn duplicate_layout_fields_point_at_the_first() {
-    let bad = r#"[[klr.layout]]
-name = "Op2"
-qualified = "klr::Op2"
-side = "klr"
-doc = "An op."
-confidence = "HIGH"
-evidence = [{ source = "src §1" }]
-field = [
-  { off = 0, name = "a", type = "u8", doc = "", evidence = [{ source = "src" }] },
+    let bad = op2(
+        r#"  { off = 0, name = "a", type = "u8", doc = "", evidence = [{ source = "src" }] },
   { off = 1, name = "a", type = "u8", doc = "", evidence = [{ source = "src" }] },
-]
-"#;
+"#,
+    );
     SPEC.duplicate(
-        bad,
+        &bad,
         "off = 1, ",
         "\"a\"",
         "duplicate field `a` in layout `Op2`",
