@@ -2,6 +2,7 @@
 order, in one namespace, from the repository's root, as a reader would paste them; and
 the calls its table lists are the package's."""
 
+import inspect
 import os
 import re
 
@@ -33,8 +34,12 @@ def test_the_code_blocks_run(dm, capsys):
     assert "<dmaspec.Word #0 at 0x0 cayman: PSEUDO_DMA_DIRECT2D" in capsys.readouterr().out
 
 
-def test_the_table_names_every_call(dm):
+def test_the_table_names_every_call_with_its_parameters(dm):
     text = GUIDE.read_text(encoding="utf-8")
-    listed = set(re.findall(r"^\| `(\w+)\(", text, re.M))
+    rows = dict(re.findall(r"^\| `(\w+)\(([^)]*)\)` \|", text, re.M))
     public = {n for n in dm.__all__ if callable(getattr(dm, n)) and n[0].islower()}
-    assert listed == public
+    assert set(rows) == public
+    for name, args in rows.items():
+        written = [a.split("=")[0].strip() for a in args.split(",") if a.strip() not in ("", "*")]
+        actual = list(inspect.signature(getattr(dm, name)).parameters)
+        assert written == actual, f"{name}: the table says {written}, the function takes {actual}"
