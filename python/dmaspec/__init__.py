@@ -11,7 +11,6 @@ from __future__ import annotations
 import array
 import collections.abc
 import contextlib
-import gc
 import io
 import json as _json
 import os
@@ -169,7 +168,7 @@ def decode(
     :class:`InputError` for a word cut short or bad hex, :class:`UsageError` for an
     unknown architecture or struct, ``TypeError`` for data that is no buffer nor ``str``.
     """
-    with _path_hint(data), _collector_paused():
+    with _path_hint(data):
         return cast("list[Word]", _native.decode(_data(data, hex), _arch(arch), struct))
 
 
@@ -183,19 +182,6 @@ def decode_file(
     if hex is None:
         hex = _looks_like_hex(raw)
     return decode(raw, arch, hex=hex, struct=struct)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    # Building ~100 dicts a word, the cyclic collector would run over the growing list
-    # again and again (half the time of a large decode); nothing built here is a cycle.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def iter_decode(

@@ -206,10 +206,7 @@ fn scan(stream: &[u8], arch: Arch, targets: &[Target]) -> Vec<(Vec<u64>, Vec<u64
             None => by_word.push((t.word, vec![i])),
         }
     }
-    for (index, bytes) in stream.chunks_exact(WORD_SIZE).enumerate() {
-        let Ok(bytes) = <&[u8; WORD_SIZE]>::try_from(bytes) else {
-            continue;
-        };
+    for (index, bytes) in stream.as_chunks::<WORD_SIZE>().0.iter().enumerate() {
         // The word's kind is all a leaf outside union arms needs (every word of its struct
         // shows it), not its decoding, which costs ~4x as much.
         let Some(meta) = decoder.push_meta(bytes) else {

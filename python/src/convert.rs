@@ -44,9 +44,10 @@ pub fn arch(name: &str) -> PyResult<Arch> {
     dmaspec_cli::parse_arch(name).map_err(usage)
 }
 
-/// `f` with the cyclic garbage collector paused (when it was running): building a word's
-/// object makes hundreds of dicts and lists, none of them a cycle, and a collection each
-/// few hundred of them would walk every object built before (half the time of a build).
+/// `f` with the cyclic garbage collector paused (when it was running): building decoded
+/// objects makes hundreds of dicts and lists a word, none of them a cycle, and a
+/// collection each few hundred of them would walk every object built before (half the
+/// time of a build).
 pub fn collector_paused<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     static GC: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     let gc = GC

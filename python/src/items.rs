@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use crate::convert::{arch, to_py};
 use crate::errors::raise;
 use crate::reader::PyReader;
-use crate::word::{Kind, Word};
+use crate::word::Word;
 
 /// The items of one stream, as `decode --json` prints them: words (lazy [`Word`]s), or
 /// records of one struct (dicts).
@@ -54,9 +54,7 @@ impl<'a> Items<'a> {
                 else {
                     return Ok(None);
                 };
-                let index = decoder.index();
-                let kind = Kind::of(decoder, &bytes);
-                let word = Word::new(bytes, index, offset, self.arch, kind);
+                let word = Word::read(decoder, bytes, offset);
                 Ok(Some(Bound::new(py, word)?.into_any()))
             }
             Stream::Records(meta, records) => {
@@ -76,14 +74,10 @@ impl<'a> Items<'a> {
 pub fn words_of(py: Python<'_>, bytes: &[u8], arch: Arch) -> PyResult<Vec<Py<Word>>> {
     let mut decoder = Decoder::new(arch);
     let mut out = Vec::with_capacity(bytes.len() / WORD_SIZE);
-    for (index, chunk) in bytes.chunks_exact(WORD_SIZE).enumerate() {
-        let Ok(b) = <[u8; WORD_SIZE]>::try_from(chunk) else {
-            continue;
-        };
-        let kind = Kind::of(&mut decoder, &b);
+    for (index, b) in bytes.as_chunks::<WORD_SIZE>().0.iter().enumerate() {
         out.push(Py::new(
             py,
-            Word::new(b, index, index * WORD_SIZE, arch, kind),
+            Word::read(&mut decoder, *b, index * WORD_SIZE),
         )?);
         // A long decode stops at Ctrl-C (a few ms after it, at this interval).
         if index % 65536 == 65535 {

@@ -21,7 +21,7 @@ mod _native {
     use pyo3::prelude::*;
     use pyo3::types::{PyBytes, PyList};
 
-    use crate::convert::{Data, arch};
+    use crate::convert::{Data, arch, collector_paused};
     use crate::errors::{bad_list, raise};
     use crate::items::{Items, words_of};
     use dmaspec::stream::WORD_SIZE;
@@ -67,15 +67,18 @@ mod _native {
             return PyList::new(py, words_of(py, bytes, arch)?);
         }
         let mut items = Items::new(data.words(), arch, record).map_err(|e| raise(py, e))?;
-        let list = PyList::empty(py);
-        while let Some(v) = items.next_item(py)? {
-            list.append(v)?;
-            // A long decode stops at Ctrl-C (a few ms after it, at this interval).
-            if list.len() % 1024 == 0 {
-                py.check_signals()?;
+        // Records are dicts built here, the whole list of them: no collection meanwhile.
+        collector_paused(py, || {
+            let list = PyList::empty(py);
+            while let Some(v) = items.next_item(py)? {
+                list.append(v)?;
+                // A long decode stops at Ctrl-C (a few ms after it, at this interval).
+                if list.len() % 1024 == 0 {
+                    py.check_signals()?;
+                }
             }
-        }
-        Ok(list)
+            Ok(list)
+        })
     }
 
     /// `validate`'s findings: `(index, offset, warning, text)`, in stream order.

@@ -90,19 +90,15 @@ pub struct Word {
 }
 
 impl Word {
-    pub fn new(
-        bytes: [u8; WORD_SIZE],
-        index: usize,
-        offset: usize,
-        arch: Arch,
-        kind: Kind,
-    ) -> Self {
+    /// The next word of `decoder`'s stream, `bytes` at byte `offset`.
+    pub fn read(decoder: &mut Decoder, bytes: [u8; WORD_SIZE], offset: usize) -> Self {
+        let index = decoder.index();
         Word {
+            kind: Kind::of(decoder, &bytes),
             bytes,
             index,
             offset,
-            arch,
-            kind,
+            arch: decoder.arch(),
             object: PyOnceLock::new(),
         }
     }
