@@ -61,13 +61,14 @@ mod _native {
         record: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
         let arch = arch(arch_name)?;
+        // A list of 100,000 words (or record dicts) is built here: a collection every few
+        // hundred objects would walk the growing list again and again (5x the time).
         if let (Data::Raw(bytes), None) = (&data, record)
             && bytes.len().is_multiple_of(WORD_SIZE)
         {
-            return PyList::new(py, words_of(py, bytes, arch)?);
+            return collector_paused(py, || PyList::new(py, words_of(py, bytes, arch)?));
         }
         let mut items = Items::new(data.words(), arch, record).map_err(|e| raise(py, e))?;
-        // Records are dicts built here, the whole list of them: no collection meanwhile.
         collector_paused(py, || {
             let list = PyList::empty(py);
             while let Some(v) = items.next_item(py)? {
