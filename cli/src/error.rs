@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
+#[cfg(feature = "generator")]
 use dmaspec_codegen::{OutputError, SpecErrors};
 
 /// Why a command failed: bad input (exit 1) or, for `Usage`, a bad command line (exit 2).
@@ -20,11 +21,13 @@ pub enum CliError {
     },
     /// A file whose contents are not what the command reads (`--vars`, `encode`'s input).
     BadFile(String),
+    #[cfg(feature = "generator")]
     Spec(SpecErrors),
     /// `gen --check`: the listed files would change.
     Stale(String),
     /// `gen`: the output directory is unsafe to write (overlaps the spec, holds a file in
     /// the way).
+    #[cfg(feature = "generator")]
     Output(OutputError),
     /// `validate`: some words break rules (the summary; the lines went to stdout).
     Invalid(String),
@@ -54,7 +57,9 @@ impl fmt::Display for CliError {
                 write!(f, "cannot {verb} {path}: {error}")
             }
             CliError::BadFile(msg) => write!(f, "{msg}"),
+            #[cfg(feature = "generator")]
             CliError::Spec(e) => write!(f, "{}", e.render()),
+            #[cfg(feature = "generator")]
             CliError::Output(e) => write!(f, "{e}"),
             CliError::Invalid(summary) => write!(f, "{summary}"),
             CliError::Usage(msg) => write!(f, "{msg}"),
@@ -100,6 +105,7 @@ impl From<std::io::Error> for CliError {
     }
 }
 
+#[cfg(feature = "generator")]
 impl From<OutputError> for CliError {
     fn from(e: OutputError) -> Self {
         CliError::Output(e)
