@@ -10,27 +10,27 @@
 
 mod change;
 mod items;
+pub(crate) mod kinds;
+mod klr;
+mod lowering;
 mod members;
+mod registers;
 mod report;
 mod types;
 
 use crate::model::Model;
+use crate::model::kinds::for_each_kind;
+pub(crate) use kinds::compare;
 
-use change::Cx;
+pub(crate) use change::Cx;
 pub use change::{Change, Diff, Impact, Kind};
 pub use report::{Format, render};
 
 /// Compares `old` with `new`; `old_name` and `new_name` label them in reports.
 pub fn diff(old: &Model, new: &Model, old_name: &str, new_name: &str) -> Diff {
-    let cx = Cx {
-        new,
-        renames: types::renames(old, new),
-    };
-    let mut changes = types::types(&cx, old, new);
-    changes.extend(items::opcodes(old, new));
-    changes.extend(items::rules(&cx, old, new));
-    changes.extend(items::conflicts(old, new));
-    changes.extend(items::gaps(old, new));
+    let cx = Cx::new(old, new);
+    let mut changes = Vec::new();
+    for_each_kind!(compare!(&cx, old, new, changes));
     let bump = |f: fn(&Change) -> Impact| changes.iter().map(f).max();
     Diff {
         old: old_name.to_string(),
