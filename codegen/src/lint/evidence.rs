@@ -8,8 +8,8 @@ use serde_spanned::Spanned;
 
 use super::context::{Ctx, Finding, Spec};
 use super::kinds::evidenced;
-use crate::model::kinds::for_each_kind;
 use crate::load::provenance::resolve_section;
+use crate::model::kinds::for_each_kind;
 use crate::model::{section_key, source_id};
 use crate::schema::{RawAllow, RawEvidence};
 

@@ -64,7 +64,11 @@ impl Evidenced for Records {
 }
 
 impl Evidenced for SharedTypes {
-    fn members<'a>(raw: &'a RawFile, members: &mut Vec<Member<'a>>, leaning: &mut Vec<Leaning<'a>>) {
+    fn members<'a>(
+        raw: &'a RawFile,
+        members: &mut Vec<Member<'a>>,
+        leaning: &mut Vec<Leaning<'a>>,
+    ) {
         struct_fields(raw, |s| !is_word(s) && !is_record(s), members);
         for u in &raw.union {
             members.push(field(&u.discriminator));
@@ -97,17 +101,24 @@ impl Evidenced for SharedTypes {
 /// row that lists its fields: `val[23:0]`).
 fn names(e: &RawEvidence, name: &str) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    [&e.names, &e.note, &e.name].into_iter().flatten().any(|text| {
-        text.match_indices(name).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + name.len()..].chars().next();
-            !before.is_some_and(ident) && !after.is_some_and(ident)
+    [&e.names, &e.note, &e.name]
+        .into_iter()
+        .flatten()
+        .any(|text| {
+            text.match_indices(name).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + name.len()..].chars().next();
+                !before.is_some_and(ident) && !after.is_some_and(ident)
+            })
         })
-    })
 }
 
 impl Evidenced for RegFiles {
-    fn members<'a>(raw: &'a RawFile, members: &mut Vec<Member<'a>>, leaning: &mut Vec<Leaning<'a>>) {
+    fn members<'a>(
+        raw: &'a RawFile,
+        members: &mut Vec<Member<'a>>,
+        leaning: &mut Vec<Leaning<'a>>,
+    ) {
         for file in &raw.regfile {
             members.push(Member {
                 what: "register file",
