@@ -4,7 +4,7 @@
 //! what they are called). A consumer that needs something of every kind — `diff`'s
 //! comparison, `audit`'s table targets, the lints' evidence members — declares its own trait
 //! with required methods (no default bodies), implements it for each marker, and iterates
-//! the list with [`for_each_kind!`]: a kind added to the list that a consumer does not
+//! the list with `for_each_kind!`: a kind added to the list that a consumer does not
 //! implement is a compile error there ("the trait bound `NewKind: Compared` is not
 //! satisfied"), never a silent skip. The consumers' traits live with the consumers, so this
 //! layer names none of them.
