@@ -13,7 +13,7 @@ mod items;
 pub(crate) mod kinds;
 pub mod markdown;
 mod places;
-mod targets;
+pub(crate) mod targets;
 
 use serde::Serialize;
 

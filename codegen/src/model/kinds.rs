@@ -33,10 +33,11 @@ pub trait Kind {
     fn file(item: &Self::Item) -> &str;
 }
 
-/// Calls `$callback!(($args…) Words, Records, …)` with each kind's full path: every kind, in registry order. The one
-/// list of kinds; a consumer's callback names a trait each must implement.
+/// Calls `$callback!(($args…) Words, Records, …)`, each kind by its full path, in registry
+/// order: the one list of kinds. A consumer's callback names a trait each must implement.
+/// `for_each_kind!(callback!(args) + Toy)` appends more kinds (a test's toy kind).
 macro_rules! for_each_kind {
-    ($callback:ident!($($args:tt)*)) => {
+    ($callback:ident!($($args:tt)*) $(+ $more:ty)*) => {
         $callback!(($($args)*)
             $crate::model::kinds::Words,
             $crate::model::kinds::Records,
@@ -45,7 +46,8 @@ macro_rules! for_each_kind {
             $crate::model::kinds::KlrLeaves,
             $crate::model::kinds::Lowerings,
             $crate::model::kinds::Conflicts,
-            $crate::model::kinds::Gaps)
+            $crate::model::kinds::Gaps
+            $(, $more)*)
     };
 }
 pub(crate) use for_each_kind;
