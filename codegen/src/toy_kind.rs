@@ -68,26 +68,13 @@ impl Evidenced for Archs {
     fn members<'a>(_: &'a RawFile, _: &mut Vec<Member<'a>>, _: &mut Vec<Leaning<'a>>) {}
 }
 
-const ONE_ARCH: &str = r#"
-[confidence]
-levels = [{ name = "confirmed", doc = "Read." }]
-
-[[scale]]
-name = "s"
-doc = "Scale."
-levels = [{ tag = "HIGH", common = "confirmed" }]
-
-[[source]]
-id = "src"
-title = "Source"
-file = "src.md"
-scale = "s"
-
-[[arch]]
-name = "a1"
-nc = 1
-doc = "First."
-"#;
+/// The in-memory test specs' provenance (`tests/common/prelude.toml`) and one architecture.
+fn one_arch() -> String {
+    format!(
+        "{}\n[[arch]]\nname = \"a1\"\nnc = 1\ndoc = \"First.\"\n",
+        dmaspec_testkit::spec::PROVENANCE
+    )
+}
 
 const TWO_ARCHS: &str = "\n[[arch]]\nname = \"a2\"\nnc = 2\ndoc = \"Second.\"\n";
 
@@ -99,13 +86,16 @@ fn load(text: &str) -> Model {
 
 #[test]
 fn a_toy_kind_joins_every_consumer() {
-    let old = load(ONE_ARCH);
-    let new = load(&format!("{ONE_ARCH}{TWO_ARCHS}"));
+    let old = load(&one_arch());
+    let new = load(&format!("{}{TWO_ARCHS}", one_arch()));
     let cx = Cx::new(&old, &new);
     let mut changes = Vec::new();
     for_each_kind!(compare!(&cx, &old, &new, changes) + Archs);
     assert_eq!(changes.len(), 1, "{changes:#?}");
-    assert_eq!((changes[0].item.as_str(), changes[0].item_kind), ("a2", "architecture"));
+    assert_eq!(
+        (changes[0].item.as_str(), changes[0].item_kind),
+        ("a2", "architecture")
+    );
 
     let mut targets: Vec<Target> = Vec::new();
     for_each_kind!(tabled!(&new, targets) + Archs);
@@ -142,7 +132,7 @@ fn the_registry_is_four_files() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = Vec::new();
     for needle in [
-        "impl Kind for Words",
+        "kind!(Words,",
         "impl Compared for Words",
         "impl Tabled for Words",
         "impl Evidenced for Words",
@@ -153,6 +143,11 @@ fn the_registry_is_four_files() {
     found.sort();
     assert_eq!(
         found,
-        ["audit/kinds.rs", "diff/kinds.rs", "lint/kinds.rs", "model/kinds.rs"]
+        [
+            "audit/kinds.rs",
+            "diff/kinds.rs",
+            "lint/kinds.rs",
+            "model/kinds.rs"
+        ]
     );
 }

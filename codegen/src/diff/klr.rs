@@ -6,7 +6,7 @@
 //! layout is an op struct with all-`pub` fields (a field added, removed or retyped is
 //! major). The C headers hold nothing of the klr model: every change is patch for C.
 
-use super::change::{Change, Cx, Impact, Kind, cites, shape};
+use super::change::{Change, Cx, Impact, Kind, shape};
 use super::members::Item;
 use crate::model::klr::{KlrLeaf, KlrModel, KlrTable, Layout, Side};
 
@@ -140,12 +140,11 @@ fn leaf(cx: &Cx, o: &KlrLeaf, n: &KlrLeaf) -> Vec<Change> {
             format!("va: {:#x} -> {:#x}", o.va, n.va),
         ));
     }
-    let (oc, nc) = (cites(&o.evidence), cites(&n.evidence));
-    out.extend(item.provenance(
+    out.extend(item.told(
         cx,
         None,
-        (Some(&o.confidence), Some(&n.confidence)),
-        (&oc, &nc),
+        (&o.confidence, &o.evidence),
+        (&n.confidence, &n.evidence),
     ));
     out
 }
@@ -224,12 +223,11 @@ fn layout(cx: &Cx, o: Option<&Layout>, n: Option<&Layout>) -> Vec<Change> {
             out.push(item.because(name, kind, detail, field_impact));
         },
     );
-    let (oc, nc) = (cites(&o.evidence), cites(&n.evidence));
-    out.extend(item.provenance(
+    out.extend(item.told(
         cx,
         None,
-        (Some(&o.confidence), Some(&n.confidence)),
-        (&oc, &nc),
+        (&o.confidence, &o.evidence),
+        (&n.confidence, &n.evidence),
     ));
     out
 }
@@ -256,12 +254,11 @@ fn table(cx: &Cx, o: Option<&KlrTable>, n: Option<&KlrTable>) -> Vec<Change> {
                     (Impact::Minor, Impact::Patch, why),
                 ));
             }
-            let (oc, nc) = (cites(&o.evidence), cites(&n.evidence));
-            out.extend(item.provenance(
+            out.extend(item.told(
                 cx,
                 None,
-                (Some(&o.confidence), Some(&n.confidence)),
-                (&oc, &nc),
+                (&o.confidence, &o.evidence),
+                (&n.confidence, &n.evidence),
             ));
             out
         }

@@ -4,7 +4,7 @@
 //! changes with them; what changes is what `lower` writes for the same word (minor, as
 //! another rule is for validate). The C headers hold no lowering: patch for C.
 
-use super::change::{Change, Cx, Impact, Kind, cites, shape};
+use super::change::{Change, Cx, Impact, Kind, shape};
 use super::members::Item;
 use crate::model::lowering::Lowering;
 
@@ -103,12 +103,11 @@ fn matched(cx: &Cx, item: &Item, o: &Lowering, n: &Lowering) -> Vec<Change> {
             Impact::Patch,
         ));
     }
-    let (oc, nc) = (cites(&o.evidence), cites(&n.evidence));
-    out.extend(item.provenance(
+    out.extend(item.told(
         cx,
         None,
-        (Some(&o.confidence), Some(&n.confidence)),
-        (&oc, &nc),
+        (&o.confidence, &o.evidence),
+        (&n.confidence, &n.evidence),
     ));
     out
 }

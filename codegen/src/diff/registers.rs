@@ -3,9 +3,11 @@
 //! change seen on several architectures is reported once, naming them unless it holds on
 //! every architecture either side has.
 
-use super::change::{Change, Cx, Impact, Kind, cites, missing};
+use super::change::{Change, Cx, Impact, Kind, missing};
 use super::members::Item;
-use crate::model::registers::{Bundle, BundleView, RegField, RegFile, Register, RegisterView};
+use crate::model::registers::{
+    Access, Bundle, BundleView, RegField, RegFile, Register, RegisterView,
+};
 use crate::model::{Alternative, Confidence, Evidence};
 
 const ADDED: (Impact, Impact, &str) = (
@@ -101,12 +103,11 @@ impl Arch<'_, '_> {
     /// Confidence, evidence, doc and alternative readings: patch.
     fn told(&mut self, member: &str, o: Told, n: Told) {
         let name = (!member.is_empty()).then_some(member);
-        let (oc, nc) = (cites(o.evidence), cites(n.evidence));
-        let told = (self.item).provenance(
+        let told = (self.item).told(
             self.cx,
             name,
-            (Some(o.confidence), Some(n.confidence)),
-            (&oc, &nc),
+            (o.confidence, o.evidence),
+            (n.confidence, n.evidence),
         );
         self.out.extend(told);
         if o.doc != n.doc {
@@ -136,6 +137,20 @@ impl Arch<'_, '_> {
         if o != n {
             self.push(member, kind, format!("{what} {o} -> {n}"), LAYOUT);
         }
+    }
+
+    /// A register's or field's access and reset: major when either differs.
+    fn access_and_reset(
+        &mut self,
+        at: &str,
+        (oa, or): (Access, Option<u64>),
+        (na, nr): (Access, Option<u64>),
+    ) {
+        if oa != na {
+            let detail = format!("{} -> {}", oa.as_str(), na.as_str());
+            self.push(at, Kind::AccessChanged, detail, ACCESS);
+        }
+        self.layout(at, Kind::ResetChanged, "reset", reset(or), reset(nr));
     }
 
     fn bundle(&mut self, o: &BundleView, n: &BundleView) {
@@ -183,17 +198,7 @@ impl Arch<'_, '_> {
         let (or, nr) = (o.register, n.register);
         self.layout(at, Kind::Moved, "offset", hex(or.offset), hex(nr.offset));
         self.layout(at, Kind::Resized, "width", bits(or.width), bits(nr.width));
-        if or.access != nr.access {
-            let detail = format!("{} -> {}", or.access.as_str(), nr.access.as_str());
-            self.push(at, Kind::AccessChanged, detail, ACCESS);
-        }
-        self.layout(
-            at,
-            Kind::ResetChanged,
-            "reset",
-            reset(or.reset),
-            reset(nr.reset),
-        );
+        self.access_and_reset(at, (or.access, or.reset), (nr.access, nr.reset));
         self.told(at, Told::register(or), Told::register(nr));
         let by_name = |v: &[&RegField], name: &str| v.iter().position(|f| f.name == name);
         for f in &n.fields {
@@ -233,17 +238,7 @@ impl Arch<'_, '_> {
             );
             self.push(at, kind, detail, LAYOUT);
         }
-        if o.access != n.access {
-            let detail = format!("{} -> {}", o.access.as_str(), n.access.as_str());
-            self.push(at, Kind::AccessChanged, detail, ACCESS);
-        }
-        self.layout(
-            at,
-            Kind::ResetChanged,
-            "reset",
-            reset(o.reset),
-            reset(n.reset),
-        );
+        self.access_and_reset(at, (o.access, o.reset), (n.access, n.reset));
         let ty = |f: &RegField| {
             f.enum_type
                 .clone()

@@ -255,12 +255,11 @@ fn matched(cx: &Cx, item: &Item, o: &TypeDef, n: &TypeDef) -> Vec<Change> {
             format!("{} -> {} bytes", o.size, n.size),
         ));
     }
-    let (ocites, ncites) = (cites(&o.evidence), cites(&n.evidence));
-    out.extend(item.provenance(
+    out.extend(item.told(
         cx,
         None,
-        (Some(&o.confidence), Some(&n.confidence)),
-        (&ocites, &ncites),
+        (&o.confidence, &o.evidence),
+        (&n.confidence, &n.evidence),
     ));
     let ((oclass, om), (nclass, nm)) = (members(o), members(n));
     if oclass == nclass {

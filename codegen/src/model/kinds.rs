@@ -69,119 +69,52 @@ pub struct Conflicts;
 /// `[[gap]]`s.
 pub struct Gaps;
 
-impl Kind for Words {
-    const NOUN: &'static str = "word";
-    type Item = TypeDef;
-    fn items(model: &Model) -> Vec<&TypeDef> {
-        model.words().collect()
-    }
-    fn name(item: &TypeDef) -> &str {
-        &item.name
-    }
-    fn file(item: &TypeDef) -> &str {
-        &item.file
-    }
+/// `impl Kind` for a kind whose items have `name` and `file` fields.
+macro_rules! kind {
+    ($kind:ident, $noun:literal, $item:ty, |$model:ident| $items:expr) => {
+        impl Kind for $kind {
+            const NOUN: &'static str = $noun;
+            type Item = $item;
+            fn items($model: &Model) -> Vec<&$item> {
+                $items
+            }
+            fn name(item: &$item) -> &str {
+                &item.name
+            }
+            fn file(item: &$item) -> &str {
+                &item.file
+            }
+        }
+    };
 }
 
-impl Kind for Records {
-    const NOUN: &'static str = "record";
-    type Item = TypeDef;
-    fn items(model: &Model) -> Vec<&TypeDef> {
-        model.records().collect()
-    }
-    fn name(item: &TypeDef) -> &str {
-        &item.name
-    }
-    fn file(item: &TypeDef) -> &str {
-        &item.file
-    }
-}
-
-impl Kind for SharedTypes {
-    const NOUN: &'static str = "type";
-    type Item = TypeDef;
-    fn items(model: &Model) -> Vec<&TypeDef> {
-        (model.types.iter())
-            .filter(|t| t.opcode().is_none() && !t.is_record())
-            .collect()
-    }
-    fn name(item: &TypeDef) -> &str {
-        &item.name
-    }
-    fn file(item: &TypeDef) -> &str {
-        &item.file
-    }
-}
-
-impl Kind for RegFiles {
-    const NOUN: &'static str = "register file";
-    type Item = RegFile;
-    fn items(model: &Model) -> Vec<&RegFile> {
-        model.regfiles.iter().collect()
-    }
-    fn name(item: &RegFile) -> &str {
-        &item.name
-    }
-    fn file(item: &RegFile) -> &str {
-        &item.file
-    }
-}
-
-impl Kind for KlrLeaves {
-    const NOUN: &'static str = "klr leaf";
-    type Item = KlrLeaf;
-    fn items(model: &Model) -> Vec<&KlrLeaf> {
-        model.klr.leaves.iter().collect()
-    }
-    fn name(item: &KlrLeaf) -> &str {
-        &item.name
-    }
-    fn file(item: &KlrLeaf) -> &str {
-        &item.file
-    }
-}
-
-impl Kind for Lowerings {
-    const NOUN: &'static str = "lowering";
-    type Item = Lowering;
-    fn items(model: &Model) -> Vec<&Lowering> {
-        model.lowerings.iter().collect()
-    }
-    fn name(item: &Lowering) -> &str {
-        &item.name
-    }
-    fn file(item: &Lowering) -> &str {
-        &item.file
-    }
-}
-
-impl Kind for Conflicts {
-    const NOUN: &'static str = "conflict";
-    type Item = Conflict;
-    fn items(model: &Model) -> Vec<&Conflict> {
-        model.conflicts.iter().collect()
-    }
-    fn name(item: &Conflict) -> &str {
-        &item.name
-    }
-    fn file(item: &Conflict) -> &str {
-        &item.file
-    }
-}
-
-impl Kind for Gaps {
-    const NOUN: &'static str = "gap";
-    type Item = Gap;
-    fn items(model: &Model) -> Vec<&Gap> {
-        model.gaps.iter().collect()
-    }
-    fn name(item: &Gap) -> &str {
-        &item.name
-    }
-    fn file(item: &Gap) -> &str {
-        &item.file
-    }
-}
+kind!(Words, "word", TypeDef, |model| model.words().collect());
+kind!(Records, "record", TypeDef, |model| model
+    .records()
+    .collect());
+kind!(SharedTypes, "type", TypeDef, |model| {
+    (model.types.iter())
+        .filter(|t| t.opcode().is_none() && !t.is_record())
+        .collect()
+});
+kind!(RegFiles, "register file", RegFile, |model| model
+    .regfiles
+    .iter()
+    .collect());
+kind!(KlrLeaves, "klr leaf", KlrLeaf, |model| model
+    .klr
+    .leaves
+    .iter()
+    .collect());
+kind!(Lowerings, "lowering", Lowering, |model| model
+    .lowerings
+    .iter()
+    .collect());
+kind!(Conflicts, "conflict", Conflict, |model| model
+    .conflicts
+    .iter()
+    .collect());
+kind!(Gaps, "gap", Gap, |model| model.gaps.iter().collect());
 
 macro_rules! nouns {
     (() $($kind:ty),*) => { &[$(<$kind as Kind>::NOUN),*] };
